@@ -1,0 +1,49 @@
+import { defineConfig } from '@playwright/test';
+import type { HarnessWorkerOptions } from './fixtures/harness';
+import { chromiumLaunchOptions } from './fixtures/browser';
+import { loadProfiles } from './partners/profile';
+import { certificationProbes } from './probes/certification';
+import { codesNeeded } from './probes/probe';
+
+// Every partners/*.json (and $PARTNERS_DIR/*.json) is a project; an invalid one stops the run, one line a problem.
+const { profiles, errors } = loadProfiles('partners');
+if (errors.length > 0) {
+  console.error(errors.map((error) => `invalid partner profile: ${error}`).join('\n'));
+  process.exit(1);
+}
+
+const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
+for (const { name, profile } of profiles) {
+  const handed = profile.codes.static?.length;
+  const needed = codesNeeded(certificationProbes, profile);
+  if (isMainProcess && handed !== undefined && handed < needed) {
+    console.warn(`${name}: "codes.static" holds ${handed} codes; a full certification run needs ${needed}`);
+  }
+}
+
+export default defineConfig<object, HarnessWorkerOptions>({
+  fullyParallel: true,
+  // Probes wait on the network, not the CPU: more workers than cores shortens a run.
+  workers: 4,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: [['list'], ['html', { open: 'never' }]],
+  use: { launchOptions: chromiumLaunchOptions(), trace: 'retain-on-failure' },
+  webServer: {
+    command: 'node --import tsx sandbox/main.ts',
+    url: 'http://127.0.0.1:4400/health',
+    // Also when nested runs (test/self) start inside a run that already has the sandbox up.
+    reuseExistingServer: true,
+    timeout: 30_000,
+  },
+  projects: [
+    { name: 'unit', testDir: 'test/unit' },
+    { name: 'self-test', testDir: 'test/self', timeout: 120_000 },
+    ...profiles.map(({ name, file, profile }) => ({
+      name,
+      testDir: 'suites',
+      // A probe makes up to four sequential calls, each bounded by requestTimeoutMs.
+      timeout: profile.requestTimeoutMs * 4 + 15_000,
+      use: { profileFile: file },
+    })),
+  ],
+});

@@ -1,0 +1,117 @@
+import type { Exchange, RequestRecord, ResponseRecord, TransportFailure } from '../checks/evidence';
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface HttpClientOptions {
+  /** An overall deadline for the whole exchange, headers and body: a slow drip cannot outlive it. */
+  timeoutMs: number;
+  maxBodyBytes?: number;
+}
+
+export interface HttpClient {
+  /** Never throws: transport problems come back as `exchange.failure`, named. */
+  send(request: HttpRequest): Promise<Exchange>;
+}
+
+export const defaultMaxBodyBytes = 1024 * 1024;
+const userAgent = 'partner-certify/0.1 (+certification harness)';
+
+export function httpClient({ timeoutMs, maxBodyBytes = defaultMaxBodyBytes }: HttpClientOptions): HttpClient {
+  return {
+    async send({ method, url, headers = {}, body }) {
+      const request: RequestRecord = { method, url, headers, ...(body === undefined ? {} : { body }) };
+      const startedAt = new Date().toISOString();
+      const started = performance.now();
+      let response: ResponseRecord | undefined;
+      let failure: TransportFailure | undefined;
+      try {
+        const res = await fetch(url, {
+          method,
+          headers: { 'user-agent': userAgent, ...headers },
+          ...(body === undefined ? {} : { body }),
+          redirect: 'manual', // the platform never follows a partner's redirect, so neither do we
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        response = { status: res.status, headers: Object.fromEntries(res.headers), body: '', bytes: 0 };
+        const read = await readCapped(res.body, maxBodyBytes);
+        response.body = read.text;
+        response.bytes = read.bytes;
+        if (read.overCap) {
+          failure = { kind: 'body-too-large', message: `the response body is larger than the ${formatBytes(maxBodyBytes)} cap; it was cut off there` };
+        }
+      } catch (error) {
+        failure = classify(error, url, timeoutMs, response !== undefined);
+      }
+      const durationMs = Math.round(performance.now() - started);
+      return { request, ...(response ? { response } : {}), ...(failure ? { failure } : {}), startedAt, durationMs };
+    },
+  };
+}
+
+async function readCapped(body: ReadableStream<Uint8Array> | null, max: number) {
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  let overCap = false;
+  if (body) {
+    for await (const chunk of body) {
+      const room = max - bytes;
+      chunks.push(chunk.byteLength > room ? chunk.subarray(0, room) : chunk);
+      bytes += Math.min(chunk.byteLength, room);
+      if (chunk.byteLength > room) {
+        overCap = true;
+        break; // leaving the loop cancels the stream, so the rest is never downloaded
+      }
+    }
+  }
+  return { text: new TextDecoder().decode(Buffer.concat(chunks)), bytes, overCap };
+}
+
+/** Error codes and messages along an error's `cause` chain (fetch wraps the socket error). */
+function causes(error: unknown): { codes: string[]; text: string } {
+  const codes: string[] = [];
+  const messages: string[] = [];
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string') codes.push(code);
+    if (typeof message === 'string') messages.push(message);
+  }
+  return { codes, text: messages.join(': ') };
+}
+
+function classify(error: unknown, url: string, timeoutMs: number, headersArrived: boolean): TransportFailure {
+  const name = (error as { name?: unknown }).name;
+  if (name === 'TimeoutError' || name === 'AbortError') {
+    const stage = headersArrived ? 'the headers arrived but the body never finished' : 'no response headers arrived';
+    return { kind: 'timeout', message: `no complete response within ${timeoutMs} ms ("requestTimeoutMs"): ${stage}` };
+  }
+  if (!URL.canParse(url)) return { kind: 'invalid-url', message: `${JSON.stringify(url)} is not a valid URL` };
+  const { codes, text } = causes(error);
+  const host = new URL(url).host;
+  if (codes.includes('ECONNREFUSED')) return { kind: 'connection-refused', message: `connection refused by ${host}; is the server running?` };
+  if (codes.some((c) => c === 'ENOTFOUND' || c === 'EAI_AGAIN')) return { kind: 'dns', message: `the host name of ${host} does not resolve` };
+  if (codes.some((c) => c === 'ECONNRESET' || c === 'UND_ERR_SOCKET' || c === 'EPIPE') || /other side closed|socket hang up|terminated/i.test(text)) {
+    const stage = headersArrived ? 'in the middle of the body' : 'before any response';
+    return { kind: 'connection-reset', message: `${host} closed the connection ${stage}` };
+  }
+  return { kind: 'network', message: `the request to ${host} failed: ${text || String(error)}` };
+}
+
+const formatBytes = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : `${bytes} bytes`);
+
+/** Collects every exchange a probe makes, for evidence. */
+export function recorder(http: HttpClient): HttpClient & { exchanges: Exchange[] } {
+  const exchanges: Exchange[] = [];
+  return {
+    exchanges,
+    async send(request) {
+      const exchange = await http.send(request);
+      exchanges.push(exchange);
+      return exchange;
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import type { Exchange } from '../checks/evidence';
+import type { Finding } from '../checks/finding';
+import type { Profile } from '../partners/profile';
+import type { CodeSource } from './codes';
+import type { HttpClient } from './http';
+
+export interface ProbeContext {
+  profile: Profile;
+  http: HttpClient;
+  codes: CodeSource;
+}
+
+export interface ProbeResult {
+  findings: Finding[];
+  /** Every HTTP exchange the probe made, for evidence. */
+  exchanges: Exchange[];
+}
+
+/** One interaction with a partner: a few calls, then every rule that applies to what came back. */
+export interface Probe {
+  id: string;
+  title: string;
+  /** Fresh authorization codes one run of the probe spends. */
+  codes: number;
+  /** Why the probe does not apply to this profile, if it does not. */
+  skipReason?(profile: Profile): string | undefined;
+  run(ctx: ProbeContext): Promise<ProbeResult>;
+}
+
+/** How many codes a run of these probes spends: what a profile with static codes must provide. */
+export const codesNeeded = (probes: readonly Probe[], profile: Profile): number =>
+  probes.filter((probe) => !probe.skipReason?.(profile)).reduce((sum, probe) => sum + probe.codes, 0);

@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import { checkTransport, transportRules } from '../checks/transport';
+import { evaluate, skip, type Finding, type Rule } from '../checks/finding';
+import {
+  checkRefusal,
+  checkTokenResponse,
+  codeReuseInvalidGrant,
+  codeReuseRejected,
+  codeReuseRevokesToken,
+  encodings,
+  issuedToken,
+  issuedTokenAccepted,
+  missingGrantTypeRejected,
+  successResponseRules,
+  tokenFieldRules,
+  tokenResponse,
+  unauthorizedNamesScheme,
+  unknownCodeInvalidGrant,
+  unknownCodeRejected,
+  unsupportedGrantTypeRejected,
+  wrongSecretInvalidClient,
+  wrongSecretRejected,
+  jsonEncodingAccepted,
+  formEncodingAccepted,
+  type Encoding,
+  type TokenResponse,
+} from '../checks/token-exchange';
+import type { Profile } from '../partners/profile';
+import { recorder, type HttpClient, type HttpRequest } from './http';
+import type { Probe, ProbeContext, ProbeResult } from './probe';
+
+export const tokenTransportRules = transportRules('token-exchange', 'tokenExchangeUrl');
+
+type TokenParams = Partial<Record<'code' | 'grant_type' | 'client_id' | 'client_secret' | 'scope', string | undefined>>;
+
+/**
+ * The token request as the platform sends it (spec §4.2, §5.3): code and grant_type, plus client_id,
+ * client_secret and scope only when the profile predefines them. `overrides` bends one parameter for
+ * the negative cases; an override of `undefined` leaves the parameter out.
+ */
+export function tokenRequest(profile: Profile, encoding: Encoding, overrides: TokenParams): HttpRequest {
+  const params: TokenParams = {
+    grant_type: 'authorization_code',
+    client_id: profile.clientId,
+    client_secret: profile.clientSecret,
+    scope: profile.scope,
+    ...overrides,
+  };
+  const present = Object.fromEntries(Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return {
+    method: 'POST',
+    url: profile.tokenExchangeUrl,
+    headers: { 'content-type': encodings[encoding].contentType, accept: 'application/json' },
+    body: encoding === 'json' ? JSON.stringify(present) : new URLSearchParams(present).toString(),
+  };
+}
+
+export const accountInfoRequest = (profile: Profile, token: string): HttpRequest => ({
+  method: 'GET',
+  url: profile.accountInfoUrl,
+  headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+});
+
+/** One token call: the transport rules first; `judged` is skipped when there is no usable response. */
+async function callTokenEndpoint(http: HttpClient, request: HttpRequest, judged: readonly Rule<never, never>[]) {
+  const exchange = await http.send(request);
+  const { findings, usable } = checkTransport(tokenTransportRules, exchange);
+  if (!usable) return { findings: [...findings, ...skip(judged, 'no usable response from "tokenExchangeUrl"')] };
+  return { findings, response: tokenResponse(exchange.response!) };
+}
+
+/** Runs `body` with a recording client, so every probe returns its evidence the same way. */
+async function recorded(ctx: ProbeContext, body: (http: HttpClient) => Promise<Finding[]>): Promise<ProbeResult> {
+  const http = recorder(ctx.http);
+  const findings = await body(http);
+  return { findings, exchanges: http.exchanges };
+}
+
+function exchangeProbe(encoding: Encoding): Probe {
+  const accepted = encoding === 'json' ? jsonEncodingAccepted : formEncodingAccepted;
+  const judged = [accepted, ...successResponseRules, ...tokenFieldRules, issuedTokenAccepted];
+  return {
+    id: `token-exchange/${encoding}`,
+    title: `${encodings[encoding].label} token exchange issues a working token`,
+    codes: 1,
+    run: (ctx) =>
+      recorded(ctx, async (http) => {
+        const code = await ctx.codes.next();
+        const call = await callTokenEndpoint(http, tokenRequest(ctx.profile, encoding, { code }), judged);
+        if (!call.response) return call.findings;
+        const findings = [...call.findings, ...checkTokenResponse(encoding, call.response)];
+        const token = call.response.status < 300 ? issuedToken(call.response) : undefined;
+        if (!token) return [...findings, ...skip([issuedTokenAccepted], 'no access token was issued')];
+        const use = await http.send(accountInfoRequest(ctx.profile, token));
+        return [...findings, ...evaluate(issuedTokenAccepted, { encoding, exchange: use }, undefined)];
+      }),
+  };
+}
+
+/** A negative case: one request that must be refused, judged by a refusal rule and its error format. */
+function refusalProbe(
+  spec: Pick<Probe, 'id' | 'title' | 'codes' | 'skipReason'>,
+  request: (ctx: ProbeContext) => Promise<HttpRequest>,
+  judge: (response: TokenResponse) => Finding[],
+  judged: readonly Rule<never, never>[],
+): Probe {
+  return {
+    ...spec,
+    run: (ctx) =>
+      recorded(ctx, async (http) => {
+        const call = await callTokenEndpoint(http, await request(ctx), judged);
+        return call.response ? [...call.findings, ...judge(call.response)] : call.findings;
+      }),
+  };
+}
+
+const unknownCodeProbe = refusalProbe(
+  { id: 'token-exchange/unknown-code', title: 'an unknown code is refused with invalid_grant', codes: 0 },
+  async ({ profile }) => tokenRequest(profile, 'json', { code: `certify-unknown-${randomUUID()}` }),
+  (response) => checkRefusal(unknownCodeRejected, unknownCodeInvalidGrant, response),
+  [unknownCodeRejected, unknownCodeInvalidGrant, unauthorizedNamesScheme],
+);
+
+const wrongSecretProbe = refusalProbe(
+  {
+    id: 'token-exchange/wrong-secret',
+    title: 'a wrong client secret is refused with invalid_client',
+    codes: 1,
+    skipReason: (profile) => (profile.clientSecret ? undefined : 'the profile has no "clientSecret", so the platform sends no client credentials'),
+  },
+  async ({ profile, codes }) => tokenRequest(profile, 'json', { code: await codes.next(), client_secret: `wrong-${randomUUID()}` }),
+  (response) => checkRefusal(wrongSecretRejected, wrongSecretInvalidClient, response),
+  [wrongSecretRejected, wrongSecretInvalidClient, unauthorizedNamesScheme],
+);
+
+const missingGrantTypeProbe = refusalProbe(
+  { id: 'token-exchange/missing-grant-type', title: 'a request without grant_type is refused with invalid_request', codes: 1 },
+  async ({ profile, codes }) => tokenRequest(profile, 'json', { code: await codes.next(), grant_type: undefined }),
+  (response) => evaluate(missingGrantTypeRejected, response, undefined),
+  [missingGrantTypeRejected],
+);
+
+const unsupportedGrantTypeProbe = refusalProbe(
+  { id: 'token-exchange/unsupported-grant-type', title: 'an unsupported grant_type is refused with unsupported_grant_type', codes: 1 },
+  async ({ profile, codes }) => tokenRequest(profile, 'json', { code: await codes.next(), grant_type: 'password' }),
+  (response) => evaluate(unsupportedGrantTypeRejected, response, undefined),
+  [unsupportedGrantTypeRejected],
+);
+
+const codeReuseProbe: Probe = {
+  id: 'token-exchange/code-reuse',
+  title: 'a reused code is refused and its first token revoked',
+  codes: 1,
+  run: (ctx) =>
+    recorded(ctx, async (http) => {
+      const reuseRules = [codeReuseRejected, codeReuseInvalidGrant, unauthorizedNamesScheme, codeReuseRevokesToken];
+      const code = await ctx.codes.next();
+      const first = await http.send(tokenRequest(ctx.profile, 'json', { code }));
+      const token = first.response && first.response.status < 300 ? issuedToken(tokenResponse(first.response)) : undefined;
+      // The first exchange is judged by the exchange probes; here it only has to yield a token.
+      if (!token) return skip(reuseRules, 'the first exchange of the code issued no access token');
+      const second = await callTokenEndpoint(http, tokenRequest(ctx.profile, 'json', { code }), reuseRules);
+      if (!second.response) return second.findings;
+      const refusal = checkRefusal(codeReuseRejected, codeReuseInvalidGrant, second.response);
+      if (issuedToken(second.response) !== undefined || second.response.status < 300) {
+        return [...second.findings, ...refusal, ...skip([codeReuseRevokesToken], 'the reused code was accepted')];
+      }
+      const retry = await http.send(accountInfoRequest(ctx.profile, token));
+      return [...second.findings, ...refusal, ...evaluate(codeReuseRevokesToken, retry, undefined)];
+    }),
+};
+
+export const tokenExchangeProbes: readonly Probe[] = [
+  exchangeProbe('json'),
+  exchangeProbe('form'),
+  unknownCodeProbe,
+  codeReuseProbe,
+  wrongSecretProbe,
+  missingGrantTypeProbe,
+  unsupportedGrantTypeProbe,
+];

@@ -1,0 +1,227 @@
+import { timingSafeEqual } from 'node:crypto';
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { faultCatalogue, isFault, type Fault } from './faults';
+import { createStore, tokenLifetimeSeconds, type Store } from './store';
+import { isUserKey, users, type UserKey } from './users';
+
+/** The one client registered with the reference partner; partners/reference.json carries the same values. */
+export const referenceClient = { id: 'reference-client', secret: 'reference-sandbox-secret-4b1d' } as const;
+/** The password of every test user on the login page. */
+export const loginPassword = 'sandbox-password';
+export const defaultPlatformAuthUrl = 'http://127.0.0.1:4401/reference/auth';
+
+export interface ReferencePartnerOptions {
+  /** Milliseconds since the epoch; injected so tests can age codes and tokens. */
+  now?: () => number;
+  /** Where the login page sends the user, with `?code=`. */
+  platformAuthUrl?: string;
+}
+
+type Params = Record<string, string>;
+type Client = { id: string; secret: string };
+
+const realm = 'reference-partner';
+const formType = 'application/x-www-form-urlencoded';
+
+function faultsOf(request: FastifyRequest): Set<Fault> {
+  const list = (request.params as { faults?: string }).faults;
+  return new Set((list ?? '').split(',').filter(isFault));
+}
+
+/** RFC 6749 §5.2 error body. */
+function oauthError(reply: FastifyReply, status: number, error: string, description: string) {
+  return reply.code(status).header('cache-control', 'no-store').header('pragma', 'no-cache').send({ error, error_description: description });
+}
+
+const equalSecrets = (a: string, b: string) => {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/** Client authentication, RFC 6749 §2.3.1: HTTP Basic or client_secret_post, never both. */
+function authenticateClient(request: FastifyRequest, params: Params, faults: Set<Fault>): { client: Client | null } | { error: string } {
+  const header = request.headers.authorization;
+  let id = params.client_id;
+  let secret = params.client_secret;
+  if (header?.toLowerCase().startsWith('basic ')) {
+    if (secret !== undefined) return { error: 'use one client authentication method, not Basic and client_secret together' };
+    const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) return { error: 'malformed Basic credentials' };
+    id = decodeURIComponent(decoded.slice(0, colon));
+    secret = decodeURIComponent(decoded.slice(colon + 1));
+  }
+  if (id === undefined) return { client: null };
+  if (id !== referenceClient.id) return { error: `unknown client_id` };
+  if (secret === undefined) return { error: 'client_secret is required for this client' };
+  if (!faults.has('ignores-client-secret') && !equalSecrets(secret, referenceClient.secret)) return { error: 'wrong client_secret' };
+  return { client: referenceClient };
+}
+
+/** The token response, with the response-shape faults applied. */
+function tokenBody(token: string, faults: Set<Fault>): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    access_token: token,
+    token_type: faults.has('lowercase-bearer') ? 'bearer' : faults.has('token-type-mac') ? 'mac' : 'Bearer',
+    expires_in: faults.has('expires-in-string') ? String(tokenLifetimeSeconds) : faults.has('expires-in-zero') ? 0 : tokenLifetimeSeconds,
+    [faults.has('refresh-token-camel-case') ? 'refreshToken' : 'refresh_token']: `refresh-${token}`,
+  };
+  if (faults.has('no-access-token')) delete body.access_token;
+  if (faults.has('access-token-not-string')) body.access_token = 4815162342;
+  if (faults.has('empty-access-token')) body.access_token = '';
+  if (faults.has('no-expires-in')) delete body.expires_in;
+  if (faults.has('no-refresh-token')) {
+    delete body.refresh_token;
+    delete body.refreshToken;
+  }
+  return body;
+}
+
+function sendToken(reply: FastifyReply, token: string, faults: Set<Fault>) {
+  if (!faults.has('no-cache-control')) reply.header('cache-control', 'no-store');
+  if (!faults.has('no-pragma')) reply.header('pragma', 'no-cache');
+  const body = tokenBody(token, faults);
+  reply.code(faults.has('status-201') ? 201 : 200);
+  return faults.has('html-content-type') ? reply.type('text/html; charset=utf-8').send(JSON.stringify(body)) : reply.send(body);
+}
+
+function stringParams(body: unknown): Params | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const entries = Object.entries(body);
+  return entries.every(([, value]) => typeof value === 'string') ? (Object.fromEntries(entries) as Params) : undefined;
+}
+
+function tokenEndpoint(store: Store) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const faults = faultsOf(request);
+    const isForm = (request.headers['content-type'] ?? '').toLowerCase().startsWith(formType);
+    if (faults.has('token-redirect')) return reply.code(307).header('location', '/oauth/token').send();
+    if ((faults.has('json-only') && isForm) || (faults.has('form-only') && !isForm)) {
+      return oauthError(reply, 415, 'invalid_request', `${isForm ? 'form-encoded' : 'JSON'} token requests are not supported`);
+    }
+    const params = stringParams(request.body);
+    if (!params) return oauthError(reply, 400, 'invalid_request', 'the body must be an object of string parameters');
+
+    const auth = authenticateClient(request, params, faults);
+    if ('error' in auth) {
+      if (!faults.has('no-www-authenticate')) reply.header('www-authenticate', `Basic realm="${realm}"`);
+      return oauthError(reply, 401, 'invalid_client', auth.error);
+    }
+    if (!faults.has('ignores-grant-type')) {
+      if (params.grant_type === undefined) return oauthError(reply, 400, 'invalid_request', 'grant_type is required');
+      if (params.grant_type !== 'authorization_code') return oauthError(reply, 400, 'unsupported_grant_type', 'only authorization_code is supported');
+    }
+    if (!params.code) return oauthError(reply, 400, 'invalid_request', 'code is required');
+
+    const found = store.lookUpCode(params.code);
+    if (found.state === 'unknown' || found.state === 'expired') {
+      if (faults.has('accepts-any-code')) return sendToken(reply, store.issueToken('complete'), faults);
+      const error = faults.has('unknown-code-invalid-request') ? 'invalid_request' : 'invalid_grant';
+      return oauthError(reply, 400, error, `the code is ${found.state}`);
+    }
+    const { record } = found;
+    if (record.clientId !== null && auth.client?.id !== record.clientId) {
+      return auth.client === null
+        ? oauthError(reply.header('www-authenticate', `Basic realm="${realm}"`), 401, 'invalid_client', 'client authentication is required')
+        : oauthError(reply, 400, 'invalid_grant', 'the code was issued to another client');
+    }
+    if (found.state === 'used' && !faults.has('allows-code-reuse')) {
+      if (!faults.has('keeps-token-after-reuse')) store.revokeTokensOf(record);
+      return oauthError(reply, 400, 'invalid_grant', 'the code was already used');
+    }
+    return sendToken(reply, store.issueToken(record.user, record), faults);
+  };
+}
+
+/** RFC 6750 §3: Bearer-protected resources. */
+function bearerResource(store: Store, pick: (user: UserKey) => unknown) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const match = /^bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+    if (!match) {
+      return reply
+        .code(401)
+        .header('www-authenticate', `Bearer realm="${realm}"`)
+        .send({ error: 'unauthorized', error_description: 'send "Authorization: Bearer <access token>"' });
+    }
+    const user = faultsOf(request).has('tokens-not-accepted') ? undefined : store.userOfToken(match[1]!);
+    if (!user) {
+      return reply
+        .code(401)
+        .header('www-authenticate', `Bearer realm="${realm}", error="invalid_token"`)
+        .send({ error: 'invalid_token', error_description: 'the access token is unknown, expired or revoked' });
+    }
+    return reply.header('cache-control', 'no-store').send(pick(user));
+  };
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function loginPage(message = '') {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Reference partner – sign in</title></head>
+<body><main><h1>Reference partner</h1><p>Sign in to open payments.</p>
+${message ? `<p role="alert">${escapeHtml(message)}</p>` : ''}
+<form method="post"><label>User <input id="username" name="username" autocomplete="username"></label>
+<label>Password <input id="password" name="password" type="password" autocomplete="current-password"></label>
+<button type="submit">Sign in</button></form></main></body></html>`;
+}
+
+/** Every partner-facing route; registered once plainly and once under `/faults/:faults`. */
+function partnerRoutes(store: Store, platformAuthUrl: string) {
+  return async (app: FastifyInstance) => {
+    app.addHook('onRequest', async (request, reply) => {
+      const list = (request.params as { faults?: string }).faults;
+      const unknown = list?.split(',').filter((name) => !isFault(name));
+      if (unknown?.length) {
+        return reply.code(404).send({ error: 'unknown_fault', error_description: `unknown fault ${unknown.map((n) => `"${n}"`).join(', ')}; GET /faults lists them` });
+      }
+    });
+    app.post('/oauth/token', tokenEndpoint(store));
+    app.get('/api/account', bearerResource(store, (user) => users[user].accountInfo));
+    app.get('/api/funding-sources', bearerResource(store, (user) => ({ fundingSources: users[user].fundingSources })));
+    // A partner's staging test hook: a fresh code for a user, bound to the reference client unless client=none.
+    app.post('/test-hooks/codes', async (request, reply) => {
+      const { user = 'complete', client = referenceClient.id } = request.query as Record<string, string | undefined>;
+      if (!isUserKey(user)) return reply.code(400).send({ error: 'invalid_request', error_description: `unknown user "${user}"; use ${Object.keys(users).join(' or ')}` });
+      if (client !== 'none' && client !== referenceClient.id) return reply.code(400).send({ error: 'invalid_request', error_description: `unknown client "${client}"` });
+      return { code: store.mintCode(user, client === 'none' ? null : client) };
+    });
+    app.get('/login', async (_request, reply) => reply.type('text/html; charset=utf-8').send(loginPage()));
+    app.post('/login', async (request, reply) => {
+      const { username = '', password = '' } = stringParams(request.body) ?? {};
+      if (!isUserKey(username) || !equalSecrets(password, loginPassword)) {
+        return reply.code(401).type('text/html; charset=utf-8').send(loginPage('Unknown user or wrong password.'));
+      }
+      const target = new URL(platformAuthUrl);
+      target.searchParams.set('code', store.mintCode(username, referenceClient.id));
+      return reply.redirect(target.href, 302);
+    });
+  };
+}
+
+export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaultPlatformAuthUrl }: ReferencePartnerOptions = {}) {
+  const app = Fastify({ logger: false });
+  const store = createStore(now);
+  let requests = 0;
+
+  void app.register(formbody);
+  app.addHook('onRequest', async (request) => {
+    if (!/^\/(health|faults$|test-hooks\/stats)/.test(request.url)) requests++;
+  });
+  app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) app.log.error(error);
+    return oauthError(reply, status, status === 500 ? 'server_error' : 'invalid_request', status === 500 ? 'internal error' : error.message);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ error: 'not_found', error_description: `no route ${request.method} ${request.url.split('?')[0]}` }),
+  );
+
+  app.get('/health', async () => ({ ok: true }));
+  app.get('/faults', async () => faultCatalogue);
+  app.get('/test-hooks/stats', async () => ({ requests }));
+  void app.register(partnerRoutes(store, platformAuthUrl));
+  void app.register(partnerRoutes(store, platformAuthUrl), { prefix: '/faults/:faults' });
+  return app;
+}

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import type { UserKey } from './users';
+
+export const codeLifetimeMs = 10 * 60 * 1000;
+export const tokenLifetimeSeconds = 3600;
+const pruneAbove = 10_000;
+
+interface CodeRecord {
+  user: UserKey;
+  /** The client the code was issued to; `null` for a code any caller may exchange. */
+  clientId: string | null;
+  issuedAt: number;
+  used: boolean;
+  tokens: string[];
+}
+
+interface TokenRecord {
+  user: UserKey;
+  expiresAt: number;
+  revoked: boolean;
+}
+
+export type CodeLookup = { state: 'unknown' } | { state: 'expired' } | { state: 'used'; record: CodeRecord } | { state: 'fresh'; record: CodeRecord };
+
+const opaque = () => randomBytes(24).toString('base64url');
+
+/** Codes and tokens in memory, on an injected clock. */
+export function createStore(now: () => number) {
+  const codes = new Map<string, CodeRecord>();
+  const tokens = new Map<string, TokenRecord>();
+
+  /** Keeps memory bounded under load: expired entries go once a map grows large. */
+  function prune() {
+    if (codes.size > pruneAbove) for (const [code, r] of codes) if (now() - r.issuedAt > codeLifetimeMs) codes.delete(code);
+    if (tokens.size > pruneAbove) for (const [token, r] of tokens) if (r.expiresAt < now()) tokens.delete(token);
+  }
+
+  return {
+    mintCode(user: UserKey, clientId: string | null): string {
+      prune();
+      const code = opaque();
+      codes.set(code, { user, clientId, issuedAt: now(), used: false, tokens: [] });
+      return code;
+    },
+    lookUpCode(code: string): CodeLookup {
+      const record = codes.get(code);
+      if (!record) return { state: 'unknown' };
+      if (now() - record.issuedAt > codeLifetimeMs) return { state: 'expired' };
+      return { state: record.used ? 'used' : 'fresh', record };
+    },
+    issueToken(user: UserKey, code?: CodeRecord): string {
+      prune();
+      const token = opaque();
+      tokens.set(token, { user, expiresAt: now() + tokenLifetimeSeconds * 1000, revoked: false });
+      if (code) {
+        code.used = true;
+        code.tokens.push(token);
+      }
+      return token;
+    },
+    /** RFC 6749 §4.1.2: on reuse, revoke what the code already issued. */
+    revokeTokensOf(code: CodeRecord) {
+      for (const token of code.tokens) {
+        const record = tokens.get(token);
+        if (record) record.revoked = true;
+      }
+    },
+    userOfToken(token: string): UserKey | undefined {
+      const record = tokens.get(token);
+      return record && !record.revoked && record.expiresAt > now() ? record.user : undefined;
+    },
+  };
+}
+
+export type Store = ReturnType<typeof createStore>;

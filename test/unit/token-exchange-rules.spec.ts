@@ -1,0 +1,115 @@
+import { expect, test } from '@playwright/test';
+import { evaluate, type Finding, type Rule } from '../../checks/finding';
+import {
+  accessToken,
+  cacheControlNoStore,
+  checkRefusal,
+  checkTokenResponse,
+  contentTypeJson,
+  expiresInPositiveInteger,
+  expiresInPresent,
+  refreshTokenNoted,
+  status200,
+  tokenResponse,
+  tokenTypeBearer,
+  unknownCodeInvalidGrant,
+  unknownCodeRejected,
+  bodyJsonObject,
+  type TokenResponse,
+} from '../../checks/token-exchange';
+
+const response = (status: number, body: unknown, headers: Record<string, string> = {}): TokenResponse =>
+  tokenResponse({
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    bytes: 0,
+  });
+
+const good = { access_token: 'tok-123', token_type: 'Bearer', expires_in: 3600 };
+const outcomes = <I>(rule: Rule<I>, input: I) => evaluate(rule, input, undefined).map((f) => f.outcome);
+const messages = <I>(rule: Rule<I>, input: I) => evaluate(rule, input, undefined).map((f) => f.message);
+const byRule = (findings: Finding[]) => Object.fromEntries(findings.map((f) => [f.rule, f.outcome]));
+
+test('a conformant token response passes every rule, with the refresh token noted', () => {
+  const findings = checkTokenResponse('json', response(200, { ...good, refresh_token: 'r' }));
+  expect(findings.filter((f) => f.outcome !== 'passed').map((f) => [f.rule, f.outcome])).toEqual([['token-exchange/refresh-token', 'info']]);
+});
+
+test('status: exactly 200', () => {
+  expect(outcomes(status200, response(200, good))).toEqual(['passed']);
+  expect(messages(status200, response(201, good))).toEqual(['"status" is 201; answer a successful token exchange with 200']);
+});
+
+test('content-type: application/json with any parameters, nothing else', () => {
+  expect(outcomes(contentTypeJson, response(200, good, { 'content-type': 'Application/JSON; charset=utf-8' }))).toEqual(['passed']);
+  expect(messages(contentTypeJson, response(200, good, { 'content-type': 'text/html' }))).toEqual(['"content-type" is "text/html"; send "application/json"']);
+  expect(outcomes(contentTypeJson, tokenResponse({ status: 200, headers: {}, body: '{}', bytes: 2 }))).toEqual(['failed']);
+});
+
+test('body: a JSON object; HTML and arrays are named', () => {
+  expect(messages(bodyJsonObject, response(200, '<html><body>Login</body></html>'))[0]).toMatch(/^the body is not JSON \(.+\), it starts "<html><body>Login/);
+  expect(messages(bodyJsonObject, response(200, [good]))).toEqual(['the body is an array; send a JSON object such as {"access_token": "…"}']);
+});
+
+test('access_token: a non-empty string, and its value never appears in a message', () => {
+  expect(outcomes(accessToken, good)).toEqual(['passed']);
+  expect(messages(accessToken, {})).toEqual(['"access_token" is missing; return the issued token as "access_token"']);
+  expect(messages(accessToken, { access_token: 4815162342 })).toEqual(['"access_token" is a number; send the token as a JSON string']);
+  expect(messages(accessToken, { access_token: '  ' })).toEqual(['"access_token" is an empty string; send the issued token']);
+  expect(messages(accessToken, { access_token: { secret: 's3cr3t' } }).join()).not.toContain('s3cr3t');
+});
+
+test('token_type: Bearer in any case, or absent', () => {
+  for (const type of ['Bearer', 'bearer', 'BEARER', undefined]) expect(outcomes(tokenTypeBearer, { token_type: type })).toEqual(['passed']);
+  expect(messages(tokenTypeBearer, { token_type: 'mac' })).toEqual(['"token_type" is "mac"; send "Bearer" or leave it out']);
+  expect(outcomes(tokenTypeBearer, { token_type: 1 })).toEqual(['failed']);
+});
+
+test('expires_in: a positive integer JSON number when present; absent is a SHOULD warning', () => {
+  expect(outcomes(expiresInPositiveInteger, { expires_in: 1 })).toEqual(['passed']);
+  expect(outcomes(expiresInPositiveInteger, {})).toEqual(['passed']);
+  expect(messages(expiresInPositiveInteger, { expires_in: '3600' })).toEqual(['"expires_in" is a string ("3600"); send a JSON number']);
+  for (const bad of [0, -1, 1.5]) expect(messages(expiresInPositiveInteger, { expires_in: bad })).toEqual([`"expires_in" is ${bad}; send the lifetime in seconds as a positive integer`]);
+  expect(outcomes(expiresInPresent, {})).toEqual(['warning']);
+  expect(outcomes(expiresInPresent, { expires_in: 60 })).toEqual(['passed']);
+});
+
+test('refresh token: either spelling is noted, absence too', () => {
+  expect(messages(refreshTokenNoted, { refreshToken: 'r' })).toEqual(['a refresh token is returned as "refreshToken"']);
+  expect(messages(refreshTokenNoted, { refresh_token: 'r' })).toEqual(['a refresh token is returned as "refresh_token"']);
+  expect(outcomes(refreshTokenNoted, {})).toEqual(['info']);
+});
+
+test('Cache-Control: no-store among other directives passes; no-cache alone warns', () => {
+  expect(outcomes(cacheControlNoStore, response(200, good, { 'cache-control': 'private, NO-STORE' }))).toEqual(['passed']);
+  expect(messages(cacheControlNoStore, response(200, good, { 'cache-control': 'no-cache' }))).toEqual(['"Cache-Control" is "no-cache"; send "Cache-Control: no-store"']);
+});
+
+test('a refused exchange fails its encoding rule once and skips the rules it makes moot', () => {
+  const findings = byRule(checkTokenResponse('form', response(415, { error: 'invalid_request' })));
+  expect(findings['token-exchange/form-encoding']).toBe('failed');
+  expect(Object.entries(findings).filter(([, outcome]) => outcome === 'failed')).toHaveLength(1);
+  expect(findings['token-exchange/access-token']).toBe('skipped');
+});
+
+test('an HTML body fails body-json and skips the field rules', () => {
+  const findings = byRule(checkTokenResponse('json', response(200, '<html></html>', { 'content-type': 'text/html' })));
+  expect(findings['token-exchange/body-json']).toBe('failed');
+  expect(findings['token-exchange/content-type']).toBe('failed');
+  expect(findings['token-exchange/access-token']).toBe('skipped');
+});
+
+test('refusals: an accepted bad request fails the refusal and skips the error format', () => {
+  const accepted = byRule(checkRefusal(unknownCodeRejected, unknownCodeInvalidGrant, response(200, good)));
+  expect(accepted).toMatchObject({ 'token-exchange/unknown-code-rejected': 'failed', 'token-exchange/unknown-code-invalid-grant': 'skipped' });
+  const wrongCode = checkRefusal(unknownCodeRejected, unknownCodeInvalidGrant, response(400, { error: 'invalid_request' }));
+  expect(wrongCode.find((f) => f.rule === 'token-exchange/unknown-code-invalid-grant')?.message).toBe(
+    'an unknown "code" was answered 400 with "error": "invalid_request"; answer 400 with {"error": "invalid_grant"}',
+  );
+});
+
+test('a rule that throws becomes a failed finding, never an exception', () => {
+  const broken: Rule<unknown> = { ...status200, check: () => { throw new Error('boom'); } } as Rule<unknown>;
+  expect(evaluate(broken, null, undefined)).toMatchObject([{ outcome: 'failed', message: expect.stringContaining('boom') }]);
+});
