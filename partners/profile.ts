@@ -164,9 +164,12 @@ const jsonFiles = (dir: string) =>
     .sort()
     .map((entry) => path.join(dir, entry));
 
-/** Every profile in `partners/` and in `$PARTNERS_DIR` (a `.env` file is honoured). */
-export function loadProfiles(partnersDir: string, env: NodeJS.ProcessEnv = process.env): { profiles: LoadedProfile[]; errors: string[] } {
-  loadDotenv({ quiet: true });
+/** Every profile in `partners/` and in `$PARTNERS_DIR`. A `.env` file fills in variables that are not set. */
+export function loadProfiles(
+  partnersDir: string,
+  { env = process.env, envFile = '.env' }: { env?: NodeJS.ProcessEnv; envFile?: string } = {},
+): { profiles: LoadedProfile[]; errors: string[] } {
+  loadDotenv({ quiet: true, path: envFile, processEnv: env as Record<string, string> });
   const dirs = [partnersDir];
   const errors: string[] = [];
   const extra = env.PARTNERS_DIR;

@@ -25,6 +25,7 @@ import {
   type Encoding,
   type TokenResponse,
 } from '../checks/token-exchange';
+import type { Exchange } from '../checks/evidence';
 import type { Profile } from '../partners/profile';
 import { recorder, type HttpClient, type HttpRequest } from './http';
 import type { Probe, ProbeContext, ProbeResult } from './probe';
@@ -61,12 +62,20 @@ export const accountInfoRequest = (profile: Profile, token: string): HttpRequest
   headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
 });
 
-/** One token call: the transport rules first; `judged` is skipped when there is no usable response. */
-async function callTokenEndpoint(http: HttpClient, request: HttpRequest, judged: readonly Rule<never, never>[]) {
-  const exchange = await http.send(request);
+/** Judges one token call's transport first; `judged` is skipped when there is no usable response. */
+function judgeTransport(exchange: Exchange, judged: readonly Rule<never, never>[]) {
   const { findings, usable } = checkTransport(tokenTransportRules, exchange);
   if (!usable) return { findings: [...findings, ...skip(judged, 'no usable response from "tokenExchangeUrl"')] };
   return { findings, response: tokenResponse(exchange.response!) };
+}
+
+/**
+ * Sends a negative case. These judge the partner's OAuth logic, not its body parsing: a 415 to JSON is
+ * already reported by the encoding rules, so the case is repeated form-encoded (a 415 spent no code).
+ */
+async function sendNegativeCase(http: HttpClient, profile: Profile, overrides: TokenParams): Promise<Exchange> {
+  const exchange = await http.send(tokenRequest(profile, 'json', overrides));
+  return exchange.response?.status === 415 ? http.send(tokenRequest(profile, 'form', overrides)) : exchange;
 }
 
 /** Runs `body` with a recording client, so every probe returns its evidence the same way. */
@@ -86,7 +95,7 @@ function exchangeProbe(encoding: Encoding): Probe {
     run: (ctx) =>
       recorded(ctx, async (http) => {
         const code = await ctx.codes.next();
-        const call = await callTokenEndpoint(http, tokenRequest(ctx.profile, encoding, { code }), judged);
+        const call = judgeTransport(await http.send(tokenRequest(ctx.profile, encoding, { code })), judged);
         if (!call.response) return call.findings;
         const findings = [...call.findings, ...checkTokenResponse(encoding, call.response)];
         const token = call.response.status < 300 ? issuedToken(call.response) : undefined;
@@ -100,7 +109,7 @@ function exchangeProbe(encoding: Encoding): Probe {
 /** A negative case: one request that must be refused, judged by a refusal rule and its error format. */
 function refusalProbe(
   spec: Pick<Probe, 'id' | 'title' | 'codes' | 'skipReason'>,
-  request: (ctx: ProbeContext) => Promise<HttpRequest>,
+  request: (ctx: ProbeContext) => Promise<TokenParams>,
   judge: (response: TokenResponse) => Finding[],
   judged: readonly Rule<never, never>[],
 ): Probe {
@@ -108,7 +117,7 @@ function refusalProbe(
     ...spec,
     run: (ctx) =>
       recorded(ctx, async (http) => {
-        const call = await callTokenEndpoint(http, await request(ctx), judged);
+        const call = judgeTransport(await sendNegativeCase(http, ctx.profile, await request(ctx)), judged);
         return call.response ? [...call.findings, ...judge(call.response)] : call.findings;
       }),
   };
@@ -116,7 +125,7 @@ function refusalProbe(
 
 const unknownCodeProbe = refusalProbe(
   { id: 'token-exchange/unknown-code', title: 'an unknown code is refused with invalid_grant', codes: 0 },
-  async ({ profile }) => tokenRequest(profile, 'json', { code: `certify-unknown-${randomUUID()}` }),
+  async () => ({ code: `certify-unknown-${randomUUID()}` }),
   (response) => checkRefusal(unknownCodeRejected, unknownCodeInvalidGrant, response),
   [unknownCodeRejected, unknownCodeInvalidGrant, unauthorizedNamesScheme],
 );
@@ -128,21 +137,21 @@ const wrongSecretProbe = refusalProbe(
     codes: 1,
     skipReason: (profile) => (profile.clientSecret ? undefined : 'the profile has no "clientSecret", so the platform sends no client credentials'),
   },
-  async ({ profile, codes }) => tokenRequest(profile, 'json', { code: await codes.next(), client_secret: `wrong-${randomUUID()}` }),
+  async ({ codes }) => ({ code: await codes.next(), client_secret: `wrong-${randomUUID()}` }),
   (response) => checkRefusal(wrongSecretRejected, wrongSecretInvalidClient, response),
   [wrongSecretRejected, wrongSecretInvalidClient, unauthorizedNamesScheme],
 );
 
 const missingGrantTypeProbe = refusalProbe(
   { id: 'token-exchange/missing-grant-type', title: 'a request without grant_type is refused with invalid_request', codes: 1 },
-  async ({ profile, codes }) => tokenRequest(profile, 'json', { code: await codes.next(), grant_type: undefined }),
+  async ({ codes }) => ({ code: await codes.next(), grant_type: undefined }),
   (response) => evaluate(missingGrantTypeRejected, response, undefined),
   [missingGrantTypeRejected],
 );
 
 const unsupportedGrantTypeProbe = refusalProbe(
   { id: 'token-exchange/unsupported-grant-type', title: 'an unsupported grant_type is refused with unsupported_grant_type', codes: 1 },
-  async ({ profile, codes }) => tokenRequest(profile, 'json', { code: await codes.next(), grant_type: 'password' }),
+  async ({ codes }) => ({ code: await codes.next(), grant_type: 'password' }),
   (response) => evaluate(unsupportedGrantTypeRejected, response, undefined),
   [unsupportedGrantTypeRejected],
 );
@@ -155,11 +164,11 @@ const codeReuseProbe: Probe = {
     recorded(ctx, async (http) => {
       const reuseRules = [codeReuseRejected, codeReuseInvalidGrant, unauthorizedNamesScheme, codeReuseRevokesToken];
       const code = await ctx.codes.next();
-      const first = await http.send(tokenRequest(ctx.profile, 'json', { code }));
+      const first = await sendNegativeCase(http, ctx.profile, { code });
       const token = first.response && first.response.status < 300 ? issuedToken(tokenResponse(first.response)) : undefined;
       // The first exchange is judged by the exchange probes; here it only has to yield a token.
       if (!token) return skip(reuseRules, 'the first exchange of the code issued no access token');
-      const second = await callTokenEndpoint(http, tokenRequest(ctx.profile, 'json', { code }), reuseRules);
+      const second = judgeTransport(await sendNegativeCase(http, ctx.profile, { code }), reuseRules);
       if (!second.response) return second.findings;
       const refusal = checkRefusal(codeReuseRejected, codeReuseInvalidGrant, second.response);
       if (issuedToken(second.response) !== undefined || second.response.status < 300) {

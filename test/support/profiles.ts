@@ -1,0 +1,25 @@
+import { loadProfile, type Profile } from '../../partners/profile';
+import type { Fault } from '../../sandbox/reference-partner/faults';
+
+/**
+ * partners/reference.json, pointed at a reference partner on `origin` with `faults` switched on:
+ * every URL keeps its path behind the `/faults/<list>` prefix.
+ */
+export function referenceProfile(origin: string, faults: readonly Fault[] = [], overrides: Partial<Profile> = {}): Profile {
+  const { profile } = loadProfile('partners/reference.json', {});
+  if (!profile) throw new Error('partners/reference.json does not load');
+  const prefix = faults.length > 0 ? `/faults/${faults.join(',')}` : '';
+  const move = (url: string) => {
+    const { pathname, search } = new URL(url);
+    return `${origin}${prefix}${pathname}${search}`;
+  };
+  const base = profile.profile;
+  return {
+    ...base,
+    tokenExchangeUrl: move(base.tokenExchangeUrl),
+    accountInfoUrl: move(base.accountInfoUrl),
+    ...(base.fundingSourcesUrl ? { fundingSourcesUrl: move(base.fundingSourcesUrl) } : {}),
+    codes: { mintUrl: move(base.codes.mintUrl!) },
+    ...overrides,
+  };
+}

@@ -1,0 +1,105 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test } from '@playwright/test';
+import nock from 'nock';
+import { httpClient } from '../../probes/http';
+
+const partner = 'http://partner.test';
+
+test.describe('with nock', () => {
+  test.beforeAll(() => nock.disableNetConnect());
+  test.afterEach(() => nock.cleanAll());
+  test.afterAll(() => nock.enableNetConnect());
+
+  test('records method, URL, status, headers, body and timing', async () => {
+    nock(partner).post('/token', 'a=1').reply(200, { access_token: 't' }, { 'Cache-Control': 'no-store' });
+    const exchange = await httpClient({ timeoutMs: 1000 }).send({ method: 'POST', url: `${partner}/token`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
+    expect(exchange.failure).toBeUndefined();
+    expect(exchange.request).toEqual({ method: 'POST', url: `${partner}/token`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
+    expect(exchange.response).toMatchObject({ status: 200, body: '{"access_token":"t"}', bytes: 20 });
+    expect(exchange.response?.headers['cache-control']).toBe('no-store');
+    expect(exchange.durationMs).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(exchange.startedAt)).not.toBeNaN();
+  });
+
+  test('a response slower than the timeout is a named timeout, ended on time', async () => {
+    nock(partner).get('/slow').delay(5000).reply(200, {});
+    const exchange = await httpClient({ timeoutMs: 200 }).send({ method: 'GET', url: `${partner}/slow` });
+    expect(exchange.failure).toEqual({ kind: 'timeout', message: 'no complete response within 200 ms ("requestTimeoutMs"): no response headers arrived' });
+    expect(exchange.durationMs).toBeLessThan(2000);
+  });
+
+  test('a body over the cap is cut at the cap and named', async () => {
+    nock(partner).get('/huge').reply(200, 'x'.repeat(2 * 1024 * 1024));
+    const exchange = await httpClient({ timeoutMs: 5000, maxBodyBytes: 1024 * 1024 }).send({ method: 'GET', url: `${partner}/huge` });
+    expect(exchange.failure).toEqual({ kind: 'body-too-large', message: 'the response body is larger than the 1 MiB cap; it was cut off there' });
+    expect(exchange.response?.bytes).toBe(1024 * 1024);
+    expect(exchange.response?.body).toHaveLength(1024 * 1024);
+  });
+
+  test('a redirect is recorded, never followed', async () => {
+    nock(partner).post('/token').reply(307, '', { Location: 'http://elsewhere.test/token' });
+    const elsewhere = nock('http://elsewhere.test').post('/token').reply(200, { access_token: 'stolen' });
+    const exchange = await httpClient({ timeoutMs: 1000 }).send({ method: 'POST', url: `${partner}/token`, body: '{}' });
+    expect(exchange.response?.status).toBe(307);
+    expect(exchange.response?.headers.location).toBe('http://elsewhere.test/token');
+    expect(elsewhere.isDone()).toBe(false);
+  });
+
+  test('a non-JSON body is recorded verbatim with its content type', async () => {
+    nock(partner).get('/account').reply(200, '<html><body>Sign in</body></html>', { 'Content-Type': 'text/html' });
+    const exchange = await httpClient({ timeoutMs: 1000 }).send({ method: 'GET', url: `${partner}/account` });
+    expect(exchange.failure).toBeUndefined();
+    expect(exchange.response).toMatchObject({ status: 200, body: '<html><body>Sign in</body></html>', headers: { 'content-type': 'text/html' } });
+  });
+
+  test('a connection reset is named', async () => {
+    nock(partner).get('/account').replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
+    const exchange = await httpClient({ timeoutMs: 1000 }).send({ method: 'GET', url: `${partner}/account` });
+    expect(exchange.failure).toEqual({ kind: 'connection-reset', message: 'partner.test closed the connection before any response' });
+  });
+});
+
+test.describe('on real loopback sockets', () => {
+  let server: Server;
+  let base: string;
+  test.beforeAll(async () => {
+    server = createServer((request, response) => {
+      if (request.url === '/drip') {
+        // Headers at once, then a byte every 50 ms forever: an idle timeout would never fire.
+        response.writeHead(200, { 'content-type': 'application/json' });
+        const timer = setInterval(() => response.write(' '), 50);
+        response.on('close', () => clearInterval(timer));
+      } else if (request.url === '/reset') {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        response.write('{"access_token":');
+        setTimeout(() => request.socket.destroy(), 20);
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  test('a slow drip is cut by the overall deadline', async () => {
+    const exchange = await httpClient({ timeoutMs: 400 }).send({ method: 'GET', url: `${base}/drip` });
+    expect(exchange.failure).toEqual({ kind: 'timeout', message: 'no complete response within 400 ms ("requestTimeoutMs"): the headers arrived but the body never finished' });
+    expect(exchange.response?.status).toBe(200);
+    expect(exchange.durationMs).toBeLessThan(2000);
+  });
+
+  test('a reset in the middle of the body is named', async () => {
+    const exchange = await httpClient({ timeoutMs: 2000 }).send({ method: 'GET', url: `${base}/reset` });
+    expect(exchange.failure?.kind).toBe('connection-reset');
+    expect(exchange.failure?.message).toMatch(/closed the connection in the middle of the body$/);
+  });
+
+  test('a refused connection is named', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const exchange = await httpClient({ timeoutMs: 2000 }).send({ method: 'GET', url: `http://127.0.0.1:${port}/` });
+    expect(exchange.failure).toEqual({ kind: 'connection-refused', message: `connection refused by 127.0.0.1:${port}; is the server running?` });
+  });
+});

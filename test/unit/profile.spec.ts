@@ -1,0 +1,103 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { loadProfile, loadProfiles, profileJsonSchema } from '../../partners/profile';
+
+const valid = {
+  tokenExchangeUrl: 'https://partner.example/oauth/token',
+  accountInfoUrl: 'https://partner.example/api/account',
+  codes: { mintUrl: 'https://partner.example/test/codes' },
+};
+
+function folderWith(files: Record<string, unknown>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'profiles-'));
+  for (const [name, content] of Object.entries(files)) {
+    writeFileSync(path.join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
+  }
+  return dir;
+}
+
+const errorsOf = (content: unknown, env: NodeJS.ProcessEnv = {}) => {
+  const dir = folderWith({ 'acme.json': content });
+  return loadProfile(path.join(dir, 'acme.json'), env).errors.map((line) => line.slice(line.indexOf('acme.json')));
+};
+
+test('a minimal profile loads with its defaults', () => {
+  const dir = folderWith({ 'acme.json': valid });
+  expect(loadProfile(path.join(dir, 'acme.json'), {}).profile).toEqual({
+    name: 'acme',
+    file: path.join(dir, 'acme.json'),
+    profile: { ...valid, collectMissingAccountInfo: false, requestTimeoutMs: 10_000 },
+  });
+});
+
+test('the committed reference profile is valid', () => {
+  expect(loadProfile('partners/reference.json', {}).errors).toEqual([]);
+});
+
+test('a missing tokenExchangeUrl is one line naming the file, the field and the fix', () => {
+  const { tokenExchangeUrl: _, ...rest } = valid;
+  expect(errorsOf(rest)).toEqual([`acme.json: "tokenExchangeUrl" is missing; add the partner's token exchange URL (TokenExchangeUrl)`]);
+});
+
+test('a malformed URL is one line', () => {
+  expect(errorsOf({ ...valid, accountInfoUrl: 'partner.example/account' })).toEqual([
+    'acme.json: "accountInfoUrl" is not an absolute http(s) URL ("partner.example/account"); write it like "https://partner.example/oauth/token"',
+  ]);
+  expect(errorsOf({ ...valid, accountInfoUrl: 'ftp://partner.example/account' })).toHaveLength(1);
+});
+
+test('env: values are read from the environment; an unset one is named', () => {
+  const withEnv = { ...valid, clientSecret: 'env:ACME_SECRET', tokenExchangeUrl: 'env:ACME_TOKEN_URL' };
+  expect(errorsOf(withEnv, { ACME_TOKEN_URL: valid.tokenExchangeUrl })).toEqual([
+    'acme.json: "clientSecret" reads env:ACME_SECRET, which is not set; export ACME_SECRET=… or add it to .env',
+  ]);
+  const dir = folderWith({ 'acme.json': withEnv });
+  const loaded = loadProfile(path.join(dir, 'acme.json'), { ACME_SECRET: 's3cret', ACME_TOKEN_URL: valid.tokenExchangeUrl });
+  expect(loaded.profile?.profile).toMatchObject({ clientSecret: 's3cret', tokenExchangeUrl: valid.tokenExchangeUrl });
+});
+
+test('a .env file fills in variables the environment does not set', () => {
+  const dir = folderWith({ 'acme.json': { ...valid, clientSecret: 'env:ACME_SECRET', clientId: 'env:ACME_ID' }, '.env.test': 'ACME_SECRET=from-dotenv\nACME_ID=from-dotenv\n' });
+  const { profiles, errors } = loadProfiles(dir, { env: { ACME_ID: 'from-environment' }, envFile: path.join(dir, '.env.test') });
+  expect(errors).toEqual([]);
+  expect(profiles[0]?.profile).toMatchObject({ clientSecret: 'from-dotenv', clientId: 'from-environment' });
+});
+
+test('unknown fields, wrong types and ambiguous code sources are named', () => {
+  expect(errorsOf({ ...valid, tokenExchangeURL: 'x' })).toEqual(['acme.json: unknown field "tokenExchangeURL"; check the spelling against partners/profile.schema.json']);
+  expect(errorsOf({ ...valid, requestTimeoutMs: '5000' })).toEqual(['acme.json: "requestTimeoutMs" must be number (it is string); give milliseconds as a number']);
+  expect(errorsOf({ ...valid, codes: { mintUrl: valid.codes.mintUrl, static: ['a'] } })).toEqual(['acme.json: "codes" needs exactly one of "mintUrl", "static" or "browser"']);
+  expect(errorsOf({ ...valid, codes: { static: [] } })).toEqual(["acme.json: \"codes.static\" is empty; give the one-time codes the partner handed over"]);
+  expect(errorsOf('{ "tokenExchangeUrl": ')[0]).toMatch(/^acme\.json: is not valid JSON \(.+\); fix the syntax$/);
+});
+
+test('PARTNERS_DIR adds profiles; name clashes and a missing folder are errors', () => {
+  const mine = folderWith({ 'acme.json': valid, 'profile.schema.json': {} });
+  const theirs = folderWith({ 'acme.json': valid, 'globex.json': valid });
+  const { profiles, errors } = loadProfiles(mine, { env: { PARTNERS_DIR: theirs }, envFile: '/nonexistent/.env' });
+  expect(profiles.map((p) => p.name)).toEqual(['acme', 'globex']);
+  expect(errors).toEqual([expect.stringMatching(/acme\.json: the project name "acme" is taken by .*acme\.json; rename one of them$/)]);
+  expect(loadProfiles(mine, { env: { PARTNERS_DIR: '/nonexistent' }, envFile: '/nonexistent/.env' }).errors).toEqual([
+    'PARTNERS_DIR=/nonexistent: no such folder; point it at the folder that holds the partner profiles',
+  ]);
+});
+
+test('project names are safe, and the harness\'s own project names are reserved', () => {
+  const dir = folderWith({ 'self-test.json': valid, 'Acme Corp.json': valid });
+  const { errors } = loadProfiles(dir, { env: {}, envFile: '/nonexistent/.env' });
+  expect(errors).toEqual([
+    expect.stringMatching(/Acme Corp\.json: the file name must be lower-case letters, digits and dashes/),
+    expect.stringMatching(/self-test\.json: "self-test" is the name of the harness's own test project; rename the file$/),
+  ]);
+});
+
+test('partners/profile.schema.json is the zod schema, regenerated (run `npm run schema`)', () => {
+  expect(JSON.parse(readFileSync('partners/profile.schema.json', 'utf8'))).toEqual(profileJsonSchema());
+});
+
+test('the published JSON Schema accepts env: references wherever a string goes', () => {
+  const schema = profileJsonSchema() as { properties: Record<string, { anyOf?: { pattern?: string }[] }> };
+  expect(schema.properties.tokenExchangeUrl?.anyOf?.[1]?.pattern).toBe('^env:([A-Za-z_][A-Za-z0-9_]*)$');
+});
