@@ -111,7 +111,10 @@ const reservedNames = new Set(['unit', 'self-test']);
 const profileName = /^[a-z0-9][a-z0-9-]*$/;
 const schemaHint = 'partners/profile.schema.json';
 
-const display = (file: string) => path.relative(process.cwd(), file) || file;
+const display = (file: string) => {
+  const relative = path.relative(process.cwd(), file);
+  return relative === '' || relative.startsWith('..') ? file : relative;
+};
 const fieldName = (at: PropertyKey[]) => at.map(String).join('.');
 
 /** Replaces every `env:NAME` string with the value of NAME; an unset variable is an error naming it. */
@@ -169,7 +172,7 @@ export function loadProfiles(
   partnersDir: string,
   { env = process.env, envFile = '.env' }: { env?: NodeJS.ProcessEnv; envFile?: string } = {},
 ): { profiles: LoadedProfile[]; errors: string[] } {
-  loadDotenv({ quiet: true, path: envFile, processEnv: env as Record<string, string> });
+  loadDotenv({ quiet: true, path: envFile, processEnv: env });
   const dirs = [partnersDir];
   const errors: string[] = [];
   const extra = env.PARTNERS_DIR;

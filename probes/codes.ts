@@ -69,13 +69,26 @@ export function browserCodes(config: BrowserCodes, launch: () => Promise<Browser
       try {
         let capture!: (url: string) => void;
         const captured = new Promise<string>((resolve) => (capture = resolve));
-        await context.route(
-          (url) => url.href.startsWith(config.authUrl),
-          async (route) => {
-            capture(route.request().url());
-            await route.abort('aborted');
-          },
-        );
+        const isAuthUrl = (url: string) => url.startsWith(config.authUrl);
+        // A route sees only the first request of a redirect chain, and the code usually arrives in a
+        // redirect. So navigations are fetched here without following redirects, and a Location that
+        // points at the auth URL is captured instead of followed.
+        await context.route('**/*', async (route) => {
+          const request = route.request();
+          if (isAuthUrl(request.url())) {
+            capture(request.url());
+            return route.abort('aborted');
+          }
+          if (!request.isNavigationRequest()) return route.continue();
+          const response = await route.fetch({ maxRedirects: 0 });
+          const location = response.headers().location;
+          const target = location === undefined ? undefined : new URL(location, request.url()).href;
+          if (target !== undefined && response.status() >= 300 && response.status() < 400 && isAuthUrl(target)) {
+            capture(target);
+            return route.abort('aborted');
+          }
+          return route.fulfill({ response });
+        });
         const page = await context.newPage();
         page.setDefaultTimeout(config.timeoutMs);
         const login = (async () => {

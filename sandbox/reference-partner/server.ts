@@ -89,7 +89,7 @@ function sendToken(reply: FastifyReply, token: string, faults: Set<Fault>) {
 function stringParams(body: unknown): Params | undefined {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
   const entries = Object.entries(body);
-  return entries.every(([, value]) => typeof value === 'string') ? (Object.fromEntries(entries) as Params) : undefined;
+  return entries.every(([, value]) => typeof value === 'string') ? Object.fromEntries<string>(entries as [string, string][]) : undefined;
 }
 
 function tokenEndpoint(store: Store) {

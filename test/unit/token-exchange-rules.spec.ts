@@ -110,6 +110,6 @@ test('refusals: an accepted bad request fails the refusal and skips the error fo
 });
 
 test('a rule that throws becomes a failed finding, never an exception', () => {
-  const broken: Rule<unknown> = { ...status200, check: () => { throw new Error('boom'); } } as Rule<unknown>;
+  const broken: Rule<unknown> = { ...status200, check: () => { throw new Error('boom'); } };
   expect(evaluate(broken, null, undefined)).toMatchObject([{ outcome: 'failed', message: expect.stringContaining('boom') }]);
 });

@@ -1,0 +1,72 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { loadProfile } from '../../partners/profile';
+import { certificationProbes } from '../../probes/certification';
+import { codesNeeded } from '../../probes/probe';
+import { startExternalPartner } from '../support/external-partner';
+import { runPlaywright } from '../support/run-playwright';
+
+const secret = 'acme-staging-secret-7f3a';
+let acme: Awaited<ReturnType<typeof startExternalPartner>>;
+test.beforeAll(async () => (acme = await startExternalPartner(secret)));
+test.afterAll(() => acme.close());
+
+function partnersDir(profiles: Record<string, object>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'partners-'));
+  for (const [name, profile] of Object.entries(profiles)) writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(profile, null, 2));
+  return dir;
+}
+
+const acmeProfile = (codes: object) => ({
+  tokenExchangeUrl: `${acme.origin}/oauth2/token`,
+  accountInfoUrl: `${acme.origin}/v2/me`,
+  clientId: 'acme-platform',
+  clientSecret: 'env:ACME_CLIENT_SECRET',
+  codes,
+});
+
+test('a profile only in PARTNERS_DIR, for a server outside this project, certifies with --project', async () => {
+  const dir = partnersDir({ acme: acmeProfile({ mintUrl: `${acme.origin}/staging/mint` }) });
+  const run = await runPlaywright(['--project=acme'], { PARTNERS_DIR: dir, ACME_CLIENT_SECRET: secret });
+  expect(run.stderr).not.toContain('invalid partner profile');
+  expect(run.report?.stats).toMatchObject({ expected: 7, unexpected: 0, skipped: 0 });
+  expect(run.code).toBe(0);
+});
+
+test('static codes are spent exactly once across parallel workers, and a run needs no more than it says', async () => {
+  const file = partnersDir({ probe: acmeProfile({ static: ['x'] }) });
+  const needed = codesNeeded(certificationProbes, loadProfile(path.join(file, 'probe.json'), { ACME_CLIENT_SECRET: secret }).profile!.profile);
+  const mint = async () => ((await (await fetch(`${acme.origin}/staging/mint`, { method: 'POST' })).json()) as { code: string }).code;
+  const codes = await Promise.all(Array.from({ length: needed }, mint));
+  const dir = partnersDir({ 'acme-static': acmeProfile({ static: codes }) });
+  const run = await runPlaywright(['--project=acme-static', '--workers=4'], { PARTNERS_DIR: dir, ACME_CLIENT_SECRET: secret });
+  expect(run.report?.stats).toMatchObject({ expected: 7, unexpected: 0 });
+});
+
+test('a run with too few static codes says how many it needs and fails clearly when they run out', async () => {
+  const dir = partnersDir({ 'acme-short': acmeProfile({ static: ['spent-1', 'spent-2'] }) });
+  const run = await runPlaywright(['--project=acme-short'], { PARTNERS_DIR: dir, ACME_CLIENT_SECRET: secret });
+  expect(run.stderr + run.stdout).toContain('acme-short: "codes.static" holds 2 codes; a full certification run needs 6');
+  expect(JSON.stringify(run.report)).toContain('\\"codes.static\\" ran out: it holds 2 codes and this run needs 6; ask the partner for 6 fresh codes');
+  expect(run.code).toBe(1);
+});
+
+test('invalid profiles stop the run before any test, with one line each', async () => {
+  const dir = partnersDir({
+    'no-token-url': { accountInfoUrl: 'https://p.example/account', codes: { mintUrl: 'https://p.example/codes' } },
+    'bad-url': { tokenExchangeUrl: 'p.example/token', accountInfoUrl: 'https://p.example/account', codes: { mintUrl: 'https://p.example/codes' } },
+    'unset-env': { tokenExchangeUrl: 'https://p.example/token', accountInfoUrl: 'https://p.example/account', clientSecret: 'env:CERTIFY_TEST_UNSET', codes: { mintUrl: 'https://p.example/codes' } },
+  });
+  const run = await runPlaywright(['--project=reference'], { PARTNERS_DIR: dir });
+  expect(run.code).toBe(1);
+  expect(run.report).toBeUndefined();
+  const lines = run.stderr.trim().split('\n').filter((line) => line.startsWith('invalid partner profile:'));
+  expect(lines).toEqual([
+    expect.stringMatching(/bad-url\.json: "tokenExchangeUrl" is not an absolute http\(s\) URL \("p\.example\/token"\); write it like/),
+    expect.stringMatching(/no-token-url\.json: "tokenExchangeUrl" is missing; add the partner's token exchange URL \(TokenExchangeUrl\)$/),
+    expect.stringMatching(/unset-env\.json: "clientSecret" reads env:CERTIFY_TEST_UNSET, which is not set; export CERTIFY_TEST_UNSET=… or add it to \.env$/),
+  ]);
+  expect(run.stderr.trim().split('\n')).toHaveLength(3);
+});

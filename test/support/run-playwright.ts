@@ -1,0 +1,39 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export interface NestedRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Playwright's JSON report, when the run got as far as writing one. */
+  report?: { stats: { expected: number; unexpected: number; skipped: number; flaky: number }; suites: unknown[] };
+}
+
+/**
+ * Runs `playwright test` in a child process, as a partner engineer would, with its own output folder so
+ * it cannot disturb the run it is nested in. The worker's own TEST_* variables are not passed on.
+ */
+export async function runPlaywright(args: string[], env: Record<string, string>): Promise<NestedRun> {
+  const out = mkdtempSync(path.join(tmpdir(), 'nested-run-'));
+  const reportFile = path.join(out, 'report.json');
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(TEST_|PW_|PLAYWRIGHT_)/.test(name)));
+  // Playwright's CLI straight from node: `npx` would add npm's own warnings to stderr.
+  const child = spawn(process.execPath, [path.resolve('node_modules/@playwright/test/cli.js'), 'test', '--reporter=json', `--output=${path.join(out, 'test-results')}`, ...args], {
+    env: { ...inherited, ...env, PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  let report: NestedRun['report'];
+  try {
+    report = JSON.parse(readFileSync(reportFile, 'utf8')) as NestedRun['report'];
+  } catch {
+    report = undefined;
+  }
+  return { code, stdout, stderr, ...(report ? { report } : {}) };
+}

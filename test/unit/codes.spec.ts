@@ -1,0 +1,36 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import nock from 'nock';
+import { CodeSourceError, mintedCodes, staticCodes } from '../../probes/codes';
+import { httpClient } from '../../probes/http';
+
+test('static codes: each code is handed out once across sources sharing a claim folder, then a clear error', async () => {
+  const claims = mkdtempSync(path.join(tmpdir(), 'claims-'));
+  const codes = ['a', 'b', 'c', 'd', 'e'];
+  // Two sources on one folder stand for two worker processes.
+  const [one, two] = [staticCodes(codes, claims, 7), staticCodes(codes, claims, 7)];
+  const handed = await Promise.all([1, 2, 3, 4, 5].map((i) => (i % 2 ? one : two).next()));
+  expect(handed.sort()).toEqual(codes);
+  await expect(two.next()).rejects.toThrow(new CodeSourceError('"codes.static" ran out: it holds 5 codes and this run needs 7; ask the partner for 7 fresh codes'));
+});
+
+test.describe('minted codes', () => {
+  test.beforeAll(() => nock.disableNetConnect());
+  test.afterEach(() => nock.cleanAll());
+  test.afterAll(() => nock.enableNetConnect());
+  const http = httpClient({ timeoutMs: 1000 });
+
+  test('a POST with no body answers {"code": …}', async () => {
+    nock('http://partner.test').post('/codes', (body) => body === '' || body === undefined).reply(200, { code: 'fresh-1' });
+    expect(await mintedCodes('http://partner.test/codes', http).next()).toBe('fresh-1');
+  });
+
+  test('a broken mint hook is a clear set-up error', async () => {
+    nock('http://partner.test').post('/codes').reply(404, '<h1>Not Found</h1>').post('/codes').reply(200, { token: 'x' });
+    const source = mintedCodes('http://partner.test/codes', http);
+    await expect(source.next()).rejects.toThrow('"codes.mintUrl" answered 404 "<h1>Not Found</h1>"; it should answer 200 with {"code": "…"}');
+    await expect(source.next()).rejects.toThrow('"codes.mintUrl" answered "{\\"token\\":\\"x\\"}" without a "code" string; it should answer 200 with {"code": "…"}');
+  });
+});
