@@ -31,7 +31,8 @@ const errorCode = (r: TokenResponse) => {
   const error = jsonObject(r)?.error;
   return typeof error === 'string' ? error : undefined;
 };
-const grantsToken = (r: TokenResponse) => isSuccess(r.status) || jsonObject(r)?.access_token !== undefined;
+/** Whether the endpoint granted the request: a 2xx, or any answer that carries a token. */
+export const grantsToken = (r: TokenResponse) => isSuccess(r.status) || jsonObject(r)?.access_token !== undefined;
 
 /** `400 with "error": "invalid_grant"`, `200 with an "access_token"`, `415 with a text/html body "<html>…"`. */
 export function describeTokenResponse(r: TokenResponse): string {
@@ -210,8 +211,9 @@ export function checkTokenResponse(encoding: Encoding, response: TokenResponse):
   return [...acceptance, ...shape, ...evaluateAll(tokenFieldRules, fields, undefined)];
 }
 
-/** The access token read from an accepted response, if there is a usable one. */
+/** The usable access token of a successful (2xx) response, if there is one. */
 export function issuedToken(response: TokenResponse): string | undefined {
+  if (!isSuccess(response.status)) return undefined;
   const token = jsonObject(response)?.access_token;
   return typeof token === 'string' && token.trim() !== '' ? token : undefined;
 }

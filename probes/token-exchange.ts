@@ -8,6 +8,7 @@ import {
   codeReuseRejected,
   codeReuseRevokesToken,
   encodings,
+  grantsToken,
   issuedToken,
   issuedTokenAccepted,
   missingGrantTypeRejected,
@@ -98,7 +99,7 @@ function exchangeProbe(encoding: Encoding): Probe {
         const call = judgeTransport(await http.send(tokenRequest(ctx.profile, encoding, { code })), judged);
         if (!call.response) return call.findings;
         const findings = [...call.findings, ...checkTokenResponse(encoding, call.response)];
-        const token = call.response.status < 300 ? issuedToken(call.response) : undefined;
+        const token = issuedToken(call.response);
         if (!token) return [...findings, ...skip([issuedTokenAccepted], 'no access token was issued')];
         const use = await http.send(accountInfoRequest(ctx.profile, token));
         return [...findings, ...evaluate(issuedTokenAccepted, { encoding, exchange: use }, undefined)];
@@ -165,13 +166,13 @@ const codeReuseProbe: Probe = {
       const reuseRules = [codeReuseRejected, codeReuseInvalidGrant, unauthorizedNamesScheme, codeReuseRevokesToken];
       const code = await ctx.codes.next();
       const first = await sendNegativeCase(http, ctx.profile, { code });
-      const token = first.response && first.response.status < 300 ? issuedToken(tokenResponse(first.response)) : undefined;
+      const token = first.response && issuedToken(tokenResponse(first.response));
       // The first exchange is judged by the exchange probes; here it only has to yield a token.
       if (!token) return skip(reuseRules, 'the first exchange of the code issued no access token');
       const second = judgeTransport(await sendNegativeCase(http, ctx.profile, { code }), reuseRules);
       if (!second.response) return second.findings;
       const refusal = checkRefusal(codeReuseRejected, codeReuseInvalidGrant, second.response);
-      if (issuedToken(second.response) !== undefined || second.response.status < 300) {
+      if (grantsToken(second.response)) {
         return [...second.findings, ...refusal, ...skip([codeReuseRevokesToken], 'the reused code was accepted')];
       }
       const retry = await http.send(accountInfoRequest(ctx.profile, token));

@@ -4,7 +4,7 @@
  */
 import { buildReferencePartner } from './reference-partner/server';
 
-export const sandboxHost = '127.0.0.1';
+const sandboxHost = '127.0.0.1';
 const port = Number(process.env.REFERENCE_PARTNER_PORT ?? 4400);
 
 const partner = buildReferencePartner();

@@ -5,7 +5,7 @@ import type { Fault } from '../../sandbox/reference-partner/faults';
  * partners/reference.json, pointed at a reference partner on `origin` with `faults` switched on:
  * every URL keeps its path behind the `/faults/<list>` prefix.
  */
-export function referenceProfile(origin: string, faults: readonly Fault[] = [], overrides: Partial<Profile> = {}): Profile {
+export function referenceProfile(origin: string, faults: readonly Fault[] = []): Profile {
   const { profile } = loadProfile('partners/reference.json', {});
   if (!profile) throw new Error('partners/reference.json does not load');
   const prefix = faults.length > 0 ? `/faults/${faults.join(',')}` : '';
@@ -20,6 +20,5 @@ export function referenceProfile(origin: string, faults: readonly Fault[] = [], 
     accountInfoUrl: move(base.accountInfoUrl),
     ...(base.fundingSourcesUrl ? { fundingSourcesUrl: move(base.fundingSourcesUrl) } : {}),
     codes: { mintUrl: move(base.codes.mintUrl!) },
-    ...overrides,
   };
 }
