@@ -7,9 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadProfile } from '../partners/profile';
-import { certificationProbes } from '../probes/certification';
-import { mintedCodes } from '../probes/codes';
-import { httpClient } from '../probes/http';
+import { runProbes } from '../probes/certification';
 import { buildReferencePartner } from '../sandbox/reference-partner/server';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
@@ -36,9 +34,7 @@ async function measure(label: string, run: () => Promise<void> | void) {
 
 const profile = loadProfile('partners/reference.json').profile!.profile;
 const probesOnly = await measure('probes in-process (all in parallel)', async () => {
-  const http = httpClient({ timeoutMs: profile.requestTimeoutMs });
-  const codes = mintedCodes(profile.codes.mintUrl!, http);
-  await Promise.all(certificationProbes.map((probe) => probe.run({ profile, http, codes })));
+  await runProbes(profile);
 });
 // Asynchronous on purpose: the sandbox above lives in this process and must keep answering.
 const certification = await measure('npx playwright test --project=reference', async () => {

@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { mintedCodes } from '../../probes/codes';
-import { httpClient } from '../../probes/http';
+import { runProbes } from '../../probes/certification';
 import { tokenExchangeProbes } from '../../probes/token-exchange';
 import { redact, secretsOf } from '../../reports/redact';
 import { referenceProfile } from '../support/profiles';
@@ -10,8 +9,7 @@ test('attached evidence carries no client secret, code, access or refresh token'
   const partner = await startReferencePartner();
   try {
     const profile = referenceProfile(partner.origin);
-    const http = httpClient({ timeoutMs: 5000 });
-    const results = await Promise.all(tokenExchangeProbes.map((probe) => probe.run({ profile, http, codes: mintedCodes(profile.codes.mintUrl!, http) })));
+    const results = await runProbes(profile, tokenExchangeProbes);
     const exchanges = results.flatMap((result) => result.exchanges);
     // Every secret the run handled, read back from the raw evidence itself.
     const planted = new Set<string>([profile.clientSecret!]);

@@ -1,8 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { notPassing, type Finding } from '../../checks/finding';
-import { mintedCodes } from '../../probes/codes';
-import { httpClient } from '../../probes/http';
-import type { Probe } from '../../probes/probe';
+import { runProbes } from '../../probes/certification';
 import { tokenExchangeProbes } from '../../probes/token-exchange';
 import { faultCatalogue, faultNames, type Fault } from '../../sandbox/reference-partner/faults';
 import { referenceProfile } from '../support/profiles';
@@ -14,11 +12,8 @@ test.beforeAll(async () => (partner = await startReferencePartner()));
 test.afterAll(() => partner.close());
 
 /** Runs every token-exchange probe against the reference partner with `faults` on, all at once. */
-async function certify(faults: readonly Fault[], probes: readonly Probe[] = tokenExchangeProbes): Promise<Finding[]> {
-  const profile = referenceProfile(partner.origin, faults);
-  const http = httpClient({ timeoutMs: profile.requestTimeoutMs });
-  const ctx = { profile, http, codes: mintedCodes(profile.codes.mintUrl!, http) };
-  const results = await Promise.all(probes.map((probe) => probe.run(ctx)));
+async function certify(faults: readonly Fault[]): Promise<Finding[]> {
+  const results = await runProbes(referenceProfile(partner.origin, faults), tokenExchangeProbes);
   return results.flatMap((result) => result.findings);
 }
 
