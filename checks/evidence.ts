@@ -42,6 +42,14 @@ export interface Exchange {
 
 export type JsonBody = { ok: true; value: unknown } | { ok: false; error: string };
 
+/** A response that should carry JSON, parsed once and read by every rule. */
+export interface JsonResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  json: JsonBody;
+}
+
 export function parseJson(body: string): JsonBody {
   try {
     return { ok: true, value: JSON.parse(body) as unknown };
@@ -49,6 +57,17 @@ export function parseJson(body: string): JsonBody {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
 }
+
+export const jsonResponse = (response: ResponseRecord): JsonResponse => ({
+  status: response.status,
+  headers: response.headers,
+  body: response.body,
+  json: parseJson(response.body),
+});
+
+/** The body of a response when it is a JSON object. */
+export const jsonObject = (response: JsonResponse): Record<string, unknown> | undefined =>
+  response.json.ok && isObject(response.json.value) ? response.json.value : undefined;
 
 export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,6 +1,7 @@
 import type { ClauseId } from './clauses';
-import { bodyPreview, isObject, jsonType, mediaType, parseJson, type Exchange, type JsonBody, type ResponseRecord } from './evidence';
+import { bodyPreview, jsonObject, jsonType, mediaType, type Exchange, type JsonResponse } from './evidence';
 import { evaluate, evaluateAll, failed, skip, type Finding, type Level, type Rule } from './finding';
+import { jsonResponseRules } from './response';
 
 /** Spec §4.2: the token request body is JSON or form-encoded; the platform may send either. */
 export type Encoding = 'json' | 'form';
@@ -10,32 +11,16 @@ export const encodings: Record<Encoding, { label: string; contentType: string }>
   form: { label: 'form-encoded', contentType: 'application/x-www-form-urlencoded' },
 };
 
-/** A token endpoint response, parsed once and read by every rule. */
-export interface TokenResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  json: JsonBody;
-}
-
-export const tokenResponse = (response: ResponseRecord): TokenResponse => ({
-  status: response.status,
-  headers: response.headers,
-  body: response.body,
-  json: parseJson(response.body),
-});
-
 const isSuccess = (status: number) => status >= 200 && status <= 299;
-const jsonObject = (r: TokenResponse) => (r.json.ok && isObject(r.json.value) ? r.json.value : undefined);
-const errorCode = (r: TokenResponse) => {
+const errorCode = (r: JsonResponse) => {
   const error = jsonObject(r)?.error;
   return typeof error === 'string' ? error : undefined;
 };
 /** Whether the endpoint granted the request: a 2xx, or any answer that carries a token. */
-export const grantsToken = (r: TokenResponse) => isSuccess(r.status) || jsonObject(r)?.access_token !== undefined;
+export const grantsToken = (r: JsonResponse) => isSuccess(r.status) || jsonObject(r)?.access_token !== undefined;
 
 /** `400 with "error": "invalid_grant"`, `200 with an "access_token"`, `415 with a text/html body "<html>…"`. */
-export function describeTokenResponse(r: TokenResponse): string {
+export function describeJsonResponse(r: JsonResponse): string {
   const object = jsonObject(r);
   if (object?.access_token !== undefined) return `${r.status} with an "access_token"`;
   const code = errorCode(r);
@@ -49,7 +34,7 @@ const field = 'tokenExchangeUrl';
 
 // ---- the exchange with a fresh code, in each encoding ---------------------------------------------
 
-function encodingAccepted(encoding: Encoding): Rule<TokenResponse> {
+function encodingAccepted(encoding: Encoding): Rule<JsonResponse> {
   const { label, contentType } = encodings[encoding];
   return {
     id: `token-exchange/${encoding}-encoding`,
@@ -61,50 +46,24 @@ function encodingAccepted(encoding: Encoding): Rule<TokenResponse> {
     check: (r) =>
       isSuccess(r.status)
         ? []
-        : [{ message: `a ${label} token request with a fresh "code" was answered ${describeTokenResponse(r)}; accept ${contentType} bodies` }],
+        : [{ message: `a ${label} token request with a fresh "code" was answered ${describeJsonResponse(r)}; accept ${contentType} bodies` }],
   };
 }
 
 export const jsonEncodingAccepted = encodingAccepted('json');
 export const formEncodingAccepted = encodingAccepted('form');
 
-export const status200: Rule<TokenResponse> = {
-  id: 'token-exchange/status',
-  field: 'status',
+export const {
+  status: status200,
+  contentType: contentTypeJson,
+  bodyJson: bodyJsonObject,
+} = jsonResponseRules({
+  id: 'token-exchange',
+  answer: 'a successful token exchange',
+  example: '{"access_token": "…"}',
   clause: 'RFC6749 §5.1',
-  level: 'MUST',
-  requirement: 'a successful token response has status 200',
-  impact: `${signOnFails}: the platform accepts only 200`,
-  check: (r) => (r.status === 200 ? [] : [{ message: `"status" is ${r.status}; answer a successful token exchange with 200` }]),
-};
-
-export const contentTypeJson: Rule<TokenResponse> = {
-  id: 'token-exchange/content-type',
-  field: 'content-type',
-  clause: 'RFC6749 §5.1',
-  level: 'MUST',
-  requirement: 'the token response is served as application/json',
-  impact: `${signOnFails}: the platform reads only application/json`,
-  check: (r) => {
-    const type = mediaType(r.headers);
-    return type === 'application/json'
-      ? []
-      : [{ message: `"content-type" is ${JSON.stringify(r.headers['content-type'] ?? '(missing)')}; send "application/json"` }];
-  },
-};
-
-export const bodyJsonObject: Rule<TokenResponse> = {
-  id: 'token-exchange/body-json',
-  field: 'body',
-  clause: 'RFC6749 §5.1',
-  level: 'MUST',
-  requirement: 'the token response body is a JSON object',
-  impact: `${signOnFails}: the platform cannot read the token`,
-  check: (r) => {
-    if (!r.json.ok) return [{ message: `the body is not JSON (${r.json.error}), it starts ${bodyPreview(r.body)}; send a JSON object such as {"access_token": "…"}` }];
-    return isObject(r.json.value) ? [] : [{ message: `the body is ${jsonType(r.json.value)}; send a JSON object such as {"access_token": "…"}` }];
-  },
-};
+  impact: signOnFails,
+});
 
 type TokenFields = Record<string, unknown>;
 
@@ -177,7 +136,7 @@ export const refreshTokenNoted: Rule<TokenFields> = {
   },
 };
 
-function headerHas(id: string, header: string, token: string): Rule<TokenResponse> {
+function headerHas(id: string, header: string, token: string): Rule<JsonResponse> {
   return {
     id,
     field: header,
@@ -200,7 +159,7 @@ export const successResponseRules = [status200, contentTypeJson, bodyJsonObject,
 export const tokenFieldRules = [accessToken, tokenTypeBearer, expiresInPositiveInteger, expiresInPresent, refreshTokenNoted];
 
 /** Judges the answer to a token request with a fresh code; each gate skips what it makes meaningless. */
-export function checkTokenResponse(encoding: Encoding, response: TokenResponse): Finding[] {
+export function checkJsonResponse(encoding: Encoding, response: JsonResponse): Finding[] {
   const acceptance = evaluate(encoding === 'json' ? jsonEncodingAccepted : formEncodingAccepted, response, undefined);
   if (failed(acceptance).length > 0) {
     return [...acceptance, ...skip([...successResponseRules, ...tokenFieldRules], 'the token request was refused')];
@@ -212,7 +171,7 @@ export function checkTokenResponse(encoding: Encoding, response: TokenResponse):
 }
 
 /** The usable access token of a successful (2xx) response, if there is one. */
-export function issuedToken(response: TokenResponse): string | undefined {
+export function issuedToken(response: JsonResponse): string | undefined {
   if (!isSuccess(response.status)) return undefined;
   const token = jsonObject(response)?.access_token;
   return typeof token === 'string' && token.trim() !== '' ? token : undefined;
@@ -244,7 +203,7 @@ interface Situation {
   impact: string;
 }
 
-function rejects({ id, what, level, clause, impact }: Situation): Rule<TokenResponse> {
+function rejects({ id, what, level, clause, impact }: Situation): Rule<JsonResponse> {
   return {
     id,
     field: 'code',
@@ -252,11 +211,11 @@ function rejects({ id, what, level, clause, impact }: Situation): Rule<TokenResp
     level,
     requirement: `${what} is refused, without a token`,
     impact,
-    check: (r) => (grantsToken(r) ? [{ message: `${what} was answered ${describeTokenResponse(r)}; refuse it` }] : []),
+    check: (r) => (grantsToken(r) ? [{ message: `${what} was answered ${describeJsonResponse(r)}; refuse it` }] : []),
   };
 }
 
-function answersError({ id, what, level, clause, impact }: Situation, status: number, error: string): Rule<TokenResponse> {
+function answersError({ id, what, level, clause, impact }: Situation, status: number, error: string): Rule<JsonResponse> {
   const expected = `${status} with {"error": "${error}"}`;
   return {
     id,
@@ -265,7 +224,7 @@ function answersError({ id, what, level, clause, impact }: Situation, status: nu
     level,
     requirement: `${what} is answered ${expected}`,
     impact,
-    check: (r) => (r.status === status && errorCode(r) === error ? [] : [{ message: `${what} was answered ${describeTokenResponse(r)}; answer ${expected}` }]),
+    check: (r) => (r.status === status && errorCode(r) === error ? [] : [{ message: `${what} was answered ${describeJsonResponse(r)}; answer ${expected}` }]),
   };
 }
 
@@ -326,7 +285,7 @@ export const wrongSecretInvalidClient = answersError(
   'invalid_client',
 );
 
-export const unauthorizedNamesScheme: Rule<TokenResponse> = {
+export const unauthorizedNamesScheme: Rule<JsonResponse> = {
   id: 'token-exchange/www-authenticate',
   field: 'WWW-Authenticate',
   clause: 'RFC6749 §5.2',
@@ -363,7 +322,7 @@ export const unsupportedGrantTypeRejected = answersError(
 );
 
 /** A refusal rule gates its error-format rule: once a bad request got a token, its error code is moot. */
-export function checkRefusal(refusal: Rule<TokenResponse>, format: Rule<TokenResponse>, response: TokenResponse): Finding[] {
+export function checkRefusal(refusal: Rule<JsonResponse>, format: Rule<JsonResponse>, response: JsonResponse): Finding[] {
   const refused = evaluate(refusal, response, undefined);
   const rest = failed(refused).length > 0 ? skip([format], 'the request was not refused') : evaluate(format, response, undefined);
   return [...refused, ...rest, ...evaluate(unauthorizedNamesScheme, response, undefined)];

@@ -3,7 +3,7 @@ import { checkTransport, transportRules } from '../checks/transport';
 import { evaluate, skip, type Finding, type Rule } from '../checks/finding';
 import {
   checkRefusal,
-  checkTokenResponse,
+  checkJsonResponse,
   codeReuseInvalidGrant,
   codeReuseRejected,
   codeReuseRevokesToken,
@@ -14,7 +14,6 @@ import {
   missingGrantTypeRejected,
   successResponseRules,
   tokenFieldRules,
-  tokenResponse,
   unauthorizedNamesScheme,
   unknownCodeInvalidGrant,
   unknownCodeRejected,
@@ -24,9 +23,8 @@ import {
   jsonEncodingAccepted,
   formEncodingAccepted,
   type Encoding,
-  type TokenResponse,
 } from '../checks/token-exchange';
-import type { Exchange } from '../checks/evidence';
+import { jsonResponse, type Exchange, type JsonResponse } from '../checks/evidence';
 import type { Profile } from '../partners/profile';
 import { recorder, type HttpClient, type HttpRequest } from './http';
 import type { Probe, ProbeContext, ProbeResult } from './probe';
@@ -67,7 +65,7 @@ export const accountInfoRequest = (profile: Profile, token: string): HttpRequest
 function judgeTransport(exchange: Exchange, judged: readonly Rule<never, never>[]) {
   const { findings, usable } = checkTransport(tokenTransportRules, exchange);
   if (!usable) return { findings: [...findings, ...skip(judged, 'no usable response from "tokenExchangeUrl"')] };
-  return { findings, response: tokenResponse(exchange.response!) };
+  return { findings, response: jsonResponse(exchange.response!) };
 }
 
 /**
@@ -98,7 +96,7 @@ function exchangeProbe(encoding: Encoding): Probe {
         const code = await ctx.codes.next();
         const call = judgeTransport(await http.send(tokenRequest(ctx.profile, encoding, { code })), judged);
         if (!call.response) return call.findings;
-        const findings = [...call.findings, ...checkTokenResponse(encoding, call.response)];
+        const findings = [...call.findings, ...checkJsonResponse(encoding, call.response)];
         const token = issuedToken(call.response);
         if (!token) return [...findings, ...skip([issuedTokenAccepted], 'no access token was issued')];
         const use = await http.send(accountInfoRequest(ctx.profile, token));
@@ -111,7 +109,7 @@ function exchangeProbe(encoding: Encoding): Probe {
 function refusalProbe(
   spec: Pick<Probe, 'id' | 'title' | 'codes' | 'skipReason'>,
   request: (ctx: ProbeContext) => Promise<TokenParams>,
-  judge: (response: TokenResponse) => Finding[],
+  judge: (response: JsonResponse) => Finding[],
   judged: readonly Rule<never, never>[],
 ): Probe {
   return {
@@ -166,7 +164,7 @@ const codeReuseProbe: Probe = {
       const reuseRules = [codeReuseRejected, codeReuseInvalidGrant, unauthorizedNamesScheme, codeReuseRevokesToken];
       const code = await ctx.codes.next();
       const first = await sendNegativeCase(http, ctx.profile, { code });
-      const token = first.response && issuedToken(tokenResponse(first.response));
+      const token = first.response && issuedToken(jsonResponse(first.response));
       // The first exchange is judged by the exchange probes; here it only has to yield a token.
       if (!token) return skip(reuseRules, 'the first exchange of the code issued no access token');
       const second = judgeTransport(await sendNegativeCase(http, ctx.profile, { code }), reuseRules);

@@ -1,25 +1,24 @@
 import { expect, test } from '@playwright/test';
+import { jsonResponse, type JsonResponse } from '../../checks/evidence';
 import { evaluate, type Finding, type Rule } from '../../checks/finding';
 import {
   accessToken,
   cacheControlNoStore,
   checkRefusal,
-  checkTokenResponse,
+  checkJsonResponse,
   contentTypeJson,
   expiresInPositiveInteger,
   expiresInPresent,
   refreshTokenNoted,
   status200,
-  tokenResponse,
   tokenTypeBearer,
   unknownCodeInvalidGrant,
   unknownCodeRejected,
   bodyJsonObject,
-  type TokenResponse,
 } from '../../checks/token-exchange';
 
-const response = (status: number, body: unknown, headers: Record<string, string> = {}): TokenResponse =>
-  tokenResponse({
+const response = (status: number, body: unknown, headers: Record<string, string> = {}): JsonResponse =>
+  jsonResponse({
     status,
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -32,7 +31,7 @@ const messages = <I>(rule: Rule<I>, input: I) => evaluate(rule, input, undefined
 const byRule = (findings: Finding[]) => Object.fromEntries(findings.map((f) => [f.rule, f.outcome]));
 
 test('a conformant token response passes every rule, with the refresh token noted', () => {
-  const findings = checkTokenResponse('json', response(200, { ...good, refresh_token: 'r' }));
+  const findings = checkJsonResponse('json', response(200, { ...good, refresh_token: 'r' }));
   expect(findings.filter((f) => f.outcome !== 'passed').map((f) => [f.rule, f.outcome])).toEqual([['token-exchange/refresh-token', 'info']]);
 });
 
@@ -44,7 +43,7 @@ test('status: exactly 200', () => {
 test('content-type: application/json with any parameters, nothing else', () => {
   expect(outcomes(contentTypeJson, response(200, good, { 'content-type': 'Application/JSON; charset=utf-8' }))).toEqual(['passed']);
   expect(messages(contentTypeJson, response(200, good, { 'content-type': 'text/html' }))).toEqual(['"content-type" is "text/html"; send "application/json"']);
-  expect(outcomes(contentTypeJson, tokenResponse({ status: 200, headers: {}, body: '{}', bytes: 2 }))).toEqual(['failed']);
+  expect(outcomes(contentTypeJson, jsonResponse({ status: 200, headers: {}, body: '{}', bytes: 2 }))).toEqual(['failed']);
 });
 
 test('body: a JSON object; HTML and arrays are named', () => {
@@ -87,14 +86,14 @@ test('Cache-Control: no-store among other directives passes; no-cache alone warn
 });
 
 test('a refused exchange fails its encoding rule once and skips the rules it makes moot', () => {
-  const findings = byRule(checkTokenResponse('form', response(415, { error: 'invalid_request' })));
+  const findings = byRule(checkJsonResponse('form', response(415, { error: 'invalid_request' })));
   expect(findings['token-exchange/form-encoding']).toBe('failed');
   expect(Object.entries(findings).filter(([, outcome]) => outcome === 'failed')).toHaveLength(1);
   expect(findings['token-exchange/access-token']).toBe('skipped');
 });
 
 test('an HTML body fails body-json and skips the field rules', () => {
-  const findings = byRule(checkTokenResponse('json', response(200, '<html></html>', { 'content-type': 'text/html' })));
+  const findings = byRule(checkJsonResponse('json', response(200, '<html></html>', { 'content-type': 'text/html' })));
   expect(findings['token-exchange/body-json']).toBe('failed');
   expect(findings['token-exchange/content-type']).toBe('failed');
   expect(findings['token-exchange/access-token']).toBe('skipped');
