@@ -2,6 +2,7 @@ import type { ClauseId } from './clauses';
 import { bodyPreview, jsonObject, jsonType, mediaType, type Exchange, type JsonResponse } from './evidence';
 import { evaluate, evaluateAll, failed, skip, type Finding, type Level, type Rule } from './finding';
 import { jsonResponseRules } from './response';
+import { transportRules } from './transport';
 
 /** Spec §4.2: the token request body is JSON or form-encoded; the platform may send either. */
 export type Encoding = 'json' | 'form';
@@ -30,6 +31,8 @@ export function describeJsonResponse(r: JsonResponse): string {
 }
 
 const signOnFails = 'sign-on fails for every user';
+
+export const tokenTransportRules = transportRules('token-exchange', 'tokenExchangeUrl');
 const field = 'tokenExchangeUrl';
 
 // ---- the exchange with a fresh code, in each encoding ---------------------------------------------
@@ -329,6 +332,7 @@ export function checkRefusal(refusal: Rule<JsonResponse>, format: Rule<JsonRespo
 }
 
 export const tokenExchangeRules: readonly Rule<never, never>[] = [
+  ...tokenTransportRules,
   jsonEncodingAccepted,
   formEncodingAccepted,
   ...successResponseRules,

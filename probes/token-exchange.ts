@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { checkTransport, transportRules } from '../checks/transport';
+import { checkTransport } from '../checks/transport';
 import { evaluate, skip, type Finding, type Rule } from '../checks/finding';
 import {
   checkRefusal,
@@ -14,6 +14,7 @@ import {
   missingGrantTypeRejected,
   successResponseRules,
   tokenFieldRules,
+  tokenTransportRules,
   unauthorizedNamesScheme,
   unknownCodeInvalidGrant,
   unknownCodeRejected,
@@ -28,8 +29,6 @@ import { jsonResponse, type Exchange, type JsonResponse } from '../checks/eviden
 import type { Profile } from '../partners/profile';
 import { recorder, type HttpClient, type HttpRequest } from './http';
 import type { Probe, ProbeContext, ProbeResult } from './probe';
-
-export const tokenTransportRules = transportRules('token-exchange', 'tokenExchangeUrl');
 
 type TokenParams = Partial<Record<'code' | 'grant_type' | 'client_id' | 'client_secret' | 'scope', string | undefined>>;
 

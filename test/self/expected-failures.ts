@@ -1,9 +1,8 @@
 import type { Rule } from '../../checks/finding';
 import * as rules from '../../checks/token-exchange';
 import type { Fault } from '../../sandbox/reference-partner/faults';
-import { tokenTransportRules } from '../../probes/token-exchange';
 
-const [_transport, redirect] = tokenTransportRules;
+const [_transport, redirect] = rules.tokenTransportRules;
 
 /**
  * For every fault of the reference partner: exactly the rules that must not pass (failed for MUST,

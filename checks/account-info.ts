@@ -1,0 +1,357 @@
+import { differenceInYears } from 'date-fns';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import type { ClauseId } from './clauses';
+import type { Level } from './finding';
+import { constraint, kind, lazyValidator, presence, spelling, type Field, type Marker, type PayloadRule } from './payload';
+import { isPoBox } from './po-box';
+import { einPrefixValid, itinGroupValid, naicsSectors, ssnAreaValid, usSubdivisions } from './reference-data';
+
+/** The field rules of spec §2.3: every row of the account-information table and of the Address object. */
+
+type Kind = Field['kind'];
+
+const field = <K extends Kind>(path: string, marker: Marker, kind: K, extra: Partial<Field<K>> = {}): Field<K> => ({
+  endpoint: 'account-info',
+  path,
+  marker,
+  kind,
+  clause: 'spec §2.3',
+  row: { table: 'Account information', property: path },
+  ...extra,
+});
+
+const nonEmpty = (subject: Field<'string'>) =>
+  constraint(subject, 'non-empty', {
+    requirement: `"${subject.path}" is a non-empty identifier`,
+    schema: { minLength: 1 },
+    problem: () => 'send the identifier that names it in your system',
+  });
+
+const length = (subject: Field<'string'>, min: number, max?: number) =>
+  constraint(subject, 'length', {
+    requirement: `"${subject.path}" has ${max ? `${min} to ${max}` : `at least ${min}`} characters`,
+    schema: { minLength: min, ...(max ? { maxLength: max } : {}) },
+    problem: ({ value }) => `${[...value].length} characters; send ${max ? `${min} to ${max}` : `at least ${min}`}`,
+  });
+
+// ---- user ------------------------------------------------------------------------------------------
+
+export const userField = field('user', 'Yes', 'object');
+export const userIdField = field('user.id', 'Yes', 'string');
+export const emailField = field('user.email', 'Yes', 'string');
+export const firstNameField = field('user.firstName', 'Yes*', 'string');
+export const lastNameField = field('user.lastName', 'Yes*', 'string');
+export const phoneField = field('user.phone', 'Yes*', 'string');
+export const dateOfBirthField = field('user.dateOfBirth', 'Yes*', 'string');
+
+/** The spec's own pattern for names: letters, whitespace, "-", "," and "." – so "O'Brien" fails. */
+const namePattern = '^[a-zA-Z\\s\\-,.]*$';
+const nameRules = (subject: Field<'string'>) => [
+  presence(subject),
+  kind(subject),
+  length(subject, 2, 100),
+  constraint(subject, 'pattern', {
+    requirement: `"${subject.path}" matches ${namePattern}`,
+    schema: { pattern: namePattern },
+    problem: ({ value }) => {
+      const others = [...new Set(value.replace(/[a-zA-Z\s\-,.]/g, ''))].map((c) => JSON.stringify(c)).join(', ');
+      return `the platform accepts only the letters a-z and A-Z, spaces, "-", "," and ".", not ${others}; send the name without them`;
+    },
+  }),
+];
+
+/** DESIGN §5: the spec's character set taken literally (a space fails), 9+ digits, a valid US number. */
+const phoneCharacters = '^[0-9()+.\\-]*$';
+/** NANP regions that are the United States: the states and DC, and the territories with US state codes. */
+const usPhoneRegions = new Set(['US', 'PR', 'GU', 'VI', 'AS', 'MP']);
+const phoneRules = (subject: Field<'string'>, level: Level) => [
+  kind(subject, level),
+  constraint(subject, 'characters', {
+    level,
+    requirement: `"${subject.path}" holds only digits and "-", "+", "(", ")", "."`,
+    schema: { pattern: phoneCharacters },
+    problem: ({ value }) => {
+      const others = [...new Set(value.replace(/[0-9()+.-]/g, ''))].map((c) => JSON.stringify(c)).join(', ');
+      return `it holds ${others}; send only digits and "-", "+", "(", ")", "." (e.g. "212-555-0142")`;
+    },
+  }),
+  constraint(subject, 'digits', {
+    level,
+    requirement: `"${subject.path}" has at least 9 digits`,
+    schema: { pattern: '^(?:[^0-9]*[0-9]){9}' },
+    problem: ({ value }) => `${value.replace(/\D/g, '').length} digits; send the full number with area code`,
+  }),
+  constraint(subject, 'us-number', {
+    level,
+    requirement: `"${subject.path}" is a valid US phone number`,
+    problem: ({ value }) => {
+      const number = parsePhoneNumberFromString(value, 'US');
+      if (!number?.isValid()) return 'not a valid US phone number; send a 10-digit US number with a real area code';
+      if (!usPhoneRegions.has(number.country ?? '')) return `a ${number.country ?? 'non-US'} number; the platform accepts only US numbers`;
+      return undefined;
+    },
+  }),
+];
+
+const isoDate = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
+const calendarDate = { format: 'date' };
+const isCalendarDate = lazyValidator(calendarDate);
+/** The calendar date of `now` in UTC, as a local date, so date-fns compares calendar days. */
+const runDate = (now: Date) => new Date(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+
+/**
+ * Age in whole years on the run date (UTC). Someone born on 29 February turns a year older on
+ * 1 March in common years, as date-fns counts it.
+ */
+export function ageOn(dateOfBirth: string, now: Date): number | undefined {
+  const match = isoDate.exec(dateOfBirth);
+  if (!match) return undefined;
+  const [, year, month, day] = match.map(Number) as [number, number, number, number];
+  const born = new Date(year, month - 1, day);
+  born.setFullYear(year); // years below 100 would otherwise map to 19xx
+  return differenceInYears(runDate(now), born);
+}
+
+const dateOfBirthRules = [
+  presence(dateOfBirthField),
+  kind(dateOfBirthField),
+  constraint(dateOfBirthField, 'format', {
+    requirement: '"user.dateOfBirth" is written YYYY-MM-DD',
+    schema: { pattern: isoDate.source },
+    problem: () => 'send the date only, as YYYY-MM-DD (e.g. "1985-12-10")',
+  }),
+  constraint(dateOfBirthField, 'calendar-date', {
+    requirement: '"user.dateOfBirth" is a real calendar date',
+    appliesTo: (value) => isoDate.test(value),
+    schema: calendarDate,
+    problem: () => 'not a date of the calendar; send a real date',
+  }),
+  constraint(dateOfBirthField, 'age', {
+    requirement: 'the user is 18 or older and younger than 120 on the run date',
+    appliesTo: (value) => isoDate.test(value) && isCalendarDate(value),
+    problem: ({ value, ctx }) => {
+      const age = ageOn(value, ctx.now)!;
+      if (age < 18) return `the user is ${age} on ${ctx.now.toISOString().slice(0, 10)}; the platform accepts only users aged 18 or older`;
+      if (age >= 120) return `the user would be ${age}; the platform accepts only ages below 120, so check the year`;
+      return undefined;
+    },
+  }),
+];
+
+export const userRules: readonly PayloadRule[] = [
+  presence(userField),
+  kind(userField),
+  presence(userIdField),
+  kind(userIdField),
+  nonEmpty(userIdField),
+  presence(emailField),
+  kind(emailField),
+  constraint(emailField, 'format', {
+    requirement: '"user.email" is a valid e-mail address',
+    schema: { format: 'email' },
+    problem: () => 'not a valid e-mail address; send the address the user signs in with',
+  }),
+  ...nameRules(firstNameField),
+  ...nameRules(lastNameField),
+  presence(phoneField),
+  ...phoneRules(phoneField, 'MUST'),
+  ...dateOfBirthRules,
+];
+
+// ---- company ---------------------------------------------------------------------------------------
+
+export const companyField = field('company', 'Yes', 'object');
+export const companyIdField = field('company.id', 'Yes', 'string');
+export const companyNameField = field('company.name', 'Yes*', 'string');
+export const legalNameField = field('company.legalName', 'no**', 'string');
+export const businessTypeField = field('company.businessType', 'no**', 'string');
+export const taxInfoField = field('company.taxInfo', 'no**', 'object');
+export const taxTypeField = field('company.taxInfo.type', 'no**', 'string');
+export const taxIdField = field('company.taxInfo.identifier', 'no**', 'string', { sensitive: true });
+/** Not a row of its own: the object that holds the two industry rows. */
+export const industryField = field('company.industry', 'no*', 'object', { row: undefined });
+export const naicsCodeField = field('company.industry.naicsCode', 'no*', 'number');
+export const industryNameField = field('company.industry.name', 'no*', 'string');
+/** DESIGN §5: in the spec's sample but not its table; checked by the phone rules at SHOULD level. */
+export const companyPhoneField = field('company.phoneNumber', 'no', 'string', { row: undefined });
+
+export const businessTypes = ['partnership', 'sole-proprietorship', 'llc', 'corporation', 'trust', 'non-profit', 'municipality', 'ngo'] as const;
+export const taxTypes = ['SSN', 'ITIN', 'EIN'] as const;
+/** Spec §2.3: with an SSN or ITIN, businessType can only be one of these. */
+const personalTaxBusinessTypes = ['trust', 'sole-proprietorship'];
+
+const oneOf = (subject: Field<'string'>, values: readonly string[]) =>
+  constraint(subject, 'enum', {
+    requirement: `"${subject.path}" is one of ${values.join(', ')}`,
+    schema: { enum: values },
+    problem: () => `not an allowed value; send one of ${values.map((v) => `"${v}"`).join(', ')} (exact case)`,
+  });
+
+
+const taxIdentifierRules = [
+  presence(taxIdField),
+  kind(taxIdField),
+  constraint(taxIdField, 'digits', {
+    requirement: '"company.taxInfo.identifier" has at least 9 digits, with only "-" besides',
+    schema: { pattern: '^-*(?:[0-9]-*){9,}$' },
+    problem: ({ value }) =>
+      /[^0-9-]/.test(value)
+        ? 'it holds characters other than digits and "-"; send the digits, optionally with "-"'
+        : `${value.replace(/-/g, '').length} digits; send the full identifier (9 digits)`,
+  }),
+  constraint(taxIdField, 'itin-prefix', {
+    requirement: 'an ITIN starts with the digit 9',
+    schemaAt: 'company.taxInfo',
+    schema: { if: { properties: { type: { const: 'ITIN' } }, required: ['type'] }, then: { properties: { identifier: { pattern: '^-*9' } } } },
+    problem: ({ value }) => `an ITIN, but it starts with ${JSON.stringify(value.replace(/-/g, '')[0] ?? '')}; every ITIN starts with 9, so check the type and the number`,
+  }),
+  plausible('ssn-area', 'SSN', 'SSA SSN area numbers', 'an SSN never starts with 000, 666 or 900–999', ssnAreaValid),
+  plausible('itin-group', 'ITIN', 'IRS ITIN format', 'an ITIN has 50–65, 70–88, 90–92 or 94–99 as its 4th and 5th digits', itinGroupValid),
+  plausible('ein-prefix', 'EIN', 'IRS EIN prefixes', 'an EIN starts with a prefix the IRS assigns', einPrefixValid),
+];
+
+function plausible(name: string, type: string, clause: ClauseId, requirement: string, valid: (identifier: string) => boolean): PayloadRule {
+  return constraint(taxIdField, name, {
+    level: 'SHOULD',
+    clause,
+    requirement,
+    impact: 'the payment provider\'s checks will likely reject the business later, when the user tries to pay',
+    appliesTo: (value) => /^-*(?:[0-9]-*){9,}$/.test(value),
+    problem: ({ parent, value }) => (parent.type === type && !valid(value) ? `not a plausible ${type}: ${requirement}; check the number` : undefined),
+  });
+}
+
+export const taxTypeBusinessType = constraint(taxTypeField, 'business-type', {
+  requirement: 'with an SSN or ITIN, "company.businessType" is trust or sole-proprietorship',
+  appliesTo: (value) => value === 'SSN' || value === 'ITIN',
+  schemaAt: 'company',
+  schema: {
+    if: { properties: { taxInfo: { type: 'object', properties: { type: { enum: ['SSN', 'ITIN'] } }, required: ['type'] } }, required: ['taxInfo'] },
+    then: { properties: { businessType: { anyOf: [{ type: 'null' }, { enum: personalTaxBusinessTypes }] } } },
+  },
+  problem: ({ value, payload }) =>
+    `with an ${value}, "company.businessType" must be "trust" or "sole-proprietorship", not ${JSON.stringify((payload.company as Record<string, unknown>).businessType)}; send the company's EIN or correct the business type`,
+});
+
+const naicsRanges = [
+  [10, 99],
+  [1000, 9999],
+  [100000, 999999],
+] as const;
+
+const companyNameRules = [
+  presence(companyNameField),
+  kind(companyNameField),
+  length(companyNameField, 3),
+  constraint(companyNameField, 'alphanumerics', {
+    requirement: '"company.name" has at least 2 letters or digits (a-z, A-Z, 0-9)',
+    schema: { pattern: '(?:[^a-zA-Z0-9]*[a-zA-Z0-9]){2}' },
+    problem: () => 'fewer than 2 letters or digits (a-z, A-Z, 0-9); send the business name',
+  }),
+];
+
+// ---- Address object ---------------------------------------------------------------------------------
+
+const addressField = <K extends Kind>(address: string, property: string, marker: Marker, kind: K, extra: Partial<Field<K>> = {}): Field<K> => ({
+  endpoint: 'account-info',
+  path: `company.${address}.${property}`,
+  marker,
+  kind,
+  clause: 'spec §2.3 Address',
+  row: { table: 'Address object', property },
+  ...extra,
+});
+
+export function addressRules(address: 'address' | 'legalAddress'): PayloadRule[] {
+  const line1 = addressField(address, 'line1', 'Yes*', 'string');
+  const line2 = addressField(address, 'line2', 'no', 'string');
+  const city = addressField(address, 'city', 'Yes*', 'string');
+  const state = addressField(address, 'state', 'Yes*', 'string');
+  const postalCode = addressField(address, 'postalcode', 'Yes*', 'string', { spellings: ['postalCode'] });
+  return [
+    presence(line1),
+    kind(line1),
+    length(line1, 1),
+    constraint(line1, 'po-box', {
+      requirement: `"${line1.path}" is a street address, not a PO box`,
+      problem: ({ value }) => (isPoBox(value) ? 'that is a PO box; the platform needs the street address of the business, so send it and keep the PO box out' : undefined),
+    }),
+    constraint(line1, 'house-number', {
+      level: 'SHOULD',
+      requirement: `"${line1.path}" includes the house number`,
+      impact: 'the address may fail verification, and the user is asked to correct it',
+      appliesTo: (value) => value.trim() !== '' && !isPoBox(value),
+      problem: ({ value }) => (/[0-9]/.test(value) ? undefined : 'no house number; send the street with its number'),
+    }),
+    presence(line2),
+    kind(line2),
+    presence(city),
+    kind(city),
+    length(city, 1),
+    presence(state),
+    kind(state),
+    constraint(state, 'code', {
+      clause: 'ISO 3166-2:US',
+      requirement: `"${state.path}" is an uppercase ISO 3166-2:US code without "US-"`,
+      schema: { enum: usSubdivisions },
+      problem: ({ value }) => {
+        const hint = usSubdivisions.find((code) => code === value.replace(/^US-/i, '').toUpperCase());
+        return hint ? `send "${hint}"` : 'not a US state or territory code; send the two uppercase letters, e.g. "IL"';
+      },
+    }),
+    presence(postalCode),
+    kind(postalCode),
+    spelling(postalCode),
+    length(postalCode, 5),
+    constraint(postalCode, 'pattern', {
+      requirement: `"${postalCode.path}" holds only digits, "-" and spaces`,
+      schema: { pattern: '^[0-9\\-\\s]*$' },
+      problem: () => 'send the ZIP code with digits, "-" and spaces only (e.g. "62701" or "62701-1234")',
+    }),
+  ];
+}
+
+export const companyRules: readonly PayloadRule[] = [
+  presence(companyField),
+  kind(companyField),
+  presence(companyIdField),
+  kind(companyIdField),
+  nonEmpty(companyIdField),
+  ...companyNameRules,
+  ...[field('company.address', 'Yes*', 'object'), field('company.legalAddress', 'Yes*', 'object')].flatMap((address) => [presence(address), kind(address)]),
+  ...addressRules('address'),
+  ...addressRules('legalAddress'),
+  presence(legalNameField),
+  kind(legalNameField),
+  presence(businessTypeField),
+  kind(businessTypeField),
+  oneOf(businessTypeField, businessTypes),
+  presence(taxInfoField),
+  kind(taxInfoField),
+  presence(taxTypeField),
+  kind(taxTypeField),
+  oneOf(taxTypeField, taxTypes),
+  taxTypeBusinessType,
+  ...taxIdentifierRules,
+  presence(industryField),
+  kind(industryField),
+  presence(naicsCodeField),
+  kind(naicsCodeField),
+  constraint(naicsCodeField, 'code', {
+    requirement: '"company.industry.naicsCode" is a 2, 4 or 6 digit integer from 10 to 999999',
+    schema: { type: 'integer', anyOf: naicsRanges.map(([minimum, maximum]) => ({ minimum, maximum })) },
+    problem: ({ value }) =>
+      Number.isInteger(value) ? `${String(value).length} digits; send a 2, 4 or 6 digit NAICS code (e.g. 54 or 541511)` : 'not a whole number; send a 2, 4 or 6 digit NAICS code',
+  }),
+  constraint(naicsCodeField, 'sector', {
+    level: 'SHOULD',
+    clause: 'NAICS sectors',
+    requirement: '"company.industry.naicsCode" starts with a NAICS sector',
+    impact: 'the user is shown a wrong or empty industry and may be asked to pick one',
+    appliesTo: (value) => Number.isInteger(value) && naicsRanges.some(([min, max]) => value >= min && value <= max),
+    problem: ({ value }) => (naicsSectors.includes(String(value).slice(0, 2) as (typeof naicsSectors)[number]) ? undefined : `${String(value).slice(0, 2)} is not a NAICS sector; check the code`),
+  }),
+  presence(industryNameField),
+  kind(industryNameField),
+  ...phoneRules(companyPhoneField, 'SHOULD'),
+];

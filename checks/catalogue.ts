@@ -1,0 +1,56 @@
+import { companyRules, userRules } from './account-info';
+import type { Rule } from './finding';
+import { fundingSourceRules } from './funding-sources';
+import { payloadSchema, type JsonSchema, type Marker, type PayloadRule } from './payload';
+import { accountInfoConsistent, accountInfoResource, fundingSourceIdsStable, fundingSourcesResource } from './resources';
+import { tokenExchangeRules } from './token-exchange';
+
+/** Every rule of a certification, by endpoint: what docs/RULES.md lists and the tests walk. */
+
+export const accountInfoFieldRules: readonly PayloadRule[] = [...userRules, ...companyRules];
+
+const resourceRules = (resource: typeof accountInfoResource) => [
+  ...resource.transport,
+  resource.status,
+  resource.contentType,
+  resource.bodyJson,
+  resource.nullValues,
+  resource.missingToken,
+  resource.invalidToken,
+  resource.wwwAuthenticate,
+];
+
+export const catalogue = {
+  'token-exchange': tokenExchangeRules,
+  'account-info': [...resourceRules(accountInfoResource), accountInfoConsistent, ...accountInfoFieldRules],
+  'funding-sources': [...resourceRules(fundingSourcesResource), fundingSourceIdsStable, ...fundingSourceRules],
+} as const satisfies Record<string, readonly Rule<never, never>[]>;
+
+export const allRules: readonly Rule<never, never>[] = Object.values(catalogue).flat();
+
+// ---- the published JSON Schemas (schemas/*.json, written by `npm run generate`) ----------------------
+
+const always: readonly Marker[] = ['Yes'];
+const withoutCollecting: readonly Marker[] = ['Yes', 'Yes*'];
+const harnessOnly = 'The harness checks more than JSON Schema can say: ages on the run date, PO boxes, US phone validity, consistency across calls and SHOULD-level plausibility. See docs/RULES.md.';
+
+export const publishedSchemas: Record<string, JsonSchema> = {
+  'account-info.schema.json': payloadSchema(accountInfoFieldRules, {
+    $id: 'https://partner-certify.invalid/schemas/account-info.schema.json',
+    title: 'Account information (spec §2.3), for a partner without collectMissingAccountInfo',
+    description: `Every "Yes" and "Yes*" field is required: without collectMissingAccountInfo, a missing Yes* field shows the user the error screen. ${harnessOnly}`,
+    required: withoutCollecting,
+  }),
+  'account-info.collect-missing.schema.json': payloadSchema(accountInfoFieldRules, {
+    $id: 'https://partner-certify.invalid/schemas/account-info.collect-missing.schema.json',
+    title: 'Account information (spec §2.3), for a partner with collectMissingAccountInfo',
+    description: `Only the "Yes" fields are required: the user types a missing Yes* field at sign-on. ${harnessOnly}`,
+    required: always,
+  }),
+  'funding-sources.schema.json': payloadSchema(fundingSourceRules, {
+    $id: 'https://partner-certify.invalid/schemas/funding-sources.schema.json',
+    title: 'Funding sources (spec §2.4)',
+    description: `The body of the funding-sources endpoint. ${harnessOnly}`,
+    required: always,
+  }),
+};

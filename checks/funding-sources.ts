@@ -1,0 +1,104 @@
+import { constraint, kind, presence, spelling, type Field, type Marker, type PayloadRule } from './payload';
+import { abaChecksumValid } from './reference-data';
+
+/** The field rules of spec §2.4 and the decisions of DESIGN §5 "Funding sources". */
+
+type Kind = Field['kind'];
+
+const field = <K extends Kind>(property: string, marker: Marker, kind: K, extra: Partial<Field<K>> = {}): Field<K> => ({
+  endpoint: 'funding-sources',
+  path: property === 'fundingSources' ? property : `fundingSources[].${property}`,
+  marker,
+  kind,
+  clause: 'spec §2.4',
+  row: { table: 'Funding source', property },
+  ...extra,
+});
+
+export const fundingSourcesField = field('fundingSources', 'Yes', 'array');
+export const idField = field('id', 'Yes', 'string');
+export const typeField = field('type', 'Yes', 'string');
+export const nicknameField = field('nickname', 'no', 'string', { spellings: ['nickName'] });
+export const accountNumberField = field('bankAccountNumber', 'Yes', 'string', { sensitive: true });
+export const routingNumberField = field('bankRoutingNumber', 'Yes', 'string');
+export const last4Field = field('accountNumberLast4Digits', 'no', 'string');
+
+const itemsOf = (payload: Record<string, unknown>) => (Array.isArray(payload.fundingSources) ? (payload.fundingSources as unknown[]) : []);
+const idOf = (item: unknown) => (typeof item === 'object' && item !== null ? (item as Record<string, unknown>).id : undefined);
+
+export const fundingSourceRules: readonly PayloadRule[] = [
+  presence(fundingSourcesField),
+  kind(fundingSourcesField),
+  constraint(fundingSourcesField, 'items', {
+    requirement: 'every entry of "fundingSources" is a funding-source object',
+    schema: { items: { type: 'object' } },
+    problem: ({ value }) => {
+      const wrong = value.map((item, index) => [item, index] as const).filter(([item]) => typeof item !== 'object' || item === null || Array.isArray(item));
+      return `entries ${wrong.map(([, index]) => index).join(', ')} are not objects; send each source as {"id": …, "type": "ach", …}`;
+    },
+  }),
+  presence(idField),
+  kind(idField),
+  constraint(idField, 'non-empty', {
+    requirement: '"id" is a non-empty identifier',
+    schema: { minLength: 1 },
+    problem: () => 'send the identifier that names the source in your system',
+  }),
+  constraint(idField, 'unique', {
+    requirement: 'every funding source has its own "id"',
+    impact: 'the platform keeps one of the sources with a shared id and drops the others',
+    problem: ({ value, payload }) => {
+      const count = itemsOf(payload).filter((item) => idOf(item) === value).length;
+      return count > 1 ? `shared by ${count} funding sources; give each source its own id` : undefined;
+    },
+  }),
+  presence(typeField),
+  kind(typeField),
+  constraint(typeField, 'enum', {
+    requirement: '"type" is "ach"',
+    schema: { enum: ['ach'] },
+    problem: () => 'not an allowed type; send "ach" (lower case)',
+  }),
+  presence(nicknameField),
+  kind(nicknameField),
+  spelling(nicknameField),
+  constraint(nicknameField, 'length', {
+    requirement: '"nickname" has 2 to 40 characters',
+    schema: { minLength: 2, maxLength: 40 },
+    problem: ({ value }) => `${[...value].length} characters; send 2 to 40, or leave it out`,
+  }),
+  presence(accountNumberField),
+  kind(accountNumberField),
+  constraint(accountNumberField, 'non-empty', {
+    requirement: '"bankAccountNumber" is not empty',
+    schema: { minLength: 1 },
+    problem: () => 'empty; send the account number',
+  }),
+  presence(routingNumberField),
+  kind(routingNumberField),
+  constraint(routingNumberField, 'aba', {
+    level: 'SHOULD',
+    clause: 'ABA routing number',
+    requirement: '"bankRoutingNumber" is 9 digits with a valid ABA checksum',
+    impact: 'payments from this source will be returned by the bank',
+    problem: ({ value }) =>
+      abaChecksumValid(value) ? undefined : /^[0-9]{9}$/.test(value) ? 'not a routing number: its ABA checksum fails; check the digits' : 'not 9 digits; send the 9-digit ABA routing number',
+  }),
+  presence(last4Field),
+  kind(last4Field),
+  constraint(last4Field, 'digits', {
+    requirement: '"accountNumberLast4Digits" is exactly 4 digits',
+    schema: { pattern: '^[0-9]{4}$' },
+    problem: () => 'send exactly 4 digits, or leave it out and the platform takes them from "bankAccountNumber"',
+  }),
+  constraint(last4Field, 'matches-account', {
+    level: 'INFO',
+    requirement: '"accountNumberLast4Digits" matches the end of "bankAccountNumber"',
+    impact: 'none when the bank issues virtual account numbers; the user sees these 4 digits',
+    appliesTo: (value) => /^[0-9]{4}$/.test(value),
+    problem: ({ value, parent }) =>
+      typeof parent.bankAccountNumber === 'string' && !parent.bankAccountNumber.endsWith(value)
+        ? 'not the end of "bankAccountNumber"; that is expected only for a virtual account number'
+        : undefined,
+  }),
+];

@@ -1,0 +1,151 @@
+import { isObject, jsonObject, type JsonResponse } from './evidence';
+import { evaluate, evaluateAll, skip, type Finding, type Issue, type Rule } from './finding';
+import type { Endpoint, Payload, PayloadContext, PayloadRule } from './payload';
+import { jsonResponseRules } from './response';
+import { transportRules } from './transport';
+
+/**
+ * Rules for the two Bearer-protected partner endpoints (spec §4.2): the response around the payload,
+ * refusals without a valid token, nulls, and what two calls with the same token must agree on.
+ */
+
+interface Resource {
+  id: Endpoint;
+  urlField: 'accountInfoUrl' | 'fundingSourcesUrl';
+  answer: string;
+  example: string;
+  impact: string;
+}
+
+const accountInfo: Resource = {
+  id: 'account-info',
+  urlField: 'accountInfoUrl',
+  answer: 'an account-information request',
+  example: '{"user": {…}, "company": {…}}',
+  impact: 'sign-on fails for every user',
+};
+const fundingSources: Resource = {
+  id: 'funding-sources',
+  urlField: 'fundingSourcesUrl',
+  answer: 'a funding-sources request',
+  example: '{"fundingSources": […]}',
+  impact: 'no funding source reaches the platform, so users must add their bank accounts by hand',
+};
+
+function nullPaths(value: unknown, path: string): string[] {
+  if (value === null) return [path];
+  if (Array.isArray(value)) return value.flatMap((item, index) => nullPaths(item, `${path}[${index}]`));
+  if (isObject(value)) return Object.entries(value).flatMap(([key, child]) => nullPaths(child, path ? `${path}.${key}` : key));
+  return [];
+}
+
+function rulesOf(resource: Resource) {
+  const { id, urlField } = resource;
+  const refuses = (name: string, what: string): Rule<JsonResponse> => ({
+    id: `${id}/${name}`,
+    field: urlField,
+    clause: 'RFC6750 §3',
+    level: 'MUST',
+    requirement: `${what} is refused with 401`,
+    impact: 'anyone can read a user\'s account data without a valid access token',
+    check: ({ status }) => (status === 401 ? [] : [{ message: `"${urlField}" answered ${status} to ${what}; answer 401` }]),
+  });
+  return {
+    transport: transportRules(id, urlField),
+    ...jsonResponseRules({ id, answer: resource.answer, example: resource.example, clause: 'spec §4.2', impact: resource.impact }),
+    missingToken: refuses('missing-token', 'a request without "Authorization"'),
+    invalidToken: refuses('invalid-token', 'a request with an unknown Bearer token'),
+    wwwAuthenticate: {
+      id: `${id}/www-authenticate`,
+      field: 'WWW-Authenticate',
+      clause: 'RFC6750 §3',
+      level: 'SHOULD',
+      requirement: 'a 401 carries "WWW-Authenticate: Bearer"',
+      impact: 'clients cannot tell that a Bearer token is expected, or why it was refused',
+      check: ({ status, headers }) => {
+        if (status !== 401) return [];
+        const value = headers['www-authenticate'];
+        return /^bearer\b/i.test(value ?? '') ? [] : [{ message: `"WWW-Authenticate" is ${value === undefined ? 'missing' : JSON.stringify(value)} on a 401; send "WWW-Authenticate: Bearer"` }];
+      },
+    } satisfies Rule<JsonResponse>,
+    nullValues: {
+      id: `${id}/null-values`,
+      field: 'body',
+      clause: 'harness §null',
+      level: 'SHOULD',
+      requirement: 'no field is sent as null',
+      impact: 'a null counts as missing; the user is asked for the value as if it were left out',
+      check: (payload) => nullPaths(payload, '').map((path): Issue => ({ field: path, message: `"${path}" is null; leave the field out instead of sending null` })),
+    } satisfies Rule<Payload>,
+  };
+}
+
+export const accountInfoResource = rulesOf(accountInfo);
+export const fundingSourcesResource = rulesOf(fundingSources);
+
+/** Two answers to the same token, each already judged on its own. */
+export interface TwoCalls {
+  first: Payload;
+  second: Payload;
+}
+
+const pick = (payload: Payload, path: string): unknown =>
+  path.split('.').reduce<unknown>((node, step) => (isObject(node) ? node[step] : undefined), payload);
+
+export const accountInfoConsistent: Rule<TwoCalls> = {
+  id: 'account-info/consistent-ids',
+  field: 'user.id',
+  clause: 'spec §2.3',
+  level: 'MUST',
+  requirement: 'two calls with the same token name the same "user.id" and "company.id"',
+  impact: 'the platform links the sign-on to another user or company, or creates duplicates',
+  check: ({ first, second }) =>
+    ['user.id', 'company.id'].flatMap((path): Issue[] => {
+      const [a, b] = [pick(first, path), pick(second, path)];
+      return JSON.stringify(a) === JSON.stringify(b)
+        ? []
+        : [{ field: path, message: `"${path}" was ${JSON.stringify(a)}, then ${JSON.stringify(b)} for the same token; send the id that permanently names it` }];
+    }),
+};
+
+const idsOf = (payload: Payload) =>
+  (Array.isArray(payload.fundingSources) ? payload.fundingSources : []).map((item) => (isObject(item) ? JSON.stringify(item.id) : 'null'));
+
+export const fundingSourceIdsStable: Rule<TwoCalls> = {
+  id: 'funding-sources/id/stable',
+  field: 'fundingSources[].id',
+  clause: 'spec §4.2 sync',
+  level: 'MUST',
+  requirement: 'two calls with the same token list the same funding-source ids',
+  impact: 'the platform removes and re-adds the user\'s funding sources at every sign-on',
+  check: ({ first, second }) => {
+    const [a, b] = [idsOf(first), idsOf(second)];
+    const gone = a.filter((id) => !b.includes(id));
+    const added = b.filter((id) => !a.includes(id));
+    if (gone.length === 0 && added.length === 0) return [];
+    return [{ message: `the second call dropped ${gone.join(', ') || 'nothing'} and added ${added.join(', ') || 'nothing'}; keep each source's "id" stable` }];
+  },
+};
+
+type ResourceRules = ReturnType<typeof rulesOf>;
+
+/**
+ * Judges one answer to a request with a valid token: the response first, then, when the body is a JSON
+ * object from a 2xx answer, every field rule on it. `payload` is that object, for the cross-call rules.
+ */
+export function checkPayload(
+  resource: ResourceRules,
+  fieldRules: readonly PayloadRule[],
+  response: JsonResponse,
+  ctx: PayloadContext,
+): { findings: Finding[]; payload?: Payload } {
+  const shape = evaluateAll([resource.status, resource.contentType], response, undefined);
+  const payloadRules = [resource.nullValues, ...fieldRules];
+  if (response.status < 200 || response.status > 299) {
+    return { findings: [...shape, ...skip([resource.bodyJson, ...payloadRules], `the request was answered ${response.status}`)] };
+  }
+  const body = evaluate(resource.bodyJson, response, undefined);
+  const payload = jsonObject(response);
+  if (!payload) return { findings: [...shape, ...body, ...skip(payloadRules, 'the body is not a JSON object')] };
+  return { findings: [...shape, ...body, ...evaluate(resource.nullValues, payload, undefined), ...evaluateAll(fieldRules, payload, ctx)], payload };
+}
