@@ -2,7 +2,7 @@ import { differenceInYears } from 'date-fns';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { ClauseId } from './clauses';
 import type { Level } from './finding';
-import { constraint, kind, lazyValidator, presence, spelling, type Field, type Marker, type PayloadRule } from './payload';
+import { constraint, kind, lazyValidator, presence, rulesIn, spelling, type Field, type Marker, type PayloadRule } from './payload';
 import { isPoBox } from './po-box';
 import { einPrefixValid, itinGroupValid, naicsSectors, ssnAreaValid, usSubdivisions } from './reference-data';
 
@@ -46,11 +46,12 @@ export const dateOfBirthField = field('user.dateOfBirth', 'Yes*', 'string');
 
 /** The spec's own pattern for names: letters, whitespace, "-", "," and "." – so "O'Brien" fails. */
 const namePattern = '^[a-zA-Z\\s\\-,.]*$';
-const nameRules = (subject: Field<'string'>) => [
-  presence(subject),
-  kind(subject),
-  length(subject, 2, 100),
-  constraint(subject, 'pattern', {
+const basic = (subject: Field) => ({ present: presence(subject), type: kind(subject) });
+
+const nameRules = (subject: Field<'string'>) => ({
+  ...basic(subject),
+  length: length(subject, 2, 100),
+  pattern: constraint(subject, 'pattern', {
     requirement: `"${subject.path}" matches ${namePattern}`,
     schema: { pattern: namePattern },
     problem: ({ value }) => {
@@ -58,15 +59,15 @@ const nameRules = (subject: Field<'string'>) => [
       return `the platform accepts only the letters a-z and A-Z, spaces, "-", "," and ".", not ${others}; send the name without them`;
     },
   }),
-];
+});
 
 /** DESIGN §5: the spec's character set taken literally (a space fails), 9+ digits, a valid US number. */
 const phoneCharacters = '^[0-9()+.\\-]*$';
 /** NANP regions that are the United States: the states and DC, and the territories with US state codes. */
 const usPhoneRegions = new Set(['US', 'PR', 'GU', 'VI', 'AS', 'MP']);
-const phoneRules = (subject: Field<'string'>, level: Level) => [
-  kind(subject, level),
-  constraint(subject, 'characters', {
+const phoneRules = (subject: Field<'string'>, level: Level) => ({
+  type: kind(subject, level),
+  characters: constraint(subject, 'characters', {
     level,
     requirement: `"${subject.path}" holds only digits and "-", "+", "(", ")", "."`,
     schema: { pattern: phoneCharacters },
@@ -75,15 +76,17 @@ const phoneRules = (subject: Field<'string'>, level: Level) => [
       return `it holds ${others}; send only digits and "-", "+", "(", ")", "." (e.g. "212-555-0142")`;
     },
   }),
-  constraint(subject, 'digits', {
+  digits: constraint(subject, 'digits', {
     level,
     requirement: `"${subject.path}" has at least 9 digits`,
     schema: { pattern: '^(?:[^0-9]*[0-9]){9}' },
     problem: ({ value }) => `${value.replace(/\D/g, '').length} digits; send the full number with area code`,
   }),
-  constraint(subject, 'us-number', {
+  usNumber: constraint(subject, 'us-number', {
     level,
     requirement: `"${subject.path}" is a valid US phone number`,
+    // Judged only once the characters and the digit count pass: those rules name the simpler fix.
+    appliesTo: (value) => new RegExp(phoneCharacters).test(value) && value.replace(/\D/g, '').length >= 9,
     problem: ({ value }) => {
       const number = parsePhoneNumberFromString(value, 'US');
       if (!number?.isValid()) return 'not a valid US phone number; send a 10-digit US number with a real area code';
@@ -91,7 +94,7 @@ const phoneRules = (subject: Field<'string'>, level: Level) => [
       return undefined;
     },
   }),
-];
+});
 
 const isoDate = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
 const calendarDate = { format: 'date' };
@@ -112,21 +115,20 @@ export function ageOn(dateOfBirth: string, now: Date): number | undefined {
   return differenceInYears(runDate(now), born);
 }
 
-const dateOfBirthRules = [
-  presence(dateOfBirthField),
-  kind(dateOfBirthField),
-  constraint(dateOfBirthField, 'format', {
+export const dateOfBirth = {
+  ...basic(dateOfBirthField),
+  format: constraint(dateOfBirthField, 'format', {
     requirement: '"user.dateOfBirth" is written YYYY-MM-DD',
     schema: { pattern: isoDate.source },
     problem: () => 'send the date only, as YYYY-MM-DD (e.g. "1985-12-10")',
   }),
-  constraint(dateOfBirthField, 'calendar-date', {
+  calendarDate: constraint(dateOfBirthField, 'calendar-date', {
     requirement: '"user.dateOfBirth" is a real calendar date',
     appliesTo: (value) => isoDate.test(value),
     schema: calendarDate,
     problem: () => 'not a date of the calendar; send a real date',
   }),
-  constraint(dateOfBirthField, 'age', {
+  age: constraint(dateOfBirthField, 'age', {
     requirement: 'the user is 18 or older and younger than 120 on the run date',
     appliesTo: (value) => isoDate.test(value) && isCalendarDate(value),
     problem: ({ value, ctx }) => {
@@ -136,27 +138,21 @@ const dateOfBirthRules = [
       return undefined;
     },
   }),
-];
+};
 
-export const userRules: readonly PayloadRule[] = [
-  presence(userField),
-  kind(userField),
-  presence(userIdField),
-  kind(userIdField),
-  nonEmpty(userIdField),
-  presence(emailField),
-  kind(emailField),
-  constraint(emailField, 'format', {
+export const user = basic(userField);
+export const userId = { ...basic(userIdField), nonEmpty: nonEmpty(userIdField) };
+export const email = {
+  ...basic(emailField),
+  format: constraint(emailField, 'format', {
     requirement: '"user.email" is a valid e-mail address',
     schema: { format: 'email' },
     problem: () => 'not a valid e-mail address; send the address the user signs in with',
   }),
-  ...nameRules(firstNameField),
-  ...nameRules(lastNameField),
-  presence(phoneField),
-  ...phoneRules(phoneField, 'MUST'),
-  ...dateOfBirthRules,
-];
+};
+export const firstName = nameRules(firstNameField);
+export const lastName = nameRules(lastNameField);
+export const phone = { present: presence(phoneField), ...phoneRules(phoneField, 'MUST') };
 
 // ---- company ---------------------------------------------------------------------------------------
 
@@ -180,7 +176,7 @@ export const taxTypes = ['SSN', 'ITIN', 'EIN'] as const;
 /** Spec §2.3: with an SSN or ITIN, businessType can only be one of these. */
 const personalTaxBusinessTypes = ['trust', 'sole-proprietorship'];
 
-const oneOf = (subject: Field<'string'>, values: readonly string[]) =>
+const enumOf = (subject: Field<'string'>, values: readonly string[]) =>
   constraint(subject, 'enum', {
     requirement: `"${subject.path}" is one of ${values.join(', ')}`,
     schema: { enum: values },
@@ -188,10 +184,9 @@ const oneOf = (subject: Field<'string'>, values: readonly string[]) =>
   });
 
 
-const taxIdentifierRules = [
-  presence(taxIdField),
-  kind(taxIdField),
-  constraint(taxIdField, 'digits', {
+export const taxId = {
+  ...basic(taxIdField),
+  digits: constraint(taxIdField, 'digits', {
     requirement: '"company.taxInfo.identifier" has at least 9 digits, with only "-" besides',
     schema: { pattern: '^-*(?:[0-9]-*){9,}$' },
     problem: ({ value }) =>
@@ -199,16 +194,16 @@ const taxIdentifierRules = [
         ? 'it holds characters other than digits and "-"; send the digits, optionally with "-"'
         : `${value.replace(/-/g, '').length} digits; send the full identifier (9 digits)`,
   }),
-  constraint(taxIdField, 'itin-prefix', {
+  itinPrefix: constraint(taxIdField, 'itin-prefix', {
     requirement: 'an ITIN starts with the digit 9',
     schemaAt: 'company.taxInfo',
     schema: { if: { properties: { type: { const: 'ITIN' } }, required: ['type'] }, then: { properties: { identifier: { pattern: '^-*9' } } } },
     problem: ({ value }) => `an ITIN, but it starts with ${JSON.stringify(value.replace(/-/g, '')[0] ?? '')}; every ITIN starts with 9, so check the type and the number`,
   }),
-  plausible('ssn-area', 'SSN', 'SSA SSN area numbers', 'an SSN never starts with 000, 666 or 900–999', ssnAreaValid),
-  plausible('itin-group', 'ITIN', 'IRS ITIN format', 'an ITIN has 50–65, 70–88, 90–92 or 94–99 as its 4th and 5th digits', itinGroupValid),
-  plausible('ein-prefix', 'EIN', 'IRS EIN prefixes', 'an EIN starts with a prefix the IRS assigns', einPrefixValid),
-];
+  ssnArea: plausible('ssn-area', 'SSN', 'SSA SSN area numbers', 'an SSN never starts with 000, 666 or 900–999', ssnAreaValid),
+  itinGroup: plausible('itin-group', 'ITIN', 'IRS ITIN format', 'an ITIN has 50–65, 70–88, 90–92 or 94–99 as its 4th and 5th digits', itinGroupValid),
+  einPrefix: plausible('ein-prefix', 'EIN', 'IRS EIN prefixes', 'an EIN starts with a prefix the IRS assigns', einPrefixValid),
+};
 
 function plausible(name: string, type: string, clause: ClauseId, requirement: string, valid: (identifier: string) => boolean): PayloadRule {
   return constraint(taxIdField, name, {
@@ -221,7 +216,7 @@ function plausible(name: string, type: string, clause: ClauseId, requirement: st
   });
 }
 
-export const taxTypeBusinessType = constraint(taxTypeField, 'business-type', {
+const taxTypeBusinessType = constraint(taxTypeField, 'business-type', {
   requirement: 'with an SSN or ITIN, "company.businessType" is trust or sole-proprietorship',
   appliesTo: (value) => value === 'SSN' || value === 'ITIN',
   schemaAt: 'company',
@@ -239,16 +234,17 @@ const naicsRanges = [
   [100000, 999999],
 ] as const;
 
-const companyNameRules = [
-  presence(companyNameField),
-  kind(companyNameField),
-  length(companyNameField, 3),
-  constraint(companyNameField, 'alphanumerics', {
+export const company = basic(companyField);
+export const companyId = { ...basic(companyIdField), nonEmpty: nonEmpty(companyIdField) };
+export const companyName = {
+  ...basic(companyNameField),
+  length: length(companyNameField, 3),
+  alphanumerics: constraint(companyNameField, 'alphanumerics', {
     requirement: '"company.name" has at least 2 letters or digits (a-z, A-Z, 0-9)',
     schema: { pattern: '(?:[^a-zA-Z0-9]*[a-zA-Z0-9]){2}' },
     problem: () => 'fewer than 2 letters or digits (a-z, A-Z, 0-9); send the business name',
   }),
-];
+};
 
 // ---- Address object ---------------------------------------------------------------------------------
 
@@ -262,88 +258,72 @@ const addressField = <K extends Kind>(address: string, property: string, marker:
   ...extra,
 });
 
-export function addressRules(address: 'address' | 'legalAddress'): PayloadRule[] {
+function addressRules(address: 'address' | 'legalAddress') {
   const line1 = addressField(address, 'line1', 'Yes*', 'string');
   const line2 = addressField(address, 'line2', 'no', 'string');
   const city = addressField(address, 'city', 'Yes*', 'string');
   const state = addressField(address, 'state', 'Yes*', 'string');
   const postalCode = addressField(address, 'postalcode', 'Yes*', 'string', { spellings: ['postalCode'] });
-  return [
-    presence(line1),
-    kind(line1),
-    length(line1, 1),
-    constraint(line1, 'po-box', {
-      requirement: `"${line1.path}" is a street address, not a PO box`,
-      problem: ({ value }) => (isPoBox(value) ? 'that is a PO box; the platform needs the street address of the business, so send it and keep the PO box out' : undefined),
-    }),
-    constraint(line1, 'house-number', {
-      level: 'SHOULD',
-      requirement: `"${line1.path}" includes the house number`,
-      impact: 'the address may fail verification, and the user is asked to correct it',
-      appliesTo: (value) => value.trim() !== '' && !isPoBox(value),
-      problem: ({ value }) => (/[0-9]/.test(value) ? undefined : 'no house number; send the street with its number'),
-    }),
-    presence(line2),
-    kind(line2),
-    presence(city),
-    kind(city),
-    length(city, 1),
-    presence(state),
-    kind(state),
-    constraint(state, 'code', {
-      clause: 'ISO 3166-2:US',
-      requirement: `"${state.path}" is an uppercase ISO 3166-2:US code without "US-"`,
-      schema: { enum: usSubdivisions },
-      problem: ({ value }) => {
-        const hint = usSubdivisions.find((code) => code === value.replace(/^US-/i, '').toUpperCase());
-        return hint ? `send "${hint}"` : 'not a US state or territory code; send the two uppercase letters, e.g. "IL"';
-      },
-    }),
-    presence(postalCode),
-    kind(postalCode),
-    spelling(postalCode),
-    length(postalCode, 5),
-    constraint(postalCode, 'pattern', {
-      requirement: `"${postalCode.path}" holds only digits, "-" and spaces`,
-      schema: { pattern: '^[0-9\\-\\s]*$' },
-      problem: () => 'send the ZIP code with digits, "-" and spaces only (e.g. "62701" or "62701-1234")',
-    }),
-  ];
+  return {
+    ...basic(field(`company.${address}`, 'Yes*', 'object')),
+    line1: {
+      ...basic(line1),
+      length: length(line1, 1),
+      poBox: constraint(line1, 'po-box', {
+        requirement: `"${line1.path}" is a street address, not a PO box`,
+        problem: ({ value }) => (isPoBox(value) ? 'that is a PO box; the platform needs the street address of the business, so send it and keep the PO box out' : undefined),
+      }),
+      houseNumber: constraint(line1, 'house-number', {
+        level: 'SHOULD',
+        requirement: `"${line1.path}" includes the house number`,
+        impact: 'the address may fail verification, and the user is asked to correct it',
+        appliesTo: (value) => value.trim() !== '' && !isPoBox(value),
+        problem: ({ value }) => (/[0-9]/.test(value) ? undefined : 'no house number; send the street with its number'),
+      }),
+    },
+    line2: basic(line2),
+    city: { ...basic(city), length: length(city, 1) },
+    state: {
+      ...basic(state),
+      code: constraint(state, 'code', {
+        clause: 'ISO 3166-2:US',
+        requirement: `"${state.path}" is an uppercase ISO 3166-2:US code without "US-"`,
+        schema: { enum: usSubdivisions },
+        problem: ({ value }) => {
+          const hint = usSubdivisions.find((code) => code === value.replace(/^US-/i, '').toUpperCase());
+          return hint ? `send "${hint}"` : 'not a US state or territory code; send the two uppercase letters, e.g. "IL"';
+        },
+      }),
+    },
+    postalcode: {
+      ...basic(postalCode),
+      spelling: spelling(postalCode),
+      length: length(postalCode, 5),
+      pattern: constraint(postalCode, 'pattern', {
+        requirement: `"${postalCode.path}" holds only digits, "-" and spaces`,
+        schema: { pattern: '^[0-9\\-\\s]*$' },
+        problem: () => 'send the ZIP code with digits, "-" and spaces only (e.g. "62701" or "62701-1234")',
+      }),
+    },
+  };
 }
 
-export const companyRules: readonly PayloadRule[] = [
-  presence(companyField),
-  kind(companyField),
-  presence(companyIdField),
-  kind(companyIdField),
-  nonEmpty(companyIdField),
-  ...companyNameRules,
-  ...[field('company.address', 'Yes*', 'object'), field('company.legalAddress', 'Yes*', 'object')].flatMap((address) => [presence(address), kind(address)]),
-  ...addressRules('address'),
-  ...addressRules('legalAddress'),
-  presence(legalNameField),
-  kind(legalNameField),
-  presence(businessTypeField),
-  kind(businessTypeField),
-  oneOf(businessTypeField, businessTypes),
-  presence(taxInfoField),
-  kind(taxInfoField),
-  presence(taxTypeField),
-  kind(taxTypeField),
-  oneOf(taxTypeField, taxTypes),
-  taxTypeBusinessType,
-  ...taxIdentifierRules,
-  presence(industryField),
-  kind(industryField),
-  presence(naicsCodeField),
-  kind(naicsCodeField),
-  constraint(naicsCodeField, 'code', {
+export const address = addressRules('address');
+export const legalAddress = addressRules('legalAddress');
+export const legalName = basic(legalNameField);
+export const businessType = { ...basic(businessTypeField), enum: enumOf(businessTypeField, businessTypes) };
+export const taxInfo = basic(taxInfoField);
+export const taxType = { ...basic(taxTypeField), enum: enumOf(taxTypeField, taxTypes), businessType: taxTypeBusinessType };
+export const industry = basic(industryField);
+export const naicsCode = {
+  ...basic(naicsCodeField),
+  code: constraint(naicsCodeField, 'code', {
     requirement: '"company.industry.naicsCode" is a 2, 4 or 6 digit integer from 10 to 999999',
     schema: { type: 'integer', anyOf: naicsRanges.map(([minimum, maximum]) => ({ minimum, maximum })) },
     problem: ({ value }) =>
       Number.isInteger(value) ? `${String(value).length} digits; send a 2, 4 or 6 digit NAICS code (e.g. 54 or 541511)` : 'not a whole number; send a 2, 4 or 6 digit NAICS code',
   }),
-  constraint(naicsCodeField, 'sector', {
+  sector: constraint(naicsCodeField, 'sector', {
     level: 'SHOULD',
     clause: 'NAICS sectors',
     requirement: '"company.industry.naicsCode" starts with a NAICS sector',
@@ -351,7 +331,13 @@ export const companyRules: readonly PayloadRule[] = [
     appliesTo: (value) => Number.isInteger(value) && naicsRanges.some(([min, max]) => value >= min && value <= max),
     problem: ({ value }) => (naicsSectors.includes(String(value).slice(0, 2) as (typeof naicsSectors)[number]) ? undefined : `${String(value).slice(0, 2)} is not a NAICS sector; check the code`),
   }),
-  presence(industryNameField),
-  kind(industryNameField),
-  ...phoneRules(companyPhoneField, 'SHOULD'),
-];
+};
+export const industryName = basic(industryNameField);
+export const companyPhone = phoneRules(companyPhoneField, 'SHOULD');
+
+/** Every account-information field rule, in the order of the spec's table. */
+export const accountInfoFieldRules: readonly PayloadRule[] = rulesIn([
+  user, userId, email, firstName, lastName, phone, dateOfBirth,
+  company, companyId, companyName, address, legalName, legalAddress, businessType, taxInfo, taxType, taxId,
+  industry, naicsCode, industryName, companyPhone,
+]);

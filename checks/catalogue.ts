@@ -1,13 +1,11 @@
-import { companyRules, userRules } from './account-info';
+import { accountInfoFieldRules } from './account-info';
 import type { Rule } from './finding';
 import { fundingSourceRules } from './funding-sources';
-import { payloadSchema, type JsonSchema, type Marker, type PayloadRule } from './payload';
+import { payloadSchema, type JsonSchema, type Marker } from './payload';
 import { accountInfoConsistent, accountInfoResource, fundingSourceIdsStable, fundingSourcesResource } from './resources';
 import { tokenExchangeRules } from './token-exchange';
 
 /** Every rule of a certification, by endpoint: what docs/RULES.md lists and the tests walk. */
-
-export const accountInfoFieldRules: readonly PayloadRule[] = [...userRules, ...companyRules];
 
 const resourceRules = (resource: typeof accountInfoResource) => [
   ...resource.transport,

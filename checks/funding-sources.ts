@@ -1,4 +1,4 @@
-import { constraint, kind, presence, spelling, type Field, type Marker, type PayloadRule } from './payload';
+import { constraint, kind, presence, rulesIn, spelling, type Field, type Marker, type PayloadRule } from './payload';
 import { abaChecksumValid } from './reference-data';
 
 /** The field rules of spec §2.4 and the decisions of DESIGN §5 "Funding sources". */
@@ -26,10 +26,11 @@ export const last4Field = field('accountNumberLast4Digits', 'no', 'string');
 const itemsOf = (payload: Record<string, unknown>) => (Array.isArray(payload.fundingSources) ? (payload.fundingSources as unknown[]) : []);
 const idOf = (item: unknown) => (typeof item === 'object' && item !== null ? (item as Record<string, unknown>).id : undefined);
 
-export const fundingSourceRules: readonly PayloadRule[] = [
-  presence(fundingSourcesField),
-  kind(fundingSourcesField),
-  constraint(fundingSourcesField, 'items', {
+const basic = (subject: Field) => ({ present: presence(subject), type: kind(subject) });
+
+export const fundingSources = {
+  ...basic(fundingSourcesField),
+  items: constraint(fundingSourcesField, 'items', {
     requirement: 'every entry of "fundingSources" is a funding-source object',
     schema: { items: { type: 'object' } },
     problem: ({ value }) => {
@@ -37,14 +38,16 @@ export const fundingSourceRules: readonly PayloadRule[] = [
       return `entries ${wrong.map(([, index]) => index).join(', ')} are not objects; send each source as {"id": …, "type": "ach", …}`;
     },
   }),
-  presence(idField),
-  kind(idField),
-  constraint(idField, 'non-empty', {
+};
+
+export const id = {
+  ...basic(idField),
+  nonEmpty: constraint(idField, 'non-empty', {
     requirement: '"id" is a non-empty identifier',
     schema: { minLength: 1 },
     problem: () => 'send the identifier that names the source in your system',
   }),
-  constraint(idField, 'unique', {
+  unique: constraint(idField, 'unique', {
     requirement: 'every funding source has its own "id"',
     impact: 'the platform keeps one of the sources with a shared id and drops the others',
     problem: ({ value, payload }) => {
@@ -52,31 +55,39 @@ export const fundingSourceRules: readonly PayloadRule[] = [
       return count > 1 ? `shared by ${count} funding sources; give each source its own id` : undefined;
     },
   }),
-  presence(typeField),
-  kind(typeField),
-  constraint(typeField, 'enum', {
+};
+
+export const type = {
+  ...basic(typeField),
+  enum: constraint(typeField, 'enum', {
     requirement: '"type" is "ach"',
     schema: { enum: ['ach'] },
     problem: () => 'not an allowed type; send "ach" (lower case)',
   }),
-  presence(nicknameField),
-  kind(nicknameField),
-  spelling(nicknameField),
-  constraint(nicknameField, 'length', {
+};
+
+export const nickname = {
+  ...basic(nicknameField),
+  spelling: spelling(nicknameField),
+  length: constraint(nicknameField, 'length', {
     requirement: '"nickname" has 2 to 40 characters',
     schema: { minLength: 2, maxLength: 40 },
     problem: ({ value }) => `${[...value].length} characters; send 2 to 40, or leave it out`,
   }),
-  presence(accountNumberField),
-  kind(accountNumberField),
-  constraint(accountNumberField, 'non-empty', {
+};
+
+export const accountNumber = {
+  ...basic(accountNumberField),
+  nonEmpty: constraint(accountNumberField, 'non-empty', {
     requirement: '"bankAccountNumber" is not empty',
     schema: { minLength: 1 },
     problem: () => 'empty; send the account number',
   }),
-  presence(routingNumberField),
-  kind(routingNumberField),
-  constraint(routingNumberField, 'aba', {
+};
+
+export const routingNumber = {
+  ...basic(routingNumberField),
+  aba: constraint(routingNumberField, 'aba', {
     level: 'SHOULD',
     clause: 'ABA routing number',
     requirement: '"bankRoutingNumber" is 9 digits with a valid ABA checksum',
@@ -84,14 +95,16 @@ export const fundingSourceRules: readonly PayloadRule[] = [
     problem: ({ value }) =>
       abaChecksumValid(value) ? undefined : /^[0-9]{9}$/.test(value) ? 'not a routing number: its ABA checksum fails; check the digits' : 'not 9 digits; send the 9-digit ABA routing number',
   }),
-  presence(last4Field),
-  kind(last4Field),
-  constraint(last4Field, 'digits', {
+};
+
+export const last4 = {
+  ...basic(last4Field),
+  digits: constraint(last4Field, 'digits', {
     requirement: '"accountNumberLast4Digits" is exactly 4 digits',
     schema: { pattern: '^[0-9]{4}$' },
     problem: () => 'send exactly 4 digits, or leave it out and the platform takes them from "bankAccountNumber"',
   }),
-  constraint(last4Field, 'matches-account', {
+  matchesAccount: constraint(last4Field, 'matches-account', {
     level: 'INFO',
     requirement: '"accountNumberLast4Digits" matches the end of "bankAccountNumber"',
     impact: 'none when the bank issues virtual account numbers; the user sees these 4 digits',
@@ -101,4 +114,7 @@ export const fundingSourceRules: readonly PayloadRule[] = [
         ? 'not the end of "bankAccountNumber"; that is expected only for a virtual account number'
         : undefined,
   }),
-];
+};
+
+/** Every funding-source field rule, in the order of the spec's table. */
+export const fundingSourceRules: readonly PayloadRule[] = rulesIn([fundingSources, id, type, nickname, accountNumber, routingNumber, last4]);

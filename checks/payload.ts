@@ -379,3 +379,10 @@ export function payloadSchema(rules: readonly PayloadRule[], { $id, title, descr
     ...render(root, required),
   };
 }
+
+/** The rules in groups such as `{present, type, line1: {…}}`, depth first, in the order written. */
+export function rulesIn(groups: unknown): PayloadRule[] {
+  if (typeof groups !== 'object' || groups === null) return [];
+  if ('check' in groups) return [groups as PayloadRule];
+  return Object.values(groups).flatMap(rulesIn);
+}

@@ -180,6 +180,17 @@ export function issuedToken(response: JsonResponse): string | undefined {
   return typeof token === 'string' && token.trim() !== '' ? token : undefined;
 }
 
+/**
+ * Whether "accountInfoUrl" took a token: a 2xx is yes, a 401 or other error is no. A transport failure
+ * or a redirect says nothing about the token; the account-info rules report those.
+ */
+function tokenVerdict({ response, failure }: Exchange): 'accepted' | 'refused' | { unknown: string } {
+  if (failure) return { unknown: `"accountInfoUrl" gave no usable answer (${failure.message}); see account-info/transport` };
+  const status = response!.status;
+  if (status >= 300 && status <= 399) return { unknown: `"accountInfoUrl" answered with a ${status} redirect; see account-info/redirect` };
+  return isSuccess(status) ? 'accepted' : 'refused';
+}
+
 export const issuedTokenAccepted: Rule<{ encoding: Encoding; exchange: Exchange }> = {
   id: 'token-exchange/token-accepted',
   field: 'accountInfoUrl',
@@ -188,10 +199,10 @@ export const issuedTokenAccepted: Rule<{ encoding: Encoding; exchange: Exchange 
   requirement: 'the issued access token is accepted by "accountInfoUrl"',
   impact: `${signOnFails}: the platform cannot read the account with the token it was given`,
   check: ({ encoding, exchange }) => {
+    const verdict = tokenVerdict(exchange);
+    if (typeof verdict === 'object') return [{ message: verdict.unknown, outcome: 'skipped' }];
     const from = `the access token from the ${encodings[encoding].label} exchange`;
-    if (exchange.failure) return [{ message: `"accountInfoUrl" gave no usable answer to ${from}: ${exchange.failure.message}` }];
-    const status = exchange.response?.status;
-    return status === 200 ? [] : [{ message: `"accountInfoUrl" answered ${status} to ${from}; accept every token the token endpoint issues` }];
+    return verdict === 'accepted' ? [] : [{ message: `"accountInfoUrl" answered ${exchange.response!.status} to ${from}; accept every token the token endpoint issues` }];
   },
 };
 
@@ -266,11 +277,10 @@ export const codeReuseRevokesToken: Rule<Exchange> = {
   level: 'SHOULD',
   requirement: 'after a code is reused, the token first issued for it no longer works',
   impact: 'whoever replayed a code keeps the token that the first exchange issued',
-  check: ({ response, failure }) => {
-    if (failure) return [{ message: `"accountInfoUrl" gave no usable answer when the first token was tried again: ${failure.message}` }];
-    return response?.status === 200
-      ? [{ message: 'the access token issued for a "code" still works after that code was reused; revoke it' }]
-      : [];
+  check: (exchange) => {
+    const verdict = tokenVerdict(exchange);
+    if (typeof verdict === 'object') return [{ message: verdict.unknown, outcome: 'skipped' }];
+    return verdict === 'accepted' ? [{ message: 'the access token issued for a "code" still works after that code was reused; revoke it' }] : [];
   },
 };
 

@@ -2,10 +2,11 @@ import type { Profile } from '../partners/profile';
 import { CodeSourceError, mintedCodes } from './codes';
 import { httpClient } from './http';
 import type { Probe, ProbeResult } from './probe';
+import { accountInfoProbes, fundingSourcesProbes } from './resources';
 import { tokenExchangeProbes } from './token-exchange';
 
 /** Every probe of a full certification run, in suite order. */
-export const certificationProbes: readonly Probe[] = [...tokenExchangeProbes];
+export const certificationProbes: readonly Probe[] = [...tokenExchangeProbes, ...accountInfoProbes, ...fundingSourcesProbes];
 
 /**
  * Runs probes all at once, outside Playwright (self-tests, the benchmark), against a profile whose codes

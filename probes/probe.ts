@@ -2,7 +2,7 @@ import type { Exchange } from '../checks/evidence';
 import type { Finding } from '../checks/finding';
 import type { Profile } from '../partners/profile';
 import type { CodeSource } from './codes';
-import type { HttpClient } from './http';
+import { recorder, type HttpClient } from './http';
 
 export interface ProbeContext {
   profile: Profile;
@@ -30,3 +30,10 @@ export interface Probe {
 /** How many codes a run of these probes spends: what a profile with static codes must provide. */
 export const codesNeeded = (probes: readonly Probe[], profile: Profile): number =>
   probes.filter((probe) => !probe.skipReason?.(profile)).reduce((sum, probe) => sum + probe.codes, 0);
+
+/** Runs `body` with a recording client, so every probe returns its evidence the same way. */
+export async function recorded(ctx: ProbeContext, body: (http: HttpClient) => Promise<Finding[]>): Promise<ProbeResult> {
+  const http = recorder(ctx.http);
+  const findings = await body(http);
+  return { findings, exchanges: http.exchanges };
+}

@@ -27,8 +27,8 @@ import {
 } from '../checks/token-exchange';
 import { jsonResponse, type Exchange, type JsonResponse } from '../checks/evidence';
 import type { Profile } from '../partners/profile';
-import { recorder, type HttpClient, type HttpRequest } from './http';
-import type { Probe, ProbeContext, ProbeResult } from './probe';
+import type { HttpClient, HttpRequest } from './http';
+import { recorded, type Probe, type ProbeContext } from './probe';
 
 type TokenParams = Partial<Record<'code' | 'grant_type' | 'client_id' | 'client_secret' | 'scope', string | undefined>>;
 
@@ -68,19 +68,13 @@ function judgeTransport(exchange: Exchange, judged: readonly Rule<never, never>[
 }
 
 /**
- * Sends a negative case. These judge the partner's OAuth logic, not its body parsing: a 415 to JSON is
- * already reported by the encoding rules, so the case is repeated form-encoded (a 415 spent no code).
+ * Sends a token request whose answer judges the partner's OAuth logic, or that only has to yield a
+ * token, not its body parsing: a 415 to JSON is already reported by the encoding rules, so the request
+ * is repeated form-encoded (a 415 spent no code).
  */
-async function sendNegativeCase(http: HttpClient, profile: Profile, overrides: TokenParams): Promise<Exchange> {
+export async function sendTokenRequest(http: HttpClient, profile: Profile, overrides: TokenParams): Promise<Exchange> {
   const exchange = await http.send(tokenRequest(profile, 'json', overrides));
   return exchange.response?.status === 415 ? http.send(tokenRequest(profile, 'form', overrides)) : exchange;
-}
-
-/** Runs `body` with a recording client, so every probe returns its evidence the same way. */
-async function recorded(ctx: ProbeContext, body: (http: HttpClient) => Promise<Finding[]>): Promise<ProbeResult> {
-  const http = recorder(ctx.http);
-  const findings = await body(http);
-  return { findings, exchanges: http.exchanges };
 }
 
 function exchangeProbe(encoding: Encoding): Probe {
@@ -115,7 +109,7 @@ function refusalProbe(
     ...spec,
     run: (ctx) =>
       recorded(ctx, async (http) => {
-        const call = judgeTransport(await sendNegativeCase(http, ctx.profile, await request(ctx)), judged);
+        const call = judgeTransport(await sendTokenRequest(http, ctx.profile, await request(ctx)), judged);
         return call.response ? [...call.findings, ...judge(call.response)] : call.findings;
       }),
   };
@@ -162,11 +156,11 @@ const codeReuseProbe: Probe = {
     recorded(ctx, async (http) => {
       const reuseRules = [codeReuseRejected, codeReuseInvalidGrant, unauthorizedNamesScheme, codeReuseRevokesToken];
       const code = await ctx.codes.next();
-      const first = await sendNegativeCase(http, ctx.profile, { code });
+      const first = await sendTokenRequest(http, ctx.profile, { code });
       const token = first.response && issuedToken(jsonResponse(first.response));
       // The first exchange is judged by the exchange probes; here it only has to yield a token.
       if (!token) return skip(reuseRules, 'the first exchange of the code issued no access token');
-      const second = judgeTransport(await sendNegativeCase(http, ctx.profile, { code }), reuseRules);
+      const second = judgeTransport(await sendTokenRequest(http, ctx.profile, { code }), reuseRules);
       if (!second.response) return second.findings;
       const refusal = checkRefusal(codeReuseRejected, codeReuseInvalidGrant, second.response);
       if (grantsToken(second.response)) {

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { faultCatalogue, isFault, type Fault } from './faults';
+import { faultCatalogue, isFault, omitted, type Behaviour, type Fault, type FaultSpec } from './faults';
 import { createStore, tokenLifetimeSeconds, type Store } from './store';
 import { isUserKey, users, type UserKey } from './users';
 
@@ -134,24 +134,73 @@ function tokenEndpoint(store: Store) {
   };
 }
 
-/** RFC 6750 §3: Bearer-protected resources. */
-function bearerResource(store: Store, pick: (user: UserKey) => unknown) {
+type Resource = 'account-info' | 'funding-sources';
+
+/** The body a resource serves for a user: its data with the fault catalogue's field edits applied. */
+function bodyOf(resource: Resource, user: UserKey, now: Date, faults: Set<Fault>): unknown {
+  const data = users[user].data(now);
+  const body = resource === 'account-info' ? structuredClone(data.accountInfo) : { fundingSources: structuredClone(data.fundingSources) };
+  for (const fault of faults) {
+    const spec: FaultSpec = faultCatalogue[fault];
+    const edits = resource === 'account-info' ? spec.account : spec.funding;
+    for (const [path, value] of Object.entries(edits ?? {})) applyEdit(body, path, value);
+  }
+  return body;
+}
+
+function applyEdit(body: Record<string, unknown>, path: string, value: unknown) {
+  const steps = path.split('.');
+  const last = steps.pop()!;
+  const parent = steps.reduce<Record<string, unknown>>((node, step) => node[step] as Record<string, unknown>, body);
+  if (value === omitted) delete parent[last];
+  else parent[last] = value;
+}
+
+/** The payload with its ids renamed, for the unstable-ids faults: a new name on every call. */
+function renamed(resource: Resource, body: unknown, call: number): unknown {
+  if (resource === 'account-info') {
+    const info = body as { user: { id: string } };
+    return { ...info, user: { ...info.user, id: `${info.user.id}-${call}` } };
+  }
+  const list = (body as { fundingSources: { id: string }[] }).fundingSources;
+  return { fundingSources: list.map((source) => ({ ...source, id: `${source.id}-${call}` })) };
+}
+
+/** RFC 6750 §3: a Bearer-protected resource, with the behaviour faults of its endpoint. */
+function bearerResource(store: Store, resource: Resource, now: () => number) {
+  let calls = 0;
   return async (request: FastifyRequest, reply: FastifyReply) => {
+    const faults = faultsOf(request);
+    const has = (behaviour: Behaviour) => faults.has(`${resource}-${behaviour}`);
+    if (has('reset')) {
+      reply.hijack();
+      request.raw.socket.destroy();
+      return;
+    }
+    if (has('redirect')) return reply.redirect(request.url, 302);
+    const refuse = (error: string, description: string) => {
+      if (!faults.has('no-www-authenticate')) reply.header('www-authenticate', `Bearer realm="${realm}"${error === 'invalid_token' ? ', error="invalid_token"' : ''}`);
+      return reply.code(401).send({ error, error_description: description });
+    };
     const match = /^bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+    let user: UserKey | undefined = 'complete';
     if (!match) {
-      return reply
-        .code(401)
-        .header('www-authenticate', `Bearer realm="${realm}"`)
-        .send({ error: 'unauthorized', error_description: 'send "Authorization: Bearer <access token>"' });
+      if (!has('ignores-missing-token')) return refuse('unauthorized', 'send "Authorization: Bearer <access token>"');
+    } else {
+      user = resource === 'account-info' && faults.has('tokens-not-accepted') ? undefined : store.userOfToken(match[1]!);
+      if (!user && has('accepts-any-token')) user = 'complete';
+      if (!user) return refuse('invalid_token', 'the access token is unknown, expired or revoked');
     }
-    const user = faultsOf(request).has('tokens-not-accepted') ? undefined : store.userOfToken(match[1]!);
-    if (!user) {
-      return reply
-        .code(401)
-        .header('www-authenticate', `Bearer realm="${realm}", error="invalid_token"`)
-        .send({ error: 'invalid_token', error_description: 'the access token is unknown, expired or revoked' });
+    let body = bodyOf(resource, user, new Date(now()), faults);
+    if (has('unstable-ids')) body = renamed(resource, body, ++calls);
+    reply.header('cache-control', 'no-store').code(has('status-202') ? 202 : 200);
+    if (has('text-plain')) return reply.type('text/plain; charset=utf-8').send(JSON.stringify(body));
+    if (has('not-json')) {
+      if (resource === 'funding-sources') return reply.send((body as { fundingSources: unknown[] }).fundingSources);
+      const text = JSON.stringify(body);
+      return reply.type('application/json').send(text.slice(0, Math.floor(text.length / 2)));
     }
-    return reply.header('cache-control', 'no-store').send(pick(user));
+    return reply.send(body);
   };
 }
 
@@ -168,7 +217,7 @@ ${message ? `<p role="alert">${escapeHtml(message)}</p>` : ''}
 }
 
 /** Every partner-facing route; registered once plainly and once under `/faults/:faults`. */
-function partnerRoutes(store: Store, platformAuthUrl: string) {
+function partnerRoutes(store: Store, platformAuthUrl: string, now: () => number) {
   return async (app: FastifyInstance) => {
     app.addHook('onRequest', async (request, reply) => {
       const list = (request.params as { faults?: string }).faults;
@@ -178,12 +227,12 @@ function partnerRoutes(store: Store, platformAuthUrl: string) {
       }
     });
     app.post('/oauth/token', tokenEndpoint(store));
-    app.get('/api/account', bearerResource(store, (user) => users[user].accountInfo));
-    app.get('/api/funding-sources', bearerResource(store, (user) => ({ fundingSources: users[user].fundingSources })));
+    app.get('/api/account', bearerResource(store, 'account-info', now));
+    app.get('/api/funding-sources', bearerResource(store, 'funding-sources', now));
     // A partner's staging test hook: a fresh code for a user, bound to the reference client unless client=none.
     app.post('/test-hooks/codes', async (request, reply) => {
       const { user = 'complete', client = referenceClient.id } = request.query as Record<string, string | undefined>;
-      if (!isUserKey(user)) return reply.code(400).send({ error: 'invalid_request', error_description: `unknown user "${user}"; use ${Object.keys(users).join(' or ')}` });
+      if (!isUserKey(user)) return reply.code(400).send({ error: 'invalid_request', error_description: `unknown user "${user}"; use one of ${Object.keys(users).join(', ')}` });
       if (client !== 'none' && client !== referenceClient.id) return reply.code(400).send({ error: 'invalid_request', error_description: `unknown client "${client}"` });
       return { code: store.mintCode(user, client === 'none' ? null : client) };
     });
@@ -221,7 +270,7 @@ export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaul
   app.get('/health', async () => ({ ok: true }));
   app.get('/faults', async () => faultCatalogue);
   app.get('/test-hooks/stats', async () => ({ requests }));
-  void app.register(partnerRoutes(store, platformAuthUrl));
-  void app.register(partnerRoutes(store, platformAuthUrl), { prefix: '/faults/:faults' });
+  void app.register(partnerRoutes(store, platformAuthUrl, now));
+  void app.register(partnerRoutes(store, platformAuthUrl, now), { prefix: '/faults/:faults' });
   return app;
 }

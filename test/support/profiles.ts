@@ -1,11 +1,12 @@
 import { loadProfile, type Profile } from '../../partners/profile';
 import type { Fault } from '../../sandbox/reference-partner/faults';
+import type { UserKey } from '../../sandbox/reference-partner/users';
 
 /**
  * partners/reference.json, pointed at a reference partner on `origin` with `faults` switched on:
  * every URL keeps its path behind the `/faults/<list>` prefix.
  */
-export function referenceProfile(origin: string, faults: readonly Fault[] = []): Profile {
+export function referenceProfile(origin: string, faults: readonly Fault[] = [], { user = 'complete', collectMissingAccountInfo = false }: { user?: UserKey; collectMissingAccountInfo?: boolean } = {}): Profile {
   const { profile } = loadProfile('partners/reference.json', {});
   if (!profile) throw new Error('partners/reference.json does not load');
   const prefix = faults.length > 0 ? `/faults/${faults.join(',')}` : '';
@@ -19,6 +20,7 @@ export function referenceProfile(origin: string, faults: readonly Fault[] = []):
     tokenExchangeUrl: move(base.tokenExchangeUrl),
     accountInfoUrl: move(base.accountInfoUrl),
     ...(base.fundingSourcesUrl ? { fundingSourcesUrl: move(base.fundingSourcesUrl) } : {}),
-    codes: { mintUrl: move(base.codes.mintUrl!) },
+    collectMissingAccountInfo,
+    codes: { mintUrl: move(base.codes.mintUrl!).replace(/user=[^&]*/, `user=${user}`) },
   };
 }

@@ -28,7 +28,7 @@ test('a code exchanged in either encoding yields a Bearer token that reads the a
     const body = (await response.json()) as { access_token: string; token_type: string; expires_in: number };
     expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
     const account = await fetch(`${partner.origin}/api/account`, { headers: { authorization: `Bearer ${body.access_token}` } });
-    expect(await account.json()).toEqual(users.complete.accountInfo);
+    expect(await account.json()).toEqual(users.complete.data().accountInfo);
   }
 });
 
@@ -115,5 +115,5 @@ test('the login page sends the user to the platform auth URL with a code', async
   const response = await exchange({ grant_type: 'authorization_code', code: target.searchParams.get('code')!, ...credentials });
   const { access_token: token } = (await response.json()) as { access_token: string };
   const account = await fetch(`${partner.origin}/api/account`, { headers: { authorization: `Bearer ${token}` } });
-  expect(await account.json()).toEqual(users.minimal.accountInfo);
+  expect(await account.json()).toEqual(users.minimal.data().accountInfo);
 });

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { accountInfoFieldRules } from '../checks/account-info';
+import { jsonObject, jsonResponse, type Exchange } from '../checks/evidence';
+import { evaluate, skip, type Finding, type Rule } from '../checks/finding';
+import { fundingSourceRules } from '../checks/funding-sources';
+import type { PayloadRule } from '../checks/payload';
+import {
+  accountInfoConsistent,
+  accountInfoResource,
+  checkPayload,
+  fundingSourceIdsStable,
+  fundingSourcesResource,
+  type TwoCalls,
+} from '../checks/resources';
+import { issuedToken } from '../checks/token-exchange';
+import { checkTransport } from '../checks/transport';
+import type { Profile } from '../partners/profile';
+import type { HttpClient, HttpRequest } from './http';
+import { recorded, type Probe, type ProbeContext } from './probe';
+import { sendTokenRequest } from './token-exchange';
+
+/** The probes of the two Bearer-protected partner endpoints: account information and funding sources. */
+
+interface Resource {
+  rules: typeof accountInfoResource;
+  fieldRules: readonly PayloadRule[];
+  consistency: Rule<TwoCalls>;
+  url: (profile: Profile) => string | undefined;
+  endpoint: string;
+  urlField: string;
+  titles: { payload: string; unauthorized: string };
+  skipReason?: (profile: Profile) => string | undefined;
+}
+
+const accountInfo: Resource = {
+  rules: accountInfoResource,
+  fieldRules: accountInfoFieldRules,
+  consistency: accountInfoConsistent,
+  url: (profile) => profile.accountInfoUrl,
+  endpoint: 'account-info',
+  urlField: 'accountInfoUrl',
+  titles: {
+    payload: 'account information passes every field rule of spec §2.3, alike on a second call',
+    unauthorized: 'account information refuses a missing or invalid token with 401',
+  },
+};
+
+const fundingSources: Resource = {
+  rules: fundingSourcesResource,
+  fieldRules: fundingSourceRules,
+  consistency: fundingSourceIdsStable,
+  url: (profile) => profile.fundingSourcesUrl,
+  endpoint: 'funding-sources',
+  urlField: 'fundingSourcesUrl',
+  titles: {
+    payload: 'funding sources pass every field rule of spec §2.4, with ids stable across calls',
+    unauthorized: 'funding sources refuse a missing or invalid token with 401',
+  },
+  skipReason: (profile) => (profile.fundingSourcesUrl ? undefined : 'the profile has no "fundingSourcesUrl", so the platform never reads funding sources'),
+};
+
+/** The request the platform sends (spec §4.2); without `token`, no Authorization header at all. */
+const resourceRequest = (url: string, token?: string): HttpRequest => ({
+  method: 'GET',
+  url,
+  headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), accept: 'application/json' },
+});
+
+/** A fresh access token, exchanged as the platform would; undefined when the partner issues none. */
+async function obtainToken(http: HttpClient, ctx: ProbeContext): Promise<string | undefined> {
+  const exchange = await sendTokenRequest(http, ctx.profile, { code: await ctx.codes.next() });
+  return exchange.response && issuedToken(jsonResponse(exchange.response));
+}
+
+/**
+ * Fetches the payload twice with one token, at once: every rule runs on the first answer, and the
+ * two answers must agree (same ids). One token, one round trip, every rule.
+ */
+function payloadProbe(resource: Resource): Probe {
+  const { rules, fieldRules, consistency, urlField } = resource;
+  const judged = [rules.status, rules.contentType, rules.bodyJson, rules.nullValues, ...fieldRules, consistency];
+  return {
+    id: `${resource.endpoint}/payload`,
+    title: resource.titles.payload,
+    codes: 1,
+    ...(resource.skipReason ? { skipReason: resource.skipReason } : {}),
+    run: (ctx) =>
+      recorded(ctx, async (http) => {
+        const token = await obtainToken(http, ctx);
+        if (!token) return skip([...rules.transport, ...judged], 'no access token was issued; see the token-exchange results');
+        const url = resource.url(ctx.profile)!;
+        const [first, second] = await Promise.all([http.send(resourceRequest(url, token)), http.send(resourceRequest(url, token))]);
+        const transport = checkTransport(rules.transport, first);
+        if (!transport.usable) return [...transport.findings, ...skip(judged, `no usable response from "${urlField}"`)];
+        const payloadCtx = { now: new Date(), collectMissingAccountInfo: ctx.profile.collectMissingAccountInfo };
+        const one = checkPayload(rules, fieldRules, jsonResponse(first.response!), payloadCtx);
+        return [...transport.findings, ...one.findings, ...compare(consistency, one.payload, second, urlField)];
+      }),
+  };
+}
+
+function compare(consistency: Rule<TwoCalls>, first: TwoCalls['first'] | undefined, second: Exchange, urlField: string): Finding[] {
+  if (!first) return skip([consistency], 'the first answer has no JSON object to compare');
+  const payload = second.response && jsonObject(jsonResponse(second.response));
+  if (second.failure || !payload) return skip([consistency], `the second call to "${urlField}" gave no JSON object (${second.failure?.message ?? `status ${second.response?.status}`})`);
+  return evaluate(consistency, { first, second: payload }, undefined);
+}
+
+/** Requests without a token and with a made-up one, at once: both must be refused with 401. */
+function unauthorizedProbe(resource: Resource): Probe {
+  const { rules, urlField } = resource;
+  return {
+    id: `${resource.endpoint}/unauthorized`,
+    title: resource.titles.unauthorized,
+    codes: 0,
+    ...(resource.skipReason ? { skipReason: resource.skipReason } : {}),
+    run: (ctx) =>
+      recorded(ctx, async (http) => {
+        const url = resource.url(ctx.profile)!;
+        const cases = [
+          { rule: rules.missingToken, request: resourceRequest(url) },
+          { rule: rules.invalidToken, request: resourceRequest(url, `certify-invalid-${randomUUID()}`) },
+        ];
+        const answers = await Promise.all(cases.map(({ request }) => http.send(request)));
+        return cases.flatMap(({ rule }, index) => {
+          const transport = checkTransport(rules.transport, answers[index]!);
+          if (!transport.usable) return [...transport.findings, ...skip([rule, rules.wwwAuthenticate], `no usable response from "${urlField}"`)];
+          const response = jsonResponse(answers[index]!.response!);
+          return [...transport.findings, ...evaluate(rule, response, undefined), ...evaluate(rules.wwwAuthenticate, response, undefined)];
+        });
+      }),
+  };
+}
+
+export const accountInfoProbes: readonly Probe[] = [payloadProbe(accountInfo), unauthorizedProbe(accountInfo)];
+export const fundingSourcesProbes: readonly Probe[] = [payloadProbe(fundingSources), unauthorizedProbe(fundingSources)];
