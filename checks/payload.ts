@@ -357,6 +357,10 @@ function render(node: SchemaNode, requiredMarkers: readonly Marker[]): JsonSchem
   return schema;
 }
 
+/** Only MUST rules: the schema rejects exactly what fails certification, never what merely warns. */
+export const inPublishedSchema = <R extends Partial<Pick<PayloadRule, 'schema' | 'level'>>>(rule: R): rule is R & Required<Pick<PayloadRule, 'schema'>> =>
+  rule.schema !== undefined && rule.level === 'MUST';
+
 export interface SchemaOptions {
   $id: string;
   title: string;
@@ -369,7 +373,7 @@ export interface SchemaOptions {
 export function payloadSchema(rules: readonly PayloadRule[], { $id, title, description, required }: SchemaOptions): JsonSchema {
   const root = newNode();
   for (const rule of rules) nodeAt(root, rule.subject.path).field = rule.subject;
-  for (const rule of rules) if (rule.schema) mergeInto(rule.schema.at === '' ? root : nodeAt(root, rule.schema.at), rule.schema.fragment);
+  for (const rule of rules) if (inPublishedSchema(rule)) mergeInto(rule.schema.at === '' ? root : nodeAt(root, rule.schema.at), rule.schema.fragment);
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id,

@@ -1,7 +1,7 @@
 import { allRules, catalogue, publishedSchemas } from '../checks/catalogue';
 import { clauses } from '../checks/clauses';
 import type { Rule } from '../checks/finding';
-import type { PayloadRule } from '../checks/payload';
+import { inPublishedSchema, type PayloadRule } from '../checks/payload';
 import { profileJsonSchema } from '../partners/profile';
 import { specFile, specRows } from './spec-tables';
 
@@ -13,7 +13,7 @@ import { specFile, specRows } from './spec-tables';
 type AnyRule = Rule<never, never> & Partial<Pick<PayloadRule, 'subject' | 'schema'>>;
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const ruleCells = (rule: AnyRule) => `\`${rule.id}\` | ${rule.level} | ${rule.clause} | ${cell(rule.requirement)}${rule.schema ? ' ¹' : ''}`;
+const ruleCells = (rule: AnyRule) => `\`${rule.id}\` | ${rule.level} | ${rule.clause} | ${cell(rule.requirement)}${inPublishedSchema(rule) ? ' ¹' : ''}`;
 
 function rulesDoc(): string {
   const rules = allRules as readonly AnyRule[];
@@ -48,7 +48,7 @@ function rulesDoc(): string {
   for (const [endpoint, endpointRules] of Object.entries(catalogue)) {
     const others = (endpointRules as readonly AnyRule[]).filter((rule) => !rule.subject?.row);
     lines.push(`### ${endpoint}`, '', '| Rule | Field | Level | Clause | Requirement |', '|---|---|---|---|---|');
-    for (const rule of others) lines.push(`| \`${rule.id}\` | \`${rule.field}\` | ${rule.level} | ${rule.clause} | ${cell(rule.requirement)}${rule.schema ? ' ¹' : ''} |`);
+    for (const rule of others) lines.push(`| \`${rule.id}\` | \`${rule.field}\` | ${rule.level} | ${rule.clause} | ${cell(rule.requirement)}${inPublishedSchema(rule) ? ' ¹' : ''} |`);
     lines.push('');
   }
   lines.push('## Clauses', '', '| Clause | What it says |', '|---|---|');

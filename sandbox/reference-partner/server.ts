@@ -137,7 +137,7 @@ function tokenEndpoint(store: Store) {
 type Resource = 'account-info' | 'funding-sources';
 
 /** The body a resource serves for a user: its data with the fault catalogue's field edits applied. */
-function bodyOf(resource: Resource, user: UserKey, now: Date, faults: Set<Fault>): unknown {
+export function bodyOf(resource: Resource, user: UserKey, now: Date, faults: Set<Fault>): unknown {
   const data = users[user].data(now);
   const body = resource === 'account-info' ? structuredClone(data.accountInfo) : { fundingSources: structuredClone(data.fundingSources) };
   for (const fault of faults) {

@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { accountInfoFieldRules } from '../../checks/account-info';
+import { publishedSchemas } from '../../checks/catalogue';
+import { evaluateAll, failed } from '../../checks/finding';
+import { fundingSourceRules } from '../../checks/funding-sources';
+import type { Payload, PayloadRule } from '../../checks/payload';
+import { faultCatalogue, faultNames, type FaultSpec } from '../../sandbox/reference-partner/faults';
+import { bodyOf } from '../../sandbox/reference-partner/server';
+import { userKeys } from '../../sandbox/reference-partner/users';
+import { generatedFiles } from '../../scripts/generated-files';
+import { specRows } from '../../scripts/spec-tables';
+
+const now = new Date('2026-11-21T12:00:00Z');
+
+test('every row of the spec\'s field tables has rules, with the spec\'s own marker', () => {
+  const rows = specRows();
+  expect(rows.length).toBe(31); // 19 account-information rows, 5 Address rows, fundingSources and its 6 fields
+  const rules = [...accountInfoFieldRules, ...fundingSourceRules];
+  for (const row of rows) {
+    const covering = rules.filter((rule) => rule.subject.row?.table === row.table && rule.subject.row.property === row.property);
+    expect(covering.length, `${row.table}: ${row.property}`).toBeGreaterThan(0);
+    expect([...new Set(covering.map((rule) => rule.subject.marker))], `${row.table}: ${row.property}`).toEqual([row.marker]);
+  }
+  const known = new Set(rows.map((row) => `${row.table}: ${row.property}`));
+  const invented = rules.filter((rule) => rule.subject.row && !known.has(`${rule.subject.row.table}: ${rule.subject.row.property}`));
+  expect(invented.map((rule) => rule.id)).toEqual([]);
+});
+
+test('generated files are up to date (run `npm run generate`)', () => {
+  for (const [file, content] of Object.entries(generatedFiles())) expect(readFileSync(file, 'utf8'), file).toBe(content);
+});
+
+test('docs/RULES.md lists every spec row and every rule', () => {
+  const doc = generatedFiles()['docs/RULES.md']!;
+  expect(doc).not.toContain('**no rule**');
+  for (const rule of [...accountInfoFieldRules, ...fundingSourceRules]) expect(doc).toContain(`\`${rule.id}\``);
+});
+
+// ---- the published schemas agree with the catalogue -----------------------------------------------------
+
+const ajv = new Ajv2020({ allErrors: true });
+addFormats(ajv);
+const validators = Object.fromEntries(Object.entries(publishedSchemas).map(([name, schema]) => [name, ajv.compile(schema)]));
+
+/** What the schema can say: the verdict of the rules that carry a schema fragment, and of presence. */
+const schemaBacked = (rules: readonly PayloadRule[]) => rules.filter((rule) => rule.schema || rule.id.endsWith('/present'));
+
+function corpus(): { name: string; account: Payload; funding: Payload }[] {
+  const users = userKeys.map((user) => ({ name: `user ${user}`, account: bodyOf('account-info', user, now, new Set()), funding: bodyOf('funding-sources', user, now, new Set()) }));
+  const faults = faultNames
+    .filter((fault) => { const spec: FaultSpec = faultCatalogue[fault]; return spec.account !== undefined || spec.funding !== undefined; })
+    .map((fault) => ({ name: `fault ${fault}`, account: bodyOf('account-info', 'complete', now, new Set([fault])), funding: bodyOf('funding-sources', 'complete', now, new Set([fault])) }));
+  return [...users, ...faults].map((entry) => ({ ...entry, account: entry.account as Payload, funding: entry.funding as Payload }));
+}
+
+test('each published schema accepts exactly what the catalogue\'s schema-backed rules pass, on every user and fault', () => {
+  const entries = corpus();
+  expect(entries.length).toBeGreaterThan(100);
+  const cases = [
+    { schema: 'account-info.schema.json', rules: schemaBacked(accountInfoFieldRules), payload: 'account', collect: false },
+    { schema: 'account-info.collect-missing.schema.json', rules: schemaBacked(accountInfoFieldRules), payload: 'account', collect: true },
+    { schema: 'funding-sources.schema.json', rules: schemaBacked(fundingSourceRules), payload: 'funding', collect: false },
+  ] as const;
+  const disagreements: string[] = [];
+  for (const { schema, rules, payload, collect } of cases) {
+    for (const entry of entries) {
+      const failures = failed(evaluateAll(rules, entry[payload], { now, collectMissingAccountInfo: collect })).map((f) => f.rule);
+      const valid = validators[schema]!(entry[payload]);
+      if (valid !== (failures.length === 0)) disagreements.push(`${schema} on ${entry.name}: schema ${valid ? 'accepts' : 'rejects'}, rules fail [${failures.join(', ')}] ${JSON.stringify(validators[schema]!.errors?.slice(0, 2))}`);
+    }
+  }
+  expect(disagreements).toEqual([]);
+});
+
+test('the minimal user fits only the collect-missing schema', () => {
+  const minimal = bodyOf('account-info', 'minimal', now, new Set());
+  expect(validators['account-info.collect-missing.schema.json']!(minimal)).toBe(true);
+  expect(validators['account-info.schema.json']!(minimal)).toBe(false);
+});
