@@ -65,6 +65,24 @@ const nameRules = (subject: Field<'string'>) => ({
 const phoneCharacters = '^[0-9()+.\\-]*$';
 /** NANP regions that are the United States: the states and DC, and the territories with US state codes. */
 const usPhoneRegions = new Set(['US', 'PR', 'GU', 'VI', 'AS', 'MP']);
+/**
+ * What is wrong with a phone number as a US number, if anything. libphonenumber-js compiles its
+ * patterns on every call (about 10 µs), so verdicts are remembered per distinct number, boundedly.
+ */
+const phoneVerdicts = new Map<string, string | undefined>();
+function usPhoneProblem(value: string): string | undefined {
+  if (phoneVerdicts.has(value)) return phoneVerdicts.get(value);
+  const number = parsePhoneNumberFromString(value, 'US');
+  const verdict = !number?.isValid()
+    ? 'not a valid US phone number; send a 10-digit US number with a real area code'
+    : !usPhoneRegions.has(number.country ?? '')
+      ? `a ${number.country ?? 'non-US'} number; the platform accepts only US numbers`
+      : undefined;
+  if (phoneVerdicts.size >= 10_000) phoneVerdicts.clear();
+  phoneVerdicts.set(value, verdict);
+  return verdict;
+}
+
 const phoneRules = (subject: Field<'string'>, level: Level) => ({
   type: kind(subject, level),
   characters: constraint(subject, 'characters', {
@@ -87,12 +105,7 @@ const phoneRules = (subject: Field<'string'>, level: Level) => ({
     requirement: `"${subject.path}" is a valid US phone number`,
     // Judged only once the characters and the digit count pass: those rules name the simpler fix.
     appliesTo: (value) => new RegExp(phoneCharacters).test(value) && value.replace(/\D/g, '').length >= 9,
-    problem: ({ value }) => {
-      const number = parsePhoneNumberFromString(value, 'US');
-      if (!number?.isValid()) return 'not a valid US phone number; send a 10-digit US number with a real area code';
-      if (!usPhoneRegions.has(number.country ?? '')) return `a ${number.country ?? 'non-US'} number; the platform accepts only US numbers`;
-      return undefined;
-    },
+    problem: ({ value }) => usPhoneProblem(value),
   }),
 });
 

@@ -43,21 +43,23 @@ function finding(rule: Rule<never, never>, outcome: Outcome, message: string, fi
 }
 
 export function evaluate<I, C>(rule: Rule<I, C>, input: I, ctx: C): Finding[] {
-  let issues: Issue[];
-  try {
-    issues = rule.check(input, ctx);
-  } catch (error) {
-    // A rule that throws is a harness bug; it must still show up, never abort the other rules.
-    issues = [{ message: `rule crashed (${String(error)}); please report this harness bug`, outcome: 'failed' }];
-  }
-  if (issues.length === 0) return [finding(rule, 'passed', rule.requirement)];
-  return issues.map((issue) =>
-    finding(rule, issue.outcome ?? outcomeOfLevel[rule.level], issue.message, issue.field ?? rule.field),
-  );
+  return evaluateAll([rule], input, ctx);
 }
 
 export function evaluateAll<I, C>(rules: readonly Rule<I, C>[], input: I, ctx: C): Finding[] {
-  return rules.flatMap((rule) => evaluate(rule, input, ctx));
+  const findings: Finding[] = [];
+  for (const rule of rules) {
+    let issues: Issue[];
+    try {
+      issues = rule.check(input, ctx);
+    } catch (error) {
+      // A rule that throws is a harness bug; it must still show up, never abort the other rules.
+      issues = [{ message: `rule crashed (${String(error)}); please report this harness bug`, outcome: 'failed' }];
+    }
+    if (issues.length === 0) findings.push(finding(rule, 'passed', rule.requirement));
+    for (const issue of issues) findings.push(finding(rule, issue.outcome ?? outcomeOfLevel[rule.level], issue.message, issue.field ?? rule.field));
+  }
+  return findings;
 }
 
 export function skip(rules: readonly Rule<never, never>[], reason: string): Finding[] {

@@ -72,33 +72,47 @@ const lastSegment = (path: string) => path.slice(path.lastIndexOf('.') + 1);
 /** `fundingSources[].nickname` → `nickname`: rule ids name the field as the spec's table does. */
 const idPath = (path: string) => path.replace(/^.*\[\]\./, '');
 
-export function locate(payload: Payload, field: Field): Where {
-  const steps = field.path.split('.');
-  const names = [steps.pop()!, ...(field.spellings ?? [])];
-  let nodes: { field: string; value: Record<string, unknown> }[] = [{ field: '', value: payload }];
-  for (const step of steps) {
-    const many = step.endsWith('[]');
-    const name = many ? step.slice(0, -2) : step;
-    const next: typeof nodes = [];
-    for (const node of nodes) {
-      const at = `${node.field}${name}`;
-      const child = node.value[name];
-      if (child === undefined || child === null) return { unreachable: `"${at}" is missing` };
-      if (many) {
-        if (!Array.isArray(child)) return { unreachable: `"${at}" is not an array` };
-        child.forEach((item, index) => isObject(item) && next.push({ field: `${at}[${index}].`, value: item }));
-      } else {
-        if (!isObject(child)) return { unreachable: `"${at}" is not an object` };
-        next.push({ field: `${at}.`, value: child });
+/** Reads a field's values from payloads; the path is parsed once, since rules run on many payloads. */
+export function locator(field: Field): (payload: Payload) => Where {
+  const all = field.path.split('.');
+  const names = [all.pop()!, ...(field.spellings ?? [])];
+  const steps = all.map((step) => (step.endsWith('[]') ? { name: step.slice(0, -2), many: true } : { name: step, many: false }));
+  const spelled = (node: Record<string, unknown>) => names.find((candidate) => node[candidate] !== undefined) ?? names[0]!;
+  if (steps.every((step) => !step.many)) {
+    // No array on the way (all of §2.3): every string is known up front.
+    const prefix = all.map((step) => `${step}.`).join('');
+    const missing = steps.map((_, i) => ({ unreachable: `"${all.slice(0, i + 1).join('.')}" is missing` }));
+    const notObject = steps.map((_, i) => ({ unreachable: `"${all.slice(0, i + 1).join('.')}" is not an object` }));
+    return (payload) => {
+      let node = payload;
+      for (let i = 0; i < steps.length; i++) {
+        const child = node[steps[i]!.name];
+        if (child === undefined || child === null) return missing[i]!;
+        if (!isObject(child)) return notObject[i]!;
+        node = child;
       }
-    }
-    nodes = next;
+      const name = spelled(node);
+      return { found: [{ field: prefix + name, value: node[name], parent: node }] };
+    };
   }
-  return {
-    found: nodes.map((node) => {
-      const name = names.find((candidate) => node.value[candidate] !== undefined) ?? names[0]!;
-      return { field: `${node.field}${name}`, value: node.value[name], parent: node.value };
-    }),
+  return (payload) => {
+    let nodes: { field: string; value: Record<string, unknown> }[] = [{ field: '', value: payload }];
+    for (const { name, many } of steps) {
+      const next: typeof nodes = [];
+      for (const node of nodes) {
+        const child = node.value[name];
+        if (child === undefined || child === null) return { unreachable: `"${node.field}${name}" is missing` };
+        if (many) {
+          if (!Array.isArray(child)) return { unreachable: `"${node.field}${name}" is not an array` };
+          child.forEach((item, index) => isObject(item) && next.push({ field: `${node.field}${name}[${index}].`, value: item }));
+        } else {
+          if (!isObject(child)) return { unreachable: `"${node.field}${name}" is not an object` };
+          next.push({ field: `${node.field}${name}.`, value: child });
+        }
+      }
+      nodes = next;
+    }
+    return { found: nodes.map((node) => ({ field: node.field + spelled(node.value), value: node.value[spelled(node.value)], parent: node.value })) };
   };
 }
 
@@ -137,6 +151,7 @@ const impactOf: Record<Endpoint, string> = {
 };
 
 const skipped = (message: string): Issue[] => [{ message, outcome: 'skipped' }];
+const skippedBecause = (where: { unreachable: string }): Issue[] => [{ message: where.unreachable, outcome: 'skipped' }];
 
 function omission(field: Field, located: Located, ctx: PayloadContext): Issue {
   const missing = `"${located.field}" is ${located.value === null ? 'null, which counts as missing' : 'missing'}`;
@@ -167,6 +182,7 @@ const presenceImpact: Record<Marker, string> = {
 /** Spec legend → DESIGN.md §4: Yes and Yes* are MUST (Yes* softened per profile), the others INFO. */
 export function presence(field: Field): PayloadRule {
   const required = field.marker === 'Yes' || field.marker === 'Yes*';
+  const locate = locator(field);
   return {
     id: `${field.endpoint}/${idPath(field.path)}/present`,
     field: field.path,
@@ -176,9 +192,11 @@ export function presence(field: Field): PayloadRule {
     impact: presenceImpact[field.marker],
     subject: field,
     check: (payload, ctx) => {
-      const where = locate(payload, field);
-      if ('unreachable' in where) return skipped(where.unreachable);
-      return where.found.filter((located) => !present(located)).map((located) => omission(field, located, ctx));
+      const where = locate(payload);
+      if ('unreachable' in where) return skippedBecause(where);
+      const issues: Issue[] = [];
+      for (const located of where.found) if (!present(located)) issues.push(omission(field, located, ctx));
+      return issues;
     },
   };
 }
@@ -189,6 +207,8 @@ const article = (kind: Kind) => (kind === 'object' || kind === 'array' ? 'an' : 
 export function kind(field: Field, level: Level = 'MUST'): PayloadRule {
   const fragment = { type: field.kind };
   const valid = lazyValidator(fragment);
+  const locate = locator(field);
+  const absent = skipped(`"${field.path}" is missing`);
   return {
     id: `${field.endpoint}/${idPath(field.path)}/type`,
     field: field.path,
@@ -199,24 +219,24 @@ export function kind(field: Field, level: Level = 'MUST'): PayloadRule {
     subject: field,
     schema: { at: field.path, fragment },
     check: (payload) => {
-      const where = locate(payload, field);
-      if ('unreachable' in where) return skipped(where.unreachable);
-      const values = where.found.filter(present);
-      if (values.length === 0) return skipped(`"${field.path}" is missing`);
-      return values
-        .filter((located) => !valid(located.value))
-        .map((located) => ({
-          field: located.field,
-          message: `"${located.field}" is ${jsonType(located.value)}${field.sensitive ? '' : ` (${shown(field, located.value)})`}; send ${article(field.kind)} ${field.kind === 'number' ? 'JSON number' : field.kind}`,
-        }));
+      const where = locate(payload);
+      if ('unreachable' in where) return skippedBecause(where);
+      const issues: Issue[] = [];
+      let anyPresent = false;
+      for (const located of where.found) {
+        if (!present(located)) continue;
+        anyPresent = true;
+        if (valid(located.value)) continue;
+        const what = `${jsonType(located.value)}${field.sensitive ? '' : ` (${shown(field, located.value)})`}`;
+        issues.push({ field: located.field, message: `"${located.field}" is ${what}; send ${article(field.kind)} ${field.kind === 'number' ? 'JSON number' : field.kind}` });
+      }
+      return anyPresent ? issues : absent;
     },
   };
 }
 
 export interface Judged<T> {
   value: T;
-  /** The value as a message may show it. */
-  shown: string;
   field: string;
   parent: Record<string, unknown>;
   payload: Payload;
@@ -244,8 +264,11 @@ interface ConstraintSpec<T> {
  */
 export function constraint<K extends Kind>(field: Field<K>, name: string, spec: ConstraintSpec<ValueOf<K>>): PayloadRule {
   const valid = spec.schema ? lazyValidator(spec.schema) : undefined;
-  const decides = (judged: Judged<ValueOf<K>>) =>
-    valid?.(spec.schemaAt === undefined ? judged.value : spec.schemaAt.split('.').reduce<unknown>((node, step) => (node as Payload)[step], judged.payload));
+  const locate = locator(field);
+  const schemaAt = spec.schemaAt?.split('.');
+  const decides = (value: unknown, payload: Payload) =>
+    valid?.(schemaAt === undefined ? value : schemaAt.reduce<unknown>((node, step) => (node as Payload)[step], payload));
+  const nothingToJudge = skipped(`no ${field.kind} value of "${field.path}" to judge`);
   return {
     id: `${field.endpoint}/${idPath(field.path)}/${name}`,
     field: field.path,
@@ -256,19 +279,21 @@ export function constraint<K extends Kind>(field: Field<K>, name: string, spec: 
     subject: field,
     ...(spec.schema ? { schema: { at: spec.schemaAt ?? field.path, fragment: spec.schema } } : {}),
     check: (payload, ctx) => {
-      const where = locate(payload, field);
-      if ('unreachable' in where) return skipped(where.unreachable);
-      const judged = where.found
-        .filter((located) => present(located) && kindOf(located.value) === field.kind)
-        .map((located) => ({ value: located.value as ValueOf<K>, shown: shown(field, located.value), field: located.field, parent: located.parent, payload, ctx }))
-        .filter((candidate) => spec.appliesTo?.(candidate.value) ?? true);
-      if (judged.length === 0) return skipped(`no ${field.kind} value of "${field.path}" to judge`);
-      return judged.flatMap((candidate) => {
-        if (decides(candidate)) return [];
-        const problem = spec.problem(candidate);
-        if (problem === undefined && !valid) return [];
-        return [{ field: candidate.field, message: `"${candidate.field}" is ${candidate.shown}; ${problem ?? spec.requirement}` }];
-      });
+      const where = locate(payload);
+      if ('unreachable' in where) return skippedBecause(where);
+      const issues: Issue[] = [];
+      let judgedAny = false;
+      for (const located of where.found) {
+        if (!present(located) || kindOf(located.value) !== field.kind) continue;
+        const value = located.value as ValueOf<K>;
+        if (spec.appliesTo && !spec.appliesTo(value)) continue;
+        judgedAny = true;
+        if (decides(value, payload)) continue;
+        const problem = spec.problem({ value, field: located.field, parent: located.parent, payload, ctx });
+        if (problem === undefined && !valid) continue;
+        issues.push({ field: located.field, message: `"${located.field}" is ${shown(field, value)}; ${problem ?? spec.requirement}` });
+      }
+      return judgedAny ? issues : nothingToJudge;
     },
   };
 }
@@ -276,6 +301,7 @@ export function constraint<K extends Kind>(field: Field<K>, name: string, spec: 
 /** Either spelling is accepted and reported; both with different values is a failure (DESIGN §5). */
 export function spelling(field: Field): PayloadRule {
   const names = [lastSegment(field.path), ...(field.spellings ?? [])];
+  const locate = locator(field);
   return {
     id: `${field.endpoint}/${idPath(field.path)}/spelling`,
     field: field.path,
@@ -285,8 +311,8 @@ export function spelling(field: Field): PayloadRule {
     impact: 'the platform may read the other spelling and keep the wrong value',
     subject: field,
     check: (payload) => {
-      const where = locate(payload, field);
-      if ('unreachable' in where) return skipped(where.unreachable);
+      const where = locate(payload);
+      if ('unreachable' in where) return skippedBecause(where);
       return where.found.flatMap(({ field: seen, parent }): Issue[] => {
         const spelled = names.filter((name) => parent[name] !== undefined);
         if (spelled.length === 0) return [];

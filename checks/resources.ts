@@ -32,11 +32,22 @@ const fundingSources: Resource = {
   impact: 'no funding source reaches the platform, so users must add their bank accounts by hand',
 };
 
-function nullPaths(value: unknown, path: string): string[] {
-  if (value === null) return [path];
-  if (Array.isArray(value)) return value.flatMap((item, index) => nullPaths(item, `${path}[${index}]`));
-  if (isObject(value)) return Object.entries(value).flatMap(([key, child]) => nullPaths(child, path ? `${path}.${key}` : key));
-  return [];
+/** The paths of every null in a payload (a hot path: strings are built only where the walk goes). */
+function nullPaths(value: unknown, path: string, out: string[] = []): string[] {
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const child: unknown = value[index];
+      if (child === null) out.push(`${path}[${index}]`);
+      else if (typeof child === 'object') nullPaths(child, `${path}[${index}]`, out);
+    }
+  } else if (isObject(value)) {
+    for (const key of Object.keys(value)) {
+      const child = value[key];
+      if (child === null) out.push(path ? `${path}.${key}` : key);
+      else if (typeof child === 'object') nullPaths(child, path ? `${path}.${key}` : key, out);
+    }
+  }
+  return out;
 }
 
 function rulesOf(resource: Resource) {

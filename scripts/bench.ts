@@ -6,9 +6,14 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { accountInfoFieldRules } from '../checks/account-info';
+import { evaluateAll } from '../checks/finding';
+import type { Payload } from '../checks/payload';
+import { accountInfoResource } from '../checks/resources';
 import { loadProfile } from '../partners/profile';
 import { runProbes } from '../probes/certification';
-import { buildReferencePartner } from '../sandbox/reference-partner/server';
+import { faultCatalogue, faultNames, type FaultSpec } from '../sandbox/reference-partner/faults';
+import { bodyOf, buildReferencePartner } from '../sandbox/reference-partner/server';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const origin = 'http://127.0.0.1:4400';
@@ -32,6 +37,38 @@ async function measure(label: string, run: () => Promise<void> | void) {
   return { label, medianMs: Math.round(median(walls)), minMs: Math.round(Math.min(...walls)), requests: median(requests) };
 }
 
+/**
+ * Account-information validations per second on this one thread: every field rule plus the null rule
+ * on one freshly parsed payload (parsing is done beforehand, outside the timing).
+ */
+function validationsPerSecond(texts: string[], rounds = 6, batch = 10_000): number {
+  const ctx = { now: new Date(), collectMissingAccountInfo: false };
+  let count = 0;
+  let ms = 0;
+  for (let round = 0; round < rounds; round++) {
+    const payloads = Array.from({ length: batch }, (_, i) => JSON.parse(texts[i % texts.length]!) as Payload);
+    const t0 = performance.now();
+    for (const payload of payloads) {
+      evaluateAll(accountInfoFieldRules, payload, ctx);
+      evaluateAll([accountInfoResource.nullValues], payload, undefined);
+    }
+    // The first round warms up (ajv compiles each fragment on first use).
+    if (round > 0) [count, ms] = [count + batch, ms + performance.now() - t0];
+  }
+  return Math.round(count / (ms / 1000));
+}
+const today = new Date();
+const complete = JSON.stringify(bodyOf('account-info', 'complete', today, new Set()));
+const faulty = faultNames.filter((fault) => (faultCatalogue[fault] as FaultSpec).account).map((fault) => JSON.stringify(bodyOf('account-info', 'complete', today, new Set([fault]))));
+// US phone verdicts are remembered per distinct number; 10,000 distinct numbers defeat that.
+const distinctPhones = Array.from({ length: 10_000 }, (_, i) => complete.replace('212-555-0142', `212-555-${String(i).padStart(4, '0')}`));
+const validations = [
+  { label: 'complete user', perSecond: validationsPerSecond([complete]) },
+  { label: `rotation through ${faulty.length} account faults`, perSecond: validationsPerSecond(faulty) },
+  { label: 'complete user, every phone number new', perSecond: validationsPerSecond(distinctPhones) },
+];
+
+
 const profile = loadProfile('partners/reference.json').profile!.profile;
 const probesOnly = await measure('probes in-process (all in parallel)', async () => {
   await runProbes(profile);
@@ -48,7 +85,9 @@ const conditions = { runs, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, nod
 console.log(`\nreference certification, median of ${runs} runs (${conditions.cpus} cores, ${conditions.node}, ${conditions.partner})\n`);
 console.log(`${'what'.padEnd(44)} ${'median'.padStart(8)} ${'min'.padStart(8)} ${'partner requests'.padStart(17)}`);
 for (const row of rows) console.log(`${row.label.padEnd(44)} ${`${row.medianMs} ms`.padStart(8)} ${`${row.minMs} ms`.padStart(8)} ${String(row.requests).padStart(17)}`);
+console.log(`\naccount-information validations per second, one thread (${accountInfoFieldRules.length + 1} rules per payload)\n`);
+for (const row of validations) console.log(`${row.label.padEnd(44)} ${row.perSecond.toLocaleString('en-US').padStart(10)} /s`);
 mkdirSync('reports/out', { recursive: true });
-writeFileSync('reports/out/bench.json', JSON.stringify({ at: new Date().toISOString(), conditions, rows }, null, 2));
+writeFileSync('reports/out/bench.json', JSON.stringify({ at: new Date().toISOString(), conditions, rows, validations }, null, 2));
 console.log('\nwrote reports/out/bench.json');
 if (started) await sandbox.close();
