@@ -210,7 +210,7 @@ export const taxId = {
   itinPrefix: constraint(taxIdField, 'itin-prefix', {
     requirement: 'an ITIN starts with the digit 9',
     schemaAt: 'company.taxInfo',
-    schema: { if: { properties: { type: { const: 'ITIN' } }, required: ['type'] }, then: { properties: { identifier: { pattern: '^-*9' } } } },
+    schema: { if: { properties: { type: { const: 'ITIN' } }, required: ['type'] }, then: { properties: { identifier: { type: 'string', pattern: '^-*9' } } } },
     problem: ({ value }) => `an ITIN, but it starts with ${JSON.stringify(value.replace(/-/g, '')[0] ?? '')}; every ITIN starts with 9, so check the type and the number`,
   }),
   ssnArea: plausible('ssn-area', 'SSN', 'SSA SSN area numbers', 'an SSN never starts with 000, 666 or 900–999', ssnAreaValid),
@@ -235,7 +235,7 @@ const taxTypeBusinessType = constraint(taxTypeField, 'business-type', {
   schemaAt: 'company',
   schema: {
     if: { properties: { taxInfo: { type: 'object', properties: { type: { enum: ['SSN', 'ITIN'] } }, required: ['type'] } }, required: ['taxInfo'] },
-    then: { properties: { businessType: { anyOf: [{ type: 'null' }, { enum: personalTaxBusinessTypes }] } } },
+    then: { properties: { businessType: { anyOf: [{ type: 'null' }, { type: 'string', enum: personalTaxBusinessTypes }] } } },
   },
   problem: ({ value, payload }) =>
     `with an ${value}, "company.businessType" must be "trust" or "sole-proprietorship", not ${JSON.stringify((payload.company as Record<string, unknown>).businessType)}; send the company's EIN or correct the business type`,

@@ -41,7 +41,8 @@ test('docs/RULES.md lists every spec row and every rule', () => {
 
 // ---- the published schemas agree with the catalogue -----------------------------------------------------
 
-const ajv = new Ajv2020({ allErrors: true });
+// What ajv and ajv-cli only warn about is an error here: a partner compiling these schemas gets no warning.
+const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
 addFormats(ajv);
 const validators = Object.fromEntries(Object.entries(publishedSchemas).map(([name, schema]) => [name, ajv.compile(schema)]));
 
