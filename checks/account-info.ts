@@ -2,7 +2,7 @@ import { differenceInYears } from 'date-fns';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { ClauseId } from './clauses';
 import type { Level } from './finding';
-import { constraint, kind, lazyValidator, presence, rulesIn, spelling, type Field, type Marker, type PayloadRule } from './payload';
+import { constraint, kind, presentAndTyped, lazyValidator, presence, rulesIn, spelling, type Field, type Marker, type PayloadRule } from './payload';
 import { isPoBox } from './po-box';
 import { einPrefixValid, itinGroupValid, naicsSectors, ssnAreaValid, usSubdivisions } from './reference-data';
 
@@ -46,10 +46,8 @@ export const dateOfBirthField = field('user.dateOfBirth', 'Yes*', 'string');
 
 /** The spec's own pattern for names: letters, whitespace, "-", "," and "." – so "O'Brien" fails. */
 const namePattern = '^[a-zA-Z\\s\\-,.]*$';
-const basic = (subject: Field) => ({ present: presence(subject), type: kind(subject) });
-
 const nameRules = (subject: Field<'string'>) => ({
-  ...basic(subject),
+  ...presentAndTyped(subject),
   length: length(subject, 2, 100),
   pattern: constraint(subject, 'pattern', {
     requirement: `"${subject.path}" matches ${namePattern}`,
@@ -129,7 +127,7 @@ export function ageOn(dateOfBirth: string, now: Date): number | undefined {
 }
 
 export const dateOfBirth = {
-  ...basic(dateOfBirthField),
+  ...presentAndTyped(dateOfBirthField),
   format: constraint(dateOfBirthField, 'format', {
     requirement: '"user.dateOfBirth" is written YYYY-MM-DD',
     schema: { pattern: isoDate.source },
@@ -153,10 +151,10 @@ export const dateOfBirth = {
   }),
 };
 
-export const user = basic(userField);
-export const userId = { ...basic(userIdField), nonEmpty: nonEmpty(userIdField) };
+export const user = presentAndTyped(userField);
+export const userId = { ...presentAndTyped(userIdField), nonEmpty: nonEmpty(userIdField) };
 export const email = {
-  ...basic(emailField),
+  ...presentAndTyped(emailField),
   format: constraint(emailField, 'format', {
     requirement: '"user.email" is a valid e-mail address',
     schema: { format: 'email' },
@@ -198,7 +196,7 @@ const enumOf = (subject: Field<'string'>, values: readonly string[]) =>
 
 
 export const taxId = {
-  ...basic(taxIdField),
+  ...presentAndTyped(taxIdField),
   digits: constraint(taxIdField, 'digits', {
     requirement: '"company.taxInfo.identifier" has at least 9 digits, with only "-" besides',
     schema: { pattern: '^-*(?:[0-9]-*){9,}$' },
@@ -247,10 +245,10 @@ const naicsRanges = [
   [100000, 999999],
 ] as const;
 
-export const company = basic(companyField);
-export const companyId = { ...basic(companyIdField), nonEmpty: nonEmpty(companyIdField) };
+export const company = presentAndTyped(companyField);
+export const companyId = { ...presentAndTyped(companyIdField), nonEmpty: nonEmpty(companyIdField) };
 export const companyName = {
-  ...basic(companyNameField),
+  ...presentAndTyped(companyNameField),
   length: length(companyNameField, 3),
   alphanumerics: constraint(companyNameField, 'alphanumerics', {
     requirement: '"company.name" has at least 2 letters or digits (a-z, A-Z, 0-9)',
@@ -278,9 +276,9 @@ function addressRules(address: 'address' | 'legalAddress') {
   const state = addressField(address, 'state', 'Yes*', 'string');
   const postalCode = addressField(address, 'postalcode', 'Yes*', 'string', { spellings: ['postalCode'] });
   return {
-    ...basic(field(`company.${address}`, 'Yes*', 'object')),
+    ...presentAndTyped(field(`company.${address}`, 'Yes*', 'object')),
     line1: {
-      ...basic(line1),
+      ...presentAndTyped(line1),
       length: length(line1, 1),
       poBox: constraint(line1, 'po-box', {
         requirement: `"${line1.path}" is a street address, not a PO box`,
@@ -294,10 +292,10 @@ function addressRules(address: 'address' | 'legalAddress') {
         problem: ({ value }) => (/[0-9]/.test(value) ? undefined : 'no house number; send the street with its number'),
       }),
     },
-    line2: basic(line2),
-    city: { ...basic(city), length: length(city, 1) },
+    line2: presentAndTyped(line2),
+    city: { ...presentAndTyped(city), length: length(city, 1) },
     state: {
-      ...basic(state),
+      ...presentAndTyped(state),
       code: constraint(state, 'code', {
         clause: 'ISO 3166-2:US',
         requirement: `"${state.path}" is an uppercase ISO 3166-2:US code without "US-"`,
@@ -309,7 +307,7 @@ function addressRules(address: 'address' | 'legalAddress') {
       }),
     },
     postalcode: {
-      ...basic(postalCode),
+      ...presentAndTyped(postalCode),
       spelling: spelling(postalCode),
       length: length(postalCode, 5),
       pattern: constraint(postalCode, 'pattern', {
@@ -323,13 +321,13 @@ function addressRules(address: 'address' | 'legalAddress') {
 
 export const address = addressRules('address');
 export const legalAddress = addressRules('legalAddress');
-export const legalName = basic(legalNameField);
-export const businessType = { ...basic(businessTypeField), enum: enumOf(businessTypeField, businessTypes) };
-export const taxInfo = basic(taxInfoField);
-export const taxType = { ...basic(taxTypeField), enum: enumOf(taxTypeField, taxTypes), businessType: taxTypeBusinessType };
-export const industry = basic(industryField);
+export const legalName = presentAndTyped(legalNameField);
+export const businessType = { ...presentAndTyped(businessTypeField), enum: enumOf(businessTypeField, businessTypes) };
+export const taxInfo = presentAndTyped(taxInfoField);
+export const taxType = { ...presentAndTyped(taxTypeField), enum: enumOf(taxTypeField, taxTypes), businessType: taxTypeBusinessType };
+export const industry = presentAndTyped(industryField);
 export const naicsCode = {
-  ...basic(naicsCodeField),
+  ...presentAndTyped(naicsCodeField),
   code: constraint(naicsCodeField, 'code', {
     requirement: '"company.industry.naicsCode" is a 2, 4 or 6 digit integer from 10 to 999999',
     schema: { type: 'integer', anyOf: naicsRanges.map(([minimum, maximum]) => ({ minimum, maximum })) },
@@ -345,7 +343,7 @@ export const naicsCode = {
     problem: ({ value }) => (naicsSectors.includes(String(value).slice(0, 2) as (typeof naicsSectors)[number]) ? undefined : `${String(value).slice(0, 2)} is not a NAICS sector; check the code`),
   }),
 };
-export const industryName = basic(industryNameField);
+export const industryName = presentAndTyped(industryNameField);
 export const companyPhone = phoneRules(companyPhoneField, 'SHOULD');
 
 /** Every account-information field rule, in the order of the spec's table. */

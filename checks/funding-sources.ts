@@ -1,4 +1,4 @@
-import { constraint, kind, presence, rulesIn, spelling, type Field, type Marker, type PayloadRule } from './payload';
+import { constraint, presentAndTyped, rulesIn, spelling, type Field, type Marker, type PayloadRule } from './payload';
 import { abaChecksumValid } from './reference-data';
 
 /** The field rules of spec §2.4 and the decisions of DESIGN §5 "Funding sources". */
@@ -26,10 +26,8 @@ export const last4Field = field('accountNumberLast4Digits', 'no', 'string');
 const itemsOf = (payload: Record<string, unknown>) => (Array.isArray(payload.fundingSources) ? (payload.fundingSources as unknown[]) : []);
 const idOf = (item: unknown) => (typeof item === 'object' && item !== null ? (item as Record<string, unknown>).id : undefined);
 
-const basic = (subject: Field) => ({ present: presence(subject), type: kind(subject) });
-
 export const fundingSources = {
-  ...basic(fundingSourcesField),
+  ...presentAndTyped(fundingSourcesField),
   items: constraint(fundingSourcesField, 'items', {
     requirement: 'every entry of "fundingSources" is a funding-source object',
     schema: { items: { type: 'object' } },
@@ -41,7 +39,7 @@ export const fundingSources = {
 };
 
 export const id = {
-  ...basic(idField),
+  ...presentAndTyped(idField),
   nonEmpty: constraint(idField, 'non-empty', {
     requirement: '"id" is a non-empty identifier',
     schema: { minLength: 1 },
@@ -58,7 +56,7 @@ export const id = {
 };
 
 export const type = {
-  ...basic(typeField),
+  ...presentAndTyped(typeField),
   enum: constraint(typeField, 'enum', {
     requirement: '"type" is "ach"',
     schema: { enum: ['ach'] },
@@ -67,7 +65,7 @@ export const type = {
 };
 
 export const nickname = {
-  ...basic(nicknameField),
+  ...presentAndTyped(nicknameField),
   spelling: spelling(nicknameField),
   length: constraint(nicknameField, 'length', {
     requirement: '"nickname" has 2 to 40 characters',
@@ -77,7 +75,7 @@ export const nickname = {
 };
 
 export const accountNumber = {
-  ...basic(accountNumberField),
+  ...presentAndTyped(accountNumberField),
   nonEmpty: constraint(accountNumberField, 'non-empty', {
     requirement: '"bankAccountNumber" is not empty',
     schema: { minLength: 1 },
@@ -86,7 +84,7 @@ export const accountNumber = {
 };
 
 export const routingNumber = {
-  ...basic(routingNumberField),
+  ...presentAndTyped(routingNumberField),
   aba: constraint(routingNumberField, 'aba', {
     level: 'SHOULD',
     clause: 'ABA routing number',
@@ -98,7 +96,7 @@ export const routingNumber = {
 };
 
 export const last4 = {
-  ...basic(last4Field),
+  ...presentAndTyped(last4Field),
   digits: constraint(last4Field, 'digits', {
     requirement: '"accountNumberLast4Digits" is exactly 4 digits',
     schema: { pattern: '^[0-9]{4}$' },

@@ -235,6 +235,9 @@ export function kind(field: Field, level: Level = 'MUST'): PayloadRule {
   };
 }
 
+/** The two rules every field has: present (as its marker demands) and of its JSON type. */
+export const presentAndTyped = (subject: Field) => ({ present: presence(subject), type: kind(subject) });
+
 export interface Judged<T> {
   value: T;
   field: string;
