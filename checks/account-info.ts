@@ -27,12 +27,14 @@ const nonEmpty = (subject: Field<'string'>) =>
     problem: () => 'send the identifier that names it in your system',
   });
 
-const length = (subject: Field<'string'>, min: number, max?: number) =>
-  constraint(subject, 'length', {
-    requirement: `"${subject.path}" has ${max ? `${min} to ${max}` : `at least ${min}`} characters`,
+const length = (subject: Field<'string'>, min: number, max?: number) => {
+  const range = max ? `${min} to ${max}` : `at least ${min}`;
+  return constraint(subject, 'length', {
+    requirement: `"${subject.path}" has ${range} characters`,
     schema: { minLength: min, ...(max ? { maxLength: max } : {}) },
-    problem: ({ value }) => `${[...value].length} characters; send ${max ? `${min} to ${max}` : `at least ${min}`}`,
+    problem: ({ value }) => `${[...value].length} characters; send ${range}`,
   });
+};
 
 // ---- user ------------------------------------------------------------------------------------------
 
@@ -60,7 +62,8 @@ const nameRules = (subject: Field<'string'>) => ({
 });
 
 /** DESIGN §5: the spec's character set taken literally (a space fails), 9+ digits, a valid US number. */
-const phoneCharacters = '^[0-9()+.\\-]*$';
+const phoneCharacters = /^[0-9()+.-]*$/;
+const nineDigits = /^(?:[^0-9]*[0-9]){9}/;
 /** NANP regions that are the United States: the states and DC, and the territories with US state codes. */
 const usPhoneRegions = new Set(['US', 'PR', 'GU', 'VI', 'AS', 'MP']);
 /**
@@ -86,7 +89,7 @@ const phoneRules = (subject: Field<'string'>, level: Level) => ({
   characters: constraint(subject, 'characters', {
     level,
     requirement: `"${subject.path}" holds only digits and "-", "+", "(", ")", "."`,
-    schema: { pattern: phoneCharacters },
+    schema: { pattern: phoneCharacters.source },
     problem: ({ value }) => {
       const others = [...new Set(value.replace(/[0-9()+.-]/g, ''))].map((c) => JSON.stringify(c)).join(', ');
       return `it holds ${others}; send only digits and "-", "+", "(", ")", "." (e.g. "212-555-0142")`;
@@ -95,14 +98,14 @@ const phoneRules = (subject: Field<'string'>, level: Level) => ({
   digits: constraint(subject, 'digits', {
     level,
     requirement: `"${subject.path}" has at least 9 digits`,
-    schema: { pattern: '^(?:[^0-9]*[0-9]){9}' },
+    schema: { pattern: nineDigits.source },
     problem: ({ value }) => `${value.replace(/\D/g, '').length} digits; send the full number with area code`,
   }),
   usNumber: constraint(subject, 'us-number', {
     level,
     requirement: `"${subject.path}" is a valid US phone number`,
     // Judged only once the characters and the digit count pass: those rules name the simpler fix.
-    appliesTo: (value) => new RegExp(phoneCharacters).test(value) && value.replace(/\D/g, '').length >= 9,
+    appliesTo: (value) => phoneCharacters.test(value) && nineDigits.test(value),
     problem: ({ value }) => usPhoneProblem(value),
   }),
 });
@@ -194,12 +197,13 @@ const enumOf = (subject: Field<'string'>, values: readonly string[]) =>
     problem: () => `not an allowed value; send one of ${values.map((v) => `"${v}"`).join(', ')} (exact case)`,
   });
 
+const taxIdDigits = /^-*(?:[0-9]-*){9,}$/;
 
 export const taxId = {
   ...presentAndTyped(taxIdField),
   digits: constraint(taxIdField, 'digits', {
     requirement: '"company.taxInfo.identifier" has at least 9 digits, with only "-" besides',
-    schema: { pattern: '^-*(?:[0-9]-*){9,}$' },
+    schema: { pattern: taxIdDigits.source },
     problem: ({ value }) =>
       /[^0-9-]/.test(value)
         ? 'it holds characters other than digits and "-"; send the digits, optionally with "-"'
@@ -222,7 +226,7 @@ function plausible(name: string, type: string, clause: ClauseId, requirement: st
     clause,
     requirement,
     impact: 'the payment provider\'s checks will likely reject the business later, when the user tries to pay',
-    appliesTo: (value) => /^-*(?:[0-9]-*){9,}$/.test(value),
+    appliesTo: (value) => taxIdDigits.test(value),
     problem: ({ parent, value }) => (parent.type === type && !valid(value) ? `not a plausible ${type}: ${requirement}; check the number` : undefined),
   });
 }
@@ -244,6 +248,8 @@ const naicsRanges = [
   [1000, 9999],
   [100000, 999999],
 ] as const;
+const naicsCodeSchema = { type: 'integer', anyOf: naicsRanges.map(([minimum, maximum]) => ({ minimum, maximum })) };
+const isNaicsCode = lazyValidator(naicsCodeSchema);
 
 export const company = presentAndTyped(companyField);
 export const companyId = { ...presentAndTyped(companyIdField), nonEmpty: nonEmpty(companyIdField) };
@@ -259,15 +265,8 @@ export const companyName = {
 
 // ---- Address object ---------------------------------------------------------------------------------
 
-const addressField = <K extends Kind>(address: string, property: string, marker: Marker, kind: K, extra: Partial<Field<K>> = {}): Field<K> => ({
-  endpoint: 'account-info',
-  path: `company.${address}.${property}`,
-  marker,
-  kind,
-  clause: 'spec §2.3 Address',
-  row: { table: 'Address object', property },
-  ...extra,
-});
+const addressField = <K extends Kind>(address: string, property: string, marker: Marker, kind: K, extra: Partial<Field<K>> = {}): Field<K> =>
+  field(`company.${address}.${property}`, marker, kind, { clause: 'spec §2.3 Address', row: { table: 'Address object', property }, ...extra });
 
 function addressRules(address: 'address' | 'legalAddress') {
   const line1 = addressField(address, 'line1', 'Yes*', 'string');
@@ -330,7 +329,7 @@ export const naicsCode = {
   ...presentAndTyped(naicsCodeField),
   code: constraint(naicsCodeField, 'code', {
     requirement: '"company.industry.naicsCode" is a 2, 4 or 6 digit integer from 10 to 999999',
-    schema: { type: 'integer', anyOf: naicsRanges.map(([minimum, maximum]) => ({ minimum, maximum })) },
+    schema: naicsCodeSchema,
     problem: ({ value }) =>
       Number.isInteger(value) ? `${String(value).length} digits; send a 2, 4 or 6 digit NAICS code (e.g. 54 or 541511)` : 'not a whole number; send a 2, 4 or 6 digit NAICS code',
   }),
@@ -339,7 +338,7 @@ export const naicsCode = {
     clause: 'NAICS sectors',
     requirement: '"company.industry.naicsCode" starts with a NAICS sector',
     impact: 'the user is shown a wrong or empty industry and may be asked to pick one',
-    appliesTo: (value) => Number.isInteger(value) && naicsRanges.some(([min, max]) => value >= min && value <= max),
+    appliesTo: isNaicsCode,
     problem: ({ value }) => (naicsSectors.includes(String(value).slice(0, 2) as (typeof naicsSectors)[number]) ? undefined : `${String(value).slice(0, 2)} is not a NAICS sector; check the code`),
   }),
 };

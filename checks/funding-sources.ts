@@ -1,4 +1,5 @@
 import { constraint, presentAndTyped, rulesIn, spelling, type Field, type Marker, type PayloadRule } from './payload';
+import { isObject } from './evidence';
 import { abaChecksumValid } from './reference-data';
 
 /** The field rules of spec §2.4 and the decisions of DESIGN §5 "Funding sources". */
@@ -23,8 +24,9 @@ export const accountNumberField = field('bankAccountNumber', 'Yes', 'string', { 
 export const routingNumberField = field('bankRoutingNumber', 'Yes', 'string');
 export const last4Field = field('accountNumberLast4Digits', 'no', 'string');
 
-const itemsOf = (payload: Record<string, unknown>) => (Array.isArray(payload.fundingSources) ? (payload.fundingSources as unknown[]) : []);
-const idOf = (item: unknown) => (typeof item === 'object' && item !== null ? (item as Record<string, unknown>).id : undefined);
+/** The `id` of every listed funding source, in order (undefined where an entry has none). */
+export const fundingSourceIds = (payload: Record<string, unknown>): unknown[] =>
+  (Array.isArray(payload.fundingSources) ? (payload.fundingSources as unknown[]) : []).map((item) => (isObject(item) ? item.id : undefined));
 
 export const fundingSources = {
   ...presentAndTyped(fundingSourcesField),
@@ -32,7 +34,7 @@ export const fundingSources = {
     requirement: 'every entry of "fundingSources" is a funding-source object',
     schema: { items: { type: 'object' } },
     problem: ({ value }) => {
-      const wrong = value.map((item, index) => [item, index] as const).filter(([item]) => typeof item !== 'object' || item === null || Array.isArray(item));
+      const wrong = value.map((item, index) => [item, index] as const).filter(([item]) => !isObject(item));
       return `entries ${wrong.map(([, index]) => index).join(', ')} are not objects; send each source as {"id": …, "type": "ach", …}`;
     },
   }),
@@ -49,7 +51,7 @@ export const id = {
     requirement: 'every funding source has its own "id"',
     impact: 'the platform keeps one of the sources with a shared id and drops the others',
     problem: ({ value, payload }) => {
-      const count = itemsOf(payload).filter((item) => idOf(item) === value).length;
+      const count = fundingSourceIds(payload).filter((id) => id === value).length;
       return count > 1 ? `shared by ${count} funding sources; give each source its own id` : undefined;
     },
   }),

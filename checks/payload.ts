@@ -112,7 +112,12 @@ export function locator(field: Field): (payload: Payload) => Where {
       }
       nodes = next;
     }
-    return { found: nodes.map((node) => ({ field: node.field + spelled(node.value), value: node.value[spelled(node.value)], parent: node.value })) };
+    return {
+      found: nodes.map((node) => {
+        const name = spelled(node.value);
+        return { field: node.field + name, value: node.value[name], parent: node.value };
+      }),
+    };
   };
 }
 
@@ -140,8 +145,6 @@ export function lazyValidator(schema: JsonSchema): (value: unknown) => boolean {
   let validate: ValidateFunction | undefined;
   return (value) => (validate ??= ajv.compile(schema))(value);
 }
-
-export const compileSchema = (schema: JsonSchema): ValidateFunction => ajv.compile(schema);
 
 // ---- rule builders --------------------------------------------------------------------------------
 

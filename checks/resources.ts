@@ -1,4 +1,5 @@
 import { isObject, jsonObject, type JsonResponse } from './evidence';
+import { fundingSourceIds } from './funding-sources';
 import { evaluate, evaluateAll, skip, type Finding, type Issue, type Rule } from './finding';
 import type { Endpoint, Payload, PayloadContext, PayloadRule } from './payload';
 import { jsonResponseRules } from './response';
@@ -119,8 +120,7 @@ export const accountInfoConsistent: Rule<TwoCalls> = {
     }),
 };
 
-const idsOf = (payload: Payload) =>
-  (Array.isArray(payload.fundingSources) ? payload.fundingSources : []).map((item) => (isObject(item) ? JSON.stringify(item.id) : 'null'));
+const idsOf = (payload: Payload) => fundingSourceIds(payload).map((id) => JSON.stringify(id ?? null));
 
 export const fundingSourceIdsStable: Rule<TwoCalls> = {
   id: 'funding-sources/id/stable',

@@ -15,9 +15,9 @@ import {
 import { issuedToken } from '../checks/token-exchange';
 import { checkTransport } from '../checks/transport';
 import type { Profile } from '../partners/profile';
-import type { HttpClient, HttpRequest } from './http';
+import type { HttpClient } from './http';
 import { recorded, type Probe, type ProbeContext } from './probe';
-import { sendTokenRequest } from './token-exchange';
+import { resourceRequest, sendTokenRequest } from './token-exchange';
 
 /** The probes of the two Bearer-protected partner endpoints: account information and funding sources. */
 
@@ -58,13 +58,6 @@ const fundingSources: Resource = {
   },
   skipReason: (profile) => (profile.fundingSourcesUrl ? undefined : 'the profile has no "fundingSourcesUrl", so the platform never reads funding sources'),
 };
-
-/** The request the platform sends (spec §4.2); without `token`, no Authorization header at all. */
-const resourceRequest = (url: string, token?: string): HttpRequest => ({
-  method: 'GET',
-  url,
-  headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), accept: 'application/json' },
-});
 
 /** A fresh access token, exchanged as the platform would; undefined when the partner issues none. */
 async function obtainToken(http: HttpClient, ctx: ProbeContext): Promise<string | undefined> {

@@ -54,10 +54,11 @@ export function tokenRequest(profile: Profile, encoding: Encoding, overrides: To
   };
 }
 
-export const accountInfoRequest = (profile: Profile, token: string): HttpRequest => ({
+/** A call to a Bearer-protected partner endpoint as the platform sends it (spec §4.2); without `token`, no Authorization header. */
+export const resourceRequest = (url: string, token?: string): HttpRequest => ({
   method: 'GET',
-  url: profile.accountInfoUrl,
-  headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+  url,
+  headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), accept: 'application/json' },
 });
 
 /** Judges one token call's transport first; `judged` is skipped when there is no usable response. */
@@ -92,7 +93,7 @@ function exchangeProbe(encoding: Encoding): Probe {
         const findings = [...call.findings, ...checkJsonResponse(encoding, call.response)];
         const token = issuedToken(call.response);
         if (!token) return [...findings, ...skip([issuedTokenAccepted], 'no access token was issued')];
-        const use = await http.send(accountInfoRequest(ctx.profile, token));
+        const use = await http.send(resourceRequest(ctx.profile.accountInfoUrl, token));
         return [...findings, ...evaluate(issuedTokenAccepted, { encoding, exchange: use }, undefined)];
       }),
   };
@@ -166,7 +167,7 @@ const codeReuseProbe: Probe = {
       if (grantsToken(second.response)) {
         return [...second.findings, ...refusal, ...skip([codeReuseRevokesToken], 'the reused code was accepted')];
       }
-      const retry = await http.send(accountInfoRequest(ctx.profile, token));
+      const retry = await http.send(resourceRequest(ctx.profile.accountInfoUrl, token));
       return [...second.findings, ...refusal, ...evaluate(codeReuseRevokesToken, retry, undefined)];
     }),
 };

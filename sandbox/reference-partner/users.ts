@@ -1,4 +1,4 @@
-import { addDays, subYears } from 'date-fns';
+import { addDays, format, subYears } from 'date-fns';
 
 /**
  * The reference partner's test users. Every one is conformant: the harness must raise no failure for
@@ -61,8 +61,7 @@ const completeWith = (edit: (data: { accountInfo: { user: Json; company: Json };
 
 /** The run date in UTC as a local calendar date, shifted by years and days, written YYYY-MM-DD. */
 function birthday(now: Date, years: number, days = 0): string {
-  const day = addDays(subYears(new Date(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()), years), days);
-  return [day.getFullYear(), day.getMonth() + 1, day.getDate()].map((n, i) => String(n).padStart(i === 0 ? 4 : 2, '0')).join('-');
+  return format(addDays(subYears(new Date(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()), years), days), 'yyyy-MM-dd');
 }
 
 export const users = {
