@@ -1,10 +1,15 @@
 import type { Exchange } from '../checks/evidence';
 
 /**
- * Redaction by value: every secret an exchange carried (credentials, codes, tokens) is collected, then
- * every occurrence is replaced wherever it appears: headers, bodies, URLs, even echoed in an error.
+ * Redaction by value: every secret an exchange carried (credentials, codes, tokens, bank account
+ * numbers, tax identifiers) is collected, then every occurrence is replaced wherever it appears:
+ * headers, bodies, URLs, even echoed in an error.
  */
-const sensitiveKeys = new Set(['access_token', 'refresh_token', 'refreshtoken', 'id_token', 'client_secret', 'code', 'password', 'token', 'api-key', 'apikey']);
+const sensitiveKeys = new Set([
+  'access_token', 'refresh_token', 'refreshtoken', 'id_token', 'client_secret', 'code', 'password', 'token', 'api-key', 'apikey',
+  // spec §2.3 company.taxInfo.identifier and §2.4 bankAccountNumber
+  'identifier', 'bankaccountnumber',
+]);
 const mask = '[redacted]';
 
 function sensitiveValuesOf(body: string | undefined, into: Set<string>) {
