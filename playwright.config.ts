@@ -2,8 +2,7 @@ import { defineConfig } from '@playwright/test';
 import type { HarnessWorkerOptions } from './fixtures/harness';
 import { chromiumLaunchOptions } from './fixtures/browser';
 import { loadProfiles } from './partners/profile';
-import { certificationProbes } from './probes/certification';
-import { codesNeeded } from './probes/probe';
+import { codesForRun } from './probes/certification';
 
 // Every partners/*.json (and $PARTNERS_DIR/*.json) is a project; an invalid one stops the run, one line a problem.
 const { profiles, errors } = loadProfiles('partners');
@@ -12,10 +11,12 @@ if (errors.length > 0) {
   process.exit(1);
 }
 
+// Probes wait on the network, not the CPU: more workers than cores shortens a run.
+const workers = 4;
 const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
 for (const { name, profile } of profiles) {
   const handed = profile.codes.static?.length;
-  const needed = codesNeeded(certificationProbes, profile);
+  const needed = codesForRun(profile, workers);
   if (isMainProcess && handed !== undefined && handed < needed) {
     console.warn(`${name}: "codes.static" holds ${handed} codes; a full certification run needs ${needed}`);
   }
@@ -23,8 +24,7 @@ for (const { name, profile } of profiles) {
 
 export default defineConfig<object, HarnessWorkerOptions>({
   fullyParallel: true,
-  // Probes wait on the network, not the CPU: more workers than cores shortens a run.
-  workers: 4,
+  workers,
   forbidOnly: Boolean(process.env.CI),
   reporter: [['list'], ['html', { open: 'never' }]],
   use: { launchOptions: chromiumLaunchOptions(), trace: 'retain-on-failure' },

@@ -1,4 +1,6 @@
 import { accountInfoFieldRules } from './account-info';
+import { signOnRules } from './embedded-app';
+import { mockLinkRules } from './mock-link';
 import type { Rule } from './finding';
 import { fundingSourceRules } from './funding-sources';
 import { payloadSchema, type JsonSchema, type Marker } from './payload';
@@ -22,6 +24,8 @@ export const catalogue = {
   'token-exchange': tokenExchangeRules,
   'account-info': [...resourceRules(accountInfoResource), accountInfoConsistent, ...accountInfoFieldRules],
   'funding-sources': [...resourceRules(fundingSourcesResource), fundingSourceIdsStable, ...fundingSourceRules],
+  'mock-link': mockLinkRules,
+  'sign-on': signOnRules,
 } as const satisfies Record<string, readonly Rule<never, never>[]>;
 
 export const allRules: readonly Rule<never, never>[] = Object.values(catalogue).flat();

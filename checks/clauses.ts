@@ -22,6 +22,18 @@ export const clauses = {
   'ABA routing number': 'A routing number is 9 digits whose 3-7-1 weighted sum is a multiple of 10',
   'NAICS sectors': 'The first two digits of a NAICS 2022 code name one of its 20 sectors',
   'harness §null': 'DESIGN §5: null counts as absent; omit a field rather than send null',
+  'spec §1': 'After sign-on the service shows its web application, embedded in the partner\'s application',
+  'spec §4.3': 'Sandbox mock link: POST create-mock-link with partnerName, token (UUID), externalUserId = user.id, externalOrgId = company.id, accountInfo; answers {link} carrying a JWT',
+  'spec §5.4': 'The mock-link endpoint is authenticated by the api-key header',
+  'spec §7.1': 'Required data missing: the service shows an error screen and posts an authentication error to the host',
+  'spec §7.2': 'CollectMissingAccountInfo: a screen collects the missing required data (user.id and user.email always give the error)',
+  'RFC7519 §4.1': 'JWT registered claims: iss, aud, exp, nbf, iat, jti',
+  'RFC8725 §3.1': 'JWT best practice: the verifier pins the algorithm and rejects "none" and tokens it cannot verify',
+  'harness §mock-link': 'DESIGN §5: the mock-link JWT is HS256, lives at most 10 minutes, is single-use; the landing page sends Referrer-Policy: no-referrer',
+  'harness §messages': 'DESIGN §5: AUTHENTICATION_ERROR and NAVIGATED_TO_TARGET go to the partner\'s configured host origin, never \'*\'',
+  'harness §escaping': 'Partner data is shown as text in the embedded app, never interpreted as markup',
+  'CSP3 frame-ancestors': 'Content Security Policy: frame-ancestors names the origins allowed to frame a page',
+  'RFC6265bis §4.1.2': 'Cookies: Secure, and SameSite=None for a cookie sent inside another site\'s iframe',
   'harness §transport': 'A partner endpoint answers with a complete HTTP response within the profile\'s requestTimeoutMs',
 } as const;
 

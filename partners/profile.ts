@@ -72,6 +72,34 @@ const codesSchema = z
   })
   .meta({ description: 'where the harness gets fresh one-time authorization codes' });
 
+const platformSchema = z
+  .strictObject(
+    {
+      url: httpUrl('the platform (or its emulator) base URL: the mock-link endpoint and the auth URL live under it'),
+      apiKey: z
+        .string({ error: fieldError('give the platform api-key (spec §5.4), usually as env:NAME') })
+        .min(1, { error: 'is empty; give the api-key' })
+        .meta({ description: 'the api-key header of the mock-link endpoint (spec §4.3, §5.4)' }),
+      partnerName: z
+        .string({ error: fieldError('give the partner name the platform knows') })
+        .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, { error: 'must be letters, digits, "-" and "_": it is a path segment of the auth URL' })
+        .meta({ description: 'the partnerName of the mock link; the auth URL is {url}/{partnerName}/auth' }),
+      hostPageUrl: httpUrl("the page that embeds the platform in an iframe, the stand-in for the partner's app; its origin is the partner's host origin")
+        .default('http://127.0.0.1:4402/'),
+      mockLinkKey: z
+        .string({ error: fieldError('give the HS256 key as a string') })
+        .min(32, { error: 'is shorter than 32 characters; the platform signs with at least 32 bytes' })
+        .optional()
+        .meta({ description: "the platform sandbox's mock-link signing key, if shared: the harness then also forges expired, not-yet-valid and wrong-audience/issuer links" }),
+      configure: z
+        .boolean({ error: fieldError('write true or false') })
+        .default(true)
+        .meta({ description: 'send this profile to the platform at the start of a run (the bundled emulator); false when the partner is configured in the platform itself' }),
+    },
+    { error: fieldError('describe the platform: {"url": …, "apiKey": …, "partnerName": …}') },
+  )
+  .meta({ description: 'the platform whose mock link and embedded app the browser suites drive; without it those suites are skipped' });
+
 export const profileSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -85,7 +113,12 @@ export const profileSchema = z
       .boolean({ error: fieldError('write true or false') })
       .default(false)
       .meta({ description: 'CollectMissingAccountInfo: users type in missing Yes* fields instead of seeing an error' }),
+    tokenExchangeEncoding: z
+      .enum(['json', 'form'], { error: 'must be "json" or "form"' })
+      .default('json')
+      .meta({ description: 'the body encoding the platform is configured to use for this partner\'s token exchange (spec §4.2); the harness tests both' }),
     codes: codesSchema,
+    platform: platformSchema.optional(),
     requestTimeoutMs: z
       .number({ error: fieldError('give milliseconds as a number') })
       .int()
@@ -97,7 +130,43 @@ export const profileSchema = z
   .meta({ title: 'Partner certification profile' });
 
 export type Profile = z.output<typeof profileSchema>;
+
+/**
+ * What the platform is configured with for one partner (spec §4.2 URLs, §5.3 client credentials, §7.2
+ * CollectMissingAccountInfo, the host origin and the encoding): the profile's own fields, so the
+ * emulator learns a partner from its profile.
+ */
+export const partnerConfigSchema = profileSchema
+  .pick({
+    tokenExchangeUrl: true,
+    accountInfoUrl: true,
+    fundingSourcesUrl: true,
+    clientId: true,
+    clientSecret: true,
+    scope: true,
+    collectMissingAccountInfo: true,
+    tokenExchangeEncoding: true,
+    requestTimeoutMs: true,
+  })
+  .extend({
+    hostOrigin: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) origin such as "https://app.partner.example"' })
+      .refine((url) => new URL(url).origin === url, { error: 'must be an origin only: scheme, host and port, no path' }),
+  });
+export type PartnerConfig = z.output<typeof partnerConfigSchema>;
+
+export function partnerConfigOf(profile: Profile & { platform: PlatformProfile }): PartnerConfig {
+  const { tokenExchangeUrl, accountInfoUrl, fundingSourcesUrl, clientId, clientSecret, scope } = profile;
+  return {
+    ...{ tokenExchangeUrl, accountInfoUrl, fundingSourcesUrl, clientId, clientSecret, scope },
+    collectMissingAccountInfo: profile.collectMissingAccountInfo,
+    tokenExchangeEncoding: profile.tokenExchangeEncoding,
+    requestTimeoutMs: profile.requestTimeoutMs,
+    hostOrigin: new URL(profile.platform.hostPageUrl).origin,
+  };
+}
 export type BrowserCodes = NonNullable<Profile['codes']['browser']>;
+export type PlatformProfile = NonNullable<Profile['platform']>;
 
 export interface LoadedProfile {
   /** The Playwright project name: the file name without `.json`. */

@@ -1,7 +1,7 @@
 import type { Exchange, RequestRecord, ResponseRecord, TransportFailure } from '../checks/evidence';
 
 export interface HttpRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   url: string;
   headers?: Record<string, string>;
   body?: string;
@@ -37,7 +37,10 @@ export function httpClient({ timeoutMs, maxBodyBytes = defaultMaxBodyBytes }: Ht
           redirect: 'manual', // the platform never follows a partner's redirect, so neither do we
           signal: AbortSignal.timeout(timeoutMs),
         });
-        response = { status: res.status, headers: Object.fromEntries(res.headers), body: '', bytes: 0 };
+        const received: Record<string, string> = Object.fromEntries(res.headers);
+        // Several Set-Cookie headers cannot be folded with commas (cookies contain them): one per line.
+        if (res.headers.getSetCookie().length > 1) received['set-cookie'] = res.headers.getSetCookie().join('\n');
+        response = { status: res.status, headers: received, body: '', bytes: 0 };
         const read = await readCapped(res.body, maxBodyBytes);
         response.body = read.text;
         response.bytes = read.bytes;

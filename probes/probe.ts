@@ -14,21 +14,28 @@ export interface ProbeResult {
   findings: Finding[];
   /** Every HTTP exchange the probe made, for evidence. */
   exchanges: Exchange[];
+  /** What a browser showed, in order: `name` says which screen (`mock-link-app`). */
+  screenshots?: Screenshot[];
+}
+
+export interface Screenshot {
+  name: string;
+  png: Buffer;
 }
 
 /** One interaction with a partner: a few calls, then every rule that applies to what came back. */
-export interface Probe {
+export interface Probe<Context extends ProbeContext = ProbeContext> {
   id: string;
   title: string;
   /** Fresh authorization codes one run of the probe spends. */
   codes: number;
   /** Why the probe does not apply to this profile, if it does not. */
   skipReason?(profile: Profile): string | undefined;
-  run(ctx: ProbeContext): Promise<ProbeResult>;
+  run(ctx: Context): Promise<ProbeResult>;
 }
 
 /** How many codes a run of these probes spends: what a profile with static codes must provide. */
-export const codesNeeded = (probes: readonly Probe[], profile: Profile): number =>
+export const codesNeeded = (probes: readonly Pick<Probe, 'codes' | 'skipReason'>[], profile: Profile): number =>
   probes.filter((probe) => !probe.skipReason?.(profile)).reduce((sum, probe) => sum + probe.codes, 0);
 
 /** Runs `body` with a recording client, so every probe returns its evidence the same way. */

@@ -3,7 +3,7 @@ import { accountInfoFieldRules } from '../checks/account-info';
 import { jsonObject, jsonResponse, type Exchange } from '../checks/evidence';
 import { evaluate, skip, type Finding, type Rule } from '../checks/finding';
 import { fundingSourceRules } from '../checks/funding-sources';
-import type { PayloadRule } from '../checks/payload';
+import type { Payload, PayloadRule } from '../checks/payload';
 import {
   accountInfoConsistent,
   accountInfoResource,
@@ -63,6 +63,14 @@ const fundingSources: Resource = {
 async function obtainToken(http: HttpClient, ctx: ProbeContext): Promise<string | undefined> {
   const exchange = await sendTokenRequest(http, ctx.profile, { code: await ctx.codes.next() });
   return exchange.response && issuedToken(jsonResponse(exchange.response));
+}
+
+/** The account information the partner serves for a fresh code, or undefined when there is none to read. */
+export async function liveAccountInfo(http: HttpClient, ctx: ProbeContext): Promise<Payload | undefined> {
+  const token = await obtainToken(http, ctx);
+  if (!token) return undefined;
+  const answer = await http.send(resourceRequest(ctx.profile.accountInfoUrl, token));
+  return answer.response?.status === 200 ? jsonObject(jsonResponse(answer.response)) : undefined;
 }
 
 /**

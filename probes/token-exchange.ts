@@ -30,6 +30,9 @@ import type { Profile } from '../partners/profile';
 import type { HttpClient, HttpRequest } from './http';
 import { recorded, type Probe, type ProbeContext } from './probe';
 
+/** What the platform knows about a partner's token exchange: the profile, or the emulator's partner configuration. */
+export type TokenClient = Pick<Profile, 'tokenExchangeUrl' | 'clientId' | 'clientSecret' | 'scope'>;
+
 type TokenParams = Partial<Record<'code' | 'grant_type' | 'client_id' | 'client_secret' | 'scope', string | undefined>>;
 
 /**
@@ -37,7 +40,7 @@ type TokenParams = Partial<Record<'code' | 'grant_type' | 'client_id' | 'client_
  * client_secret and scope only when the profile predefines them. `overrides` bends one parameter for
  * the negative cases; an override of `undefined` leaves the parameter out.
  */
-export function tokenRequest(profile: Profile, encoding: Encoding, overrides: TokenParams): HttpRequest {
+export function tokenRequest(profile: TokenClient, encoding: Encoding, overrides: TokenParams): HttpRequest {
   const params: TokenParams = {
     grant_type: 'authorization_code',
     client_id: profile.clientId,
@@ -70,12 +73,15 @@ function judgeTransport(exchange: Exchange, judged: readonly Rule<never, never>[
 
 /**
  * Sends a token request whose answer judges the partner's OAuth logic, or that only has to yield a
- * token, not its body parsing: a 415 to JSON is already reported by the encoding rules, so the request
- * is repeated form-encoded (a 415 spent no code).
+ * token, not its body parsing: it goes in the encoding the platform is configured to use for this
+ * partner. A 415 is already reported by the encoding rules, so the request is then repeated in the
+ * other encoding (a 415 spent no code).
  */
 export async function sendTokenRequest(http: HttpClient, profile: Profile, overrides: TokenParams): Promise<Exchange> {
-  const exchange = await http.send(tokenRequest(profile, 'json', overrides));
-  return exchange.response?.status === 415 ? http.send(tokenRequest(profile, 'form', overrides)) : exchange;
+  const configured = profile.tokenExchangeEncoding;
+  const exchange = await http.send(tokenRequest(profile, configured, overrides));
+  if (exchange.response?.status !== 415) return exchange;
+  return http.send(tokenRequest(profile, configured === 'json' ? 'form' : 'json', overrides));
 }
 
 function exchangeProbe(encoding: Encoding): Probe {

@@ -33,6 +33,7 @@ export function secretsOf(exchanges: readonly Exchange[], known: readonly (strin
   for (const { request, response } of exchanges) {
     const credentials = /^(?:bearer|basic)\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
     if (credentials) secrets.add(credentials);
+    if (request.headers['api-key']) secrets.add(request.headers['api-key']);
     for (const [key, value] of new URL(request.url, 'http://invalid').searchParams) if (sensitiveKeys.has(key.toLowerCase())) secrets.add(value);
     sensitiveValuesOf(request.body, secrets);
     sensitiveValuesOf(response?.body, secrets);
@@ -41,6 +42,9 @@ export function secretsOf(exchanges: readonly Exchange[], known: readonly (strin
   return [...secrets].filter((secret) => secret.length >= 4).sort((a, b) => b.length - a.length);
 }
 
+/** A compact JWS (the mock-link JWT): its payload carries account information, tax ids included. */
+const jwt = /eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
+
 export function redact(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((out, secret) => out.split(secret).join(mask), text);
+  return secrets.reduce((out, secret) => out.split(secret).join(mask), text).replace(jwt, mask);
 }

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { html } from '../html';
 import { faultCatalogue, isFault, omitted, type Behaviour, type Fault, type FaultSpec } from './faults';
 import { createStore, tokenLifetimeSeconds, type Store } from './store';
 import { isUserKey, users, type UserKey } from './users';
@@ -204,16 +205,13 @@ function bearerResource(store: Store, resource: Resource, now: () => number) {
   };
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 function loginPage(message = '') {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Reference partner – sign in</title></head>
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Reference partner – sign in</title></head>
 <body><main><h1>Reference partner</h1><p>Sign in to open payments.</p>
-${message ? `<p role="alert">${escapeHtml(message)}</p>` : ''}
+${message && html`<p role="alert">${message}</p>`}
 <form method="post"><label>User <input id="username" name="username" autocomplete="username"></label>
 <label>Password <input id="password" name="password" type="password" autocomplete="current-password"></label>
-<button type="submit">Sign in</button></form></main></body></html>`;
+<button type="submit">Sign in</button></form></main></body></html>`.text;
 }
 
 /** Every partner-facing route; registered once plainly and once under `/faults/:faults`. */

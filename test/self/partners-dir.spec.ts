@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { loadProfile } from '../../partners/profile';
-import { certificationProbes } from '../../probes/certification';
-import { codesNeeded } from '../../probes/probe';
+import { codesForRun } from '../../probes/certification';
 import { startExternalPartner } from '../support/external-partner';
-import { runPlaywright } from '../support/run-playwright';
+import { runPlaywright, skipReasons } from '../support/run-playwright';
 
 const secret = 'acme-staging-secret-7f3a';
 let acme: Awaited<ReturnType<typeof startExternalPartner>>;
@@ -33,14 +32,27 @@ test('a profile only in PARTNERS_DIR, for a server outside this project, certifi
   const dir = partnersDir({ acme: acmeProfile({ mintUrl: `${acme.origin}/staging/mint` }) });
   const run = await runPlaywright(['--project=acme'], { PARTNERS_DIR: dir, ACME_CLIENT_SECRET: secret });
   expect(run.stderr).not.toContain('invalid partner profile');
-  // Without "fundingSourcesUrl", the 2 funding-source tests are skipped.
-  expect(run.report?.stats).toMatchObject({ expected: 9, unexpected: 0, skipped: 2 });
+  // Without "fundingSourcesUrl" the 2 funding-source tests are skipped; without "platform", the 2
+  // mock-link and 8 browser tests, each saying why.
+  expect(run.report?.stats).toMatchObject({ expected: 9, unexpected: 0, skipped: 12 });
+  const platformSkips = Object.values(skipReasons(run.report)).filter((reason) => reason.startsWith('the profile has no "platform" block'));
+  expect(platformSkips).toHaveLength(10);
+  expect(run.code).toBe(0);
+});
+
+test('the platform emulator learns a PARTNERS_DIR profile and signs its users on in the browser', async () => {
+  test.setTimeout(180_000);
+  const platform = { url: 'http://127.0.0.1:4401', apiKey: 'reference-platform-api-key', partnerName: 'acme' };
+  const dir = partnersDir({ acme: { ...acmeProfile({ mintUrl: `${acme.origin}/staging/mint` }), platform } });
+  const run = await runPlaywright(['--project=acme'], { PARTNERS_DIR: dir, ACME_CLIENT_SECRET: secret });
+  // Skipped: the 2 funding-source tests and the funding sync, since acme has no "fundingSourcesUrl".
+  expect(run.report?.stats).toMatchObject({ expected: 18, unexpected: 0, skipped: 3 });
   expect(run.code).toBe(0);
 });
 
 test('static codes are spent exactly once across parallel workers, and a run needs no more than it says', async () => {
   const file = partnersDir({ probe: acmeProfile({ static: ['x'] }) });
-  const needed = codesNeeded(certificationProbes, loadProfile(path.join(file, 'probe.json'), { ACME_CLIENT_SECRET: secret }).profile!.profile);
+  const needed = codesForRun(loadProfile(path.join(file, 'probe.json'), { ACME_CLIENT_SECRET: secret }).profile!.profile);
   const mint = async () => ((await (await fetch(`${acme.origin}/staging/mint`, { method: 'POST' })).json()) as { code: string }).code;
   const codes = await Promise.all(Array.from({ length: needed }, mint));
   const dir = partnersDir({ 'acme-static': acmeProfile({ static: codes }) });

@@ -37,3 +37,21 @@ export async function runPlaywright(args: string[], env: Record<string, string>)
   }
   return { code, stdout, stderr, ...(report ? { report } : {}) };
 }
+
+interface ReportSuite {
+  suites?: ReportSuite[];
+  specs?: { title: string; tests: { annotations: { type: string; description?: string }[] }[] }[];
+}
+
+/** Why each skipped test of a nested run was skipped, by test title. */
+export function skipReasons(report: NestedRun['report']): Record<string, string> {
+  const reasons: Record<string, string> = {};
+  const walk = (suite: ReportSuite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests) for (const { type, description } of test.annotations) if (type === 'skip') reasons[spec.title] = description ?? '';
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of (report?.suites ?? []) as ReportSuite[]) walk(suite);
+  return reasons;
+}

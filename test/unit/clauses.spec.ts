@@ -16,5 +16,5 @@ test('every clause of the catalogue is cited by some rule', () => {
 test('rule ids are unique and read endpoint/name or endpoint/field/name', () => {
   const ids = allRules.map((rule) => rule.id);
   expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
-  for (const id of ids) expect(id).toMatch(/^[a-z-]+\/([a-zA-Z0-9.]+\/)?[a-z0-9-]+$/);
+  for (const id of ids) expect(id).toMatch(/^[a-z-]+\/([a-zA-Z0-9.-]+\/)?[a-z0-9-]+$/);
 });

@@ -7,6 +7,7 @@ const bare: Profile = {
   accountInfoUrl: 'https://partner.example/account',
   codes: { mintUrl: 'https://partner.example/codes' },
   collectMissingAccountInfo: false,
+  tokenExchangeEncoding: 'json',
   requestTimeoutMs: 1000,
 };
 

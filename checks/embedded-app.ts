@@ -1,0 +1,284 @@
+import { isObject } from './evidence';
+import type { ClauseId } from './clauses';
+import type { Issue, Rule } from './finding';
+
+/**
+ * Rules on what sign-on shows: the landing response's headers, and what a browser saw in the embedded
+ * app and in the host page that frames it. The probes observe; these rules only judge the observation.
+ */
+
+export type Screen = 'app' | 'error' | 'collect' | 'none';
+
+export interface ReceivedMessage {
+  /** `event.origin` as the host page saw it. */
+  origin: string;
+  data: unknown;
+}
+
+/** One visit of the auth URL inside a host page. */
+export interface Visit {
+  screen: Screen;
+  /** The visible text of the embedded screen. */
+  text: string;
+  messages: readonly ReceivedMessage[];
+  /** The platform's origin: messages must come from it. */
+  platformOrigin: string;
+}
+
+const screenNames: Record<Screen, string> = { app: 'the app', error: 'the error screen', collect: 'the collection screen', none: 'nothing (the frame did not render)' };
+const typeOf = (message: ReceivedMessage) => (isObject(message.data) ? message.data.type : undefined);
+const received = (visit: Visit, type: string) => visit.messages.filter((message) => typeOf(message) === type && message.origin === visit.platformOrigin);
+const shownText = (text: string) => JSON.stringify(text.replace(/\s+/g, ' ').trim().slice(0, 120));
+
+function screenRule(id: string, screen: Screen, clause: ClauseId, requirement: string, impact: string): Rule<Visit> {
+  return {
+    id,
+    field: 'screen',
+    clause,
+    level: 'MUST',
+    requirement,
+    impact,
+    check: (visit) => (visit.screen === screen ? [] : [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not ${screenNames[screen]}` }]),
+  };
+}
+
+export const appShown: Rule<Visit & { expected: readonly string[] }> = {
+  id: 'sso/app/shown',
+  field: 'screen',
+  clause: 'spec §1',
+  level: 'MUST',
+  requirement: "sign-on lands in the app, which shows the user's name and company",
+  impact: 'users who sign on do not reach the payments app',
+  check: (visit) => {
+    if (visit.screen !== 'app') return [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not the app` }];
+    return visit.expected.filter((text) => !visit.text.includes(text)).map((text) => ({ message: `the app does not show ${JSON.stringify(text)}` }));
+  },
+};
+
+export const navigatedMessage: Rule<Visit> = {
+  id: 'sso/message/navigated',
+  field: 'message',
+  clause: 'harness §messages',
+  level: 'MUST',
+  requirement: 'the host receives NAVIGATED_TO_TARGET from the platform when the app is shown',
+  impact: 'the partner\'s app never learns that the embedded app is ready',
+  check: (visit) => (received(visit, 'NAVIGATED_TO_TARGET').length === 1 ? [] : [{ message: `the host received ${describe(visit.messages)}; expected one NAVIGATED_TO_TARGET from ${visit.platformOrigin}` }]),
+};
+
+export const errorShown = screenRule('sso/error/shown', 'error', 'spec §7.1', 'account information without its required data leads to the error screen', 'users with incomplete data get into the app, and the platform fails later');
+
+export const authenticationErrorMessage: Rule<Visit> = {
+  id: 'sso/message/authentication-error',
+  field: 'message',
+  clause: 'spec §7.1',
+  level: 'MUST',
+  requirement: 'on the error screen the host receives AUTHENTICATION_ERROR with a reason',
+  impact: 'the partner\'s app cannot tell the user what went wrong',
+  check: (visit) => {
+    const [message] = received(visit, 'AUTHENTICATION_ERROR');
+    const reason = message && isObject(message.data) ? message.data.reason : undefined;
+    if (typeof reason === 'string' && reason !== '') return [];
+    return [{ message: `the host received ${describe(visit.messages)}; expected AUTHENTICATION_ERROR with a "reason" from ${visit.platformOrigin}` }];
+  },
+};
+
+function describe(messages: readonly ReceivedMessage[]): string {
+  if (messages.length === 0) return 'no message';
+  return messages.map((m) => `${JSON.stringify(typeOf(m) ?? m.data)} from ${m.origin}`).join(', ');
+}
+
+/** The collection screen and the field paths it asks for. */
+export interface CollectVisit extends Visit {
+  fields: readonly string[];
+  expectedFields: readonly string[];
+}
+
+export const collectionScreenShown: Rule<CollectVisit> = {
+  id: 'sso/collect/fields',
+  field: 'screen',
+  clause: 'spec §7.2',
+  level: 'MUST',
+  requirement: 'with CollectMissingAccountInfo, missing Yes* fields lead to a screen that asks for exactly those fields',
+  impact: 'users are not asked for the details the partner did not send, and the platform lacks them later',
+  check: (visit) => {
+    if (visit.screen !== 'collect') return [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not the collection screen` }];
+    const extra = visit.fields.filter((field) => !visit.expectedFields.includes(field));
+    const missing = visit.expectedFields.filter((field) => !visit.fields.includes(field));
+    return [
+      ...missing.map((field) => ({ field, message: `the collection screen does not ask for "${field}"` })),
+      ...extra.map((field) => ({ field, message: `the collection screen asks for "${field}", which the partner sent` })),
+    ];
+  },
+};
+
+export const inlineErrorShown: Rule<CollectVisit & { invalidField: string; errors: Readonly<Record<string, string>> }> = {
+  id: 'sso/collect/inline-error',
+  field: 'screen',
+  clause: 'spec §7.2',
+  level: 'MUST',
+  requirement: 'an invalid typed value keeps the user on the collection screen with an error beside that field',
+  impact: 'users can type invalid details that the platform then rejects later',
+  check: (visit): Issue[] => {
+    if (visit.screen !== 'collect') return [{ message: `after an invalid "${visit.invalidField}" the frame showed ${screenNames[visit.screen]}, not the collection screen` }];
+    return visit.errors[visit.invalidField] ? [] : [{ field: visit.invalidField, message: `no error is shown beside "${visit.invalidField}"` }];
+  },
+};
+
+export const collectionCompletes = screenRule('sso/collect/completes', 'app', 'spec §7.2', 'once the typed details are valid, the user reaches the app', 'users who typed their details are stuck before the app');
+
+/** The app's funding sources after a sign-on in which the platform knew `seeded`, which the partner does not list. */
+export interface FundingVisit extends Visit {
+  shownIds: readonly string[];
+  partnerIds: readonly string[];
+  seeded: string;
+}
+
+export const fundingSynced: Rule<FundingVisit> = {
+  id: 'sso/funding/sync',
+  field: 'fundingSources[].id',
+  clause: 'spec §4.2 sync',
+  level: 'MUST',
+  requirement: "after sign-on the app lists exactly the partner's funding sources: new ids added, ids no longer listed removed",
+  impact: 'users pay from accounts they removed, or miss accounts they added',
+  check: (visit) => {
+    if (visit.screen !== 'app') return [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not the app` }];
+    const issues: Issue[] = [];
+    if (visit.shownIds.includes(visit.seeded)) issues.push({ message: `"${visit.seeded}", which the partner no longer lists, is still shown` });
+    const missing = visit.partnerIds.filter((id) => !visit.shownIds.includes(id));
+    if (missing.length > 0) issues.push({ message: `the partner's ${missing.map((id) => `"${id}"`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not shown` });
+    return issues;
+  },
+};
+
+/** A host page on another origin than the configured one. */
+export interface ForeignVisit {
+  /** With the page's CSP in force: what the foreign frame rendered. */
+  framed: Screen;
+  /** With the CSP taken off by the test: what the foreign host received. */
+  messages: readonly ReceivedMessage[];
+  foreignOrigin: string;
+}
+
+export const foreignHostCannotFrame: Rule<ForeignVisit> = {
+  id: 'sso/frame/foreign-host-blocked',
+  field: 'content-security-policy',
+  clause: 'CSP3 frame-ancestors',
+  level: 'MUST',
+  requirement: "a page on another origin than the partner's host cannot frame the embedded app",
+  impact: 'any site can frame the app and trick signed-in users into clicks (clickjacking)',
+  check: (visit) => (visit.framed === 'none' ? [] : [{ message: `${visit.foreignOrigin} framed the app and saw ${screenNames[visit.framed]}; send "frame-ancestors <host origin>"` }]),
+};
+
+export const messagesToHostOnly: Rule<ForeignVisit> = {
+  id: 'sso/message/exact-origin',
+  field: 'message',
+  clause: 'harness §messages',
+  level: 'MUST',
+  requirement: "messages are posted to the partner's host origin only, never to '*'",
+  impact: 'any page that frames the app reads the sign-on messages',
+  check: (visit) =>
+    visit.messages.length === 0 ? [] : [{ message: `a host on ${visit.foreignOrigin} received ${describe(visit.messages)}; post to the configured host origin, not '*'` }],
+};
+
+export const partnerDataEscaped: Rule<Visit & { injected: boolean; markup: string }> = {
+  id: 'sso/html/escaped',
+  field: 'company.name',
+  clause: 'harness §escaping',
+  level: 'MUST',
+  requirement: 'partner data is shown as text, never as markup',
+  impact: 'a partner record carrying markup runs inside the payments app (cross-site scripting)',
+  check: (visit) => {
+    if (visit.injected) return [{ message: `a company name of ${JSON.stringify(visit.markup)} became an element of the page; escape partner data` }];
+    return visit.text.includes(visit.markup) ? [] : [{ message: `the app does not show the company name ${JSON.stringify(visit.markup)} as text` }];
+  },
+};
+
+/** A mock link the platform must not honour. */
+function tamperedLinkRejected(name: string, what: string, clause: ClauseId = 'RFC8725 §3.1'): Rule<Visit> {
+  return {
+    id: `mock-link/jwt/${name}-rejected`,
+    field: 'token',
+    clause,
+    level: 'MUST',
+    requirement: `a mock link ${what} shows the error screen`,
+    impact: "a forged or stale link signs someone in as the partner's user",
+    check: (visit) =>
+      visit.screen === 'error' && received(visit, 'NAVIGATED_TO_TARGET').length === 0 ? [] : [{ message: `a link ${what} showed ${screenNames[visit.screen]}; reject it` }],
+  };
+}
+
+export const tamperedLinkRules = {
+  algNone: tamperedLinkRejected('alg-none', 'signed with "alg": "none"'),
+  wrongKey: tamperedLinkRejected('wrong-key', 'signed with another key'),
+  expired: tamperedLinkRejected('expired', 'past its "exp"', 'harness §mock-link'),
+  notYetValid: tamperedLinkRejected('not-yet-valid', 'with an "nbf" in the future', 'RFC7519 §4.1'),
+  wrongAudience: tamperedLinkRejected('wrong-audience', 'for another audience', 'RFC7519 §4.1'),
+  wrongIssuer: tamperedLinkRejected('wrong-issuer', 'from another issuer', 'RFC7519 §4.1'),
+  replay: tamperedLinkRejected('replay', 'used a second time', 'harness §mock-link'),
+};
+
+// ---- the landing response ----------------------------------------------------------------------------
+
+export interface Landing {
+  headers: Record<string, string>;
+  hostOrigin: string;
+}
+
+export const landingReferrerPolicy: Rule<Landing> = {
+  id: 'sso/landing/referrer-policy',
+  field: 'referrer-policy',
+  clause: 'harness §mock-link',
+  level: 'MUST',
+  requirement: 'the landing page sends "Referrer-Policy: no-referrer"',
+  impact: 'the token in the landing URL leaks to every site the app links to',
+  check: ({ headers }) =>
+    /(^|,)\s*no-referrer\s*$/i.test(headers['referrer-policy'] ?? '') ? [] : [{ message: `"referrer-policy" is ${JSON.stringify(headers['referrer-policy'] ?? '(missing)')}; send "no-referrer"` }],
+};
+
+export const landingFrameAncestors: Rule<Landing> = {
+  id: 'sso/landing/frame-ancestors',
+  field: 'content-security-policy',
+  clause: 'CSP3 frame-ancestors',
+  level: 'MUST',
+  requirement: "the landing page's CSP allows exactly the partner's host origin as frame ancestor",
+  impact: 'any site can frame the app (clickjacking), or the partner\'s own app cannot',
+  check: ({ headers, hostOrigin }) => {
+    const directive = (headers['content-security-policy'] ?? '').split(';').map((part) => part.trim().split(/\s+/)).find(([name]) => name?.toLowerCase() === 'frame-ancestors');
+    const sources = directive?.slice(1) ?? [];
+    if (sources.length === 1 && sources[0] === hostOrigin) return [];
+    return [{ message: `frame-ancestors is ${directive ? JSON.stringify(sources.join(' ')) : 'missing'}; send "frame-ancestors ${hostOrigin}"` }];
+  },
+};
+
+export const landingCookies: Rule<Landing> = {
+  id: 'sso/landing/cookies',
+  field: 'set-cookie',
+  clause: 'RFC6265bis §4.1.2',
+  level: 'MUST',
+  requirement: 'every cookie the landing page sets is "Secure; SameSite=None"',
+  impact: "inside the partner's app on another site the browser withholds the session cookie, so the app loses the sign-in",
+  check: ({ headers }) =>
+    (headers['set-cookie'] ?? '')
+      .split('\n')
+      .filter(Boolean)
+      .filter((cookie) => !/;\s*secure\s*(;|$)/i.test(cookie) || !/;\s*samesite=none\s*(;|$)/i.test(cookie))
+      .map((cookie) => ({ message: `the cookie "${cookie.split('=')[0]}" is set with "${cookie.split(';').slice(1).map((a) => a.trim()).join('; ')}"; set it "Secure; SameSite=None"` })),
+};
+
+/** Every rule of sign-on in the browser and of its landing page. */
+export const signOnRules = [
+  appShown,
+  navigatedMessage,
+  errorShown,
+  authenticationErrorMessage,
+  collectionScreenShown,
+  inlineErrorShown,
+  collectionCompletes,
+  fundingSynced,
+  foreignHostCannotFrame,
+  messagesToHostOnly,
+  partnerDataEscaped,
+  landingReferrerPolicy,
+  landingFrameAncestors,
+  landingCookies,
+] as const;

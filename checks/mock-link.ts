@@ -1,0 +1,160 @@
+import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { isObject, jsonObject, type JsonResponse } from './evidence';
+import type { Issue, Rule } from './finding';
+import { tamperedLinkRules } from './embedded-app';
+
+/**
+ * Rules of the platform's sandbox mock link (spec §4.3, §5.4; DESIGN §5 "Mock-link JWT"). They judge
+ * the platform, not the partner: a partner engineer reads them to trust the SSO results built on it.
+ */
+
+export const maxLinkLifetimeSeconds = 600;
+const impact = 'the mock-link sign-on the browser suites build on cannot be trusted';
+
+/** The link a successful call answered and the JWT in it, decoded without verification (the harness has no key). */
+export interface IssuedLink {
+  link?: string;
+  token?: string;
+  header?: Record<string, unknown>;
+  claims?: Record<string, unknown>;
+}
+
+export function issuedLink(response: JsonResponse): IssuedLink {
+  const link = jsonObject(response)?.link;
+  if (typeof link !== 'string' || !URL.canParse(link)) return {};
+  const token = new URL(link).searchParams.get('token') ?? undefined;
+  if (!token) return { link };
+  try {
+    return { link, token, header: decodeProtectedHeader(token), claims: decodeJwt(token) };
+  } catch {
+    return { link, token };
+  }
+}
+
+export const linkCreated: Rule<JsonResponse> = {
+  id: 'mock-link/create/accepted',
+  field: 'link',
+  clause: 'spec §4.3',
+  level: 'MUST',
+  requirement: 'a valid mock-link request is answered 200 with a JSON "link" that carries the JWT in its "token" parameter',
+  impact,
+  check: (response) => {
+    if (response.status !== 200) return [{ message: `a valid request was answered ${response.status} (${response.body.slice(0, 120)}); answer 200 with {"link": …}` }];
+    const { link, token } = issuedLink(response);
+    if (!link) return [{ message: '"link" is not an absolute URL string; answer {"link": "https://…?token=<JWT>"}' }];
+    if (!token) return [{ message: `"link" has no "token" query parameter; put the JWT there` }];
+    return [];
+  },
+};
+
+export const linkAlgorithm: Rule<IssuedLink> = {
+  id: 'mock-link/jwt/algorithm',
+  field: 'token',
+  clause: 'RFC8725 §3.1',
+  level: 'MUST',
+  requirement: 'the JWT is signed with HS256',
+  impact,
+  check: ({ header }) => (header?.alg === 'HS256' ? [] : [{ message: `the JWT's "alg" is ${JSON.stringify(header?.alg ?? '(no JWT)')}; sign with HS256` }]),
+};
+
+export const linkClaims: Rule<IssuedLink> = {
+  id: 'mock-link/jwt/claims',
+  field: 'token',
+  clause: 'RFC7519 §4.1',
+  level: 'MUST',
+  requirement: `the JWT carries "iss", "aud", "iat", "jti" and an "exp" at most ${maxLinkLifetimeSeconds / 60} minutes after "iat"`,
+  impact,
+  check: ({ claims }) => {
+    if (!claims) return [{ message: 'the link carries no decodable JWT' }];
+    const issues: Issue[] = [];
+    for (const name of ['iss', 'jti'] as const) if (typeof claims[name] !== 'string') issues.push({ field: name, message: `"${name}" is missing; add it` });
+    if (typeof claims.aud !== 'string' && !Array.isArray(claims.aud)) issues.push({ field: 'aud', message: '"aud" is missing; name the partner\'s auth URL audience' });
+    const { iat, exp } = claims;
+    if (typeof iat !== 'number' || typeof exp !== 'number') issues.push({ field: 'exp', message: '"iat" and "exp" must both be numbers' });
+    else if (exp <= iat || exp - iat > maxLinkLifetimeSeconds) issues.push({ field: 'exp', message: `the JWT lives ${exp - iat} s; keep it within ${maxLinkLifetimeSeconds} s` });
+    return issues;
+  },
+};
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export const linkCarriesAccountInfo: Rule<{ issued: IssuedLink; sent: Record<string, unknown> }> = {
+  id: 'mock-link/jwt/account-info',
+  field: 'accountInfo',
+  clause: 'spec §4.3',
+  level: 'MUST',
+  requirement: 'the JWT carries the account information that was sent, user and company alike',
+  impact: 'the embedded app shows another user or company than the partner sent',
+  check: ({ issued, sent }) => {
+    const carried = issued.claims?.accountInfo;
+    if (!isObject(carried)) return [{ message: 'the JWT has no "accountInfo" claim' }];
+    return (['user', 'company'] as const)
+      .filter((part) => !sameJson(carried[part], sent[part]))
+      .map((part) => ({ field: `accountInfo.${part}`, message: `"accountInfo.${part}" in the JWT differs from the one sent` }));
+  },
+};
+
+/** A request the endpoint must refuse, and what came back. */
+export interface Refusal {
+  /** What was wrong with the request: `without "api-key"`. */
+  case: string;
+  /** The field the error should name, if one is at fault. */
+  field?: string;
+  response: JsonResponse;
+}
+
+function refusedWith(id: string, status: 400 | 401, requirement: string, clause: 'spec §4.3' | 'spec §5.4'): Rule<readonly Refusal[]> {
+  return {
+    id,
+    field: 'status',
+    clause,
+    level: 'MUST',
+    requirement,
+    impact: status === 401 ? 'anyone could mint sign-on links for the partner\'s users' : 'a broken mock-link request yields a link that fails later, far from its cause',
+    check: (refusals) =>
+      refusals
+        .filter(({ response }) => response.status !== status)
+        .map((refusal) => ({ field: refusal.field ?? 'status', message: `a request ${refusal.case} was answered ${refusal.response.status}; refuse it with ${status}` })),
+  };
+}
+
+export const apiKeyRequired = refusedWith('mock-link/api-key/required', 401, 'a request without the "api-key" header is refused with 401', 'spec §5.4');
+export const apiKeyChecked = refusedWith('mock-link/api-key/checked', 401, 'a request with a wrong "api-key" is refused with 401', 'spec §5.4');
+export const malformedJsonRefused = refusedWith('mock-link/request/malformed-json', 400, 'a body that is not JSON is refused with 400', 'spec §4.3');
+export const requiredFieldsRefused = refusedWith('mock-link/request/required-fields', 400, 'a request missing any of its five fields is refused with 400', 'spec §4.3');
+export const tokenUuidRefused = refusedWith('mock-link/request/token-uuid', 400, 'a "token" that is not a UUID is refused with 400', 'spec §4.3');
+export const userIdMismatchRefused = refusedWith('mock-link/request/user-id-matches', 400, 'an "externalUserId" other than "accountInfo.user.id" is refused with 400', 'spec §4.3');
+export const orgIdMismatchRefused = refusedWith('mock-link/request/org-id-matches', 400, 'an "externalOrgId" other than "accountInfo.company.id" is refused with 400', 'spec §4.3');
+
+export const refusalsExplained: Rule<readonly Refusal[]> = {
+  id: 'mock-link/request/error-json',
+  field: 'body',
+  clause: 'spec §4.3',
+  level: 'SHOULD',
+  requirement: 'each refusal is a JSON error object that names the field at fault',
+  impact: 'a partner engineer cannot tell which field of the mock-link request to fix',
+  check: (refusals) =>
+    refusals.flatMap(({ case: what, field, response }): Issue[] => {
+      const body = jsonObject(response);
+      if (!body) return [{ message: `the refusal of a request ${what} is not a JSON object; answer {"code", "message"}` }];
+      if (field && !JSON.stringify(body).includes(field)) return [{ field, message: `the refusal of a request ${what} does not name "${field}"` }];
+      return [];
+    }),
+};
+
+/** Every rule of the mock link: its contract over HTTP and the links the platform must refuse. */
+export const mockLinkRules = [
+  linkCreated,
+  linkAlgorithm,
+  linkClaims,
+  linkCarriesAccountInfo,
+  apiKeyRequired,
+  apiKeyChecked,
+  malformedJsonRefused,
+  requiredFieldsRefused,
+  tokenUuidRefused,
+  userIdMismatchRefused,
+  orgIdMismatchRefused,
+  refusalsExplained,
+  ...Object.values(tamperedLinkRules),
+] as const;

@@ -1,0 +1,454 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { BrowserContext, Page } from '@playwright/test';
+import { decodeJwt, SignJWT, UnsecuredJWT, type JWTPayload } from 'jose';
+import {
+  appShown,
+  authenticationErrorMessage,
+  collectionCompletes,
+  collectionScreenShown,
+  errorShown,
+  foreignHostCannotFrame,
+  fundingSynced,
+  inlineErrorShown,
+  messagesToHostOnly,
+  navigatedMessage,
+  partnerDataEscaped,
+  tamperedLinkRules,
+  type ReceivedMessage,
+  type Screen,
+  type Visit,
+} from '../checks/embedded-app';
+import { isObject, jsonObject, jsonResponse } from '../checks/evidence';
+import { evaluate, evaluateAll, skip, type Finding, type Rule } from '../checks/finding';
+import { issuedLink } from '../checks/mock-link';
+import type { Payload } from '../checks/payload';
+import { signOnDecision } from '../checks/sign-on';
+import type { HttpClient } from './http';
+import { mockLinkBody, mockLinkRequest, platformSkipReason, type BrowserProbeContext, type Platform } from './platform';
+import { recorded, type Probe, type ProbeResult, type Screenshot } from './probe';
+
+/**
+ * Sign-on in Chromium, the way a partner's user meets it: the host page (the stand-in for the partner's
+ * app) frames the platform's auth URL, and the probe reads the screen the frame shows and the messages
+ * the host receives. Each probe runs in a browser context of its own.
+ */
+
+const screenTimeoutMs = 10_000;
+/** How long a host keeps listening for a message that must not come. */
+const quietMs = 750;
+const noAccountInfo = 'the partner served no account information to build a mock link from; see the account-info results';
+
+/** What a user types on the collection screen: valid values for every Yes* string field (spec §2.3). */
+const typedExamples: Record<string, string> = {
+  'user.firstName': 'Ada',
+  'user.lastName': 'Lovelace',
+  'user.phone': '212-555-0142',
+  'user.dateOfBirth': '1985-12-10',
+  'company.name': 'Analytical Engines LLC',
+  line1: '12 Main Street',
+  city: 'Springfield',
+  state: 'IL',
+  postalcode: '62701',
+};
+const exampleFor = (path: string) => typedExamples[path] ?? typedExamples[path.slice(path.lastIndexOf('.') + 1)] ?? 'Example';
+
+interface Session {
+  context: BrowserContext;
+  page: Page;
+  screenshots: Screenshot[];
+  shoot(name: string): Promise<void>;
+}
+
+/** A fresh browser context and page for one probe; closed whatever happens. */
+async function inBrowser(ctx: BrowserProbeContext, body: (session: Session, http: HttpClient) => Promise<Finding[]>): Promise<ProbeResult> {
+  const context = await ctx.browser.newContext({ viewport: { width: 900, height: 900 } });
+  const page = await context.newPage();
+  const screenshots: Screenshot[] = [];
+  const shoot = async (name: string) => void screenshots.push({ name, png: await page.screenshot({ fullPage: true }) });
+  try {
+    const result = await recorded(ctx, (http) => body({ context, page, screenshots, shoot }, http));
+    return { ...result, screenshots };
+  } finally {
+    await context.close();
+  }
+}
+
+export const hostPageFor = (hostPageUrl: string, src: string) => {
+  const url = new URL(hostPageUrl);
+  url.searchParams.set('src', src);
+  return url.href;
+};
+
+const frameOf = (page: Page) => page.frameLocator('iframe').first();
+
+async function messagesOf(page: Page): Promise<ReceivedMessage[]> {
+  return page.locator('#messages li').evaluateAll((items) =>
+    items.map((item) => {
+      let data: unknown = item.textContent;
+      try {
+        data = JSON.parse(item.textContent ?? '');
+      } catch {
+        // a message that is not JSON is kept as its text
+      }
+      return { origin: (item as HTMLElement).dataset.origin ?? '', data };
+    }),
+  );
+}
+
+const typeOf = (message: ReceivedMessage) => (isObject(message.data) ? message.data.type : undefined);
+
+const messageOfScreen: Partial<Record<Screen, string>> = { app: 'NAVIGATED_TO_TARGET', error: 'AUTHENTICATION_ERROR' };
+
+/**
+ * What the frame shows, once a screen is there (a screen left behind by a form submission does not
+ * count), and the messages the host received: waiting for the one that screen posts, or for a quiet
+ * moment when it posts none (or when the message must not come).
+ */
+async function observe(page: Page, platform: Platform, { waitMs = screenTimeoutMs, awaitMessage = true } = {}): Promise<Visit> {
+  const shown = frameOf(page).locator('main[data-screen]:not([data-stale])');
+  await shown.waitFor({ timeout: waitMs }).catch(() => undefined);
+  const screen = (await shown.count()) > 0 ? (((await shown.getAttribute('data-screen')) ?? 'none') as Screen) : 'none';
+  const text = screen === 'none' ? '' : await shown.innerText();
+  const awaited = awaitMessage ? messageOfScreen[screen] : undefined;
+  const deadline = Date.now() + (awaited ? screenTimeoutMs : quietMs);
+  let messages = await messagesOf(page);
+  while (Date.now() < deadline && !(awaited && messages.some((m) => typeOf(m) === awaited))) {
+    await page.waitForTimeout(50);
+    messages = await messagesOf(page);
+  }
+  return { screen, text, messages, platformOrigin: platform.origin };
+}
+
+/** Creates a mock link for `accountInfo`; undefined (with the reason) when the platform issues none. */
+async function createLink(http: HttpClient, platform: Platform, accountInfo: Payload): Promise<{ link: string } | { problem: string }> {
+  const exchange = await http.send(mockLinkRequest(platform, JSON.stringify(mockLinkBody(platform, accountInfo))));
+  const response = exchange.response && jsonResponse(exchange.response);
+  const link = response && response.status === 200 ? issuedLink(response).link : undefined;
+  if (link) return { link };
+  const answer = exchange.failure?.message ?? `${exchange.response?.status} ${JSON.stringify(response && jsonObject(response))}`;
+  return { problem: `the mock-link endpoint issued no link (${answer}); see the mock-link results` };
+}
+
+/** Types values into the collection screen and submits it; the screen it leaves is marked stale for `observe`. */
+async function fillCollection(page: Page, values: Record<string, string>) {
+  const frame = frameOf(page);
+  await frame.locator('main[data-screen]').evaluate((main) => main.setAttribute('data-stale', ''));
+  for (const [path, value] of Object.entries(values)) await frame.locator(`input[name="${path}"]`).fill(value);
+  await frame.locator('button[type=submit]').click();
+}
+
+const fieldsOnScreen = (page: Page) =>
+  frameOf(page)
+    .locator('input[data-field]')
+    .evaluateAll((inputs) => inputs.map((input) => input.getAttribute('data-field') ?? ''));
+
+const examplesFor = (fields: readonly string[]) => Object.fromEntries(fields.map((field) => [field, exampleFor(field)]));
+
+/** Opens `src` in the host page; when the collection screen comes, the user types valid values, as a real one would. */
+async function signOn(session: Session, platform: Platform, src: string, shot: string): Promise<Visit> {
+  await session.page.goto(hostPageFor(platform.hostPageUrl, src));
+  let visit = await observe(session.page, platform);
+  if (visit.screen === 'collect') {
+    await session.shoot(`${shot}-collect`);
+    await fillCollection(session.page, examplesFor(await fieldsOnScreen(session.page)));
+    visit = await observe(session.page, platform);
+  }
+  await session.shoot(`${shot}-${visit.screen}`);
+  return visit;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+/** What the app must show for this account information: the user's name and the company's. */
+function expectedTexts(accountInfo: Payload): string[] {
+  const user = isObject(accountInfo.user) ? accountInfo.user : {};
+  const company = isObject(accountInfo.company) ? accountInfo.company : {};
+  const name = [text(user.firstName), text(user.lastName)].filter(Boolean).join(' ');
+  return [name, text(company.name)].filter((value): value is string => Boolean(value));
+}
+
+/** A copy of the account information without the fields at `paths`. */
+function without(accountInfo: Payload, paths: readonly string[]): Payload {
+  const copy = structuredClone(accountInfo);
+  for (const path of paths) {
+    const steps = path.split('.');
+    const parent = steps.slice(0, -1).reduce<unknown>((node, step) => (isObject(node) ? node[step] : undefined), copy);
+    if (isObject(parent)) delete parent[steps.at(-1)!];
+  }
+  return copy;
+}
+
+function withCompanyName(accountInfo: Payload, name: string): Payload {
+  const copy = structuredClone(accountInfo);
+  if (isObject(copy.company)) copy.company.name = name;
+  return copy;
+}
+
+const browserProbe = (spec: Omit<Probe<BrowserProbeContext>, 'run' | 'skipReason'> & Partial<Pick<Probe<BrowserProbeContext>, 'skipReason'>>, body: (ctx: BrowserProbeContext, session: Session, http: HttpClient) => Promise<Finding[]>): Probe<BrowserProbeContext> => ({
+  ...spec,
+  skipReason: (profile) => platformSkipReason(profile) ?? spec.skipReason?.(profile),
+  run: (ctx) => inBrowser(ctx, (session, http) => body(ctx, session, http)),
+});
+
+/** (a) The mock-link path: a link built from the partner's live account information opens the app. */
+const mockLinkSignOn = browserProbe(
+  { id: 'sso/mock-link', title: "a mock link built from the partner's account information opens the app in the host page", codes: 0 },
+  async (ctx, session, http) => {
+    const rules = [appShown, navigatedMessage];
+    const accountInfo = await ctx.accountInfo();
+    if (!accountInfo) return skip(rules, noAccountInfo);
+    const link = await createLink(http, ctx.platform, accountInfo);
+    if ('problem' in link) return skip(rules, link.problem);
+    const visit = await signOn(session, ctx.platform, link.link, 'mock-link');
+    return [...evaluate(appShown, { ...visit, expected: expectedTexts(accountInfo) }, undefined), ...evaluate(navigatedMessage, visit, undefined)];
+  },
+);
+
+/** (b) The code path: the platform exchanges a fresh code with the partner and reads its endpoints. */
+const codeSignOn = browserProbe(
+  { id: 'sso/code', title: "a fresh code opens the app through the partner's token exchange and account information", codes: 1 },
+  async (ctx, session) => {
+    const accountInfo = await ctx.accountInfo();
+    const code = await ctx.codes.next();
+    const visit = await signOn(session, ctx.platform, `${ctx.platform.authUrl}?code=${encodeURIComponent(code)}`, 'code');
+    return [...evaluate(appShown, { ...visit, expected: accountInfo ? expectedTexts(accountInfo) : [] }, undefined), ...evaluate(navigatedMessage, visit, undefined)];
+  },
+);
+
+/** The Yes* fields the collection probe leaves out: a user field, a date and a whole address. */
+const leftOut = ['user.phone', 'user.dateOfBirth', 'company.legalAddress'];
+
+/** (c) Missing information: the collection screen asks for exactly what is missing and judges what is typed. */
+const collectSignOn = browserProbe(
+  { id: 'sso/collect', title: 'missing Yes* fields are asked for on the collection screen, typed values are judged, then the app opens', codes: 0 },
+  async (ctx, session, http) => {
+    const { page } = session;
+    const accountInfo = await ctx.accountInfo();
+    const collecting = ctx.profile.collectMissingAccountInfo;
+    const rules: Rule<never>[] = collecting ? [collectionScreenShown, inlineErrorShown, collectionCompletes, navigatedMessage] : [errorShown, authenticationErrorMessage];
+    if (!accountInfo) return skip(rules, noAccountInfo);
+    const partial = without(accountInfo, leftOut);
+    const link = await createLink(http, ctx.platform, partial);
+    if ('problem' in link) return skip(rules, link.problem);
+    await page.goto(hostPageFor(ctx.platform.hostPageUrl, link.link));
+    if (!collecting) {
+      // Without CollectMissingAccountInfo the same omission is the error screen (spec §7.1).
+      const visit = await observe(page, ctx.platform);
+      await session.shoot('collect-off-error');
+      return evaluateAll([errorShown, authenticationErrorMessage], visit, undefined);
+    }
+    const decision = signOnDecision(partial, { now: new Date(), collectMissingAccountInfo: true });
+    const expectedFields = decision.screen === 'collect' ? decision.fields.map((field) => field.path) : [];
+    const first = await observe(page, ctx.platform);
+    await session.shoot('collect');
+    const fields = first.screen === 'collect' ? await fieldsOnScreen(page) : [];
+    const listed = evaluate(collectionScreenShown, { ...first, fields, expectedFields }, undefined);
+    if (first.screen !== 'collect') return [...listed, ...skip([inlineErrorShown, collectionCompletes, navigatedMessage], 'the collection screen was not shown')];
+
+    const invalidField = 'user.phone';
+    await fillCollection(page, { ...examplesFor(fields), [invalidField]: '555-01' });
+    const rejected = await observe(page, ctx.platform);
+    const errors = Object.fromEntries(
+      await frameOf(page)
+        .locator('[data-error-for]')
+        .evaluateAll((items) => items.map((item) => [item.getAttribute('data-error-for') ?? '', item.textContent ?? ''] as const)),
+    );
+    await session.shoot('collect-inline-error');
+    const inline = evaluate(inlineErrorShown, { ...rejected, fields, expectedFields, invalidField, errors }, undefined);
+
+    await fillCollection(page, { [invalidField]: exampleFor(invalidField) });
+    const done = await observe(page, ctx.platform);
+    await session.shoot('collect-app');
+    return [...listed, ...inline, ...evaluate(collectionCompletes, done, undefined), ...evaluate(navigatedMessage, done, undefined)];
+  },
+);
+
+/** (d) The error path: account information without `user.email` (Yes: required even with collection). */
+const errorSignOn = browserProbe(
+  { id: 'sso/error', title: 'account information without a required field shows the error screen and tells the host', codes: 0 },
+  async (ctx, session, http) => {
+    const rules = [errorShown, authenticationErrorMessage];
+    const accountInfo = await ctx.accountInfo();
+    if (!accountInfo) return skip(rules, noAccountInfo);
+    const link = await createLink(http, ctx.platform, without(accountInfo, ['user.email']));
+    if ('problem' in link) return skip(rules, link.problem);
+    await session.page.goto(hostPageFor(ctx.platform.hostPageUrl, link.link));
+    const visit = await observe(session.page, ctx.platform);
+    await session.shoot('error');
+    return evaluateAll(rules, visit, undefined);
+  },
+);
+
+const shownSourceIds = (page: Page) =>
+  frameOf(page)
+    .locator('[data-funding-source]')
+    .evaluateAll((items) => items.map((item) => item.getAttribute('data-funding-source') ?? ''));
+
+/**
+ * (e) Funding sync (spec §4.2): sign on, let the platform know one more source than the partner lists
+ * (as if the partner had listed it at an earlier sign-on and removed it since), sign on again: the app
+ * lists the partner's sources and no longer the removed one.
+ */
+const fundingSyncSignOn = browserProbe(
+  {
+    id: 'sso/funding-sync',
+    title: 'a funding source the partner no longer lists disappears at the next sign-on',
+    codes: 2,
+    skipReason: (profile) =>
+      !profile.fundingSourcesUrl
+        ? 'the profile has no "fundingSourcesUrl", so the platform syncs no funding sources'
+        : profile.platform?.configure === false
+          ? 'an earlier funding source can be planted only in the bundled emulator ("platform.configure": true)'
+          : undefined,
+  },
+  async (ctx, session, http) => {
+    const first = await signOn(session, ctx.platform, `${ctx.platform.authUrl}?code=${encodeURIComponent(await ctx.codes.next())}`, 'funding-first');
+    if (first.screen !== 'app') return skip([fundingSynced], `the first sign-on did not reach the app (it showed ${first.screen})`);
+    const partnerIds = await shownSourceIds(session.page);
+    const userId = await ctx.accountInfo().then((info) => (isObject(info?.user) ? text(info.user.id) : undefined));
+    if (!userId) return skip([fundingSynced], noAccountInfo);
+    const seeded = `certify-removed-${randomUUID()}`;
+    const planted = await http.send({
+      method: 'POST',
+      url: `${ctx.platform.url.replace(/\/+$/, '')}/v1/emulator/partners/${ctx.platform.partnerName}/users/${encodeURIComponent(userId)}/funding-sources`,
+      headers: { 'api-key': ctx.platform.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: seeded, nickname: 'Closed account' }),
+    });
+    if (planted.response?.status !== 200) return skip([fundingSynced], `the emulator did not take the earlier funding source (${planted.failure?.message ?? planted.response?.status})`);
+    const second = await signOn(session, ctx.platform, `${ctx.platform.authUrl}?code=${encodeURIComponent(await ctx.codes.next())}`, 'funding-second');
+    const shownIds = second.screen === 'app' ? await shownSourceIds(session.page) : [];
+    return evaluate(fundingSynced, { ...second, shownIds, partnerIds, seeded }, undefined);
+  },
+);
+
+const markup = `Certify <b id="certify-injected">Bold</b> & "Co" 'Ltd'`;
+
+/** Partner data with markup in it is shown as text. */
+const escapingSignOn = browserProbe(
+  { id: 'sso/escaping', title: 'partner data carrying markup is shown as text, not run as HTML', codes: 0 },
+  async (ctx, session, http) => {
+    const accountInfo = await ctx.accountInfo();
+    if (!accountInfo) return skip([partnerDataEscaped], noAccountInfo);
+    const link = await createLink(http, ctx.platform, withCompanyName(accountInfo, markup));
+    if ('problem' in link) return skip([partnerDataEscaped], link.problem);
+    const visit = await signOn(session, ctx.platform, link.link, 'escaping');
+    const injected = (await frameOf(session.page).locator('#certify-injected').count()) > 0;
+    return evaluate(partnerDataEscaped, { ...visit, injected, markup }, undefined);
+  },
+);
+
+const foreignOrigin = 'http://certify-foreign-host.invalid';
+
+/**
+ * The host page served on a foreign origin (Playwright answers for it with the real host page). With
+ * the platform's CSP in force the frame must stay empty; with the CSP taken off, a foreign host must
+ * still receive no message.
+ */
+const foreignHostSignOn = browserProbe(
+  { id: 'sso/foreign-host', title: "a host on another origin cannot frame the app, and receives none of its messages", codes: 0 },
+  async (ctx, session, http) => {
+    const rules = [foreignHostCannotFrame, messagesToHostOnly];
+    const accountInfo = await ctx.accountInfo();
+    if (!accountInfo) return skip(rules, noAccountInfo);
+    const { context, page } = session;
+    const hostPage = new URL(ctx.platform.hostPageUrl);
+    await context.route(`${foreignOrigin}/**`, async (route) => {
+      const asked = new URL(route.request().url());
+      await route.fulfill({ response: await route.fetch({ url: `${hostPage.origin}${asked.pathname}${asked.search}` }) });
+    });
+    const links = await Promise.all([createLink(http, ctx.platform, accountInfo), createLink(http, ctx.platform, accountInfo)]);
+    const problem = links.find((link): link is { problem: string } => 'problem' in link);
+    if (problem) return skip(rules, problem.problem);
+    const [framed, unframed] = links as { link: string }[];
+    const foreignHost = (src: string) => hostPageFor(`${foreignOrigin}${hostPage.pathname}${hostPage.search}`, src);
+
+    await page.goto(foreignHost(framed!.link));
+    // page.goto waited for the frame's load event: a screen that is not there now never comes.
+    const blocked = await observe(page, ctx.platform, { waitMs: 1000, awaitMessage: false });
+    await session.shoot('foreign-host-framed');
+
+    // Take the frame-ancestors defence away, so only the message's target origin stands between them.
+    await context.route(`${ctx.platform.origin}/**`, async (route) => {
+      const response = await route.fetch();
+      const headers = { ...response.headers() };
+      delete headers['content-security-policy'];
+      await route.fulfill({ response, headers });
+    });
+    await page.goto(foreignHost(unframed!.link));
+    const open = await observe(page, ctx.platform, { awaitMessage: false });
+    await session.shoot('foreign-host-without-csp');
+    return [
+      ...evaluate(foreignHostCannotFrame, { framed: blocked.screen, messages: blocked.messages, foreignOrigin }, undefined),
+      ...evaluate(messagesToHostOnly, { framed: open.screen, messages: open.messages, foreignOrigin }, undefined),
+    ];
+  },
+);
+
+interface Tampering {
+  rule: Rule<Visit>;
+  /** Claims to re-sign with the platform's key; needs `platform.mockLinkKey`. */
+  forge?: (claims: JWTPayload, now: number) => JWTPayload;
+  token?: (token: string) => Promise<string>;
+}
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+const tamperings: Tampering[] = [
+  { rule: tamperedLinkRules.algNone, token: async (token) => new UnsecuredJWT(decodeJwt(token)).encode() },
+  { rule: tamperedLinkRules.wrongKey, token: async (token) => new SignJWT(decodeJwt(token)).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(randomBytes(32)) },
+  { rule: tamperedLinkRules.expired, forge: (claims, now) => ({ ...claims, iat: seconds(now) - 900, exp: seconds(now) - 300 }) },
+  { rule: tamperedLinkRules.notYetValid, forge: (claims, now) => ({ ...claims, nbf: seconds(now) + 300 }) },
+  { rule: tamperedLinkRules.wrongAudience, forge: (claims) => ({ ...claims, aud: 'certify-another-partner' }) },
+  { rule: tamperedLinkRules.wrongIssuer, forge: (claims) => ({ ...claims, iss: 'urn:certify:another-issuer' }) },
+];
+const replayRule = tamperedLinkRules.replay;
+
+/** Mock links the platform must refuse (DESIGN §5), each opened in a page of its own, at once. */
+const tamperedLinks = browserProbe(
+  { id: 'mock-link/tampered', title: 'tampered, expired, foreign and replayed mock links show the error screen', codes: 0 },
+  async (ctx, session, http) => {
+    const accountInfo = await ctx.accountInfo();
+    if (!accountInfo) return skip(Object.values(tamperedLinkRules), noAccountInfo);
+    const key = ctx.platform.mockLinkKey === undefined ? undefined : new TextEncoder().encode(ctx.platform.mockLinkKey);
+    const forged = async ({ forge, token }: Tampering, link: URL): Promise<URL> => {
+      const original = link.searchParams.get('token') ?? '';
+      const tampered = token ? await token(original) : await new SignJWT(forge!(decodeJwt(original), Date.now())).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(key!);
+      const copy = new URL(link);
+      copy.searchParams.set('token', tampered);
+      return copy;
+    };
+    const visitIn = async (src: string, shot?: string) => {
+      const page = shot === undefined ? await session.context.newPage() : session.page;
+      await page.goto(hostPageFor(ctx.platform.hostPageUrl, src));
+      const visit = await observe(page, ctx.platform);
+      if (shot !== undefined) await session.shoot(shot);
+      return visit;
+    };
+    const cases = tamperings.map(async (tampering): Promise<Finding[]> => {
+      const { rule } = tampering;
+      if (tampering.forge && !key) return skip([rule], 'the profile has no "platform.mockLinkKey", so the harness cannot sign forged claims');
+      const link = await createLink(http, ctx.platform, accountInfo);
+      if ('problem' in link) return skip([rule], link.problem);
+      const visit = await visitIn((await forged(tampering, new URL(link.link))).href, rule === tamperedLinkRules.expired ? 'mock-link-expired' : undefined);
+      return evaluate(rule, visit, undefined);
+    });
+    const replay = (async (): Promise<Finding[]> => {
+      const link = await createLink(http, ctx.platform, accountInfo);
+      if ('problem' in link) return skip([replayRule], link.problem);
+      const first = await visitIn(link.link);
+      if (first.screen === 'error' || first.screen === 'none') return skip([replayRule], `the link was not accepted the first time (it showed ${first.screen})`);
+      return evaluate(replayRule, await visitIn(link.link), undefined);
+    })();
+    return (await Promise.all([...cases, replay])).flat();
+  },
+);
+
+export const signOnProbes: readonly Probe<BrowserProbeContext>[] = [
+  mockLinkSignOn,
+  codeSignOn,
+  collectSignOn,
+  errorSignOn,
+  fundingSyncSignOn,
+  escapingSignOn,
+  foreignHostSignOn,
+  tamperedLinks,
+];

@@ -1,0 +1,101 @@
+import { jsonResponse, type JsonResponse } from '../checks/evidence';
+import { evaluate, evaluateAll, skip, type Rule } from '../checks/finding';
+import { landingCookies, landingFrameAncestors, landingReferrerPolicy } from '../checks/embedded-app';
+import {
+  apiKeyChecked,
+  apiKeyRequired,
+  issuedLink,
+  linkAlgorithm,
+  linkCarriesAccountInfo,
+  linkClaims,
+  linkCreated,
+  malformedJsonRefused,
+  orgIdMismatchRefused,
+  refusalsExplained,
+  requiredFieldsRefused,
+  tokenUuidRefused,
+  userIdMismatchRefused,
+  type Refusal,
+} from '../checks/mock-link';
+import type { Payload } from '../checks/payload';
+import { checkTransport } from '../checks/transport';
+import { tokenTransportRules } from '../checks/token-exchange';
+import type { HttpClient } from './http';
+import { mockLinkBody, mockLinkRequest, platformSkipReason, type PlatformContext } from './platform';
+import { recorded, type Probe } from './probe';
+
+/** The mock-link contract (spec §4.3, §5.4), over HTTP: the link, its JWT, the landing page and every refusal. */
+
+const noAccountInfo = 'the partner served no account information to build the mock link from; see the account-info results';
+const createRules = [linkCreated, linkAlgorithm, linkClaims, linkCarriesAccountInfo, landingReferrerPolicy, landingFrameAncestors, landingCookies];
+
+/** Sends a request and keeps its answer when one came (transport problems are the platform's, and named). */
+async function answer(http: HttpClient, request: Parameters<HttpClient['send']>[0]): Promise<JsonResponse | { failure: string }> {
+  const exchange = await http.send(request);
+  return exchange.response ? jsonResponse(exchange.response) : { failure: exchange.failure?.message ?? 'no answer' };
+}
+
+const createProbe: Probe<PlatformContext> = {
+  id: 'mock-link/create',
+  title: "a mock link built from the partner's account information carries it in a signed JWT, and lands with safe headers",
+  codes: 0,
+  skipReason: platformSkipReason,
+  run: (ctx) =>
+    recorded(ctx, async (http) => {
+      const accountInfo = await ctx.accountInfo();
+      if (!accountInfo) return skip(createRules, noAccountInfo);
+      const body = mockLinkBody(ctx.platform, accountInfo);
+      const created = await http.send(mockLinkRequest(ctx.platform, JSON.stringify(body)));
+      const transport = checkTransport(tokenTransportRules, created);
+      if (!transport.usable) return [...transport.findings, ...skip(createRules, 'no usable answer from the mock-link endpoint')];
+      const response = jsonResponse(created.response!);
+      const issued = issuedLink(response);
+      const findings = [
+        ...evaluate(linkCreated, response, undefined),
+        ...evaluateAll([linkAlgorithm, linkClaims], issued, undefined),
+        ...evaluate(linkCarriesAccountInfo, { issued, sent: body.accountInfo as Payload }, undefined),
+      ];
+      if (!issued.link) return [...findings, ...skip([landingReferrerPolicy, landingFrameAncestors, landingCookies], 'no link was issued')];
+      const landing = await http.send({ method: 'GET', url: issued.link, headers: { accept: 'text/html' } });
+      if (!landing.response) return [...findings, ...skip([landingReferrerPolicy, landingFrameAncestors, landingCookies], `the link did not load: ${landing.failure?.message}`)];
+      const seen = { headers: landing.response.headers, hostOrigin: ctx.platform.hostOrigin };
+      return [...findings, ...evaluateAll([landingReferrerPolicy, landingFrameAncestors, landingCookies], seen, undefined)];
+    }),
+};
+
+const refusalRules = [apiKeyRequired, apiKeyChecked, malformedJsonRefused, requiredFieldsRefused, tokenUuidRefused, userIdMismatchRefused, orgIdMismatchRefused];
+
+const refusalsProbe: Probe<PlatformContext> = {
+  id: 'mock-link/refusals',
+  title: 'the mock-link endpoint refuses a missing or wrong api-key with 401 and a broken request with 400, naming the field',
+  codes: 0,
+  skipReason: platformSkipReason,
+  run: (ctx) =>
+    recorded(ctx, async (http) => {
+      const accountInfo = await ctx.accountInfo();
+      if (!accountInfo) return skip([...refusalRules, refusalsExplained], noAccountInfo);
+      const valid = mockLinkBody(ctx.platform, accountInfo);
+      const without = (field: string) => JSON.stringify({ ...valid, [field]: undefined });
+      const changed = (edit: Payload) => JSON.stringify({ ...valid, ...edit });
+      const cases: (Omit<Refusal, 'response'> & { rule: Rule<readonly Refusal[]>; body: string; apiKey?: string | null })[] = [
+        { rule: apiKeyRequired, case: 'without "api-key"', body: JSON.stringify(valid), apiKey: null },
+        { rule: apiKeyChecked, case: 'with a wrong "api-key"', body: JSON.stringify(valid), apiKey: `${ctx.platform.apiKey}-wrong` },
+        { rule: malformedJsonRefused, case: 'with a body that is not JSON', body: '{"partnerName": ' },
+        ...['partnerName', 'token', 'externalUserId', 'externalOrgId', 'accountInfo'].map((field) => ({ rule: requiredFieldsRefused, case: `without "${field}"`, field, body: without(field) })),
+        { rule: tokenUuidRefused, case: 'whose "token" is not a UUID', field: 'token', body: changed({ token: 'not-a-uuid' }) },
+        { rule: userIdMismatchRefused, case: 'whose "externalUserId" differs from "accountInfo.user.id"', field: 'externalUserId', body: changed({ externalUserId: `${String(valid.externalUserId)}-other` }) },
+        { rule: orgIdMismatchRefused, case: 'whose "externalOrgId" differs from "accountInfo.company.id"', field: 'externalOrgId', body: changed({ externalOrgId: `${String(valid.externalOrgId)}-other` }) },
+      ];
+      const answers = await Promise.all(cases.map((c) => answer(http, mockLinkRequest(ctx.platform, c.body, c.apiKey))));
+      const unanswered = answers.find((a): a is { failure: string } => 'failure' in a);
+      if (unanswered) return skip([...refusalRules, refusalsExplained], `the mock-link endpoint gave no answer (${unanswered.failure})`);
+      const judged = cases.map((c, i) => ({ ...c, response: answers[i] as JsonResponse }));
+      const byField = judged.filter((refusal) => refusal.rule !== apiKeyRequired && refusal.rule !== apiKeyChecked);
+      return [
+        ...refusalRules.flatMap((rule) => evaluate(rule, judged.filter((refusal) => refusal.rule === rule), undefined)),
+        ...evaluate(refusalsExplained, byField, undefined),
+      ];
+    }),
+};
+
+export const mockLinkProbes: readonly Probe<PlatformContext>[] = [createProbe, refusalsProbe];

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import type { Browser } from '@playwright/test';
+import { bodyPreview, isObject } from '../checks/evidence';
+import type { Payload } from '../checks/payload';
+import { partnerConfigOf, type PlatformProfile, type Profile } from '../partners/profile';
+import type { HttpClient, HttpRequest } from './http';
+import type { ProbeContext } from './probe';
+import { liveAccountInfo } from './resources';
+
+/** The platform a profile signs on through (its `platform` block), ready to drive. */
+export interface Platform extends PlatformProfile {
+  /** `{url}/{partnerName}/auth`: the auth URL of DESIGN §5. */
+  authUrl: string;
+  origin: string;
+  /** The origin of `hostPageUrl`: where the platform posts its messages. */
+  hostOrigin: string;
+}
+
+export interface PlatformContext extends ProbeContext {
+  platform: Platform;
+  /** The partner's live account information, fetched once per worker with one code. */
+  accountInfo(): Promise<Payload | undefined>;
+}
+
+export interface BrowserProbeContext extends PlatformContext {
+  browser: Browser;
+}
+
+/** Thrown when the platform cannot be set up: a set-up problem, not a finding about the partner. */
+export class PlatformError extends Error {
+  override name = 'PlatformError';
+}
+
+export const platformSkipReason = (profile: Profile): string | undefined =>
+  profile.platform ? undefined : 'the profile has no "platform" block ({"url", "apiKey", "partnerName"}), so there is no platform to sign on through';
+
+const trimmed = (url: string) => url.replace(/\/+$/, '');
+
+export function platformOf(platform: PlatformProfile): Platform {
+  return {
+    ...platform,
+    authUrl: `${trimmed(platform.url)}/${platform.partnerName}/auth`,
+    origin: new URL(platform.url).origin,
+    hostOrigin: new URL(platform.hostPageUrl).origin,
+  };
+}
+
+/**
+ * Connects to the profile's platform. With `configure` (the bundled emulator) the platform is first
+ * handed this partner's configuration, taken from the profile: the URLs, client credentials,
+ * collectMissingAccountInfo, the host origin and the encoding.
+ */
+export async function connectPlatform(profile: Profile, http: HttpClient): Promise<Platform> {
+  if (!profile.platform) throw new PlatformError(platformSkipReason(profile));
+  const platform = platformOf(profile.platform);
+  if (!platform.configure) return platform;
+  const url = `${trimmed(platform.url)}/v1/emulator/partners/${platform.partnerName}`;
+  const exchange = await http.send({
+    method: 'PUT',
+    url,
+    headers: { 'api-key': platform.apiKey, 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(partnerConfigOf({ ...profile, platform: profile.platform })),
+  });
+  const status = exchange.response?.status;
+  if (status === 200) return platform;
+  const answer = exchange.failure?.message ?? `${status} ${bodyPreview(exchange.response?.body ?? '', 200)}`;
+  const hint = status === 404 || status === 405 ? '; a platform that is not the bundled emulator is configured in its own admin: set "platform.configure": false' : '';
+  throw new PlatformError(`"platform.url": the partner's configuration could not be sent to ${url} (${answer})${hint}`);
+}
+
+/** Memoizes the live account information, so a worker spends one code on it. */
+export function accountInfoOnce(http: HttpClient, ctx: ProbeContext): () => Promise<Payload | undefined> {
+  let fetched: Promise<Payload | undefined> | undefined;
+  return () => (fetched ??= liveAccountInfo(http, ctx));
+}
+
+/** Spec §4.3: the mock-link request body for account information, with `edits` applied to it. */
+export function mockLinkBody(platform: Platform, accountInfo: Payload): Payload {
+  const user = isObject(accountInfo.user) ? accountInfo.user : {};
+  const company = isObject(accountInfo.company) ? accountInfo.company : {};
+  return { partnerName: platform.partnerName, token: randomUUID(), externalUserId: user.id, externalOrgId: company.id, accountInfo: { user, company } };
+}
+
+/** The mock-link request (spec §4.3); an `apiKey` of null sends none. */
+export function mockLinkRequest(platform: Platform, body: string, apiKey: string | null = platform.apiKey): HttpRequest {
+  return {
+    method: 'POST',
+    url: `${trimmed(platform.url)}/v1/auth/providers/standard/create-mock-link`,
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...(apiKey === null ? {} : { 'api-key': apiKey }) },
+    body,
+  };
+}

@@ -1,0 +1,19 @@
+/**
+ * The platform emulator's faults: ways a platform can get sign-on wrong. Any emulator route also answers
+ * under `/faults/<name>[,<name>…]/`; the browser and mock-link suites must catch each one
+ * (test/self/platform-faults.spec.ts names the rule each must trip).
+ */
+export const platformFaults = {
+  'posts-to-any-origin': "messages to the host are posted with targetOrigin '*', so any page that frames the app reads them",
+  'skips-missing-info-screen': 'missing Yes* fields go straight to the app instead of the collection screen',
+  'accepts-expired-jwt': 'an expired mock-link JWT still signs the user in',
+  'allows-jwt-replay': 'a mock-link JWT can be used more than once',
+  'no-frame-ancestors': "the embedded screens send no CSP frame-ancestors, so any site can frame them",
+  'no-referrer-policy': 'the landing page sends no Referrer-Policy, so the token in its URL can leak to other sites',
+  'lax-cookies': 'the session cookie is SameSite=Lax without Secure, so it is not sent inside the partner\'s iframe',
+  'unescaped-html': "the company name is written into the page as markup, not text",
+} as const satisfies Record<string, string>;
+
+export type PlatformFault = keyof typeof platformFaults;
+export const platformFaultNames = Object.keys(platformFaults) as PlatformFault[];
+export const isPlatformFault = (name: string): name is PlatformFault => Object.hasOwn(platformFaults, name);

@@ -1,0 +1,309 @@
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { isObject, jsonObject, jsonResponse } from '../../checks/evidence';
+import type { Field, Payload } from '../../checks/payload';
+import { signOnDecision, typedValueProblems } from '../../checks/sign-on';
+import { issuedToken } from '../../checks/token-exchange';
+import { partnerConfigSchema, type PartnerConfig } from '../../partners/profile';
+import { httpClient } from '../../probes/http';
+import { resourceRequest, tokenRequest } from '../../probes/token-exchange';
+import { unsafeRaw } from '../html';
+import { isPlatformFault, platformFaults } from './faults';
+import { syncFundingSources, type KnownSource, type Sync } from './funding';
+import { mockLinkKey, signMockLink, verifyMockLink } from './jwt';
+import { appScreen, collectScreen, errorScreen, type HostMessage } from './screens';
+
+/** The sandbox platform's credentials; partners/reference.json carries the same values. */
+export const platformSandbox = {
+  apiKey: 'reference-platform-api-key',
+  mockLinkKey: 'reference-platform-mock-link-signing-key-2026',
+} as const;
+
+export interface PlatformOptions {
+  /** Milliseconds since the epoch; injected so tests can age links. */
+  now?: () => number;
+  apiKey?: string;
+  mockLinkKey?: string;
+}
+
+interface Session {
+  partnerName: string;
+  accountInfo: Payload;
+  /** Fields still to be typed on the collection screen. */
+  fields: Field[];
+  csrf: string;
+  sync: Sync;
+  expiresAt: number;
+}
+
+const sessionLifetimeMs = 30 * 60 * 1000;
+const cookieName = 'platform_session';
+const bounded = 10_000;
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const equalSecrets = (a: string, b: string) => {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/** Errors of the emulator's APIs: JSON `{code, message}`, plus the field at fault when there is one. */
+const apiError = (reply: FastifyReply, status: number, code: string, message: string, field?: string) =>
+  reply.code(status).header('cache-control', 'no-store').send({ code, message, ...(field ? { field } : {}) });
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/** The problem with a mock-link request body (spec §4.3), naming the field. */
+function mockLinkProblem(body: unknown, partners: Map<string, PartnerConfig>): { field: string; message: string } | undefined {
+  if (!isObject(body)) return { field: 'body', message: 'the body must be a JSON object' };
+  for (const field of ['partnerName', 'token', 'externalUserId', 'externalOrgId'] as const) {
+    if (typeof body[field] !== 'string' || body[field] === '') return { field, message: `"${field}" is required: a non-empty string` };
+  }
+  const accountInfo = body.accountInfo;
+  if (!isObject(accountInfo)) return { field: 'accountInfo', message: '"accountInfo" is required: an object with "user" and "company"' };
+  for (const part of ['user', 'company'] as const) {
+    if (!isObject(accountInfo[part])) return { field: `accountInfo.${part}`, message: `"accountInfo.${part}" is required: an object shaped as in spec §2.3` };
+  }
+  if (!partners.has(text(body.partnerName))) return { field: 'partnerName', message: `"partnerName" ${JSON.stringify(body.partnerName)} is not configured on this platform` };
+  if (!uuid.test(text(body.token))) return { field: 'token', message: '"token" must be a random UUID' };
+  if (body.externalUserId !== (accountInfo.user as Payload).id) return { field: 'externalUserId', message: '"externalUserId" must equal "accountInfo.user.id"' };
+  if (body.externalOrgId !== (accountInfo.company as Payload).id) return { field: 'externalOrgId', message: '"externalOrgId" must equal "accountInfo.company.id"' };
+  return undefined;
+}
+
+const cookieOf = (request: FastifyRequest, name: string) =>
+  request.headers.cookie
+    ?.split(';')
+    .map((pair) => pair.trim().split('='))
+    .find(([key]) => key === name)?.[1];
+
+/** Keeps a map within `bounded` entries: the oldest go first. */
+function remember<K, V>(map: Map<K, V>, key: K, value: V) {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > bounded) map.delete(map.keys().next().value as K);
+}
+
+type SignIn = { accountInfo: Payload; funding?: unknown } | { reason: string; problems: string[] };
+
+/** The code path (spec §4.2, §5.2): exchange the code, then read account information and funding sources. */
+async function signInWithCode(config: PartnerConfig, code: string): Promise<SignIn> {
+  const http = httpClient({ timeoutMs: config.requestTimeoutMs });
+  const exchange = await http.send(tokenRequest(config, config.tokenExchangeEncoding, { code }));
+  const token = exchange.response && exchange.response.status === 200 ? issuedToken(jsonResponse(exchange.response)) : undefined;
+  if (!token) {
+    const answer = exchange.failure?.message ?? `status ${exchange.response?.status}`;
+    return { reason: 'TOKEN_EXCHANGE_FAILED', problems: [`the token exchange gave no access token (${answer})`] };
+  }
+  const [account, funding] = await Promise.all([
+    http.send(resourceRequest(config.accountInfoUrl, token)),
+    config.fundingSourcesUrl ? http.send(resourceRequest(config.fundingSourcesUrl, token)) : undefined,
+  ]);
+  const accountInfo = account.response?.status === 200 ? jsonObject(jsonResponse(account.response)) : undefined;
+  if (!accountInfo) {
+    const answer = account.failure?.message ?? `status ${account.response?.status}, not a JSON object`;
+    return { reason: 'ACCOUNT_INFO_UNAVAILABLE', problems: [`the account information could not be read (${answer})`] };
+  }
+  if (!funding) return { accountInfo };
+  return { accountInfo, funding: funding.response?.status === 200 ? (jsonObject(jsonResponse(funding.response)) ?? null) : null };
+}
+
+function platformRoutes(options: Required<PlatformOptions>) {
+  const { now } = options;
+  const key = mockLinkKey(options.mockLinkKey);
+  const partners = new Map<string, PartnerConfig>();
+  const sessions = new Map<string, Session>();
+  const usedJtis = new Map<string, number>();
+  const knownSources = new Map<string, Map<string, KnownSource>>();
+
+  const knownOf = (partnerName: string, userId: string) => {
+    const id = `${partnerName}\n${userId}`;
+    const known = knownSources.get(id) ?? new Map<string, KnownSource>();
+    remember(knownSources, id, known);
+    return known;
+  };
+
+  return async (app: FastifyInstance) => {
+    const faultsOf = (request: FastifyRequest) =>
+      new Set(((request.params as { faults?: string }).faults ?? '').split(',').filter(isPlatformFault));
+    const prefixOf = (request: FastifyRequest) => {
+      const list = (request.params as { faults?: string }).faults;
+      return list ? `/faults/${list}` : '';
+    };
+
+    app.addHook('onRequest', async (request, reply) => {
+      const list = (request.params as { faults?: string }).faults;
+      const unknown = list?.split(',').filter((name) => !isPlatformFault(name));
+      if (unknown?.length) return apiError(reply, 404, 'UNKNOWN_FAULT', `unknown fault ${unknown.map((n) => `"${n}"`).join(', ')}; GET /faults lists them`);
+      // spec §5.4: the platform's own APIs take the api-key header; it is checked before the body is read.
+      if (request.url.startsWith(`${prefixOf(request)}/v1/`)) {
+        const given = request.headers['api-key'];
+        if (typeof given !== 'string') return apiError(reply, 401, 'MISSING_API_KEY', 'send the "api-key" header');
+        if (!equalSecrets(given, options.apiKey)) return apiError(reply, 401, 'INVALID_API_KEY', 'the "api-key" is not valid');
+      }
+    });
+
+    // The harness hands the emulator each partner's configuration from its profile.
+    app.put('/v1/emulator/partners/:partnerName', async (request, reply) => {
+      const { partnerName } = request.params as { partnerName: string };
+      const parsed = partnerConfigSchema.safeParse(request.body);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        return apiError(reply, 400, 'INVALID_CONFIGURATION', `"${issue.path.join('.')}" ${issue.message}`, issue.path.join('.'));
+      }
+      remember(partners, partnerName, parsed.data);
+      return { partnerName, authUrl: `${request.protocol}://${request.host}${prefixOf(request)}/${partnerName}/auth` };
+    });
+
+    // A funding source the platform knew from an earlier sign-in, for the sync test (spec §4.2).
+    app.post('/v1/emulator/partners/:partnerName/users/:userId/funding-sources', async (request, reply) => {
+      const { partnerName, userId } = request.params as { partnerName: string; userId: string };
+      const body = request.body;
+      if (!isObject(body) || typeof body.id !== 'string' || body.id === '') return apiError(reply, 400, 'INVALID_REQUEST', '"id" is required: a string', 'id');
+      const known = knownOf(partnerName, userId);
+      known.set(body.id, { id: body.id, ...(typeof body.nickname === 'string' ? { nickname: body.nickname } : {}) });
+      return { known: [...known.keys()] };
+    });
+
+    app.post('/v1/auth/providers/standard/create-mock-link', async (request, reply) => {
+      const problem = mockLinkProblem(request.body, partners);
+      if (problem) return apiError(reply, 400, 'INVALID_REQUEST', problem.message, problem.field);
+      const body = request.body as Payload;
+      const partnerName = body.partnerName as string;
+      const claims = { accountInfo: body.accountInfo as Payload, externalUserId: text(body.externalUserId), externalOrgId: text(body.externalOrgId), nonce: text(body.token) };
+      const link = new URL(`${request.protocol}://${request.host}${prefixOf(request)}/${partnerName}/auth`);
+      link.searchParams.set('token', await signMockLink(claims, partnerName, key, now()));
+      return reply.header('cache-control', 'no-store').send({ link: link.href });
+    });
+
+    /** Sends a screen with the headers every embedded screen carries (DESIGN §5, issue 4 security). */
+    function screen(request: FastifyRequest, reply: FastifyReply, status: number, config: PartnerConfig | undefined, render: (page: { nonce: string; targetOrigin?: string }) => string) {
+      const faults = faultsOf(request);
+      const nonce = randomBytes(16).toString('base64');
+      const ancestors = faults.has('no-frame-ancestors') ? '' : `; frame-ancestors ${config?.hostOrigin ?? "'none'"}`;
+      reply.header('content-security-policy', `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; base-uri 'none'${ancestors}`);
+      if (!faults.has('no-referrer-policy')) reply.header('referrer-policy', 'no-referrer');
+      const targetOrigin = config && (faults.has('posts-to-any-origin') ? '*' : config.hostOrigin);
+      return reply
+        .code(status)
+        .header('cache-control', 'no-store')
+        .header('x-content-type-options', 'nosniff')
+        .type('text/html; charset=utf-8')
+        .send(render({ nonce, ...(targetOrigin ? { targetOrigin } : {}) }));
+    }
+
+    const errorPage = (request: FastifyRequest, reply: FastifyReply, status: number, config: PartnerConfig | undefined, reason: string, problems: string[]) =>
+      screen(request, reply, status, config, (page) => {
+        const message: HostMessage = { type: 'AUTHENTICATION_ERROR', messageId: randomUUID(), reason, message: problems[0] ?? reason };
+        return errorScreen(reason, problems, { ...page, message });
+      });
+
+    function startSession(request: FastifyRequest, reply: FastifyReply, session: Omit<Session, 'csrf' | 'expiresAt'>): Session {
+      for (const [id, old] of sessions) if (old.expiresAt < now()) sessions.delete(id);
+      const id = randomBytes(24).toString('base64url');
+      const started = { ...session, csrf: randomBytes(16).toString('base64url'), expiresAt: now() + sessionLifetimeMs };
+      remember(sessions, id, started);
+      const attributes = faultsOf(request).has('lax-cookies') ? 'SameSite=Lax' : 'Secure; SameSite=None';
+      reply.header('set-cookie', `${cookieName}=${id}; Path=${prefixOf(request)}/${session.partnerName}/; HttpOnly; ${attributes}`);
+      return started;
+    }
+
+    const sessionOf = (request: FastifyRequest, partnerName: string) => {
+      const id = cookieOf(request, cookieName);
+      const session = id === undefined ? undefined : sessions.get(id);
+      return session && session.partnerName === partnerName && session.expiresAt > now() ? session : undefined;
+    };
+
+    function appPage(request: FastifyRequest, reply: FastifyReply, config: PartnerConfig, session: Session) {
+      const { user, company } = session.accountInfo as { user: Payload; company: Payload };
+      const known = knownOf(session.partnerName, text(user.id));
+      const name = [text(user.firstName), text(user.lastName)].filter(Boolean).join(' ');
+      const companyName = faultsOf(request).has('unescaped-html') ? unsafeRaw(text(company.name)) : text(company.name);
+      return screen(request, reply, 200, config, (page) =>
+        appScreen(
+          { user: { name, email: text(user.email) }, company: companyName, sources: [...known.values()], sync: session.sync },
+          { ...page, message: { type: 'NAVIGATED_TO_TARGET', messageId: randomUUID(), target: 'dashboard' } },
+        ),
+      );
+    }
+
+    app.get('/:partnerName/auth', async (request, reply) => {
+      const { partnerName } = request.params as { partnerName: string };
+      const { code, token } = request.query as { code?: unknown; token?: unknown };
+      const config = partners.get(partnerName);
+      if (!config) return errorPage(request, reply, 404, undefined, 'UNKNOWN_PARTNER', [`no partner "${partnerName}" is configured on this platform`]);
+      const faults = faultsOf(request);
+      if ((typeof code === 'string') === (typeof token === 'string') || (code ?? token) === '') {
+        return errorPage(request, reply, 400, config, 'INVALID_REQUEST', ['the auth URL takes exactly one of "code" or "token"']);
+      }
+
+      let signIn: SignIn;
+      if (typeof token === 'string') {
+        const verified = await verifyMockLink(token, partnerName, key, now(), faults.has('accepts-expired-jwt'));
+        if ('problem' in verified) return errorPage(request, reply, 401, config, 'INVALID_MOCK_LINK', [verified.problem]);
+        const { jti, exp } = verified.claims;
+        if (usedJtis.has(jti) && !faults.has('allows-jwt-replay')) return errorPage(request, reply, 401, config, 'INVALID_MOCK_LINK', ['the link was already used']);
+        for (const [old, expiry] of usedJtis) if (expiry < now()) usedJtis.delete(old);
+        remember(usedJtis, jti, exp * 1000);
+        signIn = { accountInfo: verified.claims.accountInfo };
+      } else {
+        signIn = await signInWithCode(config, code as string);
+      }
+      if ('reason' in signIn) return errorPage(request, reply, 401, config, signIn.reason, signIn.problems);
+
+      const ctx = { now: new Date(now()), collectMissingAccountInfo: config.collectMissingAccountInfo };
+      const decision = signOnDecision(signIn.accountInfo, ctx);
+      if (decision.screen === 'error') return errorPage(request, reply, 401, config, decision.reason, decision.problems.map((problem) => problem.message));
+
+      const { user } = signIn.accountInfo as { user: Payload };
+      const sync: Sync =
+        'funding' in signIn ? syncFundingSources(knownOf(partnerName, text(user.id)), signIn.funding, ctx.now) : { added: [], removed: [] };
+      const fields = decision.screen === 'collect' && !faults.has('skips-missing-info-screen') ? decision.fields : [];
+      const session = startSession(request, reply, { partnerName, accountInfo: signIn.accountInfo, fields, sync });
+      if (fields.length === 0) return appPage(request, reply, config, session);
+      return screen(request, reply, 200, config, (page) => collectScreen(fields, {}, {}, session.csrf, page));
+    });
+
+    app.post('/:partnerName/collect', async (request, reply) => {
+      const { partnerName } = request.params as { partnerName: string };
+      const config = partners.get(partnerName);
+      const session = sessionOf(request, partnerName);
+      if (!config || !session) return errorPage(request, reply, 401, config, 'SESSION_EXPIRED', ['the sign-in session has expired; open the app again']);
+      const typed = Object.fromEntries(Object.entries(isObject(request.body) ? request.body : {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+      if (!typed.csrf || !equalSecrets(typed.csrf, session.csrf)) return errorPage(request, reply, 403, config, 'INVALID_REQUEST', ['the form was not sent from this sign-in']);
+      const ctx = { now: new Date(now()), collectMissingAccountInfo: true };
+      const { merged, problems } = typedValueProblems(session.accountInfo, session.fields, typed, ctx);
+      if (Object.keys(problems).length > 0) return screen(request, reply, 422, config, (page) => collectScreen(session.fields, typed, problems, session.csrf, page));
+      Object.assign(session, { accountInfo: merged, fields: [] });
+      return reply.code(303).header('location', 'app').header('cache-control', 'no-store').send();
+    });
+
+    app.get('/:partnerName/app', async (request, reply) => {
+      const { partnerName } = request.params as { partnerName: string };
+      const config = partners.get(partnerName);
+      const session = sessionOf(request, partnerName);
+      if (!config || !session || session.fields.length > 0) {
+        return errorPage(request, reply, 401, config, 'SESSION_EXPIRED', ['the sign-in session has expired; open the app again']);
+      }
+      return appPage(request, reply, config, session);
+    });
+  };
+}
+
+export function buildPlatform({ now = Date.now, apiKey = platformSandbox.apiKey, mockLinkKey = platformSandbox.mockLinkKey }: PlatformOptions = {}) {
+  const app = Fastify({ logger: false });
+  void app.register(formbody);
+  app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, _request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) app.log.error(error);
+    const code = status === 500 ? 'INTERNAL_ERROR' : error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(error.message) ? 'INVALID_JSON' : 'INVALID_REQUEST';
+    return apiError(reply, status, code, status === 500 ? 'internal error' : error.message);
+  });
+  app.setNotFoundHandler((request, reply) => apiError(reply, 404, 'NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));
+  app.get('/health', async () => ({ ok: true }));
+  app.get('/faults', async () => platformFaults);
+  const routes = platformRoutes({ now, apiKey, mockLinkKey });
+  void app.register(routes);
+  void app.register(routes, { prefix: '/faults/:faults' });
+  return app;
+}
