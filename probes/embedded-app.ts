@@ -64,7 +64,7 @@ async function inBrowser(ctx: BrowserProbeContext, body: (session: Session, http
   const context = await ctx.browser.newContext({ viewport: { width: 900, height: 900 } });
   const page = await context.newPage();
   const screenshots: Screenshot[] = [];
-  const shoot = async (name: string) => void screenshots.push({ name, png: await page.screenshot({ fullPage: true }) });
+  const shoot = async (name: string) => void screenshots.push({ name, png: await page.screenshot() });
   try {
     const result = await recorded(ctx, (http) => body({ context, page, screenshots, shoot }, http));
     return { ...result, screenshots };
@@ -101,16 +101,16 @@ const messageOfScreen: Partial<Record<Screen, string>> = { app: 'NAVIGATED_TO_TA
 
 /**
  * What the frame shows, once a screen is there (a screen left behind by a form submission does not
- * count), and the messages the host received: waiting for the one that screen posts, or for a quiet
- * moment when it posts none (or when the message must not come).
+ * count), and the messages the host received by then: after waiting for the one that screen posts, or,
+ * with `quiet`, for a moment in which a message that must not come could arrive.
  */
-async function observe(page: Page, platform: Platform, { waitMs = screenTimeoutMs, awaitMessage = true } = {}): Promise<Visit> {
+async function observe(page: Page, platform: Platform, { waitMs = screenTimeoutMs, quiet = false } = {}): Promise<Visit> {
   const shown = frameOf(page).locator('main[data-screen]:not([data-stale])');
   await shown.waitFor({ timeout: waitMs }).catch(() => undefined);
   const screen = (await shown.count()) > 0 ? (((await shown.getAttribute('data-screen')) ?? 'none') as Screen) : 'none';
   const text = screen === 'none' ? '' : await shown.innerText();
-  const awaited = awaitMessage ? messageOfScreen[screen] : undefined;
-  const deadline = Date.now() + (awaited ? screenTimeoutMs : quietMs);
+  const awaited = quiet ? undefined : messageOfScreen[screen];
+  const deadline = Date.now() + (awaited ? screenTimeoutMs : quiet ? quietMs : 0);
   let messages = await messagesOf(page);
   while (Date.now() < deadline && !(awaited && messages.some((m) => typeOf(m) === awaited))) {
     await page.waitForTimeout(50);
@@ -356,6 +356,15 @@ const foreignHostSignOn = browserProbe(
       const asked = new URL(route.request().url());
       await route.fulfill({ response: await route.fetch({ url: `${hostPage.origin}${asked.pathname}${asked.search}` }) });
     });
+    // The platform's pages pass through the test too, so that only their own headers decide whether the
+    // foreign host may frame them (Chromium would also refuse a public origin framing a loopback one).
+    let stripCsp = false;
+    await context.route(`${ctx.platform.origin}/**`, async (route) => {
+      const response = await route.fetch();
+      const headers = { ...response.headers() };
+      if (stripCsp) delete headers['content-security-policy'];
+      await route.fulfill({ response, headers });
+    });
     const links = await Promise.all([createLink(http, ctx.platform, accountInfo), createLink(http, ctx.platform, accountInfo)]);
     const problem = links.find((link): link is { problem: string } => 'problem' in link);
     if (problem) return skip(rules, problem.problem);
@@ -364,18 +373,13 @@ const foreignHostSignOn = browserProbe(
 
     await page.goto(foreignHost(framed!.link));
     // page.goto waited for the frame's load event: a screen that is not there now never comes.
-    const blocked = await observe(page, ctx.platform, { waitMs: 1000, awaitMessage: false });
+    const blocked = await observe(page, ctx.platform, { waitMs: 250, quiet: true });
     await session.shoot('foreign-host-framed');
 
     // Take the frame-ancestors defence away, so only the message's target origin stands between them.
-    await context.route(`${ctx.platform.origin}/**`, async (route) => {
-      const response = await route.fetch();
-      const headers = { ...response.headers() };
-      delete headers['content-security-policy'];
-      await route.fulfill({ response, headers });
-    });
+    stripCsp = true;
     await page.goto(foreignHost(unframed!.link));
-    const open = await observe(page, ctx.platform, { awaitMessage: false });
+    const open = await observe(page, ctx.platform, { quiet: true });
     await session.shoot('foreign-host-without-csp');
     return [
       ...evaluate(foreignHostCannotFrame, { framed: blocked.screen, messages: blocked.messages, foreignOrigin }, undefined),

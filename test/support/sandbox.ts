@@ -1,10 +1,34 @@
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { buildHostPage } from '../../sandbox/host-page/server';
+import { buildPlatform, platformSandbox, type PlatformOptions } from '../../sandbox/platform/server';
+import type { PlatformFault } from '../../sandbox/platform/faults';
 import { buildReferencePartner, type ReferencePartnerOptions } from '../../sandbox/reference-partner/server';
+import type { PlatformProfile } from '../../partners/profile';
+
+async function listen(app: FastifyInstance) {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return { origin: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, close: () => app.close() };
+}
 
 /** A reference partner of the test's own, on an ephemeral loopback port. */
-export async function startReferencePartner(options: ReferencePartnerOptions = {}) {
-  const app = buildReferencePartner(options);
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  return { origin, close: () => app.close() };
+export const startReferencePartner = (options: ReferencePartnerOptions = {}) => listen(buildReferencePartner(options));
+
+/** A platform emulator and a host page of the test's own, each on an ephemeral port (so on origins of their own). */
+export async function startPlatform(options: PlatformOptions = {}) {
+  const [platform, host] = await Promise.all([listen(buildPlatform(options)), listen(buildHostPage())]);
+  return {
+    origin: platform.origin,
+    hostOrigin: host.origin,
+    /** The profile's "platform" block for this emulator, with `faults` switched on. */
+    block: (faults: readonly PlatformFault[] = []): PlatformProfile => ({
+      url: `${platform.origin}${faults.length > 0 ? `/faults/${faults.join(',')}` : ''}`,
+      apiKey: platformSandbox.apiKey,
+      partnerName: 'reference',
+      hostPageUrl: `${host.origin}/`,
+      mockLinkKey: platformSandbox.mockLinkKey,
+      configure: true,
+    }),
+    close: () => Promise.all([platform.close(), host.close()]),
+  };
 }

@@ -1,0 +1,66 @@
+import { expect, test } from '@playwright/test';
+import {
+  collectionScreenShown,
+  foreignHostCannotFrame,
+  landingCookies,
+  landingFrameAncestors,
+  landingReferrerPolicy,
+  messagesToHostOnly,
+  partnerDataEscaped,
+  tamperedLinkRules,
+} from '../../checks/embedded-app';
+import { notPassing, type Finding, type Rule } from '../../checks/finding';
+import { runPlatformProbes } from '../../probes/certification';
+import { platformFaultNames, type PlatformFault } from '../../sandbox/platform/faults';
+import { referenceProfile } from '../support/profiles';
+import { startPlatform, startReferencePartner } from '../support/sandbox';
+
+/** The rules each emulator fault must trip, and no others: the harness proves it catches a broken platform. */
+const expectedFailures: Record<PlatformFault, Rule<never, never>[]> = {
+  'posts-to-any-origin': [messagesToHostOnly],
+  'skips-missing-info-screen': [collectionScreenShown],
+  'accepts-expired-jwt': [tamperedLinkRules.expired],
+  'allows-jwt-replay': [tamperedLinkRules.replay],
+  'no-frame-ancestors': [landingFrameAncestors, foreignHostCannotFrame],
+  'no-referrer-policy': [landingReferrerPolicy],
+  'lax-cookies': [landingCookies],
+  'unescaped-html': [partnerDataEscaped],
+};
+
+let partner: Awaited<ReturnType<typeof startReferencePartner>>;
+let platform: Awaited<ReturnType<typeof startPlatform>>;
+test.beforeAll(async () => {
+  [partner, platform] = await Promise.all([startReferencePartner(), startPlatform()]);
+});
+test.afterAll(async () => {
+  await Promise.all([partner.close(), platform.close()]);
+});
+
+async function signOn(browser: Parameters<typeof runPlatformProbes>[1], faults: readonly PlatformFault[]): Promise<Finding[]> {
+  const profile = { ...referenceProfile(partner.origin, [], { collectMissingAccountInfo: true }), platform: platform.block(faults) };
+  return (await runPlatformProbes(profile, browser)).flatMap((result) => result.findings);
+}
+
+const raised = (findings: Finding[]) => [...new Set(notPassing(findings).map((f) => f.rule))].sort();
+
+test('the conformant emulator passes every mock-link and browser rule, and none is skipped', async ({ browser }) => {
+  const findings = await signOn(browser, []);
+  expect(notPassing(findings).map((f) => `${f.rule}: ${f.message}`)).toEqual([]);
+  expect(findings.filter((f) => f.outcome === 'skipped').map((f) => `${f.rule}: ${f.message}`)).toEqual([]);
+});
+
+test('every emulator fault is caught by exactly its rules', async ({ browser }) => {
+  test.setTimeout(240_000);
+  let caught = 0;
+  // One fault at a time: each run already opens its eight browser contexts at once.
+  for (const fault of platformFaultNames) {
+    const expected = expectedFailures[fault].map((rule) => rule.id).sort();
+    const findings = await signOn(browser, [fault]);
+    await test.step(`${fault} → ${expected.join(', ')}`, () => {
+      expect.soft(raised(findings), `fault "${fault}"`).toEqual(expected);
+    });
+    if (JSON.stringify(raised(findings)) === JSON.stringify(expected)) caught++;
+  }
+  console.log(`platform faults caught: ${caught}/${platformFaultNames.length}`);
+  expect(caught).toBe(platformFaultNames.length);
+});
