@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test';
-import { runProbes } from '../../probes/certification';
+import { runPlatformProbes, runProbes } from '../../probes/certification';
+import { platformSandbox } from '../../sandbox/platform/server';
 import { redact, secretsOf } from '../../reports/redact';
 import { referenceProfile } from '../support/profiles';
-import { startReferencePartner } from '../support/sandbox';
+import { startPlatform, startReferencePartner } from '../support/sandbox';
 
 test('attached evidence carries no client secret, code, token, bank account number or tax id', async () => {
   const partner = await startReferencePartner();
@@ -29,5 +30,24 @@ test('attached evidence carries no client secret, code, token, bank account numb
     expect(attached).toContain('"status":200');
   } finally {
     await partner.close();
+  }
+});
+
+test('the mock-link and browser evidence carries no api-key, mock-link JWT, tax id or bank account number', async ({ browser }) => {
+  const [partner, platform] = await Promise.all([startReferencePartner(), startPlatform()]);
+  try {
+    const profile = { ...referenceProfile(partner.origin, [], { collectMissingAccountInfo: true }), platform: platform.block() };
+    const exchanges = (await runPlatformProbes(profile, browser)).flatMap((result) => result.exchanges);
+    const raw = JSON.stringify(exchanges);
+    const jwt = /eyJ[\w-]+\.[\w-]+\.[\w-]*/;
+    // Planted: the run really carried each of these before redaction.
+    for (const value of [platformSandbox.apiKey, '12-3456789']) expect(raw).toContain(value);
+    expect(raw).toMatch(jwt);
+    const attached = redact(raw, secretsOf(exchanges, [profile.clientSecret]));
+    for (const value of [platformSandbox.apiKey, '12-3456789', profile.clientSecret!]) expect(attached).not.toContain(value);
+    expect(attached).not.toMatch(jwt);
+    expect(attached).toContain('create-mock-link');
+  } finally {
+    await Promise.all([partner.close(), platform.close()]);
   }
 });
