@@ -129,6 +129,15 @@ async function createLink(http: HttpClient, platform: Platform, accountInfo: Pay
   return { problem: `the mock-link endpoint issued no link (${answer}); see the mock-link results` };
 }
 
+/** A mock link for the partner's live account information as `edit` changes it, or why there is none. */
+async function linkFor(ctx: BrowserProbeContext, http: HttpClient, edit = (info: Payload) => info): Promise<{ link: string; sent: Payload } | { problem: string }> {
+  const accountInfo = await ctx.accountInfo();
+  if (!accountInfo) return { problem: noAccountInfo };
+  const sent = edit(accountInfo);
+  const link = await createLink(http, ctx.platform, sent);
+  return 'problem' in link ? link : { ...link, sent };
+}
+
 /** Types values into the collection screen and submits it; the screen it leaves is marked stale for `observe`. */
 async function fillCollection(page: Page, values: Record<string, string>) {
   const frame = frameOf(page);
@@ -194,13 +203,10 @@ const browserProbe = (spec: Omit<Probe<BrowserProbeContext>, 'run' | 'skipReason
 const mockLinkSignOn = browserProbe(
   { id: 'sso/mock-link', title: "a mock link built from the partner's account information opens the app in the host page", codes: 0 },
   async (ctx, session, http) => {
-    const rules = [appShown, navigatedMessage];
-    const accountInfo = await ctx.accountInfo();
-    if (!accountInfo) return skip(rules, noAccountInfo);
-    const link = await createLink(http, ctx.platform, accountInfo);
-    if ('problem' in link) return skip(rules, link.problem);
+    const link = await linkFor(ctx, http);
+    if ('problem' in link) return skip([appShown, navigatedMessage], link.problem);
     const visit = await signOn(session, ctx.platform, link.link, 'mock-link');
-    return [...evaluate(appShown, { ...visit, expected: expectedTexts(accountInfo) }, undefined), ...evaluate(navigatedMessage, visit, undefined)];
+    return [...evaluate(appShown, { ...visit, expected: expectedTexts(link.sent) }, undefined), ...evaluate(navigatedMessage, visit, undefined)];
   },
 );
 
@@ -223,12 +229,9 @@ const collectSignOn = browserProbe(
   { id: 'sso/collect', title: 'missing Yes* fields are asked for on the collection screen, typed values are judged, then the app opens', codes: 0 },
   async (ctx, session, http) => {
     const { page } = session;
-    const accountInfo = await ctx.accountInfo();
     const collecting = ctx.profile.collectMissingAccountInfo;
     const rules: Rule<never>[] = collecting ? [collectionScreenShown, inlineErrorShown, collectionCompletes, navigatedMessage] : [errorShown, authenticationErrorMessage];
-    if (!accountInfo) return skip(rules, noAccountInfo);
-    const partial = without(accountInfo, leftOut);
-    const link = await createLink(http, ctx.platform, partial);
+    const link = await linkFor(ctx, http, (info) => without(info, leftOut));
     if ('problem' in link) return skip(rules, link.problem);
     await page.goto(hostPageFor(ctx.platform.hostPageUrl, link.link));
     if (!collecting) {
@@ -237,7 +240,7 @@ const collectSignOn = browserProbe(
       await session.shoot('collect-off-error');
       return evaluateAll([errorShown, authenticationErrorMessage], visit, undefined);
     }
-    const decision = signOnDecision(partial, { now: new Date(), collectMissingAccountInfo: true });
+    const decision = signOnDecision(link.sent, { now: new Date(), collectMissingAccountInfo: true });
     const expectedFields = decision.screen === 'collect' ? decision.fields.map((field) => field.path) : [];
     const first = await observe(page, ctx.platform);
     await session.shoot('collect');
@@ -268,9 +271,7 @@ const errorSignOn = browserProbe(
   { id: 'sso/error', title: 'account information without a required field shows the error screen and tells the host', codes: 0 },
   async (ctx, session, http) => {
     const rules = [errorShown, authenticationErrorMessage];
-    const accountInfo = await ctx.accountInfo();
-    if (!accountInfo) return skip(rules, noAccountInfo);
-    const link = await createLink(http, ctx.platform, without(accountInfo, ['user.email']));
+    const link = await linkFor(ctx, http, (info) => without(info, ['user.email']));
     if ('problem' in link) return skip(rules, link.problem);
     await session.page.goto(hostPageFor(ctx.platform.hostPageUrl, link.link));
     const visit = await observe(session.page, ctx.platform);
@@ -327,9 +328,7 @@ const markup = `Certify <b id="certify-injected">Bold</b> & "Co" 'Ltd'`;
 const escapingSignOn = browserProbe(
   { id: 'sso/escaping', title: 'partner data carrying markup is shown as text, not run as HTML', codes: 0 },
   async (ctx, session, http) => {
-    const accountInfo = await ctx.accountInfo();
-    if (!accountInfo) return skip([partnerDataEscaped], noAccountInfo);
-    const link = await createLink(http, ctx.platform, withCompanyName(accountInfo, markup));
+    const link = await linkFor(ctx, http, (info) => withCompanyName(info, markup));
     if ('problem' in link) return skip([partnerDataEscaped], link.problem);
     const visit = await signOn(session, ctx.platform, link.link, 'escaping');
     const injected = (await frameOf(session.page).locator('#certify-injected').count()) > 0;
@@ -348,8 +347,6 @@ const foreignHostSignOn = browserProbe(
   { id: 'sso/foreign-host', title: "a host on another origin cannot frame the app, and receives none of its messages", codes: 0 },
   async (ctx, session, http) => {
     const rules = [foreignHostCannotFrame, messagesToHostOnly];
-    const accountInfo = await ctx.accountInfo();
-    if (!accountInfo) return skip(rules, noAccountInfo);
     const { context, page } = session;
     const hostPage = new URL(ctx.platform.hostPageUrl);
     await context.route(`${foreignOrigin}/**`, async (route) => {
@@ -365,7 +362,7 @@ const foreignHostSignOn = browserProbe(
       if (stripCsp) delete headers['content-security-policy'];
       await route.fulfill({ response, headers });
     });
-    const links = await Promise.all([createLink(http, ctx.platform, accountInfo), createLink(http, ctx.platform, accountInfo)]);
+    const links = await Promise.all([linkFor(ctx, http), linkFor(ctx, http)]);
     const problem = links.find((link): link is { problem: string } => 'problem' in link);
     if (problem) return skip(rules, problem.problem);
     const [framed, unframed] = links as { link: string }[];
@@ -410,8 +407,6 @@ const replayRule = tamperedLinkRules.replay;
 const tamperedLinks = browserProbe(
   { id: 'mock-link/tampered', title: 'tampered, expired, foreign and replayed mock links show the error screen', codes: 0 },
   async (ctx, session, http) => {
-    const accountInfo = await ctx.accountInfo();
-    if (!accountInfo) return skip(Object.values(tamperedLinkRules), noAccountInfo);
     const key = ctx.platform.mockLinkKey === undefined ? undefined : new TextEncoder().encode(ctx.platform.mockLinkKey);
     const forged = async ({ forge, token }: Tampering, link: URL): Promise<URL> => {
       const original = link.searchParams.get('token') ?? '';
@@ -430,13 +425,13 @@ const tamperedLinks = browserProbe(
     const cases = tamperings.map(async (tampering): Promise<Finding[]> => {
       const { rule } = tampering;
       if (tampering.forge && !key) return skip([rule], 'the profile has no "platform.mockLinkKey", so the harness cannot sign forged claims');
-      const link = await createLink(http, ctx.platform, accountInfo);
+      const link = await linkFor(ctx, http);
       if ('problem' in link) return skip([rule], link.problem);
       const visit = await visitIn((await forged(tampering, new URL(link.link))).href, rule === tamperedLinkRules.expired ? 'mock-link-expired' : undefined);
       return evaluate(rule, visit, undefined);
     });
     const replay = (async (): Promise<Finding[]> => {
-      const link = await createLink(http, ctx.platform, accountInfo);
+      const link = await linkFor(ctx, http);
       if ('problem' in link) return skip([replayRule], link.problem);
       const first = await visitIn(link.link);
       if (first.screen === 'error' || first.screen === 'none') return skip([replayRule], `the link was not accepted the first time (it showed ${first.screen})`);

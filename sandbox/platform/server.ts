@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { isObject, jsonObject, jsonResponse } from '../../checks/evidence';
@@ -9,6 +9,7 @@ import { partnerConfigSchema, type PartnerConfig } from '../../partners/profile'
 import { httpClient } from '../../probes/http';
 import { resourceRequest, tokenRequest } from '../../probes/token-exchange';
 import { unsafeRaw } from '../html';
+import { equalSecrets } from '../secrets';
 import { isPlatformFault, platformFaults } from './faults';
 import { syncFundingSources, type KnownSource, type Sync } from './funding';
 import { mockLinkKey, signMockLink, verifyMockLink } from './jwt';
@@ -41,11 +42,6 @@ const sessionLifetimeMs = 30 * 60 * 1000;
 const cookieName = 'platform_session';
 const bounded = 10_000;
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const equalSecrets = (a: string, b: string) => {
-  const [x, y] = [Buffer.from(a), Buffer.from(b)];
-  return x.length === y.length && timingSafeEqual(x, y);
-};
 
 /** Errors of the emulator's APIs: JSON `{code, message}`, plus the field at fault when there is one. */
 const apiError = (reply: FastifyReply, status: number, code: string, message: string, field?: string) =>

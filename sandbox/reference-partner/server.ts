@@ -1,7 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { html } from '../html';
+import { equalSecrets } from '../secrets';
 import { faultCatalogue, isFault, omitted, type Behaviour, type Fault, type FaultSpec } from './faults';
 import { createStore, tokenLifetimeSeconds, type Store } from './store';
 import { isUserKey, users, type UserKey } from './users';
@@ -34,11 +34,6 @@ function faultsOf(request: FastifyRequest): Set<Fault> {
 function oauthError(reply: FastifyReply, status: number, error: string, description: string) {
   return reply.code(status).header('cache-control', 'no-store').header('pragma', 'no-cache').send({ error, error_description: description });
 }
-
-const equalSecrets = (a: string, b: string) => {
-  const [x, y] = [Buffer.from(a), Buffer.from(b)];
-  return x.length === y.length && timingSafeEqual(x, y);
-};
 
 /** Client authentication, RFC 6749 §2.3.1: HTTP Basic or client_secret_post, never both. */
 function authenticateClient(request: FastifyRequest, params: Params, faults: Set<Fault>): { client: Client | null } | { error: string } {
