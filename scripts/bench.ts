@@ -13,7 +13,8 @@ import { accountInfoResource } from '../checks/resources';
 import { loadProfile } from '../partners/profile';
 import { runProbes } from '../probes/certification';
 import { faultCatalogue, faultNames, type FaultSpec } from '../sandbox/reference-partner/faults';
-import { bodyOf, buildReferencePartner } from '../sandbox/reference-partner/server';
+import { bodyOf } from '../sandbox/reference-partner/server';
+import { buildSandbox, sandboxHost } from '../sandbox/sandbox';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const origin = 'http://127.0.0.1:4400';
@@ -21,8 +22,14 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const partnerRequests = async () => ((await (await fetch(`${origin}/test-hooks/stats`)).json()) as { requests: number }).requests;
 
 // The playwright runs below reuse this sandbox (reuseExistingServer), so its request counter sees them.
-const sandbox = buildReferencePartner();
-const started = await fetch(`${origin}/health`).then(() => false, async () => (await sandbox.listen({ host: '127.0.0.1', port: 4400 }), true));
+const sandbox = buildSandbox();
+const started = await fetch(`${origin}/health`).then(
+  () => false,
+  async () => {
+    for (const { server, port } of sandbox) await server.listen({ host: sandboxHost, port });
+    return true;
+  },
+);
 
 async function measure(label: string, run: () => Promise<void> | void) {
   const walls: number[] = [];
@@ -74,13 +81,16 @@ const probesOnly = await measure('probes in-process (all in parallel)', async ()
   await runProbes(profile);
 });
 // Asynchronous on purpose: the sandbox above lives in this process and must keep answering.
-const certification = await measure('npx playwright test --project=reference', async () => {
-  const child = spawn(process.execPath, [path.resolve('node_modules/@playwright/test/cli.js'), 'test', '--project=reference', '--reporter=dot'], { stdio: 'ignore' });
+const playwright = (args: string[]) => async () => {
+  const child = spawn(process.execPath, [path.resolve('node_modules/@playwright/test/cli.js'), 'test', '--project=reference', '--reporter=dot', ...args], { stdio: 'ignore' });
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
   if (status !== 0) throw new Error('the reference certification failed; run it alone to see why');
-});
+};
+const httpSuites = ['suites/token-exchange.spec.ts', 'suites/account-info.spec.ts', 'suites/funding-sources.spec.ts'];
+const withoutBrowser = await measure('playwright, HTTP suites only', playwright(httpSuites));
+const certification = await measure('playwright, all suites (browser included)', playwright([]));
 
-const rows = [probesOnly, certification];
+const rows = [probesOnly, withoutBrowser, certification];
 const conditions = { runs, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, partner: 'reference sandbox on loopback, no injected latency', workers: 4 };
 console.log(`\nreference certification, median of ${runs} runs (${conditions.cpus} cores, ${conditions.node}, ${conditions.partner})\n`);
 console.log(`${'what'.padEnd(44)} ${'median'.padStart(8)} ${'min'.padStart(8)} ${'partner requests'.padStart(17)}`);
@@ -90,4 +100,4 @@ for (const row of validations) console.log(`${row.label.padEnd(44)} ${row.perSec
 mkdirSync('reports/out', { recursive: true });
 writeFileSync('reports/out/bench.json', JSON.stringify({ at: new Date().toISOString(), conditions, rows, validations }, null, 2));
 console.log('\nwrote reports/out/bench.json');
-if (started) await sandbox.close();
+if (started) await Promise.all(sandbox.map(({ server }) => server.close()));
