@@ -1,0 +1,121 @@
+import { expect, test } from '@playwright/test';
+import {
+  appShown,
+  authenticationErrorMessage,
+  collectionCompletes,
+  collectionScreenShown,
+  errorShown,
+  foreignHostCannotFrame,
+  fundingSynced,
+  inlineErrorShown,
+  landingCookies,
+  landingFrameAncestors,
+  landingReferrerPolicy,
+  messagesToHostOnly,
+  navigatedMessage,
+  partnerDataEscaped,
+  tamperedLinkRules,
+  type Visit,
+} from '../../checks/embedded-app';
+import { parseJson, type JsonResponse } from '../../checks/evidence';
+import { evaluate, type Rule } from '../../checks/finding';
+import { apiKeyRequired, issuedLink, linkAlgorithm, linkCarriesAccountInfo, linkClaims, linkCreated, refusalsExplained, requiredFieldsRefused } from '../../checks/mock-link';
+
+/** The rules about the platform, each shown to pass on a good observation and to fail on a bad one. */
+
+const outcomes = <I>(rule: Rule<I>, input: I) => evaluate(rule, input, undefined).map((f) => f.outcome);
+const platformOrigin = 'http://127.0.0.1:4401';
+const navigated = { origin: platformOrigin, data: { type: 'NAVIGATED_TO_TARGET', messageId: 'm', target: 'dashboard' } };
+const authError = { origin: platformOrigin, data: { type: 'AUTHENTICATION_ERROR', messageId: 'm', reason: 'MISSING_REQUIRED_ACCOUNT_INFO', message: 'x' } };
+const visit = (screen: Visit['screen'], messages: Visit['messages'] = [], text = 'Signed in as Ada Lovelace Company: Acme'): Visit => ({ screen, text, messages, platformOrigin });
+
+test('the app must show the name and company, and NAVIGATED_TO_TARGET must come once from the platform origin', () => {
+  expect(outcomes(appShown, { ...visit('app'), expected: ['Ada Lovelace', 'Acme'] })).toEqual(['passed']);
+  expect(outcomes(appShown, { ...visit('app'), expected: ['Grace Hopper'] })).toEqual(['failed']);
+  expect(outcomes(appShown, { ...visit('error'), expected: [] })).toEqual(['failed']);
+  expect(outcomes(navigatedMessage, visit('app', [navigated]))).toEqual(['passed']);
+  expect(outcomes(navigatedMessage, visit('app', []))).toEqual(['failed']);
+  expect(outcomes(navigatedMessage, visit('app', [{ ...navigated, origin: 'http://evil.example' }]))).toEqual(['failed']);
+});
+
+test('the error path needs the error screen and an AUTHENTICATION_ERROR with a reason', () => {
+  expect(outcomes(errorShown, visit('error'))).toEqual(['passed']);
+  expect(outcomes(errorShown, visit('app'))).toEqual(['failed']);
+  expect(outcomes(authenticationErrorMessage, visit('error', [authError]))).toEqual(['passed']);
+  expect(outcomes(authenticationErrorMessage, visit('error', [{ ...authError, data: { type: 'AUTHENTICATION_ERROR' } }]))).toEqual(['failed']);
+});
+
+test('the collection screen must ask for exactly the missing fields, flag a bad value, then open the app', () => {
+  const base = { ...visit('collect'), expectedFields: ['user.phone', 'user.dateOfBirth'] };
+  expect(outcomes(collectionScreenShown, { ...base, fields: ['user.phone', 'user.dateOfBirth'] })).toEqual(['passed']);
+  expect(outcomes(collectionScreenShown, { ...base, fields: ['user.phone', 'user.email'] })).toEqual(['failed', 'failed']);
+  expect(outcomes(collectionScreenShown, { ...base, screen: 'app', fields: [] })).toEqual(['failed']);
+  const typed = { ...base, fields: base.expectedFields, invalidField: 'user.phone' };
+  expect(outcomes(inlineErrorShown, { ...typed, errors: { 'user.phone': 'digits' } })).toEqual(['passed']);
+  expect(outcomes(inlineErrorShown, { ...typed, errors: {} })).toEqual(['failed']);
+  expect(outcomes(collectionCompletes, visit('app'))).toEqual(['passed']);
+  expect(outcomes(collectionCompletes, visit('collect'))).toEqual(['failed']);
+});
+
+test('funding sync: the planted source must be gone and every partner source shown', () => {
+  const synced = { ...visit('app'), partnerIds: ['fs-1', 'fs-2'], seeded: 'old' };
+  expect(outcomes(fundingSynced, { ...synced, shownIds: ['fs-1', 'fs-2'] })).toEqual(['passed']);
+  expect(outcomes(fundingSynced, { ...synced, shownIds: ['fs-1', 'fs-2', 'old'] })).toEqual(['failed']);
+  expect(outcomes(fundingSynced, { ...synced, shownIds: ['fs-1'] })).toEqual(['failed']);
+});
+
+test('a foreign host must neither frame the app nor receive a message; markup must stay text; a tampered link must fail', () => {
+  const foreign = { framed: 'none' as const, messages: [], foreignOrigin: 'http://foreign.invalid' };
+  expect(outcomes(foreignHostCannotFrame, foreign)).toEqual(['passed']);
+  expect(outcomes(foreignHostCannotFrame, { ...foreign, framed: 'app' })).toEqual(['failed']);
+  expect(outcomes(messagesToHostOnly, { ...foreign, messages: [navigated] })).toEqual(['failed']);
+  const markup = '<b id="x">B</b>';
+  expect(outcomes(partnerDataEscaped, { ...visit('app', [], `Company: ${markup}`), injected: false, markup })).toEqual(['passed']);
+  expect(outcomes(partnerDataEscaped, { ...visit('app', [], 'Company: B'), injected: true, markup })).toEqual(['failed']);
+  expect(outcomes(tamperedLinkRules.expired, visit('error', [authError]))).toEqual(['passed']);
+  expect(outcomes(tamperedLinkRules.expired, visit('app', [navigated]))).toEqual(['failed']);
+});
+
+test('the landing headers: no-referrer, frame-ancestors exactly the host, Secure SameSite=None cookies', () => {
+  const hostOrigin = 'http://127.0.0.1:4402';
+  const good = { 'referrer-policy': 'no-referrer', 'content-security-policy': `default-src 'none'; frame-ancestors ${hostOrigin}`, 'set-cookie': 's=1; Path=/; HttpOnly; Secure; SameSite=None' };
+  for (const rule of [landingReferrerPolicy, landingFrameAncestors, landingCookies]) expect(outcomes(rule, { headers: good, hostOrigin })).toEqual(['passed']);
+  expect(outcomes(landingReferrerPolicy, { headers: { ...good, 'referrer-policy': 'origin' }, hostOrigin })).toEqual(['failed']);
+  expect(outcomes(landingFrameAncestors, { headers: { ...good, 'content-security-policy': `frame-ancestors ${hostOrigin} *` }, hostOrigin })).toEqual(['failed']);
+  expect(outcomes(landingFrameAncestors, { headers: { ...good, 'content-security-policy': "default-src 'none'" }, hostOrigin })).toEqual(['failed']);
+  expect(outcomes(landingCookies, { headers: { ...good, 'set-cookie': 'a=1; Secure; SameSite=None\nb=2; SameSite=Lax' }, hostOrigin })).toEqual(['failed']);
+});
+
+const jsonAnswer = (status: number, body: unknown): JsonResponse => {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  return { status, headers: { 'content-type': 'application/json' }, body: text, json: parseJson(text) };
+};
+const segment = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const tokenOf = (header: object, claims: object) => `${segment(header)}.${segment(claims)}.c2ln`;
+const sent = { user: { id: 'u' }, company: { id: 'c' } };
+
+test('the mock link: 200 with a link carrying an HS256 JWT with its claims and the account information sent', () => {
+  const claims = { iss: 'i', aud: 'acme', iat: 1000, exp: 1600, jti: 'j', accountInfo: sent };
+  const created = jsonAnswer(200, { link: `http://p.example/acme/auth?token=${tokenOf({ alg: 'HS256' }, claims)}` });
+  const issued = issuedLink(created);
+  expect(outcomes(linkCreated, created)).toEqual(['passed']);
+  expect(outcomes(linkAlgorithm, issued)).toEqual(['passed']);
+  expect(outcomes(linkClaims, issued)).toEqual(['passed']);
+  expect(outcomes(linkCarriesAccountInfo, { issued, sent })).toEqual(['passed']);
+  expect(outcomes(linkCreated, jsonAnswer(200, { link: 'http://p.example/auth' }))).toEqual(['failed']);
+  const weak = issuedLink(jsonAnswer(200, { link: `http://p.example/a?token=${tokenOf({ alg: 'none' }, { ...claims, exp: 99_999, jti: undefined })}` }));
+  expect(outcomes(linkAlgorithm, weak)).toEqual(['failed']);
+  expect(outcomes(linkClaims, weak)).toEqual(['failed', 'failed']);
+  expect(outcomes(linkCarriesAccountInfo, { issued, sent: { ...sent, user: { id: 'v' } } })).toEqual(['failed']);
+});
+
+test('refusals: the status each case demands, and a JSON error that names the field', () => {
+  expect(outcomes(apiKeyRequired, [{ case: 'without "api-key"', response: jsonAnswer(401, { code: 'MISSING_API_KEY' }) }])).toEqual(['passed']);
+  expect(outcomes(apiKeyRequired, [{ case: 'without "api-key"', response: jsonAnswer(200, { link: 'x' }) }])).toEqual(['failed']);
+  const missing = (status: number, body: unknown) => [{ case: 'without "token"', field: 'token', response: jsonAnswer(status, body) }];
+  expect(outcomes(requiredFieldsRefused, missing(400, { field: 'token' }))).toEqual(['passed']);
+  expect(outcomes(requiredFieldsRefused, missing(500, 'oops'))).toEqual(['failed']);
+  expect(outcomes(refusalsExplained, missing(400, { message: '"token" is required' }))).toEqual(['passed']);
+  expect(outcomes(refusalsExplained, missing(400, { message: 'bad request' }))).toEqual(['warning']);
+  expect(outcomes(refusalsExplained, missing(400, '<html>'))).toEqual(['warning']);
+});
