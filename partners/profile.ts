@@ -156,14 +156,9 @@ export const partnerConfigSchema = profileSchema
 export type PartnerConfig = z.output<typeof partnerConfigSchema>;
 
 export function partnerConfigOf(profile: Profile & { platform: PlatformProfile }): PartnerConfig {
-  const { tokenExchangeUrl, accountInfoUrl, fundingSourcesUrl, clientId, clientSecret, scope } = profile;
-  return {
-    ...{ tokenExchangeUrl, accountInfoUrl, fundingSourcesUrl, clientId, clientSecret, scope },
-    collectMissingAccountInfo: profile.collectMissingAccountInfo,
-    tokenExchangeEncoding: profile.tokenExchangeEncoding,
-    requestTimeoutMs: profile.requestTimeoutMs,
-    hostOrigin: new URL(profile.platform.hostPageUrl).origin,
-  };
+  const { tokenExchangeUrl, accountInfoUrl, fundingSourcesUrl, clientId, clientSecret, scope, collectMissingAccountInfo, tokenExchangeEncoding, requestTimeoutMs } = profile;
+  const hostOrigin = new URL(profile.platform.hostPageUrl).origin;
+  return { tokenExchangeUrl, accountInfoUrl, fundingSourcesUrl, clientId, clientSecret, scope, collectMissingAccountInfo, tokenExchangeEncoding, requestTimeoutMs, hostOrigin };
 }
 export type BrowserCodes = NonNullable<Profile['codes']['browser']>;
 export type PlatformProfile = NonNullable<Profile['platform']>;
