@@ -17,3 +17,17 @@ export const platformFaults = {
 export type PlatformFault = keyof typeof platformFaults;
 export const platformFaultNames = Object.keys(platformFaults) as PlatformFault[];
 export const isPlatformFault = (name: string): name is PlatformFault => Object.hasOwn(platformFaults, name);
+
+/** Faults of the data API (spec §2.2, §4.1), each caught by the data-API suite (test/self/data-api-faults.spec.ts). */
+export const dataApiFaults = {
+  'cursor-off-by-one': 'the page after a cursor starts one item too late, so an item is never served',
+  'duplicate-at-page-boundary': 'the page after a cursor starts at the cursor item itself, so it is served twice',
+  'has-more-on-last-page': '"hasMore" is true on the last page too',
+  'ignores-organization-filter': '"organizationId" is ignored: every organization\'s items come back',
+  'ignores-auth': 'a request without a valid Bearer token is served',
+} as const satisfies Record<string, string>;
+
+export type DataApiFault = keyof typeof dataApiFaults;
+export const dataApiFaultNames = Object.keys(dataApiFaults) as DataApiFault[];
+export const isDataApiFault = (name: string): name is DataApiFault => Object.hasOwn(dataApiFaults, name);
+export const isEmulatorFault = (name: string) => isPlatformFault(name) || isDataApiFault(name);

@@ -10,7 +10,10 @@ import { httpClient } from '../../probes/http';
 import { resourceRequest, tokenRequest } from '../../probes/token-exchange';
 import { unsafeRaw } from '../html';
 import { equalSecrets } from '../secrets';
-import { isPlatformFault, platformFaults } from './faults';
+import { seedData } from './data';
+import { registerDataApi } from './data-api';
+import { apiError } from './errors';
+import { dataApiFaults, isEmulatorFault, isPlatformFault, platformFaults } from './faults';
 import { syncFundingSources, type KnownSource, type Sync } from './funding';
 import { mockLinkKey, signMockLink, verifyMockLink } from './jwt';
 import { appScreen, collectScreen, errorScreen, type HostMessage } from './screens';
@@ -19,6 +22,7 @@ import { appScreen, collectScreen, errorScreen, type HostMessage } from './scree
 export const platformSandbox = {
   apiKey: 'reference-platform-api-key',
   mockLinkKey: 'reference-platform-mock-link-signing-key-2026',
+  dataApiToken: 'reference-data-api-token',
 } as const;
 
 export interface PlatformOptions {
@@ -26,6 +30,8 @@ export interface PlatformOptions {
   now?: () => number;
   apiKey?: string;
   mockLinkKey?: string;
+  /** The Bearer token the data API accepts. */
+  dataApiToken?: string;
 }
 
 interface Session {
@@ -43,9 +49,6 @@ const cookieName = 'platform_session';
 const bounded = 10_000;
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Errors of the emulator's APIs: JSON `{code, message}`, plus the field at fault when there is one. */
-const apiError = (reply: FastifyReply, status: number, code: string, message: string, field?: string) =>
-  reply.code(status).header('cache-control', 'no-store').send({ code, message, ...(field ? { field } : {}) });
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
@@ -111,6 +114,7 @@ function platformRoutes(options: Required<PlatformOptions>) {
   const sessions = new Map<string, Session>();
   const usedJtis = new Map<string, number>();
   const knownSources = new Map<string, Map<string, KnownSource>>();
+  const seed = seedData();
 
   const knownOf = (partnerName: string, userId: string) => {
     const id = `${partnerName}\n${userId}`;
@@ -129,15 +133,17 @@ function platformRoutes(options: Required<PlatformOptions>) {
 
     app.addHook('onRequest', async (request, reply) => {
       const list = (request.params as { faults?: string }).faults;
-      const unknown = list?.split(',').filter((name) => !isPlatformFault(name));
+      const unknown = list?.split(',').filter((name) => !isEmulatorFault(name));
       if (unknown?.length) return apiError(reply, 404, 'UNKNOWN_FAULT', `unknown fault ${unknown.map((n) => `"${n}"`).join(', ')}; GET /faults lists them`);
-      // spec §5.4: the platform's own APIs take the api-key header; it is checked before the body is read.
-      if (request.url.startsWith(`${prefixOf(request)}/v1/`)) {
+      // spec §5.4: the mock link and the emulator's own API take the api-key header, checked before the body is read.
+      if (/^\/v1\/(auth|emulator)\//.test(request.url.slice(prefixOf(request).length))) {
         const given = request.headers['api-key'];
         if (typeof given !== 'string') return apiError(reply, 401, 'MISSING_API_KEY', 'send the "api-key" header');
         if (!equalSecrets(given, options.apiKey)) return apiError(reply, 401, 'INVALID_API_KEY', 'the "api-key" is not valid');
       }
     });
+
+    registerDataApi(app, { token: options.dataApiToken, seed, faultsOf: (request) => new Set((request.params as { faults?: string }).faults?.split(',') ?? []) });
 
     // The harness hands the emulator each partner's configuration from its profile.
     app.put('/v1/emulator/partners/:partnerName', async (request, reply) => {
@@ -286,7 +292,12 @@ function platformRoutes(options: Required<PlatformOptions>) {
   };
 }
 
-export function buildPlatform({ now = Date.now, apiKey = platformSandbox.apiKey, mockLinkKey = platformSandbox.mockLinkKey }: PlatformOptions = {}) {
+export function buildPlatform({
+  now = Date.now,
+  apiKey = platformSandbox.apiKey,
+  mockLinkKey = platformSandbox.mockLinkKey,
+  dataApiToken = platformSandbox.dataApiToken,
+}: PlatformOptions = {}) {
   const app = Fastify({ logger: false });
   void app.register(formbody);
   app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, _request, reply) => {
@@ -297,8 +308,8 @@ export function buildPlatform({ now = Date.now, apiKey = platformSandbox.apiKey,
   });
   app.setNotFoundHandler((request, reply) => apiError(reply, 404, 'NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));
   app.get('/health', async () => ({ ok: true }));
-  app.get('/faults', async () => platformFaults);
-  const routes = platformRoutes({ now, apiKey, mockLinkKey });
+  app.get('/faults', async () => ({ ...platformFaults, ...dataApiFaults }));
+  const routes = platformRoutes({ now, apiKey, mockLinkKey, dataApiToken });
   void app.register(routes);
   void app.register(routes, { prefix: '/faults/:faults' });
   return app;
