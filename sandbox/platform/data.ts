@@ -4,46 +4,7 @@
  * order is the collection's order, which is the order pages walk in.
  */
 
-export interface Money {
-  /** Decimal string, two places: amounts are never floats. */
-  value: string;
-  currency: 'USD';
-}
-
-export interface Organization {
-  id: string;
-  name: string;
-  createdAt: string;
-}
-
-export interface Vendor {
-  id: string;
-  organizationId: string;
-  name: string;
-  email: string;
-  paymentTermsDays: 15 | 30 | 45 | 60;
-}
-
-export interface Bill {
-  id: string;
-  organizationId: string;
-  vendorId: string;
-  invoiceNumber: string;
-  amount: Money;
-  dueDate: string;
-  status: 'unpaid' | 'scheduled' | 'paid' | 'overdue';
-  createdAt: string;
-}
-
-export interface Payment {
-  id: string;
-  organizationId: string;
-  billId: string;
-  vendorId: string;
-  amount: Money;
-  status: 'scheduled' | 'completed';
-  scheduledDate: string;
-}
+import type { Bill, Organization, Payment, Vendor } from '../../client/data-api';
 
 export interface Seed {
   organizations: Organization[];
@@ -90,7 +51,7 @@ export function seedData({ organizations = 3, vendorsPerOrganization = 200, bill
         organizationId: org.id,
         name,
         email: `billing${vendors.length + 1}@${name.split(' ')[0]!.toLowerCase()}.example`,
-        paymentTermsDays: pick([15, 30, 45, 60] as const),
+        paymentTermsDays: pick([15, 30, 45, 60]),
       });
     }
   }

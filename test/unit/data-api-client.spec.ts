@@ -1,0 +1,46 @@
+import { expect, test } from '@playwright/test';
+import { dataApiClient, DataApiError, pageUrl } from '../../client/data-api';
+import { platformSandbox } from '../../sandbox/platform/server';
+import { startPlatform } from '../support/sandbox';
+
+let platform: Awaited<ReturnType<typeof startPlatform>>;
+test.beforeAll(async () => (platform = await startPlatform()));
+test.afterAll(() => platform.close());
+
+const client = () => dataApiClient({ baseUrl: platform.origin, token: platformSandbox.dataApiToken });
+
+test('pageUrl spells ids both ways and leaves out what is not given', () => {
+  expect(pageUrl('https://api.example/', 'bills', { organizationId: 'o 1', ids: ['a', 'b'], limit: 5 })).toBe('https://api.example/v1/bills?organizationId=o+1&ids=a%2Cb&limit=5');
+  expect(pageUrl('https://api.example', 'vendors', { ids: ['a', 'b'], idsEncoding: 'repeated', after: 'x' })).toBe('https://api.example/v1/vendors?ids=a&ids=b&after=x');
+});
+
+test('the client walks every page of an organization\'s bills: no duplicates, in order, as many as one page of ids says', async () => {
+  const api = client();
+  const { items: [org] } = await api.getOrganizations();
+  let pages = 0;
+  const ids: string[] = [];
+  for await (const page of api.pages('bills', { organizationId: org!.id, limit: 100 })) {
+    pages++;
+    expect(page.items.length).toBeLessThanOrEqual(100);
+    ids.push(...page.items.map((bill) => bill.id));
+  }
+  expect(new Set(ids).size).toBe(ids.length);
+  expect([...ids].sort()).toEqual(ids);
+  expect(pages).toBe(Math.ceil(ids.length / 100));
+  let walked = 0;
+  for await (const bill of api.all('bills', { organizationId: org!.id })) {
+    expect(bill.organizationId).toBe(org!.id);
+    walked++;
+  }
+  expect(walked).toBe(ids.length);
+  const picked = [ids[0]!, ids[500]!, ids.at(-1)!];
+  for (const idsEncoding of ['comma', 'repeated'] as const) {
+    expect((await api.getBills({ ids: picked, idsEncoding })).items.map((bill) => bill.id)).toEqual(picked);
+  }
+});
+
+test('refusals come back as DataApiError with the status and code', async () => {
+  await expect(client().getBills()).rejects.toBeInstanceOf(DataApiError);
+  await expect(client().getBills()).rejects.toMatchObject({ status: 400, code: 'MISSING_FILTER' });
+  await expect(dataApiClient({ baseUrl: platform.origin, token: 'wrong' }).getOrganizations()).rejects.toMatchObject({ status: 401, code: 'INVALID_AUTHENTICATION_TOKEN' });
+});
