@@ -1,4 +1,5 @@
 import { accountInfoFieldRules } from './account-info';
+import { dataApiRules } from './data-api';
 import { signOnRules } from './embedded-app';
 import { mockLinkRules } from './mock-link';
 import type { Rule } from './finding';
@@ -26,6 +27,7 @@ export const catalogue = {
   'funding-sources': [...resourceRules(fundingSourcesResource), fundingSourceIdsStable, ...fundingSourceRules],
   'mock-link': mockLinkRules,
   'sign-on': signOnRules,
+  'data-api': dataApiRules,
 } as const satisfies Record<string, readonly Rule<never, never>[]>;
 
 export const allRules: readonly Rule<never, never>[] = Object.values(catalogue).flat();

@@ -100,6 +100,19 @@ const platformSchema = z
   )
   .meta({ description: 'the platform whose mock link and embedded app the browser suites drive; without it those suites are skipped' });
 
+const dataApiSchema = z
+  .strictObject(
+    {
+      baseUrl: httpUrl("the data API's base URL ({base_url} of spec §4.1); the bundled emulator is http://127.0.0.1:4401"),
+      token: z
+        .string({ error: fieldError('give the Bearer token, usually as env:NAME') })
+        .min(1, { error: 'is empty; give the Bearer token' })
+        .meta({ description: 'the Bearer token of the data API (spec §5.1)' }),
+    },
+    { error: fieldError('describe the data API: {"baseUrl": …, "token": …}') },
+  )
+  .meta({ description: 'the read-only data API to check (spec §4.1); without it the data-API suite is skipped' });
+
 export const profileSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -119,6 +132,7 @@ export const profileSchema = z
       .meta({ description: 'the body encoding the platform is configured to use for this partner\'s token exchange (spec §4.2); the harness tests both' }),
     codes: codesSchema,
     platform: platformSchema.optional(),
+    dataApi: dataApiSchema.optional(),
     requestTimeoutMs: z
       .number({ error: fieldError('give milliseconds as a number') })
       .int()

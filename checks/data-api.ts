@@ -1,0 +1,165 @@
+import { isObject, jsonObject, jsonType, type JsonResponse } from './evidence';
+import type { Issue, Rule } from './finding';
+
+/**
+ * Rules of the platform's read-only data API (spec §2.2, §4.1, §5.1; DESIGN §5 "Data API"), judged on
+ * pages a probe walked. A walk is plain data: every page's answer, in order, and why it stopped.
+ */
+
+export interface WalkedPage {
+  /** The query, as sent: `limit=100&after=bill_0000042`. */
+  query: string;
+  response: JsonResponse;
+}
+
+export interface Walk {
+  /** The `limit` sent, or undefined for the endpoint's default. */
+  limit?: number;
+  pages: WalkedPage[];
+  /** Why the walk ended before a page said `hasMore: false`, if it did. */
+  cutShort?: string;
+}
+
+export const defaultLimitRange = { min: 20, max: 50 } as const;
+const impact = 'partners that sync data through the API miss records or process them twice';
+
+interface Envelope {
+  items: unknown[];
+  hasMore: unknown;
+  next: unknown;
+}
+
+/** The page's envelope, when its body is a JSON object with an `items` array. */
+export function envelopeOf(response: JsonResponse): Envelope | undefined {
+  const body = jsonObject(response);
+  return body && Array.isArray(body.items) ? { items: body.items, hasMore: body.hasMore, next: body.next } : undefined;
+}
+
+const idOf = (item: unknown) => (isObject(item) && typeof item.id === 'string' ? item.id : undefined);
+export const idsOfWalk = (walk: Walk) => walk.pages.flatMap(({ response }) => (envelopeOf(response)?.items ?? []).map(idOf)).filter((id): id is string => id !== undefined);
+const nextAfter = (envelope: Envelope) => (isObject(envelope.next) ? envelope.next.after : undefined);
+
+const rule = <I>(id: string, field: string, requirement: string, check: (input: I) => Issue[], level: 'MUST' | 'SHOULD' = 'MUST'): Rule<I> => ({
+  id: `data-api/${id}`,
+  field,
+  clause: id.startsWith('auth') ? 'spec §5.1' : id.startsWith('filter') ? 'spec §4.1' : 'spec §2.2',
+  level,
+  requirement,
+  impact,
+  check,
+});
+
+export const envelopeShape = rule<Walk>('envelope', 'items', 'every page is 200 with a JSON object {items: [...], hasMore: boolean, next: {after}}', (walk) => {
+  for (const { query, response } of walk.pages) {
+    const envelope = envelopeOf(response);
+    if (response.status !== 200) return [{ message: `the page "${query}" answered ${response.status}; answer 200` }];
+    if (!envelope) return [{ message: `the page "${query}" has no "items" array; answer {"items": [...], "hasMore": …, "next": {"after": …}}` }];
+    if (typeof envelope.hasMore !== 'boolean') return [{ field: 'hasMore', message: `"hasMore" is ${jsonType(envelope.hasMore)} on the page "${query}"; send true or false` }];
+    if (envelope.items.length > 0 && typeof nextAfter(envelope) !== 'string') return [{ field: 'next.after', message: `"next.after" is missing on the page "${query}"; send the id of its last item` }];
+  }
+  return [];
+});
+
+export const noDuplicates = rule<Walk>('walk/no-duplicates', 'items[].id', 'walking every page serves each item once', (walk) => {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const id of idsOfWalk(walk)) (seen.has(id) ? twice : seen).add(id);
+  return twice.size === 0 ? [] : [{ message: `${twice.size} items came twice (first "${[...twice][0]}"); start the next page right after "after"` }];
+});
+
+export const walksAgree = rule<{ walk: Walk; other: Walk }>('walk/complete', 'items[].id', 'walks with different page sizes serve the same items: none is lost at a page boundary', ({ walk, other }) => {
+  const [a, b] = [new Set(idsOfWalk(walk)), new Set(idsOfWalk(other))];
+  const onlyA = [...a].filter((id) => !b.has(id));
+  const onlyB = [...b].filter((id) => !a.has(id));
+  if (onlyA.length === 0 && onlyB.length === 0) return [];
+  const label = (w: Walk) => (w.limit === undefined ? 'the default limit' : `limit ${w.limit}`);
+  return [
+    {
+      message: `${onlyA.length + onlyB.length} items were served to only one walk (${label(walk)}: ${a.size} items, ${label(other)}: ${b.size}; e.g. "${onlyA[0] ?? onlyB[0]}"); the page after "after" must start right after that item`,
+    },
+  ];
+});
+
+export const cursorIsLastId = rule<Walk>('walk/cursor', 'next.after', '"next.after" is the id of the page\'s last item', (walk) => {
+  for (const { query, response } of walk.pages) {
+    const envelope = envelopeOf(response);
+    const last = envelope && idOf(envelope.items.at(-1));
+    if (!envelope || last === undefined || nextAfter(envelope) === last) continue;
+    return [{ message: `"next.after" is ${JSON.stringify(nextAfter(envelope))} on the page "${query}", whose last item is "${last}"; send the last item's id` }];
+  }
+  return [];
+});
+
+export const lastPageEnds = rule<Walk>('walk/last-page', 'hasMore', 'the last page says "hasMore": false', (walk) => {
+  if (walk.cutShort) return [{ message: `the walk never reached a page with "hasMore": false: ${walk.cutShort}` }];
+  const last = walk.pages.at(-1);
+  const envelope = last && envelopeOf(last.response);
+  return envelope?.hasMore === false ? [] : [{ message: `the last page "${last?.query}" says "hasMore": ${JSON.stringify(envelope?.hasMore)}; send false` }];
+});
+
+export const limitRespected = rule<Walk>('walk/limit', 'limit', 'no page holds more items than "limit"', (walk) => {
+  const over = walk.pages.find(({ response }) => walk.limit !== undefined && (envelopeOf(response)?.items.length ?? 0) > walk.limit);
+  return over ? [{ message: `the page "${over.query}" holds ${envelopeOf(over.response)!.items.length} items for "limit" ${walk.limit}` }] : [];
+});
+
+export const defaultLimit = rule<Walk>('walk/default-limit', 'limit', `without "limit", a page holds ${defaultLimitRange.min} to ${defaultLimitRange.max} items (spec §8)`, (walk) => {
+  const first = walk.pages[0] && envelopeOf(walk.pages[0].response);
+  if (!first || first.hasMore !== true) return [];
+  const size = first.items.length;
+  return size >= defaultLimitRange.min && size <= defaultLimitRange.max ? [] : [{ message: `the first page without "limit" holds ${size} items; default to ${defaultLimitRange.min}–${defaultLimitRange.max}` }];
+});
+
+export const organizationFilter = rule<{ walk: Walk; organizationId: string }>('filter/organization', 'organizationId', 'every item served for "organizationId" belongs to that organization', ({ walk, organizationId }) => {
+  const items = walk.pages.flatMap(({ response }) => envelopeOf(response)?.items ?? []);
+  const foreign = items.filter((item) => isObject(item) && item.organizationId !== organizationId);
+  return foreign.length === 0 ? [] : [{ message: `${foreign.length} of ${items.length} items belong to another organization (e.g. ${JSON.stringify(isObject(foreign[0]) ? foreign[0].organizationId : null)}); apply "organizationId"` }];
+});
+
+export const idsFilter = rule<{ requested: readonly string[]; answers: readonly { encoding: string; response: JsonResponse }[] }>(
+  'filter/ids',
+  'ids',
+  '"ids" returns exactly those items, as "ids=a,b" and as "ids=a&ids=b"',
+  ({ requested, answers }) =>
+    answers.flatMap(({ encoding, response }): Issue[] => {
+      const served = (envelopeOf(response)?.items ?? []).map(idOf);
+      const same = served.length === requested.length && requested.every((id) => served.includes(id));
+      return response.status === 200 && same ? [] : [{ message: `"ids" as ${encoding} answered ${response.status} with ${JSON.stringify(served)}; expected exactly ${JSON.stringify(requested)}` }];
+    }),
+);
+
+/** A request the API must refuse with `status`. */
+export interface Refused {
+  case: string;
+  response: JsonResponse;
+}
+
+const refusal = (id: string, field: string, requirement: string, accepted: readonly number[]) =>
+  rule<readonly Refused[]>(id, field, requirement, (cases) =>
+    cases.flatMap(({ case: what, response }): Issue[] => {
+      if (!accepted.includes(response.status)) return [{ message: `a request ${what} was answered ${response.status}; refuse it with ${accepted.join(' or ')}` }];
+      return jsonObject(response) ? [] : [{ message: `the refusal of a request ${what} is not a JSON object; answer {"code", "message"}` }];
+    }),
+  );
+
+export const missingTokenRefused = refusal('auth/missing-token', 'authorization', 'a request without a Bearer token is refused with 401 or 403 and a JSON error', [401, 403]);
+export const invalidTokenRefused = refusal('auth/invalid-token', 'authorization', 'a request with an invalid Bearer token is refused with 401 or 403 and a JSON error', [401, 403]);
+export const filterRequired = refusal('filter/required', 'organizationId', 'a listing that needs a filter refuses a request without one with 400', [400]);
+export const invalidLimitRefused = refusal('params/limit', 'limit', 'an invalid "limit" is refused with 400', [400]);
+export const invalidAfterRefused = refusal('params/after', 'after', 'an "after" that is no id of the listing is refused with 400', [400]);
+
+export const dataApiRules = [
+  missingTokenRefused,
+  invalidTokenRefused,
+  envelopeShape,
+  noDuplicates,
+  walksAgree,
+  cursorIsLastId,
+  lastPageEnds,
+  limitRespected,
+  defaultLimit,
+  organizationFilter,
+  idsFilter,
+  filterRequired,
+  invalidLimitRefused,
+  invalidAfterRefused,
+] as const;
