@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { accountInfoFieldRules } from '../checks/account-info';
@@ -13,6 +14,8 @@ import { accountInfoResource } from '../checks/resources';
 import { loadProfile } from '../partners/profile';
 import { runProbes } from '../probes/certification';
 import { faultCatalogue, faultNames, type FaultSpec } from '../sandbox/reference-partner/faults';
+import { dataApiClient } from '../client/data-api';
+import { buildPlatform, platformSandbox } from '../sandbox/platform/server';
 import { bodyOf } from '../sandbox/reference-partner/server';
 import { buildSandbox, sandboxHost } from '../sandbox/sandbox';
 
@@ -91,13 +94,43 @@ const withoutBrowser = await measure('playwright, HTTP suites only', playwright(
 const certification = await measure('playwright, all suites (browser included)', playwright([]));
 
 const rows = [probesOnly, withoutBrowser, certification];
+
+// The data API: the typed client walks one organization's bills with limit=100, on an emulator of its own.
+async function dataApiWalk(bills: number) {
+  const platform = buildPlatform({ dataSeed: { organizations: 1, bills } });
+  await platform.listen({ host: sandboxHost, port: 0 });
+  const baseUrl = `http://${sandboxHost}:${(platform.server.address() as AddressInfo).port}`;
+  const api = dataApiClient({ baseUrl, token: platformSandbox.dataApiToken });
+  const walls: number[] = [];
+  let walked = 0;
+  let pages = 0;
+  // Round 0 warms up (JIT, sockets) and is not counted.
+  for (let i = 0; i <= runs; i++) {
+    [walked, pages] = [0, 0];
+    const t0 = performance.now();
+    for await (const page of api.pages('bills', { organizationId: 'org_0001', limit: 100 })) {
+      walked += page.items.length;
+      pages++;
+    }
+    if (i > 0) walls.push(performance.now() - t0);
+  }
+  await platform.close();
+  const ms = median(walls);
+  return { bills, walked, requests: pages, medianMs: Math.round(ms), requestsPerSecond: Math.round(pages / (ms / 1000)) };
+}
+const walks = [await dataApiWalk(100_000), await dataApiWalk(200_000)];
+const linearity = Number((walks[1]!.medianMs / walks[0]!.medianMs).toFixed(2));
 const conditions = { runs, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, partner: 'reference sandbox on loopback, no injected latency', workers: 4 };
 console.log(`\nreference certification, median of ${runs} runs (${conditions.cpus} cores, ${conditions.node}, ${conditions.partner})\n`);
 console.log(`${'what'.padEnd(44)} ${'median'.padStart(8)} ${'min'.padStart(8)} ${'partner requests'.padStart(17)}`);
 for (const row of rows) console.log(`${row.label.padEnd(44)} ${`${row.medianMs} ms`.padStart(8)} ${`${row.minMs} ms`.padStart(8)} ${String(row.requests).padStart(17)}`);
 console.log(`\naccount-information validations per second, one thread (${accountInfoFieldRules.length + 1} rules per payload)\n`);
 for (const row of validations) console.log(`${row.label.padEnd(44)} ${row.perSecond.toLocaleString('en-US').padStart(10)} /s`);
+console.log(`\ndata API: the typed client walks one organization's bills, limit=100, median of ${runs} (client and emulator in one process)\n`);
+console.log(`${'bills'.padEnd(10)} ${'requests'.padStart(9)} ${'median'.padStart(10)} ${'requests/s'.padStart(11)}`);
+for (const w of walks) console.log(`${w.walked.toLocaleString('en-US').padEnd(10)} ${String(w.requests).padStart(9)} ${`${w.medianMs} ms`.padStart(10)} ${String(w.requestsPerSecond).padStart(11)}`);
+console.log(`200,000 bills take ${linearity}× the time of 100,000 (linear: about 2)`);
 mkdirSync('reports/out', { recursive: true });
-writeFileSync('reports/out/bench.json', JSON.stringify({ at: new Date().toISOString(), conditions, rows, validations }, null, 2));
+writeFileSync('reports/out/bench.json', JSON.stringify({ at: new Date().toISOString(), conditions, rows, validations, dataApi: { walks, linearity } }, null, 2));
 console.log('\nwrote reports/out/bench.json');
 if (started) await Promise.all(sandbox.map(({ server }) => server.close()));

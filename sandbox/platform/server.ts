@@ -32,6 +32,8 @@ export interface PlatformOptions {
   mockLinkKey?: string;
   /** The Bearer token the data API accepts. */
   dataApiToken?: string;
+  /** The size of the data API's seed (the bench walks 200,000 bills). */
+  dataSeed?: Parameters<typeof seedData>[0];
 }
 
 interface Session {
@@ -107,14 +109,14 @@ async function signInWithCode(config: PartnerConfig, code: string): Promise<Sign
   return { accountInfo, funding: funding.response?.status === 200 ? (jsonObject(jsonResponse(funding.response)) ?? null) : null };
 }
 
-function platformRoutes(options: Required<PlatformOptions>) {
+function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & Pick<PlatformOptions, 'dataSeed'>) {
   const { now } = options;
   const key = mockLinkKey(options.mockLinkKey);
   const partners = new Map<string, PartnerConfig>();
   const sessions = new Map<string, Session>();
   const usedJtis = new Map<string, number>();
   const knownSources = new Map<string, Map<string, KnownSource>>();
-  const seed = seedData();
+  const seed = seedData(options.dataSeed);
 
   const knownOf = (partnerName: string, userId: string) => {
     const id = `${partnerName}\n${userId}`;
@@ -297,6 +299,7 @@ export function buildPlatform({
   apiKey = platformSandbox.apiKey,
   mockLinkKey = platformSandbox.mockLinkKey,
   dataApiToken = platformSandbox.dataApiToken,
+  dataSeed,
 }: PlatformOptions = {}) {
   const app = Fastify({ logger: false });
   void app.register(formbody);
@@ -309,7 +312,7 @@ export function buildPlatform({
   app.setNotFoundHandler((request, reply) => apiError(reply, 404, 'NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));
   app.get('/health', async () => ({ ok: true }));
   app.get('/faults', async () => ({ ...platformFaults, ...dataApiFaults }));
-  const routes = platformRoutes({ now, apiKey, mockLinkKey, dataApiToken });
+  const routes = platformRoutes({ now, apiKey, mockLinkKey, dataApiToken, dataSeed });
   void app.register(routes);
   void app.register(routes, { prefix: '/faults/:faults' });
   return app;

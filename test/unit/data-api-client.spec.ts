@@ -44,3 +44,24 @@ test('refusals come back as DataApiError with the status and code', async () => 
   await expect(client().getBills()).rejects.toMatchObject({ status: 400, code: 'MISSING_FILTER' });
   await expect(dataApiClient({ baseUrl: platform.origin, token: 'wrong' }).getOrganizations()).rejects.toMatchObject({ status: 401, code: 'INVALID_AUTHENTICATION_TOKEN' });
 });
+
+test('the emulator answers bad data-API input with a 4xx JSON error, never a 5xx', async () => {
+  const get = (query: string, init: RequestInit = {}) =>
+    fetch(`${platform.origin}/v1/bills?${query}`, { ...init, headers: { authorization: `Bearer ${platformSandbox.dataApiToken}` } });
+  const cases: [string, RequestInit, number, string][] = [
+    ['organizationId=org_0001&limit=10&limit=20', {}, 400, 'INVALID_LIMIT'],
+    ['organizationId=org_0001&limit=101', {}, 400, 'INVALID_LIMIT'],
+    ['organizationId=org_0001&limit=2.5', {}, 400, 'INVALID_LIMIT'],
+    ['organizationId=org_0001&after=a&after=b', {}, 400, 'INVALID_CURSOR'],
+    ['organizationId=org_0002&after=bill_0000002', {}, 400, 'INVALID_CURSOR'],
+    ['organizationId=a&organizationId=b', {}, 400, 'INVALID_FILTER'],
+    ['organizationId=org_0001', { method: 'DELETE' }, 405, 'METHOD_NOT_ALLOWED'],
+  ];
+  for (const [query, init, status, code] of cases) {
+    const response = await get(query, init);
+    expect(response.status, query).toBe(status);
+    expect(await response.json(), query).toMatchObject({ code });
+  }
+  const unknownOrganization = (await (await get('organizationId=org_9999')).json()) as unknown;
+  expect(unknownOrganization).toEqual({ items: [], hasMore: false, next: null });
+});
