@@ -1,6 +1,7 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { isObject, jsonObject, type JsonResponse } from './evidence';
 import type { Issue, Rule } from './finding';
+import { transportRules } from './transport';
 import { tamperedLinkRules } from './embedded-app';
 
 /**
@@ -9,6 +10,8 @@ import { tamperedLinkRules } from './embedded-app';
  */
 
 export const maxLinkLifetimeSeconds = 600;
+/** A complete answer, without a redirect, from the mock-link endpoint under "platform.url". */
+export const mockLinkTransportRules = transportRules('mock-link', 'platform.url');
 const impact = 'the mock-link sign-on the browser suites build on cannot be trusted';
 
 /** The link a successful call answered and the JWT in it, decoded without verification (the harness has no key). */
@@ -144,6 +147,7 @@ export const refusalsExplained: Rule<readonly Refusal[]> = {
 
 /** Every rule of the mock link: its contract over HTTP and the links the platform must refuse. */
 export const mockLinkRules = [
+  ...mockLinkTransportRules,
   linkCreated,
   linkAlgorithm,
   linkClaims,

@@ -10,6 +10,7 @@ import {
   linkClaims,
   linkCreated,
   malformedJsonRefused,
+  mockLinkTransportRules,
   orgIdMismatchRefused,
   refusalsExplained,
   requiredFieldsRefused,
@@ -19,7 +20,6 @@ import {
 } from '../checks/mock-link';
 import type { Payload } from '../checks/payload';
 import { checkTransport } from '../checks/transport';
-import { tokenTransportRules } from '../checks/token-exchange';
 import type { HttpClient } from './http';
 import { mockLinkBody, mockLinkRequest, platformSkipReason, type PlatformContext } from './platform';
 import { recorded, type Probe } from './probe';
@@ -43,10 +43,10 @@ const createProbe: Probe<PlatformContext> = {
   run: (ctx) =>
     recorded(ctx, async (http) => {
       const accountInfo = await ctx.accountInfo();
-      if (!accountInfo) return skip(createRules, noAccountInfo);
+      if (!accountInfo) return skip([...mockLinkTransportRules, ...createRules], noAccountInfo);
       const body = mockLinkBody(ctx.platform, accountInfo);
       const created = await http.send(mockLinkRequest(ctx.platform, JSON.stringify(body)));
-      const transport = checkTransport(tokenTransportRules, created);
+      const transport = checkTransport(mockLinkTransportRules, created);
       if (!transport.usable) return [...transport.findings, ...skip(createRules, 'no usable answer from the mock-link endpoint')];
       const response = jsonResponse(created.response!);
       const issued = issuedLink(response);

@@ -19,7 +19,18 @@ import {
 } from '../../checks/embedded-app';
 import { parseJson, type JsonResponse } from '../../checks/evidence';
 import { evaluate, type Rule } from '../../checks/finding';
-import { apiKeyRequired, issuedLink, linkAlgorithm, linkCarriesAccountInfo, linkClaims, linkCreated, refusalsExplained, requiredFieldsRefused } from '../../checks/mock-link';
+import { checkTransport } from '../../checks/transport';
+import {
+  apiKeyRequired,
+  issuedLink,
+  linkAlgorithm,
+  linkCarriesAccountInfo,
+  linkClaims,
+  linkCreated,
+  mockLinkTransportRules,
+  refusalsExplained,
+  requiredFieldsRefused,
+} from '../../checks/mock-link';
 
 /** The rules about the platform, each shown to pass on a good observation and to fail on a bad one. */
 
@@ -118,4 +129,15 @@ test('refusals: the status each case demands, and a JSON error that names the fi
   expect(outcomes(refusalsExplained, missing(400, { message: '"token" is required' }))).toEqual(['passed']);
   expect(outcomes(refusalsExplained, missing(400, { message: 'bad request' }))).toEqual(['warning']);
   expect(outcomes(refusalsExplained, missing(400, '<html>'))).toEqual(['warning']);
+});
+
+test('the mock link\'s own transport rules name it: no answer and a redirect fail mock-link/transport and mock-link/redirect', () => {
+  const request = { method: 'POST', url: 'http://p.example/v1/auth/providers/standard/create-mock-link', headers: {} };
+  const at = { startedAt: '2026-11-21T12:00:00.000Z', durationMs: 5 };
+  const refused = checkTransport(mockLinkTransportRules, { request, failure: { kind: 'connection-refused', message: 'connection refused by p.example' }, ...at });
+  const moved = checkTransport(mockLinkTransportRules, { request, response: { status: 302, headers: { location: '/elsewhere' }, body: '', bytes: 0 }, ...at });
+  const failedIds = (findings: typeof refused.findings) => findings.filter((f) => f.outcome === 'failed').map((f) => f.rule);
+  expect([refused.usable, failedIds(refused.findings)]).toEqual([false, ['mock-link/transport']]);
+  expect([moved.usable, failedIds(moved.findings)]).toEqual([false, ['mock-link/redirect']]);
+  expect(refused.findings[0]!.message).toContain('"platform.url"');
 });
