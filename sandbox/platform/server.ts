@@ -78,6 +78,17 @@ const cookieOf = (request: FastifyRequest, name: string) =>
     .map((pair) => pair.trim().split('='))
     .find(([key]) => key === name)?.[1];
 
+/**
+ * Drops expired entries from the oldest end and stops at the first live one: entries go in roughly in
+ * time order, so a request costs what expired, not the whole map. One left behind is still refused.
+ */
+function dropExpired<K, V>(map: Map<K, V>, expiresAt: (value: V) => number, now: number) {
+  for (const [key, value] of map) {
+    if (expiresAt(value) >= now) return;
+    map.delete(key);
+  }
+}
+
 /** Keeps a map within `bounded` entries: the oldest go first. */
 function remember<K, V>(map: Map<K, V>, key: K, value: V) {
   map.delete(key);
@@ -203,7 +214,7 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
       });
 
     function startSession(request: FastifyRequest, reply: FastifyReply, session: Omit<Session, 'csrf' | 'expiresAt'>): Session {
-      for (const [id, old] of sessions) if (old.expiresAt < now()) sessions.delete(id);
+      dropExpired(sessions, (old) => old.expiresAt, now());
       const id = randomBytes(24).toString('base64url');
       const started = { ...session, csrf: randomBytes(16).toString('base64url'), expiresAt: now() + sessionLifetimeMs };
       remember(sessions, id, started);
@@ -247,7 +258,7 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
         if ('problem' in verified) return errorPage(request, reply, 401, config, 'INVALID_MOCK_LINK', [verified.problem]);
         const { jti, exp } = verified.claims;
         if (usedJtis.has(jti) && !faults.has('allows-jwt-replay')) return errorPage(request, reply, 401, config, 'INVALID_MOCK_LINK', ['the link was already used']);
-        for (const [old, expiry] of usedJtis) if (expiry < now()) usedJtis.delete(old);
+        dropExpired(usedJtis, (expiry) => expiry, now());
         remember(usedJtis, jti, exp * 1000);
         signIn = { accountInfo: verified.claims.accountInfo };
       } else {
