@@ -313,7 +313,7 @@ const fundingSyncSignOn = browserProbe(
     const seeded = `certify-removed-${randomUUID()}`;
     const planted = await http.send({
       method: 'POST',
-      url: `${ctx.platform.url.replace(/\/+$/, '')}/v1/emulator/partners/${ctx.platform.partnerName}/users/${encodeURIComponent(userId)}/funding-sources`,
+      url: `${ctx.platform.emulatorPartnerUrl}/users/${encodeURIComponent(userId)}/funding-sources`,
       headers: { 'api-key': ctx.platform.apiKey, 'content-type': 'application/json' },
       body: JSON.stringify({ id: seeded, nickname: 'Closed account' }),
     });

@@ -11,6 +11,8 @@ import { liveAccountInfo } from './resources';
 export interface Platform extends PlatformProfile {
   /** `{url}/{partnerName}/auth`: the auth URL of DESIGN §5. */
   authUrl: string;
+  /** `{url}/v1/emulator/partners/{partnerName}`: this partner on the bundled emulator's own API. */
+  emulatorPartnerUrl: string;
   origin: string;
   /** The origin of `hostPageUrl`: where the platform posts its messages. */
   hostOrigin: string;
@@ -40,6 +42,7 @@ export function platformOf(platform: PlatformProfile): Platform {
   return {
     ...platform,
     authUrl: `${trimmed(platform.url)}/${platform.partnerName}/auth`,
+    emulatorPartnerUrl: `${trimmed(platform.url)}/v1/emulator/partners/${platform.partnerName}`,
     origin: new URL(platform.url).origin,
     hostOrigin: new URL(platform.hostPageUrl).origin,
   };
@@ -54,7 +57,7 @@ export async function connectPlatform(profile: Profile, http: HttpClient): Promi
   if (!profile.platform) throw new PlatformError(platformSkipReason(profile));
   const platform = platformOf(profile.platform);
   if (!platform.configure) return platform;
-  const url = `${trimmed(platform.url)}/v1/emulator/partners/${platform.partnerName}`;
+  const url = platform.emulatorPartnerUrl;
   const exchange = await http.send({
     method: 'PUT',
     url,
