@@ -5,7 +5,7 @@ import type { Browser } from '@playwright/test';
 import { signOnProbes } from './embedded-app';
 import { mockLinkProbes } from './mock-link';
 import { accountInfoOnce, connectPlatform } from './platform';
-import { codesNeeded, type Probe, type ProbeResult } from './probe';
+import { codesNeeded, type Probe, type ProbeContext, type ProbeResult } from './probe';
 import { accountInfoProbes, fundingSourcesProbes } from './resources';
 import { tokenExchangeProbes } from './token-exchange';
 
@@ -21,26 +21,25 @@ export function codesForRun(profile: Profile, workers = 1): number {
   return own + (profile.platform ? workers : 0);
 }
 
-/**
- * Runs probes all at once, outside Playwright (self-tests, the benchmark), against a profile whose codes
- * come from "codes.mintUrl".
- */
-export async function runProbes(profile: Profile, probes: readonly Probe[] = certificationProbes): Promise<ProbeResult[]> {
+/** A probe context outside Playwright (self-tests, the benchmark): codes come from "codes.mintUrl". */
+function standaloneContext(profile: Profile): ProbeContext {
   const { mintUrl } = profile.codes;
   if (!mintUrl) throw new CodeSourceError('running probes outside Playwright needs a profile with "codes.mintUrl"');
   const http = httpClient({ timeoutMs: profile.requestTimeoutMs });
-  const codes = mintedCodes(mintUrl, http);
-  return Promise.all(probes.map((probe) => probe.run({ profile, http, codes })));
+  return { profile, http, codes: mintedCodes(mintUrl, http) };
 }
 
-/** Runs the mock-link and browser probes all at once, outside Playwright Test, for a profile with "platform" and "codes.mintUrl". */
+/** Runs probes all at once, outside Playwright. */
+export async function runProbes(profile: Profile, probes: readonly Probe[] = certificationProbes): Promise<ProbeResult[]> {
+  const ctx = standaloneContext(profile);
+  return Promise.all(probes.map((probe) => probe.run(ctx)));
+}
+
+/** Runs the mock-link and browser probes all at once, outside Playwright, for a profile with "platform". */
 export async function runPlatformProbes(profile: Profile, browser: Browser): Promise<ProbeResult[]> {
-  const { mintUrl } = profile.codes;
-  if (!mintUrl) throw new CodeSourceError('running probes outside Playwright needs a profile with "codes.mintUrl"');
-  const http = httpClient({ timeoutMs: profile.requestTimeoutMs });
-  const ctx = { profile, http, codes: mintedCodes(mintUrl, http) };
-  const platform = await connectPlatform(profile, http);
-  const accountInfo = accountInfoOnce(http, ctx);
+  const ctx = standaloneContext(profile);
+  const platform = await connectPlatform(profile, ctx.http);
+  const accountInfo = accountInfoOnce(ctx.http, ctx);
   const applies = (probe: Pick<Probe, 'skipReason'>) => !probe.skipReason?.(profile);
   return Promise.all([
     ...mockLinkProbes.filter(applies).map((probe) => probe.run({ ...ctx, platform, accountInfo })),
