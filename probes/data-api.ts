@@ -18,11 +18,11 @@ import {
   walksAgree,
   type Walk,
 } from '../checks/data-api';
-import { isObject, jsonResponse, type Exchange, type JsonResponse } from '../checks/evidence';
+import { isObject, type Exchange, type JsonResponse } from '../checks/evidence';
 import { evaluate, skip, type Finding } from '../checks/finding';
 import type { Profile } from '../partners/profile';
-import { recorder, type HttpClient, type HttpRequest } from './http';
-import type { Probe, ProbeContext, ProbeResult } from './probe';
+import { answer, type HttpClient, type HttpRequest, type Recorder } from './http';
+import { recorded, type Probe, type ProbeContext } from './probe';
 
 /** The data-API suite (spec §2.2, §4.1, §5.1) against the profile's `dataApi`. */
 
@@ -40,12 +40,6 @@ const request = (api: DataApi, entity: Entity, params: ListParams, token: string
   url: pageUrl(api.baseUrl, entity, params),
   headers: { accept: 'application/json', ...(token === null ? {} : { authorization: `Bearer ${token}` }) },
 });
-
-/** Sends requests; a transport failure is reported by name, as a response it is not. */
-async function answer(http: HttpClient, sent: HttpRequest): Promise<{ response: JsonResponse; exchange: Exchange } | { problem: string; exchange: Exchange }> {
-  const exchange = await http.send(sent);
-  return exchange.response ? { response: jsonResponse(exchange.response), exchange } : { problem: exchange.failure?.message ?? 'no answer', exchange };
-}
 
 /**
  * Follows `next.after` while `hasMore` says so (spec §4.1 rule 4). Only the first and the last page go
@@ -83,17 +77,8 @@ async function firstOrganization(http: HttpClient, api: DataApi): Promise<string
   return typeof id === 'string' ? id : { problem: `GET /v1/organizations answered ${got.response.status} without an organization to filter on` };
 }
 
-function dataApiProbe(spec: Pick<Probe, 'id' | 'title'>, body: (http: HttpClient & { exchanges: Exchange[] }, api: DataApi, ctx: ProbeContext) => Promise<Finding[]>): Probe {
-  return {
-    ...spec,
-    codes: 0,
-    skipReason,
-    run: async (ctx): Promise<ProbeResult> => {
-      const http = recorder(ctx.http);
-      const findings = await body(http, ctx.profile.dataApi!, ctx);
-      return { findings, exchanges: http.exchanges };
-    },
-  };
+function dataApiProbe(spec: Pick<Probe, 'id' | 'title'>, body: (http: Recorder, api: DataApi, ctx: ProbeContext) => Promise<Finding[]>): Probe {
+  return { ...spec, codes: 0, skipReason, run: (ctx) => recorded(ctx, (http) => body(http, ctx.profile.dataApi!, ctx)) };
 }
 
 const authProbe = dataApiProbe({ id: 'data-api/auth', title: 'the data API refuses a missing or invalid Bearer token with a JSON error' }, async (http, api) => {

@@ -1,4 +1,4 @@
-import type { Exchange, RequestRecord, ResponseRecord, TransportFailure } from '../checks/evidence';
+import { jsonResponse, type Exchange, type JsonResponse, type RequestRecord, type ResponseRecord, type TransportFailure } from '../checks/evidence';
 
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT';
@@ -107,7 +107,9 @@ function classify(error: unknown, url: string, timeoutMs: number, headersArrived
 const formatBytes = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : `${bytes} bytes`);
 
 /** Collects every exchange a probe makes, for evidence. */
-export function recorder(http: HttpClient): HttpClient & { exchanges: Exchange[] } {
+export type Recorder = HttpClient & { exchanges: Exchange[] };
+
+export function recorder(http: HttpClient): Recorder {
   const exchanges: Exchange[] = [];
   return {
     exchanges,
@@ -117,4 +119,12 @@ export function recorder(http: HttpClient): HttpClient & { exchanges: Exchange[]
       return exchange;
     },
   };
+}
+
+export type Answer = { exchange: Exchange; response: JsonResponse } | { exchange: Exchange; problem: string };
+
+/** Sends a request whose answer is read as JSON; with no answer at all, `problem` names what happened. */
+export async function answer(http: HttpClient, request: HttpRequest): Promise<Answer> {
+  const exchange = await http.send(request);
+  return exchange.response ? { exchange, response: jsonResponse(exchange.response) } : { exchange, problem: exchange.failure?.message ?? 'no answer' };
 }

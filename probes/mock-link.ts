@@ -20,7 +20,7 @@ import {
 } from '../checks/mock-link';
 import type { Payload } from '../checks/payload';
 import { checkTransport } from '../checks/transport';
-import type { HttpClient } from './http';
+import { answer } from './http';
 import { mockLinkBody, mockLinkRequest, platformSkipReason, type PlatformContext } from './platform';
 import { recorded, type Probe } from './probe';
 
@@ -28,12 +28,6 @@ import { recorded, type Probe } from './probe';
 
 const noAccountInfo = 'the partner served no account information to build the mock link from; see the account-info results';
 const createRules = [linkCreated, linkAlgorithm, linkClaims, linkCarriesAccountInfo, landingReferrerPolicy, landingFrameAncestors, landingCookies];
-
-/** Sends a request and keeps its answer when one came (transport problems are the platform's, and named). */
-async function answer(http: HttpClient, request: Parameters<HttpClient['send']>[0]): Promise<JsonResponse | { failure: string }> {
-  const exchange = await http.send(request);
-  return exchange.response ? jsonResponse(exchange.response) : { failure: exchange.failure?.message ?? 'no answer' };
-}
 
 const createProbe: Probe<PlatformContext> = {
   id: 'mock-link/create',
@@ -87,9 +81,9 @@ const refusalsProbe: Probe<PlatformContext> = {
         { rule: orgIdMismatchRefused, case: 'whose "externalOrgId" differs from "accountInfo.company.id"', field: 'externalOrgId', body: changed({ externalOrgId: `${String(valid.externalOrgId)}-other` }) },
       ];
       const answers = await Promise.all(cases.map((c) => answer(http, mockLinkRequest(ctx.platform, c.body, c.apiKey))));
-      const unanswered = answers.find((a): a is { failure: string } => 'failure' in a);
-      if (unanswered) return skip([...refusalRules, refusalsExplained], `the mock-link endpoint gave no answer (${unanswered.failure})`);
-      const judged = cases.map((c, i) => ({ ...c, response: answers[i] as JsonResponse }));
+      const unanswered = answers.find((got) => 'problem' in got);
+      if (unanswered && 'problem' in unanswered) return skip([...refusalRules, refusalsExplained], `the mock-link endpoint gave no answer (${unanswered.problem})`);
+      const judged = cases.map((c, i) => ({ ...c, response: (answers[i] as { response: JsonResponse }).response }));
       const byField = judged.filter((refusal) => refusal.rule !== apiKeyRequired && refusal.rule !== apiKeyChecked);
       return [
         ...refusalRules.flatMap((rule) => evaluate(rule, judged.filter((refusal) => refusal.rule === rule), undefined)),

@@ -2,7 +2,7 @@ import type { Exchange } from '../checks/evidence';
 import type { Finding } from '../checks/finding';
 import type { Profile } from '../partners/profile';
 import type { CodeSource } from './codes';
-import { recorder, type HttpClient } from './http';
+import { recorder, type HttpClient, type Recorder } from './http';
 
 export interface ProbeContext {
   profile: Profile;
@@ -38,8 +38,11 @@ export interface Probe<Context extends ProbeContext = ProbeContext> {
 export const codesNeeded = (probes: readonly Pick<Probe, 'codes' | 'skipReason'>[], profile: Profile): number =>
   probes.filter((probe) => !probe.skipReason?.(profile)).reduce((sum, probe) => sum + probe.codes, 0);
 
-/** Runs `body` with a recording client, so every probe returns its evidence the same way. */
-export async function recorded(ctx: ProbeContext, body: (http: HttpClient) => Promise<Finding[]>): Promise<ProbeResult> {
+/**
+ * Runs `body` with a recording client, so every probe returns its evidence the same way. A probe that
+ * makes many calls may send them through `ctx.http` and add only the telling ones to `http.exchanges`.
+ */
+export async function recorded(ctx: ProbeContext, body: (http: Recorder) => Promise<Finding[]>): Promise<ProbeResult> {
   const http = recorder(ctx.http);
   const findings = await body(http);
   return { findings, exchanges: http.exchanges };
