@@ -18,12 +18,12 @@ import {
   type Screen,
   type Visit,
 } from '../checks/embedded-app';
-import { isObject, jsonObject, jsonResponse } from '../checks/evidence';
+import { isObject, jsonObject } from '../checks/evidence';
 import { evaluate, evaluateAll, skip, type Finding, type Rule } from '../checks/finding';
 import { issuedLink } from '../checks/mock-link';
 import type { Payload } from '../checks/payload';
 import { signOnDecision } from '../checks/sign-on';
-import type { HttpClient } from './http';
+import { answer, type HttpClient } from './http';
 import { mockLinkBody, mockLinkRequest, platformSkipReason, type BrowserProbeContext, type Platform } from './platform';
 import { recorded, type Probe, type ProbeResult, type Screenshot } from './probe';
 
@@ -121,12 +121,11 @@ async function observe(page: Page, platform: Platform, { waitMs = screenTimeoutM
 
 /** Creates a mock link for `accountInfo`; undefined (with the reason) when the platform issues none. */
 async function createLink(http: HttpClient, platform: Platform, accountInfo: Payload): Promise<{ link: string } | { problem: string }> {
-  const exchange = await http.send(mockLinkRequest(platform, JSON.stringify(mockLinkBody(platform, accountInfo))));
-  const response = exchange.response && jsonResponse(exchange.response);
-  const link = response && response.status === 200 ? issuedLink(response).link : undefined;
+  const got = await answer(http, mockLinkRequest(platform, JSON.stringify(mockLinkBody(platform, accountInfo))));
+  if ('problem' in got) return { problem: `the mock-link endpoint gave no answer (${got.problem}); see the mock-link results` };
+  const link = got.response.status === 200 ? issuedLink(got.response).link : undefined;
   if (link) return { link };
-  const answer = exchange.failure?.message ?? `${exchange.response?.status} ${JSON.stringify(response && jsonObject(response))}`;
-  return { problem: `the mock-link endpoint issued no link (${answer}); see the mock-link results` };
+  return { problem: `the mock-link endpoint issued no link (${got.response.status} ${JSON.stringify(jsonObject(got.response))}); see the mock-link results` };
 }
 
 /** A mock link for the partner's live account information as `edit` changes it, or why there is none. */
