@@ -45,6 +45,7 @@ const createProbe: Probe<PlatformContext> = {
       const response = jsonResponse(created.response!);
       const issued = issuedLink(response);
       const findings = [
+        ...transport.findings,
         ...evaluate(linkCreated, response, undefined),
         ...evaluateAll([linkAlgorithm, linkClaims], issued, undefined),
         ...evaluate(linkCarriesAccountInfo, { issued, sent: body.accountInfo as Payload }, undefined),
