@@ -17,6 +17,10 @@ export interface ReferencePartnerOptions {
   now?: () => number;
   /** Where the login page sends the user, with `?code=`. */
   platformAuthUrl?: string;
+  /** Planted by the redaction self-test, so it knows every secret the run handles. */
+  clientSecret?: string;
+  /** Makes every code and token; random by default. */
+  opaque?: () => string;
 }
 
 type Params = Record<string, string>;
@@ -36,7 +40,7 @@ function oauthError(reply: FastifyReply, status: number, error: string, descript
 }
 
 /** Client authentication, RFC 6749 §2.3.1: HTTP Basic or client_secret_post, never both. */
-function authenticateClient(request: FastifyRequest, params: Params, faults: Set<Fault>): { client: Client | null } | { error: string } {
+function authenticateClient(request: FastifyRequest, params: Params, faults: Set<Fault>, clientSecret: string): { client: Client | null } | { error: string } {
   const header = request.headers.authorization;
   let id = params.client_id;
   let secret = params.client_secret;
@@ -51,7 +55,7 @@ function authenticateClient(request: FastifyRequest, params: Params, faults: Set
   if (id === undefined) return { client: null };
   if (id !== referenceClient.id) return { error: `unknown client_id` };
   if (secret === undefined) return { error: 'client_secret is required for this client' };
-  if (!faults.has('ignores-client-secret') && !equalSecrets(secret, referenceClient.secret)) return { error: 'wrong client_secret' };
+  if (!faults.has('ignores-client-secret') && !equalSecrets(secret, clientSecret)) return { error: 'wrong client_secret' };
   return { client: referenceClient };
 }
 
@@ -88,7 +92,7 @@ function stringParams(body: unknown): Params | undefined {
   return entries.every(([, value]) => typeof value === 'string') ? Object.fromEntries<string>(entries as [string, string][]) : undefined;
 }
 
-function tokenEndpoint(store: Store) {
+function tokenEndpoint(store: Store, clientSecret: string) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const faults = faultsOf(request);
     const isForm = (request.headers['content-type'] ?? '').toLowerCase().startsWith(formType);
@@ -99,7 +103,7 @@ function tokenEndpoint(store: Store) {
     const params = stringParams(request.body);
     if (!params) return oauthError(reply, 400, 'invalid_request', 'the body must be an object of string parameters');
 
-    const auth = authenticateClient(request, params, faults);
+    const auth = authenticateClient(request, params, faults, clientSecret);
     if ('error' in auth) {
       if (!faults.has('no-www-authenticate')) reply.header('www-authenticate', `Basic realm="${realm}"`);
       return oauthError(reply, 401, 'invalid_client', auth.error);
@@ -210,7 +214,7 @@ ${message && html`<p role="alert">${message}</p>`}
 }
 
 /** Every partner-facing route; registered once plainly and once under `/faults/:faults`. */
-function partnerRoutes(store: Store, platformAuthUrl: string, now: () => number) {
+function partnerRoutes({ store, platformAuthUrl, now, clientSecret }: { store: Store; platformAuthUrl: string; now: () => number; clientSecret: string }) {
   return async (app: FastifyInstance) => {
     app.addHook('onRequest', async (request, reply) => {
       const list = (request.params as { faults?: string }).faults;
@@ -219,7 +223,7 @@ function partnerRoutes(store: Store, platformAuthUrl: string, now: () => number)
         return reply.code(404).send({ error: 'unknown_fault', error_description: `unknown fault ${unknown.map((n) => `"${n}"`).join(', ')}; GET /faults lists them` });
       }
     });
-    app.post('/oauth/token', tokenEndpoint(store));
+    app.post('/oauth/token', tokenEndpoint(store, clientSecret));
     app.get('/api/account', bearerResource(store, 'account-info', now));
     app.get('/api/funding-sources', bearerResource(store, 'funding-sources', now));
     // A partner's staging test hook: a fresh code for a user, bound to the reference client unless client=none.
@@ -242,9 +246,9 @@ function partnerRoutes(store: Store, platformAuthUrl: string, now: () => number)
   };
 }
 
-export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaultPlatformAuthUrl }: ReferencePartnerOptions = {}) {
+export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaultPlatformAuthUrl, clientSecret = referenceClient.secret, opaque }: ReferencePartnerOptions = {}) {
   const app = Fastify({ logger: false });
-  const store = createStore(now);
+  const store = createStore(now, opaque);
   let requests = 0;
 
   void app.register(formbody);
@@ -263,7 +267,8 @@ export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaul
   app.get('/health', async () => ({ ok: true }));
   app.get('/faults', async () => faultCatalogue);
   app.get('/test-hooks/stats', async () => ({ requests }));
-  void app.register(partnerRoutes(store, platformAuthUrl, now));
-  void app.register(partnerRoutes(store, platformAuthUrl, now), { prefix: '/faults/:faults' });
+  const routes = { store, platformAuthUrl, now, clientSecret };
+  void app.register(partnerRoutes(routes));
+  void app.register(partnerRoutes(routes), { prefix: '/faults/:faults' });
   return app;
 }

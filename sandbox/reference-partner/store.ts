@@ -22,10 +22,10 @@ interface TokenRecord {
 
 export type CodeLookup = { state: 'unknown' } | { state: 'expired' } | { state: 'used'; record: CodeRecord } | { state: 'fresh'; record: CodeRecord };
 
-const opaque = () => randomBytes(24).toString('base64url');
+export const randomOpaque = () => randomBytes(24).toString('base64url');
 
 /** Codes and tokens in memory, on an injected clock. */
-export function createStore(now: () => number) {
+export function createStore(now: () => number, opaque: () => string = randomOpaque) {
   const codes = new Map<string, CodeRecord>();
   const tokens = new Map<string, TokenRecord>();
 
