@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import type { HarnessWorkerOptions } from './fixtures/harness';
 import { chromiumLaunchOptions } from './fixtures/browser';
@@ -26,7 +27,13 @@ export default defineConfig<object, HarnessWorkerOptions>({
   fullyParallel: true,
   workers,
   forbidOnly: Boolean(process.env.CI),
-  reporter: [['list'], ['html', { open: 'never' }]],
+  // The certification reporter comes before Playwright's HTML reporter: it redacts the traces that one copies.
+  reporter: [
+    ['list'],
+    ['./reports/certification-reporter.ts'],
+    ['html', { open: 'never' }],
+    ['junit', { outputFile: path.join(process.env.CERTIFICATION_REPORT_DIR ?? 'reports/out', 'junit.xml') }],
+  ],
   use: { launchOptions: chromiumLaunchOptions(), trace: 'retain-on-failure' },
   webServer: {
     command: 'node --import tsx sandbox/main.ts',

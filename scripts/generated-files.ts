@@ -3,6 +3,7 @@ import { clauses } from '../checks/clauses';
 import type { Rule } from '../checks/finding';
 import { inPublishedSchema, type PayloadRule } from '../checks/payload';
 import { profileJsonSchema } from '../partners/profile';
+import { certificationJsonSchema } from '../reports/certification';
 import { specFile, specRows } from './spec-tables';
 
 /**
@@ -62,6 +63,7 @@ export function generatedFiles(): Record<string, string> {
   return {
     'partners/profile.schema.json': json(profileJsonSchema()),
     ...Object.fromEntries(Object.entries(publishedSchemas).map(([name, schema]) => [`schemas/${name}`, json(schema)])),
+    'schemas/certification.schema.json': json(certificationJsonSchema()),
     'docs/RULES.md': rulesDoc(),
   };
 }

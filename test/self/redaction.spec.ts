@@ -1,9 +1,15 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { unzipSync } from 'fflate';
 import { runPlatformProbes, runProbes } from '../../probes/certification';
 import { platformSandbox } from '../../sandbox/platform/server';
 import { redact, secretsOf } from '../../reports/redact';
 import { referenceProfile } from '../support/profiles';
 import { startPlatform, startReferencePartner } from '../support/sandbox';
+import { runPlaywright } from '../support/run-playwright';
 
 test('attached evidence carries no client secret, code, token, bank account number or tax id', async () => {
   const partner = await startReferencePartner();
@@ -49,5 +55,83 @@ test('the mock-link and browser evidence carries no api-key, mock-link JWT, tax 
     expect(attached).toContain('create-mock-link');
   } finally {
     await Promise.all([partner.close(), platform.close()]);
+  }
+});
+
+/** Every text a folder holds: files as they are, and inside zips (traces) and base64 zips (Playwright's HTML report). */
+function textsUnder(dir: string): { file: string; text: string }[] {
+  const texts: { file: string; text: string }[] = [];
+  const visit = (name: string, bytes: Uint8Array) => {
+    if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
+      for (const [entry, content] of Object.entries(unzipSync(bytes))) visit(`${name}!${entry}`, content);
+      return;
+    }
+    const text = Buffer.from(bytes).toString('utf8');
+    texts.push({ file: name, text });
+    for (const [, base64] of text.matchAll(/data:application\/zip;base64,([A-Za-z0-9+/=]+)/g)) visit(`${name}!embedded.zip`, Buffer.from(base64!, 'base64'));
+  };
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) visit(path.join(entry.parentPath, entry.name), readFileSync(path.join(entry.parentPath, entry.name)));
+  }
+  return texts;
+}
+
+test('no planted secret, token, code, api-key, JWT, bank account number or tax id survives in any file of a run, or in its console', async () => {
+  test.setTimeout(180_000);
+  // Planted: every code and token the partner issues, and its client secret, are values this test chose.
+  const issued: string[] = [];
+  const partner = await startReferencePartner({
+    clientSecret: 'planted-client-secret-Vq8Zr2',
+    opaque: () => {
+      issued.push(`planted-${issued.length}-${randomBytes(6).toString('hex')}`);
+      return issued.at(-1)!;
+    },
+  });
+  try {
+    const profile = referenceProfile(partner.origin, ['html-content-type'], { collectMissingAccountInfo: true });
+    const dir = mkdtempSync(path.join(tmpdir(), 'partners-'));
+    const platform = { url: 'http://127.0.0.1:4401', apiKey: 'env:PLANTED_API_KEY', partnerName: 'planted', mockLinkKey: platformSandbox.mockLinkKey };
+    writeFileSync(path.join(dir, 'planted.json'), JSON.stringify({
+      tokenExchangeUrl: profile.tokenExchangeUrl,
+      accountInfoUrl: profile.accountInfoUrl,
+      fundingSourcesUrl: profile.fundingSourcesUrl,
+      clientId: profile.clientId,
+      clientSecret: 'env:PLANTED_CLIENT_SECRET',
+      collectMissingAccountInfo: true,
+      codes: profile.codes,
+      platform,
+      dataApi: { baseUrl: 'http://127.0.0.1:4401', token: 'env:PLANTED_DATA_API_TOKEN' },
+    }));
+    // Traces for every test (not only failing ones), Playwright's HTML report, and the certification report.
+    const run = await runPlaywright(['--project=planted', '--trace=on'], {
+      PARTNERS_DIR: dir,
+      PLANTED_CLIENT_SECRET: 'planted-client-secret-Vq8Zr2',
+      PLANTED_API_KEY: platformSandbox.apiKey,
+      PLANTED_DATA_API_TOKEN: platformSandbox.dataApiToken,
+    }, { reporters: ['list', 'certification', 'html'] });
+    expect(run.report?.stats.unexpected, 'the html-content-type fault fails the token exchange tests').toBeGreaterThan(0);
+
+    const planted = [
+      'planted-client-secret-Vq8Zr2', platformSandbox.apiKey, platformSandbox.mockLinkKey, platformSandbox.dataApiToken,
+      // the complete user's tax id and bank account numbers
+      '12-3456789', '000123456789', '000987654321',
+      ...issued,
+    ];
+    expect(issued.length, 'codes and tokens issued during the run').toBeGreaterThan(15);
+    const texts = [...textsUnder(run.out), { file: 'stdout', text: run.stdout }, { file: 'stderr', text: run.stderr }];
+    // The search is not vacuous: traces with the browser's traffic, both HTML reports, and masks were written.
+    const files = texts.map((t) => t.file);
+    expect(files.filter((file) => /trace\.zip!.*\.network$/.test(file)).length).toBeGreaterThan(5);
+    expect(files.some((file) => file.endsWith(path.join('certification', 'planted', 'certification.html')))).toBe(true);
+    expect(files.some((file) => /html-report.*index\.html!embedded\.zip!/.test(file))).toBe(true);
+    expect(texts.some((t) => /trace\.zip!/.test(t.file) && t.text.includes('/planted/auth?'))).toBe(true);
+    expect(texts.some((t) => /trace\.zip!/.test(t.file) && t.text.includes('[redacted]'))).toBe(true);
+    const leaks = texts.flatMap(({ file, text }) => [
+      ...planted.filter((secret) => text.includes(secret)).map((secret) => `${secret} in ${file}`),
+      ...(/eyJ[\w-]{10,}\.eyJ[\w-]{10,}\.[\w-]*/.test(text) ? [`a JWT in ${file}`] : []),
+    ]);
+    expect(leaks).toEqual([]);
+  } finally {
+    await partner.close();
   }
 });

@@ -5,6 +5,8 @@ import path from 'node:path';
 
 export interface NestedRun {
   code: number | null;
+  /** The run's own folder: test-results/, report.json, and whatever else the reporters were told to write there. */
+  out: string;
   stdout: string;
   stderr: string;
   /** Playwright's JSON report, when the run got as far as writing one. */
@@ -14,14 +16,25 @@ export interface NestedRun {
 /**
  * Runs `playwright test` in a child process, as a partner engineer would, with its own output folder so
  * it cannot disturb the run it is nested in. The worker's own TEST_* variables are not passed on.
+ * `reporters` adds to Playwright's JSON reporter: `certification` writes into `<out>/certification`,
+ * `html` into `<out>/html-report`.
  */
-export async function runPlaywright(args: string[], env: Record<string, string>): Promise<NestedRun> {
+export async function runPlaywright(args: string[], env: Record<string, string>, { reporters = [] }: { reporters?: ('list' | 'certification' | 'html')[] } = {}): Promise<NestedRun> {
   const out = mkdtempSync(path.join(tmpdir(), 'nested-run-'));
   const reportFile = path.join(out, 'report.json');
+  const reporterPaths = { list: 'list', certification: path.resolve('reports/certification-reporter.ts'), html: 'html' };
+  const reporter = ['json', ...reporters.map((name) => reporterPaths[name])].join(',');
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(TEST_|PW_|PLAYWRIGHT_)/.test(name)));
   // Playwright's CLI straight from node: `npx` would add npm's own warnings to stderr.
-  const child = spawn(process.execPath, [path.resolve('node_modules/@playwright/test/cli.js'), 'test', '--reporter=json', `--output=${path.join(out, 'test-results')}`, ...args], {
-    env: { ...inherited, ...env, PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile },
+  const child = spawn(process.execPath, [path.resolve('node_modules/@playwright/test/cli.js'), 'test', `--reporter=${reporter}`, `--output=${path.join(out, 'test-results')}`, ...args], {
+    env: {
+      ...inherited,
+      CERTIFICATION_REPORT_DIR: path.join(out, 'certification'),
+      PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(out, 'html-report'),
+      PLAYWRIGHT_HTML_OPEN: 'never',
+      ...env,
+      PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -35,7 +48,7 @@ export async function runPlaywright(args: string[], env: Record<string, string>)
   } catch {
     report = undefined;
   }
-  return { code, stdout, stderr, ...(report ? { report } : {}) };
+  return { code, out, stdout, stderr, ...(report ? { report } : {}) };
 }
 
 interface ReportSuite {

@@ -1,0 +1,196 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import type { Exchange } from '../checks/evidence';
+import type { Finding } from '../checks/finding';
+import { loadProfile, type Profile } from '../partners/profile';
+import { buildCertification, certificationSchema, type Certification, type TestRecord } from './certification';
+import { certificationHtml, type TestEvidence } from './html-report';
+import { profileSecrets, redact, redactFile, redactTree, secretsOf, type Secret } from './redact';
+
+/**
+ * The certification reporter: for every partner project of a run it writes
+ * `<outputDir>/<project>/certification.html` and `certification.json`, also when tests fail, time out
+ * or the run is interrupted, then prints the verdict and where the report is. It also passes every file
+ * the run leaves behind (traces, Playwright's HTML report) through the one redaction.
+ *
+ * Options (or environment): `outputDir` (CERTIFICATION_REPORT_DIR, default reports/out) and `compare`
+ * (CERTIFY_COMPARE): a previous certification.json, or a folder holding `<project>/certification.json`.
+ */
+export interface CertificationReporterOptions {
+  outputDir?: string;
+  compare?: string;
+}
+
+interface Partner {
+  name: string;
+  profile?: Profile;
+  secrets: Secret[];
+  outputDir: string;
+  previous?: Certification;
+  tests: Map<string, TestRecord & TestEvidence>;
+  chromium: string | null;
+}
+
+const json = <T>(body: Buffer | undefined, fallback: T): T => {
+  try {
+    return body ? (JSON.parse(body.toString('utf8')) as T) : fallback;
+  } catch {
+    return fallback;
+  }
+};
+
+function targetsOf(profile: Profile | undefined): Record<string, string> {
+  if (!profile) return {};
+  const targets: Record<string, string | undefined> = {
+    'token exchange': profile.tokenExchangeUrl,
+    'account information': profile.accountInfoUrl,
+    'funding sources': profile.fundingSourcesUrl,
+    'mock link': profile.platform && `${profile.platform.url}/v1/auth/providers/standard/create-mock-link`,
+    'auth URL': profile.platform && `${profile.platform.url}/${profile.platform.partnerName}/auth`,
+    'data API': profile.dataApi?.baseUrl,
+  };
+  return Object.fromEntries(Object.entries(targets).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+function harnessVersion(rootDir: string) {
+  const version = json<{ version?: string }>(readFileSync(new URL('../package.json', import.meta.url)), {}).version ?? 'unknown';
+  let commit: string | null = null;
+  try {
+    commit = execFileSync('git', ['describe', '--always', '--dirty', '--abbrev=12'], { cwd: rootDir, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    // not a git checkout
+  }
+  return { version, commit };
+}
+
+export default class CertificationReporter implements Reporter {
+  private readonly outputDir: string;
+  private readonly compare: string | undefined;
+  private config!: FullConfig;
+  private startedAt = new Date();
+  private readonly partners = new Map<string, Partner>();
+  private readonly pending: Promise<void>[] = [];
+
+  constructor(options: CertificationReporterOptions = {}) {
+    this.outputDir = path.resolve(options.outputDir ?? process.env.CERTIFICATION_REPORT_DIR ?? 'reports/out');
+    this.compare = options.compare ?? process.env.CERTIFY_COMPARE;
+  }
+
+  printsToStdio() {
+    return false;
+  }
+
+  onBegin(config: FullConfig, suite: Suite) {
+    this.config = config;
+    this.startedAt = new Date();
+    for (const projectSuite of suite.suites) {
+      const project = projectSuite.project();
+      const file = (project?.use as { profileFile?: string } | undefined)?.profileFile;
+      if (!project || !file) continue; // the project's own tests, not a partner
+      const profile = loadProfile(file).profile?.profile;
+      const partner: Partner = {
+        name: project.name,
+        ...(profile ? { profile } : {}),
+        secrets: secretsOf([], profile ? profileSecrets(profile) : []),
+        outputDir: path.join(this.outputDir, project.name),
+        tests: new Map(),
+        chromium: null,
+      };
+      // Read before this run overwrites it, so `--compare reports/out/<project>/certification.json` works.
+      const previous = this.previousFor(project.name);
+      if (previous) partner.previous = previous;
+      for (const test of projectSuite.allTests()) partner.tests.set(test.id, { title: test.title, area: areaOf(test), status: 'not-run', durationMs: 0, errors: [], findings: [], exchanges: [], screenshots: [] });
+      this.partners.set(project.name, partner);
+    }
+  }
+
+  onTestEnd(test: TestCase, result: TestResult) {
+    const partner = this.partners.get(test.parent.project()?.name ?? '');
+    if (!partner) return;
+    // Traces and other files are redacted now, before Playwright's HTML reporter copies them at its end.
+    for (const attachment of result.attachments) if (attachment.path) this.pending.push(redactFile(attachment.path, partner.secrets).catch(() => {}));
+    const body = (name: string) => result.attachments.find((a) => a.name === name)?.body;
+    const skipReason = [...result.annotations, ...test.annotations].find((a) => a.type === 'skip')?.description;
+    const browser = [...result.annotations, ...test.annotations].find((a) => a.type === 'browser')?.description;
+    if (browser) partner.chromium = browser;
+    partner.tests.set(test.id, {
+      title: test.title,
+      area: areaOf(test),
+      status: result.status,
+      durationMs: result.duration,
+      errors: result.errors.map((error) => redact(stripVTControlCharacters(error.message ?? error.value ?? 'unknown error'), partner.secrets)),
+      ...(skipReason !== undefined ? { skipReason } : {}),
+      findings: json<Finding[]>(body('findings'), []),
+      exchanges: json<Exchange[]>(body('evidence'), []),
+      screenshots: result.attachments
+        .filter((a) => a.name.startsWith('screen: ') && a.path && existsSync(a.path))
+        .map((a) => ({ name: a.name.slice('screen: '.length), png: readFileSync(a.path!) })),
+    });
+  }
+
+  async onEnd(result: FullResult) {
+    await Promise.all(this.pending);
+    const finishedAt = new Date();
+    for (const partner of this.partners.values()) {
+      const tests = [...partner.tests.values()];
+      const cert = buildCertification(
+        {
+          partner: partner.name,
+          targets: targetsOf(partner.profile),
+          harness: harnessVersion(this.config.rootDir),
+          startedAt: this.startedAt.toISOString(),
+          finishedAt: finishedAt.toISOString(),
+          status: result.status,
+          node: process.version,
+          playwright: this.config.version,
+          chromium: partner.chromium,
+        },
+        tests,
+        partner.previous,
+      );
+      mkdirSync(partner.outputDir, { recursive: true });
+      const clean = (text: string) => redact(text, partner.secrets);
+      const jsonFile = path.join(partner.outputDir, 'certification.json');
+      const htmlFile = path.join(partner.outputDir, 'certification.html');
+      const $schema = path.relative(partner.outputDir, fileURLToPath(new URL('../schemas/certification.schema.json', import.meta.url)));
+      writeFileSync(jsonFile, clean(`${JSON.stringify({ $schema, ...cert }, null, 2)}\n`));
+      writeFileSync(htmlFile, clean(certificationHtml(cert, tests)));
+      console.log(`\n${partner.name}: ${cert.summary}\n  report: ${path.relative(process.cwd(), htmlFile)} (and certification.json beside it)`);
+    }
+  }
+
+  /** Playwright's HTML report and JUnit XML are written in their own onEnd; this runs after every reporter's. */
+  async onExit() {
+    const secrets = [...this.partners.values()].flatMap((partner) => partner.secrets);
+    if (this.partners.size > 0) await Promise.all([redactTree(this.htmlReportDir(), secrets), redactTree(this.outputDir, secrets)]);
+  }
+
+  private htmlReportDir(): string {
+    const html = this.config.reporter.find(([name]) => name === 'html');
+    const configured = (html?.[1] as { outputFolder?: string } | undefined)?.outputFolder;
+    return path.resolve(path.dirname(this.config.configFile ?? this.config.rootDir), configured ?? process.env.PLAYWRIGHT_HTML_OUTPUT_DIR ?? 'playwright-report');
+  }
+
+  private previousFor(project: string): Certification | undefined {
+    if (!this.compare) return undefined;
+    let file = path.resolve(this.compare);
+    if (existsSync(file) && statSync(file).isDirectory()) {
+      const inProject = path.join(file, project, 'certification.json');
+      file = existsSync(inProject) ? inProject : path.join(file, 'certification.json');
+    }
+    try {
+      const parsed = certificationSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+      if (parsed.success) return parsed.data;
+      console.warn(`--compare: ${file} is not a certification.json (${parsed.error.issues[0]?.message ?? 'invalid'}); the report is written without a comparison`);
+    } catch (error) {
+      console.warn(`--compare: cannot read ${file} (${error instanceof Error ? error.message : String(error)}); the report is written without a comparison`);
+    }
+    return undefined;
+  }
+}
+
+const areaOf = (test: TestCase) => path.basename(test.location.file).replace(/\.spec\.ts$/, '');

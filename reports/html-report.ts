@@ -1,0 +1,163 @@
+import { clauses } from '../checks/clauses';
+import type { Exchange } from '../checks/evidence';
+import { html, type Html } from '../sandbox/html';
+import { bySeverity, type Certification, type RuleOutcome } from './certification';
+import { curlOf } from './reproduce';
+
+/**
+ * certification.html: one self-contained file (inline CSS, images as data URLs, a CSP that forbids every
+ * fetch) that opens offline and prints to PDF. Every value goes through the escaping `html` template.
+ */
+
+export interface TestEvidence {
+  title: string;
+  exchanges: readonly Exchange[];
+  screenshots: readonly { name: string; png: Buffer }[];
+}
+
+const style = `
+:root{--fail:#b3261e;--warn:#8a5a00;--pass:#1e6b34;--muted:#5f6368;--line:#dadce0}
+*{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;color:#202124;margin:0 auto;max-width:72rem;padding:1.5rem}
+h1{font-size:1.5rem;margin:0 0 .25rem}h2{font-size:1.2rem;margin:2rem 0 .5rem;border-bottom:1px solid var(--line);padding-bottom:.25rem}h3{font-size:1.05rem;margin:1.25rem 0 .4rem}
+table{border-collapse:collapse;width:100%;margin:.25rem 0 1rem}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}th{font-weight:600;background:#f8f9fa}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}pre{background:#f8f9fa;border:1px solid var(--line);padding:.5rem;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
+.banner{padding:1rem 1.25rem;border-radius:6px;color:#fff;margin:1rem 0}.banner strong{font-size:1.6rem;display:block;letter-spacing:.02em}
+.banner.certified{background:var(--pass)}.banner.not-certified{background:var(--fail)}
+.outcome{font-weight:600;white-space:nowrap}.o-failed{color:var(--fail)}.o-warning{color:var(--warn)}.o-passed{color:var(--pass)}.o-info,.o-skipped,.o-not-checked{color:var(--muted)}
+tr.failed td{background:#fce8e6}tr.warning td{background:#fef7e0}.detail{margin:.25rem 0}.muted{color:var(--muted)}
+figure{display:inline-block;margin:0 1rem 1rem 0;vertical-align:top;max-width:22rem}figure img{max-width:100%;border:1px solid var(--line)}figcaption{font-size:12px;color:var(--muted)}
+@media print{body{max-width:none;padding:0}.banner{-webkit-print-color-adjust:exact;print-color-adjust:exact}section,figure,tr{break-inside:avoid}pre{max-height:none}}
+`;
+
+const outcomeLabel: Record<RuleOutcome, string> = { failed: '✗ failed', warning: '! warning', info: 'i info', passed: '✓ passed', skipped: '– skipped', 'not-checked': '· not checked' };
+const outcomeCell = (outcome: RuleOutcome) => html`<span class="outcome o-${outcome}">${outcomeLabel[outcome]}</span>`;
+
+const anchor = (title: string) => `test-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+const maxBody = 8_000;
+function bodyText(raw: string): string {
+  let body = raw;
+  try {
+    body = JSON.stringify(JSON.parse(raw), null, 2);
+  } catch {
+    // not JSON: shown as received
+  }
+  return body.length > maxBody ? `${body.slice(0, maxBody)}\n… (${body.length - maxBody} more characters; the Playwright report's evidence attachment has them all)` : body;
+}
+const headersText = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\n');
+
+function banner(cert: Certification): Html {
+  const certified = cert.verdict === 'CERTIFIED';
+  return html`<div class="banner ${certified ? 'certified' : 'not-certified'}" id="verdict" data-verdict="${cert.verdict}">
+<strong>${cert.verdict}</strong>${cert.summary.replace(/^[A-Z ]+: /, '')}</div>`;
+}
+
+function runTable({ run }: Certification): Html {
+  const rows: [string, string][] = [
+    ...Object.entries(run.targets),
+    ['harness', `partner-certify ${run.harness.version}${run.harness.commit ? ` (${run.harness.commit})` : ''}`],
+    ['run', `${run.startedAt} → ${run.finishedAt} (${run.status})`],
+    ['versions', `Node ${run.node}, Playwright ${run.playwright}, ${run.chromium ?? 'no browser used'}`],
+  ];
+  return html`<table class="run">${rows.map(([name, value]) => html`<tr><th>${name}</th><td><code>${value}</code></td></tr>`)}</table>`;
+}
+
+function comparison(cert: Certification): Html | undefined {
+  const c = cert.comparison;
+  if (!c) return undefined;
+  const list = (title: string, ids: readonly string[]) => html`<h3>${title} (${ids.length})</h3>${ids.length === 0 ? html`<p class="muted">none</p>` : html`<ul>${ids.map((id) => html`<li><code>${id}</code></li>`)}</ul>`}`;
+  return html`<section id="comparison"><h2>Since the previous run</h2><p class="muted">Compared with the run that finished ${c.previous.finishedAt} (${c.previous.verdict}).</p>
+${list('Fixed', c.fixed)}${list('Regressed', c.regressed)}${list('New failures', c.new)}</section>`;
+}
+
+function areaSummary(cert: Certification): Html {
+  return html`<table id="areas"><tr><th>Area</th><th class="n">Failed</th><th class="n">Warnings</th><th class="n">Passed</th><th class="n">Notes</th><th class="n">Not applicable</th><th class="n">Not checked</th></tr>
+${cert.areas.map((a) => html`<tr><td><a href="#area-${a.area}">${a.title}</a></td><td class="n o-failed">${a.failed || ''}</td><td class="n o-warning">${a.warning || ''}</td><td class="n">${a.passed}</td><td class="n">${a.info || ''}</td><td class="n">${a.skipped || ''}</td><td class="n">${a.notChecked || ''}</td></tr>`)}</table>`;
+}
+
+function ruleRows(cert: Certification, area: string): Html {
+  const rules = cert.rules.filter((rule) => rule.area === area).sort(bySeverity);
+  return html`${rules.map((rule) => {
+    const findings = cert.findings.filter((f) => f.rule === rule.id && f.outcome === rule.outcome);
+    const detailed = rule.outcome === 'failed' || rule.outcome === 'warning';
+    const shown = detailed ? findings : [];
+    return html`<tr class="rule ${rule.outcome}" data-rule="${rule.id}" data-outcome="${rule.outcome}"><td>${outcomeCell(rule.outcome)}</td><td><code>${rule.id}</code>
+${[...new Set(shown.map((f) => f.message))].map((message) => html`<div class="detail"><strong>${message}</strong></div>`)}
+${detailed ? html`<div class="detail">Fix: ${rule.requirement || 'see the message'}</div><div class="detail muted">Impact: ${findings[0]?.impact ?? ''}</div>
+<div class="detail muted">${rule.clause}: ${clauses[rule.clause as keyof typeof clauses] ?? ''}</div>
+${[...new Set(findings.map((f) => f.test))].map((test) => html`<div class="detail muted">Evidence: <a href="#${anchor(test)}">${test}</a></div>`)}` : ''}</td>
+<td>${rule.level}</td><td>${rule.clause}</td></tr>`;
+  })}`;
+}
+
+function rulesByArea(cert: Certification): Html {
+  const areas = [...cert.areas].sort((a, b) => Number(b.failed > 0) - Number(a.failed > 0) || Number(b.warning > 0) - Number(a.warning > 0));
+  return html`${areas.map((a) => html`<section class="area" id="area-${a.area}"><h3>${a.title}</h3>
+<table><tr><th>Outcome</th><th>Rule</th><th>Level</th><th>Clause</th></tr>${ruleRows(cert, a.area)}</table></section>`)}`;
+}
+
+function incompleteTests(cert: Certification): Html | undefined {
+  const tests = cert.tests.filter((t) => !t.complete && t.status !== 'not-run');
+  if (tests.length === 0) return undefined;
+  return html`<section id="incomplete"><h2>Tests that did not complete</h2><p>These tests stopped before their rules could be judged, so the partner cannot be certified until they run to the end.</p>
+${tests.map((t) => html`<h3>${t.title} <span class="outcome o-failed">${t.status}</span></h3>${t.errors.map((e) => html`<pre>${e}</pre>`)}`)}</section>`;
+}
+
+function typing(cert: Certification): Html {
+  if (cert.typing.length === 0) return html`<p>Nothing: every Yes*, no** and no* field the platform needs was sent.</p>`;
+  return html`<table id="typing"><tr><th>Field</th><th>Required (spec)</th><th>When the user is asked</th></tr>
+${cert.typing.map((row) => html`<tr><td><code>${row.field}</code></td><td>${row.marker}</td><td>${row.when}</td></tr>`)}</table>`;
+}
+
+function latency(cert: Certification): Html {
+  return html`<table id="latency"><tr><th>Endpoint</th><th class="n">Requests</th><th class="n">p50 ms</th><th class="n">p95 ms</th><th class="n">max ms</th></tr>
+${cert.latency.map((l) => html`<tr><td><code>${l.endpoint}</code></td><td class="n">${l.requests}</td><td class="n">${l.p50Ms}</td><td class="n">${l.p95Ms}</td><td class="n">${l.maxMs}</td></tr>`)}</table>`;
+}
+
+function exchangeBlock(exchange: Exchange, index: number): Html {
+  const { request, response, failure } = exchange;
+  return html`<div class="exchange"><h4>${index + 1}. ${request.method} <code>${request.url}</code> <span class="muted">${Math.round(exchange.durationMs)} ms</span></h4>
+<pre>${headersText(request.headers)}${request.body ? `\n\n${bodyText(request.body)}` : ''}</pre>
+${response ? html`<pre>HTTP ${response.status}\n${headersText(response.headers)}\n\n${bodyText(response.body)}</pre>` : ''}
+${failure ? html`<p class="o-failed">${failure.kind}: ${failure.message}</p>` : ''}
+<details open><summary>Reproduce</summary><pre class="curl">${curlOf(request)}</pre></details></div>`;
+}
+
+function evidence(cert: Certification, tests: readonly TestEvidence[]): Html {
+  const failing = new Set(cert.findings.filter((f) => f.outcome === 'failed').map((f) => f.test));
+  for (const t of cert.tests) if (!t.complete) failing.add(t.title);
+  const shown = tests.filter((t) => failing.has(t.title) && t.exchanges.length > 0);
+  if (shown.length === 0) return html`<p>No failures, so no evidence to show. The JSON report and the Playwright report keep every exchange, redacted.</p>`;
+  return html`<p class="muted">Secrets, tokens and codes are replaced by <code>[redacted]</code>, bank account numbers and tax ids by their last 4 digits. In a reproduce command, fill in each <code>&lt;PLACEHOLDER&gt;</code> (a fresh code, your client secret…).</p>
+${shown.map((t) => html`<section class="evidence" id="${anchor(t.title)}"><h3>${t.title}</h3>${t.exchanges.map(exchangeBlock)}</section>`)}`;
+}
+
+function screenshots(tests: readonly TestEvidence[]): Html {
+  const shots = tests.flatMap((t) => t.screenshots.map((s) => ({ ...s, test: t.title })));
+  if (shots.length === 0) return html`<p class="muted">No browser test ran.</p>`;
+  return html`${shots.map((s) => html`<figure><img alt="${s.name}" src="data:image/png;base64,${s.png.toString('base64')}"><figcaption>${s.name}: ${s.test}</figcaption></figure>`)}`;
+}
+
+function skipped(cert: Certification): Html | undefined {
+  const tests = cert.tests.filter((t) => t.status === 'skipped' || t.status === 'not-run');
+  if (tests.length === 0) return undefined;
+  return html`<section id="skipped"><h2>Not run</h2><table><tr><th>Test</th><th>Why</th></tr>${tests.map((t) => html`<tr><td>${t.title}</td><td>${t.skipReason ?? t.status}</td></tr>`)}</table></section>`;
+}
+
+export function certificationHtml(cert: Certification, tests: readonly TestEvidence[]): string {
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${cert.verdict}: ${cert.run.partner} partner certification</title><style>${style}</style></head><body>
+<h1>Partner certification: ${cert.run.partner}</h1>${banner(cert)}
+${runTable(cert)}
+${comparison(cert)}
+<section id="summary"><h2>Summary by area</h2>${areaSummary(cert)}</section>
+${incompleteTests(cert)}
+<section id="rules"><h2>Every rule, by endpoint, failures first</h2>${rulesByArea(cert)}</section>
+<section id="typing-section"><h2>What your users will be asked to type</h2>${typing(cert)}</section>
+<section id="latency-section"><h2>Latency per endpoint</h2>${latency(cert)}</section>
+<section id="evidence"><h2>Evidence for each failure</h2>${evidence(cert, tests)}</section>
+<section id="screenshots"><h2>Embedded app screens</h2>${screenshots(tests)}</section>
+${skipped(cert)}
+</body></html>`.text;
+}

@@ -1,0 +1,43 @@
+// `npm run certify -- <partner> [--compare <certification.json or folder>] [playwright options…]`:
+// one partner's project, with Playwright's progress as it runs; the certification reporter prints the
+// verdict and the report's path at the end. The exit code is Playwright's (0 only when every test passed).
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { loadProfiles } from '../partners/profile';
+
+const usage = 'usage: npm run certify -- <partner> [--compare <previous certification.json>] [playwright test options]';
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+const [partner, ...rest] = process.argv.slice(2);
+const { profiles, errors } = loadProfiles('partners');
+const names = profiles.map((profile) => profile.name);
+if (!partner || partner.startsWith('-')) fail(`${usage}\npartners: ${names.join(', ') || '(none: add partners/<name>.json)'}`);
+if (!names.includes(partner)) {
+  fail(errors.length > 0 ? errors.map((error) => `invalid partner profile: ${error}`).join('\n') : `no partner "${partner}"; partners: ${names.join(', ')} (partners/*.json and $PARTNERS_DIR/*.json)`);
+}
+
+const passThrough: string[] = [];
+let compare: string | undefined;
+for (let i = 0; i < rest.length; i++) {
+  const arg = rest[i]!;
+  if (arg === '--compare') {
+    compare = rest[++i] ?? fail(`--compare needs a path\n${usage}`);
+  } else if (arg.startsWith('--compare=')) {
+    compare = arg.slice('--compare='.length);
+  } else {
+    passThrough.push(arg);
+  }
+}
+
+const cli = path.resolve('node_modules/@playwright/test/cli.js');
+const child = spawn(process.execPath, [cli, 'test', `--project=${partner}`, ...passThrough], {
+  stdio: 'inherit',
+  env: { ...process.env, ...(compare ? { CERTIFY_COMPARE: path.resolve(compare) } : {}) },
+});
+// Ctrl-C reaches Playwright too, which stops the tests and still writes the report: wait for it.
+process.on('SIGINT', () => {});
+child.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

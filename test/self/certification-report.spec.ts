@@ -1,0 +1,147 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { Certification } from '../../reports/certification';
+import { runPlaywright, type NestedRun } from '../support/run-playwright';
+
+/**
+ * The certification reporter, run as a partner engineer runs it: nested Playwright runs of a profile in
+ * PARTNERS_DIR, then the JSON parsed and checked against the published schema, and the HTML opened in Chromium.
+ */
+
+const faults = ['expires-in-string', 'apostrophe-last-name', 'po-box-line1'];
+const referenceFile = JSON.parse(readFileSync('partners/reference.json', 'utf8')) as Record<string, unknown> & { codes: { mintUrl: string }; platform: Record<string, unknown> };
+
+function faultyProfile(name: string) {
+  const move = (url: string) => url.replace('http://127.0.0.1:4400/', `http://127.0.0.1:4400/faults/${faults.join(',')}/`);
+  const dir = mkdtempSync(path.join(tmpdir(), 'partners-'));
+  const profile = {
+    ...referenceFile,
+    $schema: undefined,
+    tokenExchangeUrl: move(referenceFile.tokenExchangeUrl as string),
+    accountInfoUrl: move(referenceFile.accountInfoUrl as string),
+    fundingSourcesUrl: move(referenceFile.fundingSourcesUrl as string),
+    codes: { mintUrl: move(referenceFile.codes.mintUrl) },
+    platform: { ...referenceFile.platform, partnerName: name },
+  };
+  writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(profile, null, 2));
+  return dir;
+}
+
+const readCertification = (run: NestedRun, project: string) => JSON.parse(readFileSync(path.join(run.out, 'certification', project, 'certification.json'), 'utf8')) as Certification;
+
+function validate(certification: unknown) {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(ajv);
+  const valid = ajv.validate(JSON.parse(readFileSync('schemas/certification.schema.json', 'utf8')) as object, certification);
+  expect(ajv.errors ?? [], 'certification.json matches schemas/certification.schema.json').toEqual([]);
+  expect(valid).toBe(true);
+}
+
+test.describe.configure({ mode: 'serial' });
+let faulty: NestedRun;
+
+test('a partner with faults switched on is NOT CERTIFIED, with the counts, its failures and their evidence', async () => {
+  test.setTimeout(180_000);
+  faulty = await runPlaywright(['--project=faulty'], { PARTNERS_DIR: faultyProfile('faulty') }, { reporters: ['certification'] });
+  expect(faulty.code).toBe(1);
+  const certification = readCertification(faulty, 'faulty');
+  validate(certification);
+  expect(certification.verdict).toBe('NOT CERTIFIED');
+  const failedRules = certification.rules.filter((rule) => rule.outcome === 'failed').map((rule) => rule.id);
+  expect(failedRules).toEqual(expect.arrayContaining(['token-exchange/expires-in', 'account-info/user.lastName/pattern', 'account-info/company.address.line1/po-box', 'sso/app/shown']));
+  expect(certification.counts.failed).toBe(failedRules.length);
+  expect(certification.counts.testsNotCompleted).toBe(0);
+  expect(certification.summary).toMatch(new RegExp(`^NOT CERTIFIED: ${failedRules.length} rules failed, \\d+ of 223 rules passed`));
+  // Printed at the end of the run, with where the report is.
+  expect(faulty.stdout).toContain(`faulty: ${certification.summary}`);
+  expect(faulty.stdout).toMatch(/report: .*certification[/\\]faulty[/\\]certification\.html/);
+  // Every finding carries what DESIGN §4 asks of it.
+  expect(new Set(certification.findings.map((finding) => Object.keys(finding).sort().join()))).toEqual(new Set(['clause,field,impact,level,message,outcome,rule,test']));
+  expect(certification.run).toMatchObject({ partner: 'faulty', status: 'failed', node: process.version, playwright: expect.stringMatching(/^1\.\d+/), chromium: expect.stringMatching(/^chromium \d+/) });
+  expect(certification.run.targets['token exchange']).toContain('/faults/expires-in-string');
+  expect(certification.latency.find((row) => row.endpoint === 'token exchange')).toMatchObject({ requests: expect.any(Number), p50Ms: expect.any(Number) });
+  expect(certification.latency.filter((row) => !(row.p50Ms <= row.p95Ms && row.p95Ms <= row.maxMs))).toEqual([]);
+});
+
+test('the HTML report opens offline in Chromium: the banner, failures first, evidence with a curl, no request', async ({ browser }, testInfo) => {
+  const file = path.join(faulty.out, 'certification', 'faulty', 'certification.html');
+  const page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
+  const requests: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  await page.goto(`file://${file}`);
+  await expect(page.locator('#verdict')).toHaveAttribute('data-verdict', 'NOT CERTIFIED');
+  await expect(page.locator('#verdict')).toContainText(/\d+ rules failed/);
+  // In every area, failures come before anything else.
+  for (const area of await page.locator('section.area').all()) {
+    const outcomes = await area.locator('tr.rule').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-outcome')));
+    const firstOther = outcomes.findIndex((outcome) => outcome !== 'failed');
+    expect(outcomes.slice(firstOther === -1 ? outcomes.length : firstOther)).not.toContain('failed');
+  }
+  // The areas with failures come first, and the failure shows its message, fix and clause.
+  await expect(page.locator('section.area').first().locator('tr.rule').first()).toHaveAttribute('data-outcome', 'failed');
+  const expiresIn = page.locator('tr[data-rule="token-exchange/expires-in"]');
+  await expect(expiresIn).toContainText('"expires_in" is a string ("3600"); send a JSON number');
+  await expect(expiresIn).toContainText('Fix: "expires_in", when present, is a positive integer JSON number');
+  await expect(expiresIn).toContainText('RFC6749 §5.1');
+  // The evidence of a failing HTTP check, redacted, with a curl whose secrets are placeholders.
+  const curl = page.locator('#evidence pre.curl').first();
+  await expect(curl).toContainText("curl -i -X POST 'http://127.0.0.1:4400/faults/");
+  await expect(page.locator('#evidence')).toContainText('"client_secret":"<CLIENT_SECRET>"');
+  await expect(page.locator('#evidence')).not.toContainText('reference-sandbox-secret-4b1d');
+  // Screens of the embedded app, inlined.
+  expect(await page.locator('#screenshots img').count()).toBeGreaterThan(5);
+  expect(await page.locator('#screenshots img').first().getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+  expect(requests).toEqual([`file://${file}`]);
+  const shot = testInfo.outputPath('certification-report.png');
+  await page.screenshot({ path: shot });
+  await testInfo.attach('certification report', { path: shot, contentType: 'image/png' });
+  // `UPDATE_DOCS=1` refreshes the picture in docs/.
+  if (process.env.UPDATE_DOCS) copyFileSync(shot, 'docs/certification-report.png');
+  await page.close();
+});
+
+test('--compare names what was fixed, what regressed and what is new since the previous report', async () => {
+  test.setTimeout(120_000);
+  // The previous run failed these; this one runs the conformant reference partner under the same name.
+  const previous = path.join(faulty.out, 'certification', 'faulty', 'certification.json');
+  const before = readCertification(faulty, 'faulty');
+  const dir = mkdtempSync(path.join(tmpdir(), 'partners-'));
+  writeFileSync(path.join(dir, 'faulty.json'), JSON.stringify({ ...referenceFile, $schema: undefined, platform: { ...referenceFile.platform, partnerName: 'faulty' } }));
+  const run = await runPlaywright(['--project=faulty', 'suites/token-exchange.spec.ts', 'suites/account-info.spec.ts'], { PARTNERS_DIR: dir, CERTIFY_COMPARE: previous }, { reporters: ['certification'] });
+  const certification = readCertification(run, 'faulty');
+  expect(certification.comparison?.previous.finishedAt).toBe(before.run.finishedAt);
+  expect(certification.comparison?.fixed).toEqual(expect.arrayContaining(['token-exchange/expires-in', 'account-info/user.lastName/pattern']));
+  expect(certification.comparison?.regressed).toEqual([]);
+  expect(certification.comparison?.new).toEqual([]);
+  // The other direction: the faulty run against this one shows them as regressions.
+  const back = await runPlaywright(['--project=faulty', 'suites/token-exchange.spec.ts'], { PARTNERS_DIR: faultyProfile('faulty'), CERTIFY_COMPARE: path.join(run.out, 'certification') }, { reporters: ['certification'] });
+  expect(readCertification(back, 'faulty').comparison?.regressed).toEqual(['token-exchange/expires-in']);
+});
+
+test('a run that times out still writes both files, NOT CERTIFIED, naming the tests that did not run', async () => {
+  test.setTimeout(120_000);
+  const run = await runPlaywright(['--project=faulty', '--global-timeout=1500'], { PARTNERS_DIR: faultyProfile('faulty') }, { reporters: ['certification'] });
+  const certification = readCertification(run, 'faulty');
+  validate(certification);
+  expect(certification.run.status).toBe('timedout');
+  expect(certification.verdict).toBe('NOT CERTIFIED');
+  expect(certification.counts.testsNotCompleted).toBeGreaterThan(0);
+  expect(certification.tests.filter((t) => !t.complete).length).toBe(certification.counts.testsNotCompleted);
+  expect(existsSync(path.join(run.out, 'certification', 'faulty', 'certification.html'))).toBe(true);
+});
+
+test('npm run certify names the partners it knows when given none or an unknown one', () => {
+  const certify = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/certify.ts', ...args], { encoding: 'utf8' });
+  const none = certify();
+  expect(none.status).toBe(2);
+  expect(none.stderr).toContain('usage: npm run certify -- <partner>');
+  expect(none.stderr).toMatch(/partners: .*reference/);
+  const unknown = certify('nope');
+  expect(unknown.status).toBe(2);
+  expect(unknown.stderr).toMatch(/no partner "nope"; partners: .*reference/);
+});

@@ -1,0 +1,145 @@
+import { expect, test } from '@playwright/test';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import type { Exchange } from '../../checks/evidence';
+import type { Finding } from '../../checks/finding';
+import { buildCertification, type RunInfo, type TestRecord } from '../../reports/certification';
+import { certificationHtml } from '../../reports/html-report';
+import { redact, redactBytes, secretsOf } from '../../reports/redact';
+import { curlOf } from '../../reports/reproduce';
+
+const exchange = (request: Exchange['request'], body = '{}', durationMs = 10): Exchange => ({
+  request,
+  response: { status: 200, headers: { 'content-type': 'application/json' }, body, bytes: body.length },
+  startedAt: '2026-11-21T00:00:00.000Z',
+  durationMs,
+});
+
+test.describe('redaction', () => {
+  const tokenExchange = exchange(
+    { method: 'POST', url: 'https://partner.example/oauth/token', headers: { 'content-type': 'application/json' }, body: '{"grant_type":"authorization_code","code":"c0de-1234","client_secret":"s3cret-xyz"}' },
+    '{"access_token":"at-98765","refresh_token":"rt-55555","token_type":"Bearer"}',
+  );
+  const account = exchange(
+    { method: 'GET', url: 'https://partner.example/api/account', headers: { authorization: 'Bearer at-98765' } },
+    '{"company":{"taxInfo":{"identifier":"98-7654321"}},"fundingSources":[{"bankAccountNumber":"000111222333"}]}',
+  );
+  const dataApiError = exchange({ method: 'GET', url: 'https://platform.example/v1/bills', headers: {} }, '{"code":"MISSING_FILTER","message":"…"}');
+
+  test('masks every secret an exchange carried, wherever it shows up, and keeps the last 4 of bank and tax numbers', () => {
+    const secrets = secretsOf([tokenExchange, account, dataApiError], ['profile-secret']);
+    const text = redact(`${JSON.stringify([tokenExchange, account, dataApiError])} echoed: at-98765 profile-secret 98-7654321`, secrets);
+    for (const value of ['c0de-1234', 's3cret-xyz', 'at-98765', 'rt-55555', 'profile-secret', '98-7654321', '000111222333']) expect(text).not.toContain(value);
+    expect(text).toContain('****4321');
+    expect(text).toContain('****2333');
+    // An error code in an answer is not a secret, although its key is "code".
+    expect(text).toContain('MISSING_FILTER');
+  });
+
+  test('masks by shape what it never saw: JWTs, Bearer credentials, secrets by name in JSON, forms, URLs and HAR', () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
+    const cases: [string, string][] = [
+      [`http://127.0.0.1:4401/reference/auth?token=${jwt}`, 'http://127.0.0.1:4401/reference/auth?token=[redacted]'],
+      ['Authorization: Bearer abc123def456', 'Authorization: Bearer [redacted]'],
+      ['{"access_token":"opaque-1"}', '{"access_token":"[redacted]"}'],
+      ['{\\"client_secret\\":\\"opaque-2\\"}', '{\\"client_secret\\":\\"[redacted]\\"}'],
+      ['{"identifier":"12-3456789"}', '{"identifier":"****6789"}'],
+      ['/?src=http%3A%2F%2Fh%2Fp%2Fauth%3Fcode%3Dopaque-3%26x%3D1', '/?src=http%3A%2F%2Fh%2Fp%2Fauth%3Fcode%3D[redacted]%26x%3D1'],
+      ['grant_type=authorization_code&code=opaque-4', 'grant_type=authorization_code&code=[redacted]'],
+      ['"queryString":[{"name":"code","value":"opaque-5"}]', '"queryString":[{"name":"code","value":"[redacted]"}]'],
+      ['api-key: opaque-6', 'api-key: [redacted]'],
+    ];
+    for (const [input, output] of cases) expect(redact(input, [])).toBe(output);
+    // Prose stays readable.
+    for (const prose of ['send WWW-Authenticate: Bearer realm="x"', 'the Bearer authentication scheme', 'var code=e.charCodeAt(0)']) expect(redact(prose, [])).toBe(prose);
+  });
+
+  test('masks inside zip archives (traces) and zips embedded as data URLs (the HTML report); leaves binary as is', () => {
+    const zip = zipSync({ 'trace.network': strToU8('{"url":"/auth?code=opaque-7"}'), 'shot.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]) });
+    const entries = unzipSync(redactBytes(zip, []));
+    expect(strFromU8(entries['trace.network']!)).toBe('{"url":"/auth?code=[redacted]"}');
+    expect([...entries['shot.png']!]).toEqual([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]);
+    const page = strToU8(`<template>data:application/zip;base64,${Buffer.from(zip).toString('base64')}</template>`);
+    const embedded = /base64,([^<]+)/.exec(strFromU8(redactBytes(page, [])))![1]!;
+    expect(strFromU8(unzipSync(Buffer.from(embedded, 'base64'))['trace.network']!)).toContain('code=[redacted]');
+    const untouched = strToU8('nothing secret here');
+    expect(redactBytes(untouched, [])).toBe(untouched);
+  });
+});
+
+test('a reproduce command is curl with every secret as a named placeholder, quoted for the shell', () => {
+  const masked = redact(JSON.stringify({ method: 'POST', url: 'https://p.example/oauth/token?x=1', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '9', authorization: 'Basic cmVmOnNlY3JldDEyMw==' }, body: "grant_type=authorization_code&code=c0de-1234&client_id=o'neil" }), [{ value: 'c0de-1234' }]);
+  expect(curlOf(JSON.parse(masked) as Exchange['request'])).toBe(
+    [
+      "curl -i -X POST 'https://p.example/oauth/token?x=1'",
+      "  -H 'content-type: application/x-www-form-urlencoded'",
+      "  -H 'authorization: Basic <BASE64_CLIENT_ID_COLON_SECRET>'",
+      "  --data-raw 'grant_type=authorization_code&code=<CODE>&client_id=o'\\''neil'",
+    ].join(' \\\n'),
+  );
+  expect(curlOf({ method: 'GET', url: 'https://p.example/api/account', headers: { authorization: 'Bearer [redacted]' } })).toContain("-H 'authorization: Bearer <ACCESS_TOKEN>'");
+  expect(curlOf({ method: 'POST', url: 'https://p.example/t', headers: {}, body: '{"code":"[redacted]","name":"O\'Brien"}' })).toContain(`--data-raw '{"code":"<CODE>","name":"O'\\''Brien"}'`);
+});
+
+test.describe('the certification and its verdict', () => {
+  const run: RunInfo = {
+    partner: 'acme', targets: { 'token exchange': 'https://p.example/oauth/token' }, harness: { version: '0.1.0', commit: 'abc' },
+    startedAt: '2026-11-21T00:00:00.000Z', finishedAt: '2026-11-21T00:00:10.000Z', status: 'passed', node: 'v20', playwright: '1.65.1', chromium: null,
+  };
+  const finding = (rule: string, outcome: Finding['outcome'], field = '', message = 'a message'): Finding => ({ rule, field, clause: 'spec §2.3', level: 'MUST', outcome, message, impact: 'an impact' });
+  const record = (title: string, findings: Finding[], extra: Partial<TestRecord> = {}): TestRecord => ({ title, area: 'x', status: 'passed', durationMs: 5, errors: [], findings, exchanges: [], ...extra });
+
+  test('CERTIFIED when no rule failed and every test completed; warnings and not-checked rules are counted', () => {
+    const cert = buildCertification(run, [record('t', [finding('token-exchange/status', 'passed'), finding('token-exchange/cache-control', 'warning')])]);
+    expect(cert.verdict).toBe('CERTIFIED');
+    expect(cert.counts).toMatchObject({ rules: 223, passed: 1, warning: 1, failed: 0, notChecked: 221, testsNotCompleted: 0 });
+    expect(cert.summary).toBe('CERTIFIED: 1 of 223 rules passed, 1 warning, 221 not checked');
+  });
+
+  test('NOT CERTIFIED for a failed rule, a test that did not complete, or a run that did not finish', () => {
+    const failing = buildCertification(run, [record('t', [finding('token-exchange/status', 'failed'), finding('token-exchange/status', 'passed')], { status: 'failed' })]);
+    expect(failing.rules.find((rule) => rule.id === 'token-exchange/status')?.outcome).toBe('failed');
+    expect(failing.summary).toMatch(/^NOT CERTIFIED: 1 rule failed, 0 of 223 rules passed/);
+    expect(failing.counts.testsNotCompleted).toBe(0);
+    const timedOut = buildCertification(run, [record('t', [], { status: 'timedOut', errors: ['Test timeout of 55000ms exceeded.'] })]);
+    expect(timedOut.verdict).toBe('NOT CERTIFIED');
+    expect(timedOut.summary).toMatch(/^NOT CERTIFIED: 1 test did not complete/);
+    expect(buildCertification({ ...run, status: 'interrupted' }, [record('t', [finding('token-exchange/status', 'passed')])]).summary).toMatch(/^NOT CERTIFIED: the run ended interrupted/);
+  });
+
+  test('what users will be asked to type comes from missing Yes*, no** and no* fields', () => {
+    const cert = buildCertification(run, [record('t', [
+      finding('account-info/user.phone/present', 'warning', 'user.phone'),
+      finding('account-info/user.dateOfBirth/present', 'failed', 'user.dateOfBirth'),
+      finding('account-info/company.taxInfo/present', 'info', 'company.taxInfo'),
+      finding('account-info/user.email/present', 'passed', 'user.email'),
+    ])]);
+    expect(cert.typing).toEqual([
+      { field: 'user.phone', marker: 'Yes*', when: 'at sign-on, on the collection screen, before the app opens' },
+      { field: 'user.dateOfBirth', marker: 'Yes*', when: 'never: without collectMissingAccountInfo, sign-on shows them the error screen instead' },
+      { field: 'company.taxInfo', marker: 'no**', when: 'before their first payment' },
+    ]);
+  });
+
+  test('latency per endpoint: nearest-rank p50 and p95, and the maximum', () => {
+    const exchanges = [10, 20, 30, 40, 50, 60, 70, 80, 90, 1000].map((ms) => exchange({ method: 'POST', url: 'https://p.example/oauth/token', headers: {} }, '{}', ms));
+    const cert = buildCertification(run, [record('t', [], { exchanges: [...exchanges, exchange({ method: 'GET', url: 'https://q.example/v1/bills?limit=1', headers: {} })] })]);
+    expect(cert.latency).toEqual([
+      { endpoint: 'token exchange', requests: 10, p50Ms: 50, p95Ms: 1000, maxMs: 1000 },
+      { endpoint: 'GET q.example/v1/bills', requests: 1, p50Ms: 10, p95Ms: 10, maxMs: 10 },
+    ]);
+  });
+
+  test('compared with a previous run: fixed, regressed and new failures', () => {
+    const previous = buildCertification(run, [record('t', [finding('token-exchange/status', 'failed'), finding('token-exchange/pragma', 'passed')])]);
+    const now = buildCertification(run, [record('t', [finding('token-exchange/status', 'passed'), finding('token-exchange/pragma', 'failed'), finding('token-exchange/expires-in', 'failed')])], previous);
+    expect(now.comparison).toEqual({ previous: { finishedAt: run.finishedAt, verdict: 'NOT CERTIFIED' }, fixed: ['token-exchange/status'], regressed: ['token-exchange/pragma'], new: ['token-exchange/expires-in'] });
+  });
+
+  test('the HTML escapes partner data wherever it appears', () => {
+    const hostile = '<img src=x onerror=alert(1)>';
+    const cert = buildCertification({ ...run, partner: hostile }, [record(hostile, [finding('token-exchange/status', 'failed', '', `"status" ${hostile}`)], { status: 'failed' })]);
+    const page = certificationHtml(cert, [{ title: hostile, exchanges: [exchange({ method: 'GET', url: `https://p.example/?q=${hostile}`, headers: {} }, hostile)], screenshots: [] }]);
+    expect(page).not.toContain(hostile);
+    expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+});
