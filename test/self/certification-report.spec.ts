@@ -97,6 +97,8 @@ test('the HTML report opens offline in Chromium: the banner, failures first, evi
   expect(await page.locator('#screenshots img').count()).toBeGreaterThan(5);
   expect(await page.locator('#screenshots img').first().getAttribute('src')).toMatch(/^data:image\/png;base64,/);
   expect(requests).toEqual([`file://${file}`]);
+  // Prints to PDF (the print stylesheet keeps the banner's colour and rows whole).
+  expect((await page.pdf({ format: 'A4' })).subarray(0, 5).toString()).toBe('%PDF-');
   const shot = testInfo.outputPath('certification-report.png');
   await page.screenshot({ path: shot });
   await testInfo.attach('certification report', { path: shot, contentType: 'image/png' });
