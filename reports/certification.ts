@@ -177,11 +177,13 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
   ];
   const ruleCounts = countsOf(rules.map((rule) => rule.outcome));
   const testsNotCompleted = tests.filter(incomplete).length;
-  const certified = ruleCounts.failed === 0 && testsNotCompleted === 0 && run.status === 'passed';
+  // A run's own status is global: 'failed' may be another partner's test. Only a cut-short run blocks every partner.
+  const cutShort = run.status === 'interrupted' || run.status === 'timedout';
+  const certified = ruleCounts.failed === 0 && testsNotCompleted === 0 && !cutShort;
   const problems = [
     ruleCounts.failed > 0 && `${plural(ruleCounts.failed, 'rule')} failed`,
     testsNotCompleted > 0 && `${plural(testsNotCompleted, 'test')} did not complete`,
-    run.status !== 'passed' && ruleCounts.failed === 0 && testsNotCompleted === 0 && `the run ended ${run.status}`,
+    cutShort && ruleCounts.failed === 0 && testsNotCompleted === 0 && `the run ended ${run.status}`,
   ].filter(Boolean);
   const notes = [
     `${ruleCounts.passed} of ${plural(rules.length, 'rule')} passed`,
