@@ -5,7 +5,7 @@ import { mockLinkRules } from './mock-link';
 import type { Rule } from './finding';
 import { fundingSourceRules } from './funding-sources';
 import { payloadSchema, type JsonSchema, type Marker } from './payload';
-import { accountInfoConsistent, accountInfoResource, fundingSourceIdsStable, fundingSourcesResource } from './resources';
+import { accountInfoConsistent, accountInfoResource, bodyRules, fundingSourceIdsStable, fundingSourcesResource } from './resources';
 import { tokenExchangeRules } from './token-exchange';
 
 /** Every rule of a certification, by endpoint: what docs/RULES.md lists and the tests walk. */
@@ -14,7 +14,7 @@ const resourceRules = (resource: typeof accountInfoResource) => [
   ...resource.transport,
   resource.status,
   resource.contentType,
-  resource.bodyJson,
+  ...bodyRules(resource),
   resource.nullValues,
   resource.missingToken,
   resource.invalidToken,

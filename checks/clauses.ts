@@ -14,6 +14,8 @@ export const clauses = {
   'RFC6749 §5.1': 'Successful token response: 200, application/json, access_token, token_type, expires_in, no-store',
   'RFC6749 §5.2': 'Token error response: 400 (or 401 for invalid_client) with a JSON "error" code',
   'RFC9110 §15.4': 'Redirection 3xx: the platform never follows redirects from partner endpoints',
+  'RFC8259 §4': 'Objects: the names within an object SHOULD be unique, or parsers disagree on which value counts',
+  'RFC8259 §8.1': 'JSON exchanged between systems MUST be UTF-8, and a byte order mark MUST NOT be added',
   'RFC6750 §3': 'Bearer-protected resources: a request without a valid token gets 401 with WWW-Authenticate: Bearer',
   'ISO 3166-2:US': 'Codes of the 50 states, DC and the outlying areas (AS, GU, MP, PR, UM, VI)',
   'SSA SSN area numbers': 'No SSN is issued with area number 000, 666 or 900–999',
@@ -37,6 +39,7 @@ export const clauses = {
   'harness §escaping': 'Partner data is shown as text in the embedded app, never interpreted as markup',
   'CSP3 frame-ancestors': 'Content Security Policy: frame-ancestors names the origins allowed to frame a page',
   'RFC6265bis §4.1.2': 'Cookies: Secure, and SameSite=None for a cookie sent inside another site\'s iframe',
+  'harness §json-keys': 'No key named "__proto__": a JavaScript parser that merges it into an object changes the prototype of every object',
   'harness §transport': 'A partner endpoint answers with a complete HTTP response within the profile\'s requestTimeoutMs',
 } as const;
 

@@ -1,3 +1,5 @@
+import { visit } from 'jsonc-parser';
+
 /**
  * The evidence one HTTP call leaves behind, as plain data. probes/http.ts produces it; rules read it.
  */
@@ -14,6 +16,8 @@ export interface ResponseRecord {
   headers: Record<string, string>;
   body: string;
   bytes: number;
+  /** Set when the bytes were not plain UTF-8: a byte order mark, or invalid sequences (shown replaced by U+FFFD). */
+  encodingProblem?: string;
 }
 
 export type TransportFailureKind =
@@ -48,6 +52,9 @@ export interface JsonResponse {
   headers: Record<string, string>;
   body: string;
   json: JsonBody;
+  /** Keys JSON.parse would have folded or let through silently, by path: `user.email`. */
+  keys: { duplicates: string[]; proto: string[] };
+  encodingProblem?: string;
 }
 
 export function parseJson(body: string): JsonBody {
@@ -58,12 +65,38 @@ export function parseJson(body: string): JsonBody {
   }
 }
 
-export const jsonResponse = (response: ResponseRecord): JsonResponse => ({
-  status: response.status,
-  headers: response.headers,
-  body: response.body,
-  json: parseJson(response.body),
-});
+/**
+ * JSON.parse keeps the last of two equal keys and turns a "__proto__" key into an own property, both
+ * without a word; a second, tokenizing pass (jsonc-parser) names them.
+ */
+export function keyProblemsOf(text: string): JsonResponse['keys'] {
+  const keys: JsonResponse['keys'] = { duplicates: [], proto: [] };
+  const open: Set<string>[] = [];
+  const at = (path: (string | number)[], key: string) => [...path, key].map(String).join('.');
+  visit(text, {
+    onObjectBegin: () => void open.push(new Set()),
+    onObjectEnd: () => void open.pop(),
+    onObjectProperty: (key, _offset, _length, _line, _column, pathSupplier) => {
+      const seen = open.at(-1);
+      if (seen?.has(key)) keys.duplicates.push(at(pathSupplier(), key));
+      seen?.add(key);
+      if (key === '__proto__') keys.proto.push(at(pathSupplier(), key));
+    },
+  });
+  return keys;
+}
+
+export function jsonResponse(response: ResponseRecord): JsonResponse {
+  const json = parseJson(response.body);
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: response.body,
+    json,
+    keys: json.ok ? keyProblemsOf(response.body) : { duplicates: [], proto: [] },
+    ...(response.encodingProblem ? { encodingProblem: response.encodingProblem } : {}),
+  };
+}
 
 /** The body of a response when it is a JSON object. */
 export const jsonObject = (response: JsonResponse): Record<string, unknown> | undefined =>

@@ -140,6 +140,9 @@ export const fundingSourceIdsStable: Rule<TwoCalls> = {
 
 type ResourceRules = ReturnType<typeof rulesOf>;
 
+/** The body as JSON: an object, in UTF-8, with each key once and none named "__proto__". */
+export const bodyRules = (resource: ResourceRules) => [resource.bodyJson, resource.utf8, resource.uniqueKeys, resource.noProtoKeys];
+
 /**
  * Judges one answer to a request with a valid token: the response first, then, when the body is a JSON
  * object from a 2xx answer, every field rule on it. `payload` is that object, for the cross-call rules.
@@ -153,9 +156,9 @@ export function checkPayload(
   const shape = evaluateAll([resource.status, resource.contentType], response, undefined);
   const payloadRules = [resource.nullValues, ...fieldRules];
   if (response.status < 200 || response.status > 299) {
-    return { findings: [...shape, ...skip([resource.bodyJson, ...payloadRules], `the request was answered ${response.status}`)] };
+    return { findings: [...shape, ...skip([...bodyRules(resource), ...payloadRules], `the request was answered ${response.status}`)] };
   }
-  const body = evaluate(resource.bodyJson, response, undefined);
+  const body = evaluateAll(bodyRules(resource), response, undefined);
   const payload = jsonObject(response);
   if (!payload) return { findings: [...shape, ...body, ...skip(payloadRules, 'the body is not a JSON object')] };
   return { findings: [...shape, ...body, ...evaluate(resource.nullValues, payload, undefined), ...evaluateAll(fieldRules, payload, ctx)], payload };

@@ -13,7 +13,23 @@ interface Endpoint {
   impact: string;
 }
 
-/** The three rules every JSON-answering endpoint shares: status 200, application/json, a JSON object. */
+/** What a status names, for messages: a 5xx is a server error, with or without Retry-After. */
+export function statusDescription({ status, headers }: JsonResponse): string {
+  if (status < 500 || status > 599) return String(status);
+  const retryAfter = headers['retry-after'];
+  return `${status}, a server error ${retryAfter === undefined ? 'without Retry-After' : `with "Retry-After: ${retryAfter}"`} (the platform does not retry during sign-on)`;
+}
+
+/** What a body that is not JSON looks like, for messages: an HTML page and a cut-off body are named. */
+function notJson(body: string, error: string): string {
+  if (/^\s*</.test(body)) return `the body is an HTML page, not JSON; it starts ${bodyPreview(body)}`;
+  if (/end of JSON input|Unterminated string|Expected .* after/i.test(error) && /^\s*[{[]/.test(body)) {
+    return `the body is JSON cut off after ${body.length} characters (${error}); it ends ${bodyPreview(body.slice(-40))}`;
+  }
+  return `the body is not JSON (${error}), it starts ${bodyPreview(body)}`;
+}
+
+/** The rules every JSON-answering endpoint shares: status 200, application/json, a JSON object in UTF-8 with sound keys. */
 export function jsonResponseRules({ id, answer, example, clause, impact }: Endpoint) {
   const status: Rule<JsonResponse> = {
     id: `${id}/status`,
@@ -22,7 +38,7 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
     level: 'MUST',
     requirement: `${answer} has status 200`,
     impact: `${impact}: the platform accepts only 200`,
-    check: (r) => (r.status === 200 ? [] : [{ message: `"status" is ${r.status}; answer ${answer} with 200` }]),
+    check: (r) => (r.status === 200 ? [] : [{ message: `"status" is ${statusDescription(r)}; answer ${answer} with 200` }]),
   };
   const contentType: Rule<JsonResponse> = {
     id: `${id}/content-type`,
@@ -44,9 +60,36 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
     requirement: `the body of ${answer} is a JSON object`,
     impact: `${impact}: the platform cannot read the body`,
     check: (r) => {
-      if (!r.json.ok) return [{ message: `the body is not JSON (${r.json.error}), it starts ${bodyPreview(r.body)}; send a JSON object such as ${example}` }];
+      if (!r.json.ok) return [{ message: `${notJson(r.body, r.json.error)}; send a JSON object such as ${example}` }];
       return isObject(r.json.value) ? [] : [{ message: `the body is ${jsonType(r.json.value)}; send a JSON object such as ${example}` }];
     },
   };
-  return { status, contentType, bodyJson };
+  const utf8: Rule<JsonResponse> = {
+    id: `${id}/utf-8`,
+    field: 'body',
+    clause: 'RFC8259 §8.1',
+    level: 'MUST',
+    requirement: `the body of ${answer} is UTF-8, without a byte order mark`,
+    impact: `${impact}: a strict JSON parser refuses the body, a lenient one garbles names`,
+    check: (r) => (r.encodingProblem ? [{ message: `the body ${r.encodingProblem}; send UTF-8 without a byte order mark` }] : []),
+  };
+  const uniqueKeys: Rule<JsonResponse> = {
+    id: `${id}/unique-keys`,
+    field: 'body',
+    clause: 'RFC8259 §4',
+    level: 'MUST',
+    requirement: `no key appears twice in one object of ${answer}`,
+    impact: `${impact}: parsers disagree on which of two equal keys counts, so the platform may read another value than the one checked`,
+    check: (r) => r.keys.duplicates.map((path) => ({ field: path, message: `"${path}" appears twice in its object; JSON.parse would silently keep the last one, so send each key once` })),
+  };
+  const noProtoKeys: Rule<JsonResponse> = {
+    id: `${id}/no-proto-keys`,
+    field: 'body',
+    clause: 'harness §json-keys',
+    level: 'MUST',
+    requirement: `no key of ${answer} is named "__proto__"`,
+    impact: 'a "__proto__" key merged into an object by a JavaScript client changes the prototype of every object (prototype pollution)',
+    check: (r) => r.keys.proto.map((path) => ({ field: path, message: `"${path}" is a "__proto__" key; remove it: merged into an object it pollutes every object's prototype` })),
+  };
+  return { status, contentType, bodyJson, utf8, uniqueKeys, noProtoKeys };
 }

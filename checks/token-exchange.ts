@@ -1,7 +1,7 @@
 import type { ClauseId } from './clauses';
 import { bodyPreview, jsonObject, jsonType, mediaType, type Exchange, type JsonResponse } from './evidence';
 import { evaluate, evaluateAll, failed, skip, type Finding, type Level, type Rule } from './finding';
-import { jsonResponseRules } from './response';
+import { jsonResponseRules, statusDescription } from './response';
 import { transportRules } from './transport';
 
 /** Spec §4.2: the token request body is JSON or form-encoded; the platform may send either. */
@@ -23,11 +23,11 @@ export const grantsToken = (r: JsonResponse) => isSuccess(r.status) || jsonObjec
 /** `400 with "error": "invalid_grant"`, `200 with an "access_token"`, `415 with a text/html body "<html>…"`. */
 export function describeJsonResponse(r: JsonResponse): string {
   const object = jsonObject(r);
-  if (object?.access_token !== undefined) return `${r.status} with an "access_token"`;
+  if (object?.access_token !== undefined) return `${statusDescription(r)} with an "access_token"`;
   const code = errorCode(r);
-  if (code !== undefined) return `${r.status} with "error": ${JSON.stringify(code)}`;
-  if (r.body.trim() === '') return `${r.status} with an empty body`;
-  return `${r.status} with a ${mediaType(r.headers) || 'untyped'} body ${bodyPreview(r.body)}`;
+  if (code !== undefined) return `${statusDescription(r)} with "error": ${JSON.stringify(code)}`;
+  if (r.body.trim() === '') return `${statusDescription(r)} with an empty body`;
+  return `${statusDescription(r)} with a ${mediaType(r.headers) || 'untyped'} body ${bodyPreview(r.body)}`;
 }
 
 const signOnFails = 'sign-on fails for every user';
@@ -60,6 +60,9 @@ export const {
   status: status200,
   contentType: contentTypeJson,
   bodyJson: bodyJsonObject,
+  utf8: utf8Body,
+  uniqueKeys,
+  noProtoKeys,
 } = jsonResponseRules({
   id: 'token-exchange',
   answer: 'a successful token exchange',
@@ -158,7 +161,7 @@ function headerHas(id: string, header: string, token: string): Rule<JsonResponse
 export const cacheControlNoStore = headerHas('token-exchange/cache-control', 'Cache-Control', 'no-store');
 export const pragmaNoCache = headerHas('token-exchange/pragma', 'Pragma', 'no-cache');
 
-export const successResponseRules = [status200, contentTypeJson, bodyJsonObject, cacheControlNoStore, pragmaNoCache];
+export const successResponseRules = [status200, contentTypeJson, bodyJsonObject, utf8Body, uniqueKeys, noProtoKeys, cacheControlNoStore, pragmaNoCache];
 export const tokenFieldRules = [accessToken, tokenTypeBearer, expiresInPositiveInteger, expiresInPresent, refreshTokenNoted];
 
 /** Judges the answer to a token request with a fresh code; each gate skips what it makes meaningless. */

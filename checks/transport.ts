@@ -23,17 +23,23 @@ export function transportRules(endpoint: string, urlField: string): Rule<Exchang
       level: 'MUST',
       requirement: 'the endpoint answers at the configured URL, without a redirect',
       impact: 'the platform does not follow redirects, so the user cannot sign in',
-      check: ({ response }) => {
+      check: ({ request, response }) => {
         if (!response || response.status < 300 || response.status > 399) return [];
-        const location = response.headers.location ?? '(no Location header)';
-        return [
-          {
-            message: `"${urlField}" answered ${response.status} redirecting to ${location}; the platform never follows redirects, so configure the final URL`,
-          },
-        ];
+        const location = response.headers.location;
+        return [{ message: `"${urlField}" answered ${response.status} redirecting ${whereTo(request.url, location)}; the platform never follows redirects, so configure the final URL` }];
       },
     },
   ];
+}
+
+/** Where a redirect points, named: to itself (a loop a follower never leaves), or to another host (which a follower of a 307 would hand the request body, code and secret). */
+function whereTo(from: string, location: string | undefined): string {
+  if (location === undefined) return 'without a Location header';
+  if (!URL.canParse(location, from)) return `to ${JSON.stringify(location)}, which is not a URL`;
+  const to = new URL(location, from);
+  if (to.href === new URL(from).href) return `to itself (${location}), a redirect loop`;
+  if (to.host !== new URL(from).host) return `to another host, ${to.host} (${location}); a client that followed it would send that host the request, code and secret included`;
+  return `to ${location}`;
 }
 
 /** Runs the transport rules; `usable` is false when the response cannot be judged any further. */

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { jsonResponse, type Exchange, type JsonResponse, type RequestRecord, type ResponseRecord, type TransportFailure } from '../checks/evidence';
 
 export interface HttpRequest {
@@ -44,8 +45,13 @@ export function httpClient({ timeoutMs, maxBodyBytes = defaultMaxBodyBytes }: Ht
         const read = await readCapped(res.body, maxBodyBytes);
         response.body = read.text;
         response.bytes = read.bytes;
+        const encodingProblem = read.overCap ? undefined : utf8Problem(read.raw);
+        if (encodingProblem) response.encodingProblem = encodingProblem;
         if (read.overCap) {
-          failure = { kind: 'body-too-large', message: `the response body is larger than the ${formatBytes(maxBodyBytes)} cap; it was cut off there` };
+          // fetch decompresses as it reads, so the cap bounds the decompressed bytes: a gzip bomb stops here.
+          const encoding = received['content-encoding'];
+          const what = encoding ? `once decompressed ("content-encoding: ${encoding}"), the response body` : 'the response body';
+          failure = { kind: 'body-too-large', message: `${what} is larger than the ${formatBytes(maxBodyBytes)} cap; it was cut off there` };
         }
       } catch (error) {
         failure = classify(error, url, timeoutMs, response !== undefined);
@@ -71,7 +77,30 @@ async function readCapped(body: ReadableStream<Uint8Array> | null, max: number) 
       }
     }
   }
-  return { text: new TextDecoder().decode(Buffer.concat(chunks)), bytes, overCap };
+  const raw = Buffer.concat(chunks);
+  return { raw, text: new TextDecoder().decode(raw), bytes, overCap };
+}
+
+/** A BOM, or where the bytes stop being UTF-8 (the longest prefix a streaming strict decoder accepts). */
+function utf8Problem(raw: Buffer): string | undefined {
+  if (raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf) return 'starts with a UTF-8 byte order mark (EF BB BF)';
+  if (isUtf8(raw)) return undefined;
+  const validPrefix = (length: number) => {
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(raw.subarray(0, length), { stream: true });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  let [low, high] = [0, raw.length];
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (validPrefix(mid)) low = mid;
+    else high = mid - 1;
+  }
+  const byte = raw[low] ?? raw[low - 1]!;
+  return `is not valid UTF-8: byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')} at offset ${low} (Latin-1 or Windows-1252, perhaps)`;
 }
 
 /** Error codes and messages along an error's `cause` chain (fetch wraps the socket error). */

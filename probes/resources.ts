@@ -7,6 +7,7 @@ import type { Payload, PayloadRule } from '../checks/payload';
 import {
   accountInfoConsistent,
   accountInfoResource,
+  bodyRules,
   checkPayload,
   fundingSourceIdsStable,
   fundingSourcesResource,
@@ -79,7 +80,7 @@ export async function liveAccountInfo(http: HttpClient, ctx: ProbeContext): Prom
  */
 function payloadProbe(resource: Resource): Probe {
   const { rules, fieldRules, consistency, urlField } = resource;
-  const judged = [rules.status, rules.contentType, rules.bodyJson, rules.nullValues, ...fieldRules, consistency];
+  const judged = [rules.status, rules.contentType, ...bodyRules(rules), rules.nullValues, ...fieldRules, consistency];
   return {
     id: `${resource.endpoint}/payload`,
     title: resource.titles.payload,

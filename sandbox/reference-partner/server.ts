@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { html } from '../html';
 import { equalSecrets } from '../secrets';
 import { faultCatalogue, isFault, omitted, type Behaviour, type Fault, type FaultSpec } from './faults';
+import { hostileAccountBody, hostileFaults, hostileTokenAnswer, isHostileFault, withByteOrderMark, type HostileFault } from './hostile';
 import { createStore, tokenLifetimeSeconds, type Store } from './store';
 import { isUserKey, users, type UserKey } from './users';
 
@@ -29,9 +30,11 @@ type Client = { id: string; secret: string };
 const realm = 'reference-partner';
 const formType = 'application/x-www-form-urlencoded';
 
-function faultsOf(request: FastifyRequest): Set<Fault> {
+type Faults = ReadonlySet<Fault | HostileFault>;
+
+function faultsOf(request: FastifyRequest): Faults {
   const list = (request.params as { faults?: string }).faults;
-  return new Set((list ?? '').split(',').filter(isFault));
+  return new Set((list ?? '').split(',').filter((name) => isFault(name) || isHostileFault(name)));
 }
 
 /** RFC 6749 §5.2 error body. */
@@ -40,7 +43,7 @@ function oauthError(reply: FastifyReply, status: number, error: string, descript
 }
 
 /** Client authentication, RFC 6749 §2.3.1: HTTP Basic or client_secret_post, never both. */
-function authenticateClient(request: FastifyRequest, params: Params, faults: Set<Fault>, clientSecret: string): { client: Client | null } | { error: string } {
+function authenticateClient(request: FastifyRequest, params: Params, faults: Faults, clientSecret: string): { client: Client | null } | { error: string } {
   const header = request.headers.authorization;
   let id = params.client_id;
   let secret = params.client_secret;
@@ -60,7 +63,7 @@ function authenticateClient(request: FastifyRequest, params: Params, faults: Set
 }
 
 /** The token response, with the response-shape faults applied. */
-function tokenBody(token: string, faults: Set<Fault>): Record<string, unknown> {
+function tokenBody(token: string, faults: Faults): Record<string, unknown> {
   const body: Record<string, unknown> = {
     access_token: token,
     token_type: faults.has('lowercase-bearer') ? 'bearer' : faults.has('token-type-mac') ? 'mac' : 'Bearer',
@@ -78,11 +81,12 @@ function tokenBody(token: string, faults: Set<Fault>): Record<string, unknown> {
   return body;
 }
 
-function sendToken(reply: FastifyReply, token: string, faults: Set<Fault>) {
+function sendToken(reply: FastifyReply, token: string, faults: Faults) {
   if (!faults.has('no-cache-control')) reply.header('cache-control', 'no-store');
   if (!faults.has('no-pragma')) reply.header('pragma', 'no-cache');
   const body = tokenBody(token, faults);
   reply.code(faults.has('status-201') ? 201 : 200);
+  if (faults.has('token-bom')) return reply.type('application/json; charset=utf-8').send(withByteOrderMark(JSON.stringify(body)));
   return faults.has('html-content-type') ? reply.type('text/html; charset=utf-8').send(JSON.stringify(body)) : reply.send(body);
 }
 
@@ -95,6 +99,8 @@ function stringParams(body: unknown): Params | undefined {
 function tokenEndpoint(store: Store, clientSecret: string) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const faults = faultsOf(request);
+    const hostile = hostileTokenAnswer(faults, request, reply, JSON.stringify(tokenBody('hostile-sample-token', faults)));
+    if (hostile) return hostile;
     const isForm = (request.headers['content-type'] ?? '').toLowerCase().startsWith(formType);
     if (faults.has('token-redirect')) return reply.code(307).header('location', '/oauth/token').send();
     if ((faults.has('json-only') && isForm) || (faults.has('form-only') && !isForm)) {
@@ -137,10 +143,11 @@ function tokenEndpoint(store: Store, clientSecret: string) {
 type Resource = 'account-info' | 'funding-sources';
 
 /** The body a resource serves for a user: its data with the fault catalogue's field edits applied. */
-export function bodyOf(resource: Resource, user: UserKey, now: Date, faults: Set<Fault>): unknown {
+export function bodyOf(resource: Resource, user: UserKey, now: Date, faults: ReadonlySet<string>): unknown {
   const data = users[user].data(now);
   const body = resource === 'account-info' ? structuredClone(data.accountInfo) : { fundingSources: structuredClone(data.fundingSources) };
   for (const fault of faults) {
+    if (!isFault(fault)) continue;
     const spec: FaultSpec = faultCatalogue[fault];
     const edits = resource === 'account-info' ? spec.account : spec.funding;
     for (const [path, value] of Object.entries(edits ?? {})) applyEdit(body, path, value);
@@ -195,6 +202,8 @@ function bearerResource(store: Store, resource: Resource, now: () => number) {
     if (has('unstable-ids')) body = renamed(resource, body, ++calls);
     reply.header('cache-control', 'no-store').code(has('status-202') ? 202 : 200);
     if (has('text-plain')) return reply.type('text/plain; charset=utf-8').send(JSON.stringify(body));
+    const corrupted = resource === 'account-info' ? hostileAccountBody(faults, body) : undefined;
+    if (corrupted) return reply.type('application/json; charset=utf-8').send(corrupted);
     if (has('not-json')) {
       if (resource === 'funding-sources') return reply.send((body as { fundingSources: unknown[] }).fundingSources);
       const text = JSON.stringify(body);
@@ -218,7 +227,7 @@ function partnerRoutes({ store, platformAuthUrl, now, clientSecret }: { store: S
   return async (app: FastifyInstance) => {
     app.addHook('onRequest', async (request, reply) => {
       const list = (request.params as { faults?: string }).faults;
-      const unknown = list?.split(',').filter((name) => !isFault(name));
+      const unknown = list?.split(',').filter((name) => !isFault(name) && !isHostileFault(name));
       if (unknown?.length) {
         return reply.code(404).send({ error: 'unknown_fault', error_description: `unknown fault ${unknown.map((n) => `"${n}"`).join(', ')}; GET /faults lists them` });
       }
@@ -265,7 +274,7 @@ export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaul
   );
 
   app.get('/health', async () => ({ ok: true }));
-  app.get('/faults', async () => faultCatalogue);
+  app.get('/faults', async () => ({ ...faultCatalogue, ...hostileFaults }));
   app.get('/test-hooks/stats', async () => ({ requests }));
   const routes = { store, platformAuthUrl, now, clientSecret };
   void app.register(partnerRoutes(routes));

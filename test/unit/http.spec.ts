@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import nock from 'nock';
@@ -70,6 +71,12 @@ test.describe('on real loopback sockets', () => {
         response.writeHead(200, { 'content-type': 'application/json' });
         const timer = setInterval(() => response.write(' '), 50);
         response.on('close', () => clearInterval(timer));
+      } else if (request.url === '/bom') {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d]));
+      } else if (request.url === '/latin-1') {
+        response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(Buffer.from('{"name":"Müller"}', 'latin1'));
+      } else if (request.url === '/gzip-bomb') {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(16 * 1024 * 1024, 0x20)));
       } else if (request.url === '/reset') {
         response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
         response.write('{"access_token":');
@@ -92,6 +99,20 @@ test.describe('on real loopback sockets', () => {
     const exchange = await httpClient({ timeoutMs: 2000 }).send({ method: 'GET', url: `${base}/reset` });
     expect(exchange.failure?.kind).toBe('connection-reset');
     expect(exchange.failure?.message).toMatch(/closed the connection in the middle of the body$/);
+  });
+
+  test('a byte order mark and bytes that are not UTF-8 are recorded, with where the UTF-8 stops', async () => {
+    const client = httpClient({ timeoutMs: 2000 });
+    const bom = await client.send({ method: 'GET', url: `${base}/bom` });
+    expect(bom.response).toMatchObject({ body: '{}', encodingProblem: 'starts with a UTF-8 byte order mark (EF BB BF)' });
+    const latin1 = await client.send({ method: 'GET', url: `${base}/latin-1` });
+    expect(latin1.response?.encodingProblem).toBe('is not valid UTF-8: byte 0xFC at offset 10 (Latin-1 or Windows-1252, perhaps)');
+  });
+
+  test('a gzip bomb is cut at the cap on the decompressed bytes, and named', async () => {
+    const exchange = await httpClient({ timeoutMs: 5000, maxBodyBytes: 1024 * 1024 }).send({ method: 'GET', url: `${base}/gzip-bomb` });
+    expect(exchange.failure).toEqual({ kind: 'body-too-large', message: 'once decompressed ("content-encoding: gzip"), the response body is larger than the 1 MiB cap; it was cut off there' });
+    expect(exchange.response?.bytes).toBe(1024 * 1024);
   });
 
   test('a refused connection is named', async () => {

@@ -17,7 +17,7 @@ import {
   tamperedLinkRules,
   type Visit,
 } from '../../checks/embedded-app';
-import { parseJson, type JsonResponse } from '../../checks/evidence';
+import { jsonResponse, type JsonResponse } from '../../checks/evidence';
 import { evaluate, type Rule } from '../../checks/finding';
 import { checkTransport } from '../../checks/transport';
 import {
@@ -99,7 +99,7 @@ test('the landing headers: no-referrer, frame-ancestors exactly the host, Secure
 
 const jsonAnswer = (status: number, body: unknown): JsonResponse => {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  return { status, headers: { 'content-type': 'application/json' }, body: text, json: parseJson(text) };
+  return jsonResponse({ status, headers: { 'content-type': 'application/json' }, body: text, bytes: text.length });
 };
 const segment = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const tokenOf = (header: object, claims: object) => `${segment(header)}.${segment(claims)}.c2ln`;

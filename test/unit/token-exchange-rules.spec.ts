@@ -15,6 +15,9 @@ import {
   unknownCodeInvalidGrant,
   unknownCodeRejected,
   bodyJsonObject,
+  noProtoKeys,
+  uniqueKeys,
+  utf8Body,
 } from '../../checks/token-exchange';
 
 const response = (status: number, body: unknown, headers: Record<string, string> = {}): JsonResponse =>
@@ -47,8 +50,28 @@ test('content-type: application/json with any parameters, nothing else', () => {
 });
 
 test('body: a JSON object; HTML and arrays are named', () => {
-  expect(messages(bodyJsonObject, response(200, '<html><body>Login</body></html>'))[0]).toMatch(/^the body is not JSON \(.+\), it starts "<html><body>Login/);
+  expect(messages(bodyJsonObject, response(200, '<html><body>Login</body></html>'))[0]).toMatch(/^the body is an HTML page, not JSON; it starts "<html><body>Login/);
   expect(messages(bodyJsonObject, response(200, [good]))).toEqual(['the body is an array; send a JSON object such as {"access_token": "…"}']);
+});
+
+test('a server error is named with its Retry-After, and a body cut off is named as such', () => {
+  expect(messages(status200, response(503, '<html>busy</html>', { 'retry-after': '120' }))).toEqual(['"status" is 503, a server error with "Retry-After: 120" (the platform does not retry during sign-on); answer a successful token exchange with 200']);
+  expect(messages(status200, response(500, '{}'))[0]).toContain('"status" is 500, a server error without Retry-After');
+  expect(messages(bodyJsonObject, response(200, '{"access_token":"tok-1","token_ty'))[0]).toMatch(/^the body is JSON cut off after 33 characters \(.+\); it ends "\{"access_token":"tok-1","token_ty"/);
+});
+
+test('keys: a key twice in one object and a "__proto__" key are named by path; the same key in sibling objects is fine', () => {
+  const text = '{"a":{"x":1,"y":2,"x":3},"b":[{"x":1},{"x":2}],"c":{"__proto__":{"admin":true}}}';
+  expect(messages(uniqueKeys, response(200, text))).toEqual(['"a.x" appears twice in its object; JSON.parse would silently keep the last one, so send each key once']);
+  expect(messages(noProtoKeys, response(200, text))).toEqual(['"c.__proto__" is a "__proto__" key; remove it: merged into an object it pollutes every object\'s prototype']);
+  expect(outcomes(uniqueKeys, response(200, good))).toEqual(['passed']);
+  expect(outcomes(noProtoKeys, response(200, good))).toEqual(['passed']);
+});
+
+test('utf-8: the encoding problem the client recorded fails the rule', () => {
+  const bom = jsonResponse({ status: 200, headers: {}, body: '{}', bytes: 5, encodingProblem: 'starts with a UTF-8 byte order mark (EF BB BF)' });
+  expect(messages(utf8Body, bom)).toEqual(['the body starts with a UTF-8 byte order mark (EF BB BF); send UTF-8 without a byte order mark']);
+  expect(outcomes(utf8Body, response(200, good))).toEqual(['passed']);
 });
 
 test('access_token: a non-empty string, and its value never appears in a message', () => {

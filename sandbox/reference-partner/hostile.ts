@@ -1,0 +1,103 @@
+import { gzipSync } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FaultSpec } from './faults';
+
+/**
+ * Hostile partners: faults that break HTTP or JSON itself rather than a field. The harness must name
+ * each one in a failing check, finish within its timeouts and still write its report
+ * (test/self/hostile-partners.spec.ts). Switched on like any fault: `/faults/<name>/…`.
+ */
+export const hostileFaults = {
+  'token-html-page': { description: 'token endpoint: answers 200 with an HTML sign-in page' },
+  'token-503-retry-after': { description: 'token endpoint: answers 503 with "Retry-After: 120" and an HTML body, as a load balancer does' },
+  'token-500': { description: 'token endpoint: answers 500 without Retry-After' },
+  'token-truncated-json': { description: 'token endpoint: cuts its JSON off in the middle' },
+  'token-oversized-body': { description: "token endpoint: answers with 2 MiB of JSON, over the harness's 1 MiB cap" },
+  'token-gzip-bomb': { description: 'token endpoint: a 64 KiB gzip body that inflates to 64 MiB' },
+  'token-slow-drip': { description: 'token endpoint: sends the headers, then one byte every 200 ms, and never finishes' },
+  'token-no-headers': { description: 'token endpoint: accepts the connection and never answers' },
+  'token-reset-mid-body': { description: 'token endpoint: sends the headers and part of the body, then resets the connection' },
+  'token-redirect-other-host': { description: 'token endpoint: answers the POST with a 307 to another host' },
+  'token-bom': { description: 'token endpoint: starts its JSON with a UTF-8 byte order mark' },
+  'account-info-duplicate-keys': { description: 'account-info: sends "user.email" twice, with different values' },
+  'account-info-proto-key': { description: 'account-info: sends a "__proto__" key inside "user"' },
+  'account-info-latin-1': { description: 'account-info: sends the last name "Müller" in Latin-1 bytes, declared as UTF-8' },
+} as const satisfies Record<string, FaultSpec>;
+
+export type HostileFault = keyof typeof hostileFaults;
+export const hostileFaultNames = Object.keys(hostileFaults) as HostileFault[];
+export const isHostileFault = (name: string): name is HostileFault => Object.hasOwn(hostileFaults, name);
+
+// A hung answer still ends some time, so a client that never hangs up cannot pin a socket forever.
+const hangUpAfterMs = 120_000;
+let bomb: Buffer | undefined;
+const gzipBomb = () => (bomb ??= gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20), { level: 9 }));
+const signInPage = '<!doctype html><html><head><title>Sign in</title></head><body><form action="/login"><input name="username"><button>Sign in</button></form></body></html>';
+
+/** Answers on the raw socket, past Fastify, for behaviours no well-behaved framework would produce. */
+function raw(request: FastifyRequest, reply: FastifyReply, act: (res: FastifyReply['raw'], stop: () => void) => (() => void) | void) {
+  reply.hijack();
+  const socket = request.raw.socket;
+  const stop = () => socket.destroy();
+  const cleanup = act(reply.raw, stop);
+  const limit = setTimeout(stop, hangUpAfterMs);
+  socket.once('close', () => {
+    clearTimeout(limit);
+    cleanup?.();
+  });
+}
+
+const json = 'application/json; charset=utf-8';
+
+/** A token response that starts with a UTF-8 byte order mark (RFC 8259 §8.1 forbids it). */
+export const withByteOrderMark = (text: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
+
+/**
+ * The token endpoint's hostile answer, or undefined to answer normally. `sample` is a token response
+ * body: what the truncated and oversized answers are cut from or padded around.
+ */
+export function hostileTokenAnswer(faults: ReadonlySet<string>, request: FastifyRequest, reply: FastifyReply, sample: string): FastifyReply | undefined {
+  const has = (fault: HostileFault) => faults.has(fault);
+  if (has('token-html-page')) return reply.code(200).type('text/html; charset=utf-8').send(signInPage);
+  if (has('token-503-retry-after')) return reply.code(503).header('retry-after', '120').type('text/html; charset=utf-8').send('<html><body><h1>503 Service Unavailable</h1></body></html>');
+  if (has('token-500')) return reply.code(500).type(json).send('{"error":"server_error"}');
+  if (has('token-truncated-json')) return reply.code(200).type(json).send(sample.slice(0, Math.floor(sample.length / 2)));
+  if (has('token-oversized-body')) return reply.code(200).type(json).send(`${sample.slice(0, -1)},"padding":"${'x'.repeat(2 * 1024 * 1024)}"}`);
+  if (has('token-gzip-bomb')) return reply.code(200).type(json).header('content-encoding', 'gzip').send(gzipBomb());
+  if (has('token-redirect-other-host')) return reply.code(307).header('location', 'http://attacker.invalid/oauth/token').send();
+  if (has('token-no-headers')) {
+    raw(request, reply, () => undefined);
+    return reply;
+  }
+  if (has('token-slow-drip')) {
+    raw(request, reply, (res) => {
+      res.writeHead(200, { 'content-type': json });
+      res.write('{');
+      const drip = setInterval(() => res.write(' '), 200);
+      return () => clearInterval(drip);
+    });
+    return reply;
+  }
+  if (has('token-reset-mid-body')) {
+    raw(request, reply, (res, stop) => {
+      res.writeHead(200, { 'content-type': json, 'content-length': String(sample.length) });
+      res.write(sample.slice(0, 20));
+      const reset = setTimeout(stop, 50);
+      return () => clearTimeout(reset);
+    });
+    return reply;
+  }
+  return undefined;
+}
+
+/** The account-information body, as bytes, with the hostile faults that corrupt the JSON text applied. */
+export function hostileAccountBody(faults: ReadonlySet<string>, body: unknown): Buffer | undefined {
+  const text = JSON.stringify(body);
+  if (faults.has('account-info-duplicate-keys')) return Buffer.from(text.replace('"user":{', '"user":{"email":"someone.else@example.com",'));
+  if (faults.has('account-info-proto-key')) return Buffer.from(text.replace('"user":{', '"user":{"__proto__":{"isAdmin":true},'));
+  if (faults.has('account-info-latin-1')) {
+    const user = (body as { user: { lastName: string } }).user;
+    return Buffer.from(text.replace(JSON.stringify(user.lastName), '"Müller"'), 'latin1');
+  }
+  return undefined;
+}

@@ -1,0 +1,113 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { Finding } from '../../checks/finding';
+import { runProbes } from '../../probes/certification';
+import type { Certification } from '../../reports/certification';
+import type { Fault } from '../../sandbox/reference-partner/faults';
+import { hostileFaultNames, type HostileFault } from '../../sandbox/reference-partner/hostile';
+import { referenceProfile } from '../support/profiles';
+import { runPlaywright } from '../support/run-playwright';
+import { startReferencePartner } from '../support/sandbox';
+
+/**
+ * Hostile partners (the reference partner's hostile faults, plus the catalogue's redirect loops, JSON
+ * as text/plain and 401 without WWW-Authenticate): each is reported by name in its rule, and the
+ * certification finishes within its timeouts. A nested run then proves the report is still written.
+ */
+
+const requestTimeoutMs = 2_000;
+// The longest chain of calls a probe makes one after another, each bounded by requestTimeoutMs.
+const deadlineMs = requestTimeoutMs * 4 + 5_000;
+
+type Behaviour = HostileFault | Extract<Fault, 'account-info-redirect' | 'account-info-text-plain' | 'no-www-authenticate'>;
+
+/** The rule that names each behaviour, and how it names it. */
+const named: Record<Behaviour, { rule: string; message: RegExp; outcome?: Finding['outcome'] }> = {
+  'token-html-page': { rule: 'token-exchange/body-json', message: /the body is an HTML page, not JSON; it starts "<!doctype html>/ },
+  'token-503-retry-after': { rule: 'token-exchange/json-encoding', message: /was answered 503, a server error with "Retry-After: 120"/ },
+  'token-500': { rule: 'token-exchange/json-encoding', message: /was answered 500, a server error without Retry-After/ },
+  'token-truncated-json': { rule: 'token-exchange/body-json', message: /the body is JSON cut off after \d+ characters/ },
+  'token-oversized-body': { rule: 'token-exchange/transport', message: /the response body is larger than the 1 MiB cap/ },
+  'token-gzip-bomb': { rule: 'token-exchange/transport', message: /once decompressed \("content-encoding: gzip"\), the response body is larger than the 1 MiB cap/ },
+  'token-slow-drip': { rule: 'token-exchange/transport', message: /no complete response within \d+ ms \("requestTimeoutMs"\): the headers arrived but the body never finished/ },
+  'token-no-headers': { rule: 'token-exchange/transport', message: /no complete response within \d+ ms \("requestTimeoutMs"\): no response headers arrived/ },
+  'token-reset-mid-body': { rule: 'token-exchange/transport', message: /closed the connection in the middle of the body/ },
+  'token-redirect-other-host': { rule: 'token-exchange/redirect', message: /answered 307 redirecting to another host, attacker\.invalid/ },
+  'account-info-redirect': { rule: 'account-info/redirect', message: /answered 302 redirecting to itself .*, a redirect loop/ },
+  'token-bom': { rule: 'token-exchange/utf-8', message: /the body starts with a UTF-8 byte order mark/ },
+  'account-info-latin-1': { rule: 'account-info/utf-8', message: /the body is not valid UTF-8: byte 0xFC at offset \d+/ },
+  'account-info-text-plain': { rule: 'account-info/content-type', message: /"content-type" is "text\/plain; charset=utf-8"; send "application\/json"/ },
+  'account-info-duplicate-keys': { rule: 'account-info/unique-keys', message: /"user\.email" appears twice in its object; JSON\.parse would silently keep the last one/ },
+  'account-info-proto-key': { rule: 'account-info/no-proto-keys', message: /"user\.__proto__" is a "__proto__" key/ },
+  // A SHOULD of DESIGN §5 ("header hygiene"): named in a warning, not a failure.
+  'no-www-authenticate': { rule: 'token-exchange/www-authenticate', message: /"WWW-Authenticate" is missing on a 401/, outcome: 'warning' },
+};
+const behaviours = Object.keys(named) as Behaviour[];
+
+test('every hostile fault of the catalogue has its expectation here', () => {
+  expect(hostileFaultNames.filter((fault) => !(fault in named))).toEqual([]);
+});
+
+test('each hostile behaviour is reported by name, and its certification finishes within its timeouts', async () => {
+  test.setTimeout(behaviours.length * deadlineMs);
+  const partner = await startReferencePartner();
+  const timings: string[] = [];
+  try {
+    // One at a time, so each wall time is its own.
+    for (const behaviour of behaviours) {
+      const profile = { ...referenceProfile(partner.origin, [behaviour]), requestTimeoutMs };
+      const started = performance.now();
+      const findings = (await runProbes(profile)).flatMap((result) => result.findings);
+      const wallMs = Math.round(performance.now() - started);
+      timings.push(`${behaviour.padEnd(28)} ${String(wallMs).padStart(5)} ms`);
+      const { rule, message, outcome = 'failed' } = named[behaviour];
+      const hits = findings.filter((f) => f.rule === rule && f.outcome === outcome);
+      expect.soft(hits.map((f) => f.message).join('\n'), `${behaviour}: ${rule} ${outcome}, naming it`).toMatch(message);
+      expect.soft(wallMs, `${behaviour}: within ${deadlineMs} ms`).toBeLessThan(deadlineMs);
+    }
+    // Still serving, and still conformant, after all of that.
+    const after = (await runProbes({ ...referenceProfile(partner.origin), requestTimeoutMs })).flatMap((result) => result.findings);
+    expect(after.filter((f) => f.outcome === 'failed')).toEqual([]);
+  } finally {
+    await partner.close();
+  }
+  console.log(`hostile behaviours, wall time of each certification (requestTimeoutMs ${requestTimeoutMs}):\n${timings.join('\n')}`);
+  // The prototype of every object is as it was: nothing in the harness merged the "__proto__" key.
+  expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+});
+
+// Each partner is a project, and each project costs a worker start: the behaviours most likely to hang or
+// crash a run stand for all here (every behaviour is judged through the same probes above).
+const inOneRun: Behaviour[] = ['token-slow-drip', 'token-no-headers', 'token-gzip-bomb', 'token-reset-mid-body', 'token-html-page', 'account-info-proto-key'];
+
+test('a run against several hostile partners at once still writes each certification report, naming the behaviour', async () => {
+  test.setTimeout(180_000);
+  const dir = mkdtempSync(path.join(tmpdir(), 'partners-'));
+  for (const behaviour of inOneRun) {
+    const profile = referenceProfile('http://127.0.0.1:4400', [behaviour]);
+    writeFileSync(path.join(dir, `hostile-${behaviour}.json`), JSON.stringify({
+      tokenExchangeUrl: profile.tokenExchangeUrl,
+      accountInfoUrl: profile.accountInfoUrl,
+      fundingSourcesUrl: profile.fundingSourcesUrl,
+      clientId: profile.clientId,
+      clientSecret: profile.clientSecret,
+      codes: profile.codes,
+      // Shorter than above: here a hung partner costs this much per test, and there are many tests.
+      requestTimeoutMs: 1_000,
+    }));
+  }
+  const started = performance.now();
+  const httpSuites = ['suites/token-exchange.spec.ts', 'suites/account-info.spec.ts', 'suites/funding-sources.spec.ts'];
+  const run = await runPlaywright([...inOneRun.map((behaviour) => `--project=hostile-${behaviour}`), ...httpSuites], { PARTNERS_DIR: dir }, { reporters: ['certification'] });
+  const wallMs = Math.round(performance.now() - started);
+  expect(run.code).toBe(1);
+  for (const behaviour of inOneRun) {
+    const certification = JSON.parse(readFileSync(path.join(run.out, 'certification', `hostile-${behaviour}`, 'certification.json'), 'utf8')) as Certification;
+    const { rule, message, outcome = 'failed' } = named[behaviour];
+    expect.soft(certification.verdict, behaviour).toBe(outcome === 'failed' ? 'NOT CERTIFIED' : 'CERTIFIED');
+    expect.soft(certification.findings.filter((f) => f.rule === rule && f.outcome === outcome).map((f) => f.message).join('\n'), behaviour).toMatch(message);
+  }
+  console.log(`${inOneRun.length} hostile partners certified in one run: ${wallMs} ms`);
+});
