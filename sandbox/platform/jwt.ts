@@ -59,6 +59,7 @@ export async function verifyMockLink(token: string, partnerName: string, key: Ui
     }
     const { payload } = await jwtVerify(token, key, {
       algorithms: [algorithm],
+      typ: 'JWT',
       issuer: mockLinkIssuer,
       audience: partnerName,
       requiredClaims: ['iat', 'exp', 'jti'],

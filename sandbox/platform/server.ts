@@ -12,7 +12,7 @@ import { unsafeRaw } from '../html';
 import { equalSecrets } from '../secrets';
 import { seedData } from './data';
 import { registerDataApi } from './data-api';
-import { apiError } from './errors';
+import { apiError, depthOf, maxBodyDepth } from './errors';
 import { dataApiFaults, isEmulatorFault, isPlatformFault, platformFaults } from './faults';
 import { syncFundingSources, type KnownSource, type Sync } from './funding';
 import { mockLinkKey, signMockLink, verifyMockLink } from './jwt';
@@ -321,6 +321,10 @@ export function buildPlatform({
     return apiError(reply, status, code, status === 500 ? 'internal error' : error.message);
   });
   app.setNotFoundHandler((request, reply) => apiError(reply, 404, 'NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));
+  // Every rule that reads a body walks it recursively: a body nested thousands deep would overflow the stack.
+  app.addHook('preValidation', async (request, reply) => {
+    if (depthOf(request.body) > maxBodyDepth) return apiError(reply, 400, 'TOO_DEEP', `the body nests deeper than ${maxBodyDepth} levels`);
+  });
   app.get('/health', async () => ({ ok: true }));
   app.get('/faults', async () => ({ ...platformFaults, ...dataApiFaults }));
   const routes = platformRoutes({ now, apiKey, mockLinkKey, dataApiToken, dataSeed });
