@@ -17,17 +17,28 @@ export class CodeSourceError extends Error {
   override name = 'CodeSourceError';
 }
 
-/** `"codes": {"mintUrl": …}`: a POST with no body answers `{"code": "…"}`. */
+/**
+ * `"codes": {"mintUrl": …}`: a POST with no body answers `{"code": "…"}`. One code is always minted
+ * ahead, so a test does not wait a round trip to the partner before its first call (a worker ends with
+ * one code unused).
+ */
 export function mintedCodes(mintUrl: string, http: HttpClient): CodeSource {
+  const mint = async () => {
+    const { response, failure } = await http.send({ method: 'POST', url: mintUrl, headers: { accept: 'application/json' } });
+    const problem = (what: string) => new CodeSourceError(`"codes.mintUrl" ${what}; it should answer 200 with {"code": "…"}`);
+    if (failure) throw problem(`gave no usable answer: ${failure.message}`);
+    if (!response || response.status < 200 || response.status > 299) throw problem(`answered ${response?.status} ${bodyPreview(response?.body ?? '')}`);
+    const json = parseJson(response.body);
+    const code = json.ok && isObject(json.value) ? json.value.code : undefined;
+    if (typeof code !== 'string' || code === '') throw problem(`answered ${bodyPreview(response.body)} without a "code" string`);
+    return code;
+  };
+  let ahead: Promise<string> | undefined;
   return {
-    async next() {
-      const { response, failure } = await http.send({ method: 'POST', url: mintUrl, headers: { accept: 'application/json' } });
-      const problem = (what: string) => new CodeSourceError(`"codes.mintUrl" ${what}; it should answer 200 with {"code": "…"}`);
-      if (failure) throw problem(`gave no usable answer: ${failure.message}`);
-      if (!response || response.status < 200 || response.status > 299) throw problem(`answered ${response?.status} ${bodyPreview(response?.body ?? '')}`);
-      const json = parseJson(response.body);
-      const code = json.ok && isObject(json.value) ? json.value.code : undefined;
-      if (typeof code !== 'string' || code === '') throw problem(`answered ${bodyPreview(response.body)} without a "code" string`);
+    next() {
+      const code = ahead ?? mint();
+      ahead = mint();
+      ahead.catch(() => {}); // a failed mint surfaces when its code is asked for, not as an unhandled rejection
       return code;
     },
   };
