@@ -51,6 +51,8 @@ export default defineConfig<object, HarnessWorkerOptions>({
       // A probe makes up to four sequential calls, each bounded by requestTimeoutMs.
       timeout: profile.requestTimeoutMs * 4 + 15_000,
       use: { profileFile: file },
+      // Also here: a blob report (sharding) keeps a project's metadata but not its "use".
+      metadata: { profileFile: file },
     })),
   ],
 });

@@ -89,7 +89,8 @@ export default class CertificationReporter implements Reporter {
     this.startedAt = new Date();
     for (const projectSuite of suite.suites) {
       const project = projectSuite.project();
-      const file = (project?.use as { profileFile?: string } | undefined)?.profileFile;
+      // "use" in a run, "metadata" when merging blob reports of shards.
+      const file = (project?.metadata as { profileFile?: string } | undefined)?.profileFile ?? (project?.use as { profileFile?: string } | undefined)?.profileFile;
       if (!project || !file) continue; // the project's own tests, not a partner
       const profile = loadProfile(file).profile?.profile;
       const partner: Partner = {
@@ -111,7 +112,7 @@ export default class CertificationReporter implements Reporter {
   onTestEnd(test: TestCase, result: TestResult) {
     const partner = this.partners.get(test.parent.project()?.name ?? '');
     if (!partner) return;
-    // Traces and other files are redacted now, before Playwright's HTML reporter copies them at its end.
+    // Traces and other files are redacted now, before Playwright's HTML and blob reporters copy them at their end.
     for (const attachment of result.attachments) if (attachment.path) this.pending.push(redactFile(attachment.path, partner.secrets).catch(() => {}));
     const body = (name: string) => result.attachments.find((a) => a.name === name)?.body;
     const skipReason = [...result.annotations, ...test.annotations].find((a) => a.type === 'skip')?.description;
@@ -159,7 +160,8 @@ export default class CertificationReporter implements Reporter {
       const $schema = path.relative(partner.outputDir, fileURLToPath(new URL('../schemas/certification.schema.json', import.meta.url)));
       writeFileSync(jsonFile, clean(`${JSON.stringify({ $schema, ...cert }, null, 2)}\n`));
       writeFileSync(htmlFile, clean(certificationHtml(cert, tests)));
-      console.log(`\n${partner.name}: ${cert.summary}\n  report: ${path.relative(process.cwd(), htmlFile)} (and certification.json beside it)`);
+      const shard = this.config.shard ? ` [shard ${this.config.shard.current} of ${this.config.shard.total}: partial, merge the shards' blob reports for the certification]` : '';
+      console.log(`\n${partner.name}: ${cert.summary}${shard}\n  report: ${path.relative(process.cwd(), htmlFile)} (and certification.json beside it)`);
     }
   }
 
