@@ -3,7 +3,7 @@
  * writes reports/out/bench.json. Not a test: it measures, it does not judge.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +16,8 @@ import { runProbes } from '../probes/certification';
 import { faultCatalogue, faultNames, type FaultSpec } from '../sandbox/reference-partner/faults';
 import { dataApiClient } from '../client/data-api';
 import { buildPlatform, platformSandbox } from '../sandbox/platform/server';
-import { bodyOf } from '../sandbox/reference-partner/server';
+import { bodyOf, buildReferencePartner } from '../sandbox/reference-partner/server';
+import { loadEmulator } from './load';
 import { buildSandbox, sandboxHost } from '../sandbox/sandbox';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
@@ -84,16 +85,65 @@ const probesOnly = await measure('probes in-process (all in parallel)', async ()
   await runProbes(profile);
 });
 // Asynchronous on purpose: the sandbox above lives in this process and must keep answering.
-const playwright = (args: string[]) => async () => {
-  const child = spawn(process.execPath, [path.resolve('node_modules/@playwright/test/cli.js'), 'test', '--project=reference', '--reporter=dot', ...args], { stdio: 'ignore' });
+const playwright = (args: string[], project = 'reference', env: Record<string, string> = {}) => async () => {
+  const child = spawn(process.execPath, [path.resolve('node_modules/@playwright/test/cli.js'), 'test', `--project=${project}`, '--reporter=dot', ...args], {
+    stdio: 'ignore',
+    env: { ...process.env, ...env, CERTIFICATION_REPORT_DIR: mkdtempSync(path.join(os.tmpdir(), 'bench-')) },
+  });
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  if (status !== 0) throw new Error('the reference certification failed; run it alone to see why');
+  if (status !== 0) throw new Error(`the ${project} certification failed; run it alone to see why`);
 };
 const httpSuites = ['suites/token-exchange.spec.ts', 'suites/account-info.spec.ts', 'suites/funding-sources.spec.ts'];
 const withoutBrowser = await measure('playwright, HTTP suites only', playwright(httpSuites));
 const certification = await measure('playwright, all suites (browser included)', playwright([]));
 
 const rows = [probesOnly, withoutBrowser, certification];
+
+/**
+ * Latency sensitivity: the same certification against two reference partners of the bench's own, one
+ * answering at once and one 200 ms later (every route, code minting included); the platform emulator
+ * calls the slow one too. The added wall time per 100 ms of partner latency counts the round trips on
+ * the critical path: 1 s per 100 ms is about 10 sequential round trips.
+ */
+async function latencySensitivity(latencies: readonly number[]) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-partners-'));
+  const partners = await Promise.all(latencies.map(async (latencyMs) => {
+    const app = buildReferencePartner({ latencyMs });
+    await app.listen({ host: sandboxHost, port: 0 });
+    const partnerOrigin = `http://${sandboxHost}:${(app.server.address() as AddressInfo).port}`;
+    const name = `latency-${latencyMs}ms`;
+    const file = path.join(dir, `${name}.json`);
+    const reference = JSON.parse(readFileSync('partners/reference.json', 'utf8')) as { platform: object };
+    writeFileSync(file, JSON.stringify({ ...reference, platform: { ...reference.platform, partnerName: name } }).replaceAll(origin, partnerOrigin));
+    return { latencyMs, name, app, profile: loadProfile(file).profile!.profile };
+  }));
+  const env = { PARTNERS_DIR: dir };
+  const measured = [];
+  for (const { latencyMs, name, profile } of partners) {
+    measured.push({
+      latencyMs,
+      probesMs: (await timed(() => runProbes(profile))),
+      httpSuitesMs: (await timed(playwright(httpSuites, name, env))),
+      allSuitesMs: (await timed(playwright([], name, env))),
+    });
+  }
+  await Promise.all(partners.map(({ app }) => app.close()));
+  const [fast, slow] = [measured[0]!, measured.at(-1)!];
+  const per100 = (key: 'probesMs' | 'httpSuitesMs' | 'allSuitesMs') => Math.round(((slow[key] - fast[key]) / (slow.latencyMs - fast.latencyMs)) * 100);
+  return { measured, addedPer100Ms: { probesMs: per100('probesMs'), httpSuitesMs: per100('httpSuitesMs'), allSuitesMs: per100('allSuitesMs') } };
+}
+
+/** Median wall time of `runs` runs. */
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const walls: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await run();
+    walls.push(performance.now() - t0);
+  }
+  return Math.round(median(walls));
+}
+const latency = await latencySensitivity([0, 200]);
 
 // The data API: the typed client walks one organization's bills with limit=100, on an emulator of its own.
 async function dataApiWalk(bills: number) {
@@ -130,7 +180,16 @@ console.log(`\ndata API: the typed client walks one organization's bills, limit=
 console.log(`${'bills'.padEnd(10)} ${'requests'.padStart(9)} ${'median'.padStart(10)} ${'requests/s'.padStart(11)}`);
 for (const w of walks) console.log(`${w.walked.toLocaleString('en-US').padEnd(10)} ${String(w.requests).padStart(9)} ${`${w.medianMs} ms`.padStart(10)} ${String(w.requestsPerSecond).padStart(11)}`);
 console.log(`200,000 bills take ${linearity}× the time of 100,000 (linear: about 2)`);
+console.log(`\nlatency sensitivity: a reference partner answering after 0 ms and after 200 ms, median of ${runs}\n`);
+console.log(`${'partner latency'.padEnd(16)} ${'probes in-process'.padStart(18)} ${'HTTP suites'.padStart(12)} ${'all suites'.padStart(11)}`);
+for (const m of latency.measured) console.log(`${`${m.latencyMs} ms`.padEnd(16)} ${`${m.probesMs} ms`.padStart(18)} ${`${m.httpSuitesMs} ms`.padStart(12)} ${`${m.allSuitesMs} ms`.padStart(11)}`);
+const added = latency.addedPer100Ms;
+console.log(`${'added per 100 ms'.padEnd(16)} ${`${added.probesMs} ms`.padStart(18)} ${`${added.httpSuitesMs} ms`.padStart(12)} ${`${added.allSuitesMs} ms`.padStart(11)}   (target: 1000 ms or less)`);
+const load = await loadEmulator({ durationS: 10, connections: 10 });
+console.log(`\nload: autocannon on loopback, 10 connections for 10 s each, against an emulator in this process\n`);
+console.log(`${'what'.padEnd(52)} ${'requests'.padStart(9)} ${'req/s'.padStart(7)} ${'p99'.padStart(7)} ${'errors'.padStart(7)} ${'5xx'.padStart(5)}`);
+for (const l of load) console.log(`${l.label.padEnd(52)} ${String(l.requests).padStart(9)} ${String(l.requestsPerSecond).padStart(7)} ${`${l.p99Ms} ms`.padStart(7)} ${String(l.errors + l.non2xx).padStart(7)} ${String(l.server5xx).padStart(5)}`);
 mkdirSync('reports/out', { recursive: true });
-writeFileSync('reports/out/bench.json', JSON.stringify({ at: new Date().toISOString(), conditions, rows, validations, dataApi: { walks, linearity } }, null, 2));
+writeFileSync('reports/out/bench.json', JSON.stringify({ at: new Date().toISOString(), conditions, rows, validations, dataApi: { walks, linearity }, latency, load }, null, 2));
 console.log('\nwrote reports/out/bench.json');
 if (started) await Promise.all(sandbox.map(({ server }) => server.close()));

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { html } from '../html';
@@ -22,6 +23,8 @@ export interface ReferencePartnerOptions {
   clientSecret?: string;
   /** Makes every code and token; random by default. */
   opaque?: () => string;
+  /** Added before every answer but /health: a partner far away, for the bench's latency sensitivity. */
+  latencyMs?: number;
 }
 
 type Params = Record<string, string>;
@@ -255,7 +258,7 @@ function partnerRoutes({ store, platformAuthUrl, now, clientSecret }: { store: S
   };
 }
 
-export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaultPlatformAuthUrl, clientSecret = referenceClient.secret, opaque }: ReferencePartnerOptions = {}) {
+export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaultPlatformAuthUrl, clientSecret = referenceClient.secret, opaque, latencyMs = 0 }: ReferencePartnerOptions = {}) {
   const app = Fastify({ logger: false });
   const store = createStore(now, opaque);
   let requests = 0;
@@ -263,6 +266,7 @@ export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaul
   void app.register(formbody);
   app.addHook('onRequest', async (request) => {
     if (!/^\/(health|faults$|test-hooks\/stats)/.test(request.url)) requests++;
+    if (latencyMs > 0 && request.url !== '/health') await sleep(latencyMs);
   });
   app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
