@@ -109,7 +109,7 @@ test('the HTML report opens offline in Chromium: the banner, failures first, evi
 });
 
 test('--compare names what was fixed, what regressed and what is new since the previous report', async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   // The previous run failed these; this one runs the conformant reference partner under the same name.
   const previous = path.join(faulty.out, 'certification', 'faulty', 'certification.json');
   const before = readCertification(faulty, 'faulty');
@@ -132,7 +132,7 @@ test('a run that times out still writes both files, NOT CERTIFIED, naming the te
   const dir = mkdtempSync(path.join(tmpdir(), 'partners-'));
   const hanging = (url: string) => url.replace('http://127.0.0.1:4400/', 'http://127.0.0.1:4400/faults/token-slow-drip/');
   writeFileSync(path.join(dir, 'hanging.json'), JSON.stringify({ tokenExchangeUrl: hanging(referenceFile.tokenExchangeUrl as string), accountInfoUrl: referenceFile.accountInfoUrl, clientId: referenceFile.clientId, clientSecret: referenceFile.clientSecret, codes: { mintUrl: hanging(referenceFile.codes.mintUrl) }, requestTimeoutMs: 60_000 }));
-  const run = await runPlaywright(['--project=hanging', '--global-timeout=10000', 'suites/token-exchange.spec.ts'], { PARTNERS_DIR: dir }, { reporters: ['certification'] });
+  const run = await runPlaywright(['--project=hanging', '--global-timeout=15000', 'suites/token-exchange.spec.ts'], { PARTNERS_DIR: dir }, { reporters: ['certification'] });
   const certification = readCertification(run, 'hanging');
   validate(certification);
   expect(certification.run.status).toBe('timedout');
