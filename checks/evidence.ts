@@ -57,12 +57,32 @@ export interface JsonResponse {
   encodingProblem?: string;
 }
 
+/** Deeper than any payload of the spec: rules walk bodies recursively, so a deeper one is refused here. */
+export const maxJsonDepth = 64;
+
+/** The nesting depth of a parsed value, walked without recursion; it stops counting past `limit`. */
+export function depthOf(value: unknown, limit = Infinity): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 export function parseJson(body: string): JsonBody {
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(body) as unknown };
+    value = JSON.parse(body) as unknown;
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
+  if (depthOf(value, maxJsonDepth) > maxJsonDepth) return { ok: false, error: `it nests more than ${maxJsonDepth} levels deep` };
+  return { ok: true, value };
 }
 
 /**

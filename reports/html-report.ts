@@ -1,7 +1,8 @@
 import { clauses } from '../checks/clauses';
-import type { Exchange } from '../checks/evidence';
+import { parseJson, type Exchange } from '../checks/evidence';
 import { html, type Html } from '../sandbox/html';
 import { bySeverity, type Certification, type RuleOutcome } from './certification';
+import { maskPersonalData } from './redact';
 import { curlOf } from './reproduce';
 
 /**
@@ -34,13 +35,14 @@ const outcomeCell = (outcome: RuleOutcome) => html`<span class="outcome o-${outc
 
 const anchor = (title: string) => `test-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
 const maxBody = 8_000;
-function bodyText(raw: string): string {
-  let body = raw;
-  try {
-    body = JSON.stringify(JSON.parse(raw), null, 2);
-  } catch {
-    // not JSON: shown as received
-  }
+/** A JSON body with personal data masked (but `keep`), compact or pretty; anything else as received. */
+function masked(raw: string, keep: ReadonlySet<string>, indent?: number): string {
+  const json = parseJson(raw);
+  return json.ok ? JSON.stringify(maskPersonalData(json.value, keep), null, indent) : raw;
+}
+
+function bodyText(raw: string, keep: ReadonlySet<string>): string {
+  const body = masked(raw, keep, 2);
   return body.length > maxBody ? `${body.slice(0, maxBody)}\n… (${body.length - maxBody} more characters; the Playwright report's evidence attachment has them all)` : body;
 }
 const headersText = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\n');
@@ -113,22 +115,29 @@ function latency(cert: Certification): Html {
 ${cert.latency.map((l) => html`<tr><td><code>${l.endpoint}</code></td><td class="n">${l.requests}</td><td class="n">${l.p50Ms}</td><td class="n">${l.p95Ms}</td><td class="n">${l.maxMs}</td></tr>`)}</table>`;
 }
 
-function exchangeBlock(exchange: Exchange, index: number): Html {
+function exchangeBlock(exchange: Exchange, index: number, keep: ReadonlySet<string>): Html {
   const { request, response, failure } = exchange;
   return html`<div class="exchange"><h4>${index + 1}. ${request.method} <code>${request.url}</code> <span class="muted">${Math.round(exchange.durationMs)} ms</span></h4>
-<pre>${headersText(request.headers)}${request.body ? `\n\n${bodyText(request.body)}` : ''}</pre>
-${response ? html`<pre>HTTP ${response.status}\n${headersText(response.headers)}\n\n${bodyText(response.body)}</pre>` : ''}
+<pre>${headersText(request.headers)}${request.body ? `\n\n${bodyText(request.body, keep)}` : ''}</pre>
+${response ? html`<pre>HTTP ${response.status}\n${headersText(response.headers)}\n\n${bodyText(response.body, keep)}</pre>` : ''}
 ${failure ? html`<p class="o-failed">${failure.kind}: ${failure.message}</p>` : ''}
-<details open><summary>Reproduce</summary><pre class="curl">${curlOf(request)}</pre></details></div>`;
+<details open><summary>Reproduce</summary><pre class="curl">${curlOf(request.body === undefined ? request : { ...request, body: masked(request.body, keep) })}</pre></details></div>`;
 }
+
+/** The fields a test's failures name, shown whole in its evidence; paths without array indices. */
+const failingFields = (cert: Certification, test: string) =>
+  new Set(cert.findings.filter((f) => f.test === test && f.outcome === 'failed').map((f) => f.field.replace(/\[\d*\]/g, '')));
 
 function evidence(cert: Certification, tests: readonly TestEvidence[]): Html {
   const failing = new Set(cert.findings.filter((f) => f.outcome === 'failed').map((f) => f.test));
   for (const t of cert.tests) if (!t.complete) failing.add(t.title);
   const shown = tests.filter((t) => failing.has(t.title) && t.exchanges.length > 0);
-  if (shown.length === 0) return html`<p>No failures, so no evidence to show. The JSON report and the Playwright report keep every exchange, redacted.</p>`;
-  return html`<p class="muted">Secrets, tokens and codes are replaced by <code>[redacted]</code>, bank account numbers and tax ids by their last 4 digits. In a reproduce command, fill in each <code>&lt;PLACEHOLDER&gt;</code> (a fresh code, your client secret…).</p>
-${shown.map((t) => html`<section class="evidence" id="${anchor(t.title)}"><h3>${t.title}</h3>${t.exchanges.map(exchangeBlock)}</section>`)}`;
+  if (shown.length === 0) return html`<p>No failures, so no evidence to show. Playwright's report keeps every exchange of the run, redacted.</p>`;
+  return html`<p class="muted">Secrets, tokens and codes are replaced by <code>[redacted]</code>, bank account numbers and tax ids by their last 4 digits. Personal data is masked (names to initials, e-mail to its domain, phone to its last 4 digits, date of birth to its year), except in the fields a failure names. In a reproduce command, fill in each <code>&lt;PLACEHOLDER&gt;</code> (a fresh code, your client secret…).</p>
+${shown.map((t) => {
+    const keep = failingFields(cert, t.title);
+    return html`<section class="evidence" id="${anchor(t.title)}"><h3>${t.title}</h3>${t.exchanges.map((exchange, index) => exchangeBlock(exchange, index, keep))}</section>`;
+  })}`;
 }
 
 function screenshots(tests: readonly TestEvidence[]): Html {

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { isObject, jsonObject, jsonResponse } from '../../checks/evidence';
+import { depthOf, isObject, jsonObject, jsonResponse } from '../../checks/evidence';
 import type { Field, Payload } from '../../checks/payload';
 import { signOnDecision, typedValueProblems } from '../../checks/sign-on';
 import { issuedToken } from '../../checks/token-exchange';
@@ -12,7 +12,7 @@ import { unsafeRaw } from '../html';
 import { equalSecrets } from '../secrets';
 import { seedData } from './data';
 import { registerDataApi } from './data-api';
-import { apiError, depthOf, maxBodyDepth } from './errors';
+import { apiError, maxBodyDepth } from './errors';
 import { dataApiFaults, isEmulatorFault, isPlatformFault, platformFaults } from './faults';
 import { syncFundingSources, type KnownSource, type Sync } from './funding';
 import { mockLinkKey, signMockLink, verifyMockLink } from './jwt';
@@ -323,7 +323,7 @@ export function buildPlatform({
   app.setNotFoundHandler((request, reply) => apiError(reply, 404, 'NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));
   // Every rule that reads a body walks it recursively: a body nested thousands deep would overflow the stack.
   app.addHook('preValidation', async (request, reply) => {
-    if (depthOf(request.body) > maxBodyDepth) return apiError(reply, 400, 'TOO_DEEP', `the body nests deeper than ${maxBodyDepth} levels`);
+    if (depthOf(request.body, maxBodyDepth) > maxBodyDepth) return apiError(reply, 400, 'TOO_DEEP', `the body nests deeper than ${maxBodyDepth} levels`);
   });
   app.get('/health', async () => ({ ok: true }));
   app.get('/faults', async () => ({ ...platformFaults, ...dataApiFaults }));

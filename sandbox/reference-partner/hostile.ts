@@ -22,6 +22,7 @@ export const hostileFaults = {
   'account-info-duplicate-keys': { description: 'account-info: sends "user.email" twice, with different values' },
   'account-info-proto-key': { description: 'account-info: sends a "__proto__" key inside "user"' },
   'account-info-latin-1': { description: 'account-info: sends the last name "Müller" in Latin-1 bytes, declared as UTF-8' },
+  'account-info-deep-nesting': { description: 'account-info: adds a field nested 100,000 arrays deep, which recursive code cannot walk' },
 } as const satisfies Record<string, FaultSpec>;
 
 export type HostileFault = keyof typeof hostileFaults;
@@ -95,6 +96,7 @@ export function hostileAccountBody(faults: ReadonlySet<string>, body: unknown): 
   const text = JSON.stringify(body);
   if (faults.has('account-info-duplicate-keys')) return Buffer.from(text.replace('"user":{', '"user":{"email":"someone.else@example.com",'));
   if (faults.has('account-info-proto-key')) return Buffer.from(text.replace('"user":{', '"user":{"__proto__":{"isAdmin":true},'));
+  if (faults.has('account-info-deep-nesting')) return Buffer.from(text.replace('"user":{', `"user":{"extra":${'['.repeat(100_000)}${']'.repeat(100_000)},`));
   if (faults.has('account-info-latin-1')) {
     const user = (body as { user: { lastName: string } }).user;
     return Buffer.from(text.replace(JSON.stringify(user.lastName), '"Müller"'), 'latin1');

@@ -94,6 +94,10 @@ test('the HTML report opens offline in Chromium: the banner, failures first, evi
   await expect(curl).toContainText("curl -i -X POST 'http://127.0.0.1:4400/faults/");
   await expect(page.locator('#evidence')).toContainText('"client_secret":"<CLIENT_SECRET>"');
   await expect(page.locator('#evidence')).not.toContainText('reference-sandbox-secret-4b1d');
+  // Personal data masked, except the field a failure names.
+  await expect(page.locator('#evidence')).not.toContainText('ada.lovelace@example.com');
+  await expect(page.locator('#evidence')).toContainText('"email": "a•••@example.com"');
+  await expect(page.locator(`#${'test-account-information-passes-every-field-rule-of-spec-2-3-alike-on-a-second-call'}`)).toContainText('"lastName": "O\'Brien"');
   // Screens of the embedded app, inlined.
   expect(await page.locator('#screenshots img').count()).toBeGreaterThan(5);
   expect(await page.locator('#screenshots img').first().getAttribute('src')).toMatch(/^data:image\/png;base64,/);

@@ -41,6 +41,7 @@ const named: Record<Behaviour, { rule: string; message: RegExp; outcome?: Findin
   'account-info-text-plain': { rule: 'account-info/content-type', message: /"content-type" is "text\/plain; charset=utf-8"; send "application\/json"/ },
   'account-info-duplicate-keys': { rule: 'account-info/unique-keys', message: /"user\.email" appears twice in its object; JSON\.parse would silently keep the last one/ },
   'account-info-proto-key': { rule: 'account-info/no-proto-keys', message: /"user\.__proto__" is a "__proto__" key/ },
+  'account-info-deep-nesting': { rule: 'account-info/body-json', message: /the body is not JSON \(it nests more than 64 levels deep\)/ },
   // A SHOULD of DESIGN §5 ("header hygiene"): named in a warning, not a failure.
   'no-www-authenticate': { rule: 'token-exchange/www-authenticate', message: /"WWW-Authenticate" is missing on a 401/, outcome: 'warning' },
 };

@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { allRules } from '../../checks/catalogue';
-import type { Exchange } from '../../checks/evidence';
+import { parseJson, type Exchange } from '../../checks/evidence';
 import type { Finding } from '../../checks/finding';
 import { buildCertification, type RunInfo, type TestRecord } from '../../reports/certification';
 import { certificationHtml } from '../../reports/html-report';
-import { redact, redactBytes, secretsOf } from '../../reports/redact';
+import { maskPersonalData, redact, redactBytes, secretsOf } from '../../reports/redact';
 import { curlOf } from '../../reports/reproduce';
 
 const exchange = (request: Exchange['request'], body = '{}', durationMs = 10): Exchange => ({
@@ -65,6 +65,25 @@ test.describe('redaction', () => {
     const untouched = strToU8('nothing secret here');
     expect(redactBytes(untouched, [])).toBe(untouched);
   });
+});
+
+test('personal data is masked to what recognises a value, not a person; a field a failure names stays whole', () => {
+  const account = {
+    user: { email: 'ada.lovelace@example.com', firstName: 'Mary-Jane', lastName: "O'Brien", phone: '+1 (212) 555-0142', dateOfBirth: '1985-12-10' },
+    company: { name: 'Analytical Engines LLC', address: { line1: 'PO Box 1024', city: 'Springfield' }, legalAddress: { line1: '12 Main Street' } },
+  };
+  expect(maskPersonalData({ accountInfo: account }, new Set(['user.lastName', 'company.address.line1']))).toEqual({
+    accountInfo: {
+      user: { email: 'a•••@example.com', firstName: 'M•••-J•••', lastName: "O'Brien", phone: '+• (•••) •••-0142', dateOfBirth: '1985-••-••' },
+      company: { name: 'Analytical Engines LLC', address: { line1: 'PO Box 1024', city: 'Springfield' }, legalAddress: { line1: '•• Main Street' } },
+    },
+  });
+});
+
+test('a body nested past 64 levels is refused as such before any rule walks it', () => {
+  const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+  expect(parseJson(deep)).toEqual({ ok: false, error: 'it nests more than 64 levels deep' });
+  expect(parseJson(`${'['.repeat(64)}${']'.repeat(64)}`).ok).toBe(true);
 });
 
 test('a reproduce command is curl with every secret as a named placeholder, quoted for the shell', () => {
