@@ -74,9 +74,7 @@ export interface TestRecord {
   exchanges: Exchange[];
 }
 
-export interface RunInfo extends Omit<Certification['run'], 'chromium'> {
-  chromium: string | null;
-}
+export type RunInfo = Certification['run'];
 
 export const areaTitles: Record<keyof typeof catalogue, string> = {
   'token-exchange': 'Token exchange',
