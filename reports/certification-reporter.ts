@@ -137,32 +137,43 @@ export default class CertificationReporter implements Reporter {
     await Promise.all(this.pending);
     const finishedAt = new Date();
     for (const partner of this.partners.values()) {
-      const tests = [...partner.tests.values()];
-      const cert = buildCertification(
-        {
-          partner: partner.name,
-          targets: targetsOf(partner.profile),
-          harness: harnessVersion(this.config.rootDir),
-          startedAt: this.startedAt.toISOString(),
-          finishedAt: finishedAt.toISOString(),
-          status: result.status,
-          node: process.version,
-          playwright: this.config.version,
-          chromium: partner.chromium,
-        },
-        tests,
-        partner.previous,
-      );
-      mkdirSync(partner.outputDir, { recursive: true });
-      const clean = (text: string) => redact(text, partner.secrets);
-      const jsonFile = path.join(partner.outputDir, 'certification.json');
-      const htmlFile = path.join(partner.outputDir, 'certification.html');
-      const $schema = path.relative(partner.outputDir, fileURLToPath(new URL('../schemas/certification.schema.json', import.meta.url)));
-      writeFileSync(jsonFile, clean(`${JSON.stringify({ $schema, ...cert }, null, 2)}\n`));
-      writeFileSync(htmlFile, clean(certificationHtml(cert, tests)));
-      const shard = this.config.shard ? ` [shard ${this.config.shard.current} of ${this.config.shard.total}: partial, merge the shards' blob reports for the certification]` : '';
-      console.log(`\n${partner.name}: ${cert.summary}${shard}\n  report: ${path.relative(process.cwd(), htmlFile)} (and certification.json beside it)`);
+      try {
+        this.write(partner, result, finishedAt);
+      } catch (error) {
+        // One partner's report failing to write must not cost the others theirs.
+        console.error(`\n${partner.name}: the certification report could not be written: ${error instanceof Error ? error.message : String(error)}`);
+        process.exitCode = 1;
+      }
     }
+  }
+
+  /** Writes one partner's certification.json and .html, and prints its verdict. */
+  private write(partner: Partner, result: FullResult, finishedAt: Date) {
+    const tests = [...partner.tests.values()];
+    const cert = buildCertification(
+      {
+        partner: partner.name,
+        targets: targetsOf(partner.profile),
+        harness: harnessVersion(this.config.rootDir),
+        startedAt: this.startedAt.toISOString(),
+        finishedAt: finishedAt.toISOString(),
+        status: result.status,
+        node: process.version,
+        playwright: this.config.version,
+        chromium: partner.chromium,
+      },
+      tests,
+      partner.previous,
+    );
+    mkdirSync(partner.outputDir, { recursive: true });
+    const clean = (text: string) => redact(text, partner.secrets);
+    const jsonFile = path.join(partner.outputDir, 'certification.json');
+    const htmlFile = path.join(partner.outputDir, 'certification.html');
+    const $schema = path.relative(partner.outputDir, fileURLToPath(new URL('../schemas/certification.schema.json', import.meta.url)));
+    writeFileSync(jsonFile, clean(`${JSON.stringify({ $schema, ...cert }, null, 2)}\n`));
+    writeFileSync(htmlFile, clean(certificationHtml(cert, tests)));
+    const shard = this.config.shard ? ` [shard ${this.config.shard.current} of ${this.config.shard.total}: partial, merge the shards' blob reports for the certification]` : '';
+    console.log(`\n${partner.name}: ${cert.summary}${shard}\n  report: ${path.relative(process.cwd(), htmlFile)} (and certification.json beside it)`);
   }
 
   /** Playwright's HTML report and JUnit XML are written in their own onEnd; this runs after every reporter's. */
