@@ -54,16 +54,19 @@ const json = 'application/json; charset=utf-8';
 export const withByteOrderMark = (text: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
 
 /**
- * The token endpoint's hostile answer, or undefined to answer normally. `sample` is a token response
+ * The token endpoint's hostile answer, or undefined to answer normally. `sample` makes a token response
  * body: what the truncated and oversized answers are cut from or padded around.
  */
-export function hostileTokenAnswer(faults: ReadonlySet<string>, request: FastifyRequest, reply: FastifyReply, sample: string): FastifyReply | undefined {
+export function hostileTokenAnswer(faults: ReadonlySet<string>, request: FastifyRequest, reply: FastifyReply, sample: () => string): FastifyReply | undefined {
   const has = (fault: HostileFault) => faults.has(fault);
   if (has('token-html-page')) return reply.code(200).type('text/html; charset=utf-8').send(signInPage);
   if (has('token-503-retry-after')) return reply.code(503).header('retry-after', '120').type('text/html; charset=utf-8').send('<html><body><h1>503 Service Unavailable</h1></body></html>');
   if (has('token-500')) return reply.code(500).type(json).send('{"error":"server_error"}');
-  if (has('token-truncated-json')) return reply.code(200).type(json).send(sample.slice(0, Math.floor(sample.length / 2)));
-  if (has('token-oversized-body')) return reply.code(200).type(json).send(`${sample.slice(0, -1)},"padding":"${'x'.repeat(2 * 1024 * 1024)}"}`);
+  if (has('token-truncated-json')) {
+    const text = sample();
+    return reply.code(200).type(json).send(text.slice(0, Math.floor(text.length / 2)));
+  }
+  if (has('token-oversized-body')) return reply.code(200).type(json).send(`${sample().slice(0, -1)},"padding":"${'x'.repeat(2 * 1024 * 1024)}"}`);
   if (has('token-gzip-bomb')) return reply.code(200).type(json).header('content-encoding', 'gzip').send(gzipBomb());
   if (has('token-redirect-other-host')) return reply.code(307).header('location', 'http://attacker.invalid/oauth/token').send();
   if (has('token-no-headers')) {
@@ -81,8 +84,9 @@ export function hostileTokenAnswer(faults: ReadonlySet<string>, request: Fastify
   }
   if (has('token-reset-mid-body')) {
     raw(request, reply, (res, stop) => {
-      res.writeHead(200, { 'content-type': json, 'content-length': String(sample.length) });
-      res.write(sample.slice(0, 20));
+      const text = sample();
+      res.writeHead(200, { 'content-type': json, 'content-length': String(text.length) });
+      res.write(text.slice(0, 20));
       const reset = setTimeout(stop, 50);
       return () => clearTimeout(reset);
     });

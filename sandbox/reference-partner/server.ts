@@ -34,10 +34,11 @@ const realm = 'reference-partner';
 const formType = 'application/x-www-form-urlencoded';
 
 type Faults = ReadonlySet<Fault | HostileFault>;
+const isKnownFault = (name: string): name is Fault | HostileFault => isFault(name) || isHostileFault(name);
 
 function faultsOf(request: FastifyRequest): Faults {
   const list = (request.params as { faults?: string }).faults;
-  return new Set((list ?? '').split(',').filter((name) => isFault(name) || isHostileFault(name)));
+  return new Set((list ?? '').split(',').filter(isKnownFault));
 }
 
 /** RFC 6749 §5.2 error body. */
@@ -102,7 +103,7 @@ function stringParams(body: unknown): Params | undefined {
 function tokenEndpoint(store: Store, clientSecret: string) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const faults = faultsOf(request);
-    const hostile = hostileTokenAnswer(faults, request, reply, JSON.stringify(tokenBody('hostile-sample-token', faults)));
+    const hostile = hostileTokenAnswer(faults, request, reply, () => JSON.stringify(tokenBody('hostile-sample-token', faults)));
     if (hostile) return hostile;
     const isForm = (request.headers['content-type'] ?? '').toLowerCase().startsWith(formType);
     if (faults.has('token-redirect')) return reply.code(307).header('location', '/oauth/token').send();
@@ -230,7 +231,7 @@ function partnerRoutes({ store, platformAuthUrl, now, clientSecret }: { store: S
   return async (app: FastifyInstance) => {
     app.addHook('onRequest', async (request, reply) => {
       const list = (request.params as { faults?: string }).faults;
-      const unknown = list?.split(',').filter((name) => !isFault(name) && !isHostileFault(name));
+      const unknown = list?.split(',').filter((name) => !isKnownFault(name));
       if (unknown?.length) {
         return reply.code(404).send({ error: 'unknown_fault', error_description: `unknown fault ${unknown.map((n) => `"${n}"`).join(', ')}; GET /faults lists them` });
       }
