@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { catalogue } from '../checks/catalogue';
+import { allRules, catalogue } from '../checks/catalogue';
 import type { Exchange } from '../checks/evidence';
 import type { Finding, Outcome, Rule } from '../checks/finding';
 import type { PayloadRule } from '../checks/payload';
@@ -86,7 +86,12 @@ export const areaTitles: Record<keyof typeof catalogue, string> = {
 };
 
 const areaOfRule = new Map<string, string>(Object.entries(catalogue).flatMap(([area, rules]) => rules.map((rule) => [rule.id, area] as const)));
-const catalogueRules: readonly (Rule<never, never> & Partial<Pick<PayloadRule, 'subject'>>)[] = Object.values(catalogue).flat();
+/** The spec marker (Yes*, no**…) of each field's presence rule, by rule id. */
+const markerOfPresenceRule = new Map(
+  (allRules as readonly (Rule<never, never> & Partial<Pick<PayloadRule, 'subject'>>)[])
+    .filter((rule) => rule.id.endsWith('/present') && rule.subject)
+    .map((rule) => [rule.id, rule.subject!.marker]),
+);
 
 const severity: RuleOutcome[] = ['failed', 'warning', 'info', 'passed', 'skipped', 'not-checked'];
 const worst = (outcomes: readonly Outcome[]): RuleOutcome =>
@@ -106,10 +111,9 @@ const when: Record<string, (outcome: Outcome) => string> = {
 
 /** The omissions the platform makes the user make up for: Yes*, no** and no* fields missing from the payload. */
 function typingOf(findings: readonly Finding[]): Certification['typing'] {
-  const markers = new Map(catalogueRules.filter((rule) => rule.id.endsWith('/present') && rule.subject).map((rule) => [rule.id, rule.subject!.marker]));
   const rows = new Map<string, Certification['typing'][number]>();
   for (const finding of findings) {
-    const marker = markers.get(finding.rule);
+    const marker = markerOfPresenceRule.get(finding.rule);
     if ((marker === 'Yes*' || marker === 'no**' || marker === 'no*') && ['failed', 'warning', 'info'].includes(finding.outcome)) {
       rows.set(finding.field, { field: finding.field, marker, when: when[marker]!(finding.outcome) });
     }
@@ -164,11 +168,10 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
   const findings = tests.flatMap((test) => test.findings.map((finding) => ({ ...finding, test: test.title })));
   const outcomesOf = new Map<string, Outcome[]>();
   for (const { rule, outcome } of findings) outcomesOf.set(rule, [...(outcomesOf.get(rule) ?? []), outcome]);
-  const known = new Set(catalogueRules.map((rule) => rule.id));
   const rules: Certification['rules'] = [
-    ...catalogueRules.map((rule) => ({ id: rule.id, area: areaOfRule.get(rule.id)!, field: rule.field, clause: rule.clause, level: rule.level, outcome: worst(outcomesOf.get(rule.id) ?? []), requirement: rule.requirement })),
+    ...allRules.map((rule) => ({ id: rule.id, area: areaOfRule.get(rule.id)!, field: rule.field, clause: rule.clause, level: rule.level, outcome: worst(outcomesOf.get(rule.id) ?? []), requirement: rule.requirement })),
     // A rule the catalogue does not list still counts (a harness bug would show here rather than vanish).
-    ...[...outcomesOf.keys()].filter((id) => !known.has(id)).map((id) => {
+    ...[...outcomesOf.keys()].filter((id) => !areaOfRule.has(id)).map((id) => {
       const first = findings.find((finding) => finding.rule === id)!;
       return { id, area: id.split('/')[0]!, field: first.field, clause: first.clause, level: first.level, outcome: worst(outcomesOf.get(id)!), requirement: '' };
     }),
