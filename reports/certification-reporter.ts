@@ -136,9 +136,11 @@ export default class CertificationReporter implements Reporter {
   async onEnd(result: FullResult) {
     await Promise.all(this.pending);
     const finishedAt = new Date();
+    if (this.partners.size === 0) return;
+    const harness = harnessVersion(this.config.rootDir);
     for (const partner of this.partners.values()) {
       try {
-        this.write(partner, result, finishedAt);
+        this.write(partner, result, finishedAt, harness);
       } catch (error) {
         // One partner's report failing to write must not cost the others theirs.
         console.error(`\n${partner.name}: the certification report could not be written: ${error instanceof Error ? error.message : String(error)}`);
@@ -148,13 +150,13 @@ export default class CertificationReporter implements Reporter {
   }
 
   /** Writes one partner's certification.json and .html, and prints its verdict. */
-  private write(partner: Partner, result: FullResult, finishedAt: Date) {
+  private write(partner: Partner, result: FullResult, finishedAt: Date, harness: ReturnType<typeof harnessVersion>) {
     const tests = [...partner.tests.values()];
     const cert = buildCertification(
       {
         partner: partner.name,
         targets: targetsOf(partner.profile),
-        harness: harnessVersion(this.config.rootDir),
+        harness,
         startedAt: this.startedAt.toISOString(),
         finishedAt: finishedAt.toISOString(),
         status: result.status,
