@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { allRules } from '../../checks/catalogue';
 import type { Certification } from '../../reports/certification';
+import type { Fault } from '../../sandbox/reference-partner/faults';
+import { endpointsOf, partnersDir, referenceProfile } from '../support/profiles';
 import { runPlaywright, type NestedRun } from '../support/run-playwright';
 
 /**
@@ -14,24 +15,14 @@ import { runPlaywright, type NestedRun } from '../support/run-playwright';
  * PARTNERS_DIR, then the JSON parsed and checked against the published schema, and the HTML opened in Chromium.
  */
 
-const faults = ['expires-in-string', 'apostrophe-last-name', 'po-box-line1'];
-const referenceFile = JSON.parse(readFileSync('partners/reference.json', 'utf8')) as Record<string, unknown> & { codes: { mintUrl: string }; platform: Record<string, unknown> };
+const faults: Fault[] = ['expires-in-string', 'apostrophe-last-name', 'po-box-line1'];
 
-function faultyProfile(name: string) {
-  const move = (url: string) => url.replace('http://127.0.0.1:4400/', `http://127.0.0.1:4400/faults/${faults.join(',')}/`);
-  const dir = mkdtempSync(path.join(tmpdir(), 'partners-'));
-  const profile = {
-    ...referenceFile,
-    $schema: undefined,
-    tokenExchangeUrl: move(referenceFile.tokenExchangeUrl as string),
-    accountInfoUrl: move(referenceFile.accountInfoUrl as string),
-    fundingSourcesUrl: move(referenceFile.fundingSourcesUrl as string),
-    codes: { mintUrl: move(referenceFile.codes.mintUrl) },
-    platform: { ...referenceFile.platform, partnerName: name },
-  };
-  writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(profile, null, 2));
-  return dir;
+/** partners/reference.json under another name (on the platform too), with `faults` switched on. */
+function referenceAs(name: string, switchedOn: readonly Fault[] = []) {
+  const profile = referenceProfile('http://127.0.0.1:4400', switchedOn, { collectMissingAccountInfo: true });
+  return partnersDir({ [name]: { ...profile, platform: { ...profile.platform!, partnerName: name } } });
 }
+const faultyProfile = (name: string) => referenceAs(name, faults);
 
 const readCertification = (run: NestedRun, project: string) => JSON.parse(readFileSync(path.join(run.out, 'certification', project, 'certification.json'), 'utf8')) as Certification;
 
@@ -117,9 +108,7 @@ test('--compare names what was fixed, what regressed and what is new since the p
   // The previous run failed these; this one runs the conformant reference partner under the same name.
   const previous = path.join(faulty.out, 'certification', 'faulty', 'certification.json');
   const before = readCertification(faulty, 'faulty');
-  const dir = mkdtempSync(path.join(tmpdir(), 'partners-'));
-  writeFileSync(path.join(dir, 'faulty.json'), JSON.stringify({ ...referenceFile, $schema: undefined, platform: { ...referenceFile.platform, partnerName: 'faulty' } }));
-  const run = await runPlaywright(['--project=faulty', 'suites/token-exchange.spec.ts', 'suites/account-info.spec.ts'], { PARTNERS_DIR: dir, CERTIFY_COMPARE: previous }, { reporters: ['certification'] });
+  const run = await runPlaywright(['--project=faulty', 'suites/token-exchange.spec.ts', 'suites/account-info.spec.ts'], { PARTNERS_DIR: referenceAs('faulty'), CERTIFY_COMPARE: previous }, { reporters: ['certification'] });
   const certification = readCertification(run, 'faulty');
   expect(certification.comparison?.previous.finishedAt).toBe(before.run.finishedAt);
   expect(certification.comparison?.fixed).toEqual(expect.arrayContaining(['token-exchange/expires-in', 'account-info/user.lastName/pattern']));
@@ -133,9 +122,7 @@ test('--compare names what was fixed, what regressed and what is new since the p
 test('a run that times out still writes both files, NOT CERTIFIED, naming the tests that did not run', async () => {
   test.setTimeout(120_000);
   // A partner whose token endpoint never finishes its answer, and a run deadline long before any test's.
-  const dir = mkdtempSync(path.join(tmpdir(), 'partners-'));
-  const hanging = (url: string) => url.replace('http://127.0.0.1:4400/', 'http://127.0.0.1:4400/faults/token-slow-drip/');
-  writeFileSync(path.join(dir, 'hanging.json'), JSON.stringify({ tokenExchangeUrl: hanging(referenceFile.tokenExchangeUrl as string), accountInfoUrl: referenceFile.accountInfoUrl, clientId: referenceFile.clientId, clientSecret: referenceFile.clientSecret, codes: { mintUrl: hanging(referenceFile.codes.mintUrl) }, requestTimeoutMs: 60_000 }));
+  const dir = partnersDir({ hanging: { ...endpointsOf(referenceProfile('http://127.0.0.1:4400', ['token-slow-drip'])), requestTimeoutMs: 60_000 } });
   const run = await runPlaywright(['--project=hanging', '--global-timeout=15000', 'suites/token-exchange.spec.ts'], { PARTNERS_DIR: dir }, { reporters: ['certification'] });
   const certification = readCertification(run, 'hanging');
   validate(certification);

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Finding } from '../../checks/finding';
@@ -7,7 +6,7 @@ import { runProbes } from '../../probes/certification';
 import type { Certification } from '../../reports/certification';
 import type { Fault } from '../../sandbox/reference-partner/faults';
 import { hostileFaultNames, type HostileFault } from '../../sandbox/reference-partner/hostile';
-import { referenceProfile } from '../support/profiles';
+import { endpointsOf, partnersDir, referenceProfile } from '../support/profiles';
 import { runPlaywright } from '../support/run-playwright';
 import { startReferencePartner } from '../support/sandbox';
 
@@ -85,20 +84,8 @@ const inOneRun: Behaviour[] = ['token-slow-drip', 'token-no-headers', 'token-gzi
 
 test('a run against several hostile partners at once still writes each certification report, naming the behaviour', async () => {
   test.setTimeout(180_000);
-  const dir = mkdtempSync(path.join(tmpdir(), 'partners-'));
-  for (const behaviour of inOneRun) {
-    const profile = referenceProfile('http://127.0.0.1:4400', [behaviour]);
-    writeFileSync(path.join(dir, `hostile-${behaviour}.json`), JSON.stringify({
-      tokenExchangeUrl: profile.tokenExchangeUrl,
-      accountInfoUrl: profile.accountInfoUrl,
-      fundingSourcesUrl: profile.fundingSourcesUrl,
-      clientId: profile.clientId,
-      clientSecret: profile.clientSecret,
-      codes: profile.codes,
-      // Shorter than above: here a hung partner costs this much per test, and there are many tests.
-      requestTimeoutMs: 1_000,
-    }));
-  }
+  // requestTimeoutMs shorter than above: here a hung partner costs this much per test, and there are many tests.
+  const dir = partnersDir(Object.fromEntries(inOneRun.map((behaviour) => [`hostile-${behaviour}`, { ...endpointsOf(referenceProfile('http://127.0.0.1:4400', [behaviour])), requestTimeoutMs: 1_000 }])));
   const started = performance.now();
   const httpSuites = ['suites/token-exchange.spec.ts', 'suites/account-info.spec.ts'];
   const run = await runPlaywright([...inOneRun.map((behaviour) => `--project=hostile-${behaviour}`), ...httpSuites], { PARTNERS_DIR: dir }, { reporters: ['certification'] });

@@ -1,10 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { loadProfile } from '../../partners/profile';
 import { codesForRun } from '../../probes/certification';
 import { startExternalPartner } from '../support/external-partner';
+import { partnersDir } from '../support/profiles';
 import { runPlaywright, skipReasons } from '../support/run-playwright';
 
 const secret = 'acme-staging-secret-7f3a';
@@ -12,11 +11,6 @@ let acme: Awaited<ReturnType<typeof startExternalPartner>>;
 test.beforeAll(async () => (acme = await startExternalPartner(secret)));
 test.afterAll(() => acme.close());
 
-function partnersDir(profiles: Record<string, object>): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'partners-'));
-  for (const [name, profile] of Object.entries(profiles)) writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(profile, null, 2));
-  return dir;
-}
 
 const acmeProfile = (codes: object) => ({
   tokenExchangeUrl: `${acme.origin}/oauth2/token`,

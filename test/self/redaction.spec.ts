@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import { runPlatformProbes, runProbes } from '../../probes/certification';
 import { platformSandbox } from '../../sandbox/platform/server';
 import { redact, secretsOf } from '../../reports/redact';
-import { referenceProfile } from '../support/profiles';
+import { endpointsOf, partnersDir, referenceProfile } from '../support/profiles';
 import { startPlatform, startReferencePartner } from '../support/sandbox';
 import { runPlaywright } from '../support/run-playwright';
 
@@ -89,19 +88,16 @@ test('no planted secret, token, code, api-key, JWT, bank account number or tax i
   });
   try {
     const profile = referenceProfile(partner.origin, ['html-content-type'], { collectMissingAccountInfo: true });
-    const dir = mkdtempSync(path.join(tmpdir(), 'partners-'));
     const platform = { url: 'http://127.0.0.1:4401', apiKey: 'env:PLANTED_API_KEY', partnerName: 'planted', mockLinkKey: platformSandbox.mockLinkKey };
-    writeFileSync(path.join(dir, 'planted.json'), JSON.stringify({
-      tokenExchangeUrl: profile.tokenExchangeUrl,
-      accountInfoUrl: profile.accountInfoUrl,
-      fundingSourcesUrl: profile.fundingSourcesUrl,
-      clientId: profile.clientId,
-      clientSecret: 'env:PLANTED_CLIENT_SECRET',
-      collectMissingAccountInfo: true,
-      codes: profile.codes,
-      platform,
-      dataApi: { baseUrl: 'http://127.0.0.1:4401', token: 'env:PLANTED_DATA_API_TOKEN' },
-    }));
+    const dir = partnersDir({
+      planted: {
+        ...endpointsOf(profile),
+        clientSecret: 'env:PLANTED_CLIENT_SECRET',
+        collectMissingAccountInfo: true,
+        platform,
+        dataApi: { baseUrl: 'http://127.0.0.1:4401', token: 'env:PLANTED_DATA_API_TOKEN' },
+      },
+    });
     // Traces for every test (not only failing ones), Playwright's HTML report, and the certification report.
     const run = await runPlaywright(['--project=planted', '--trace=on'], {
       PARTNERS_DIR: dir,

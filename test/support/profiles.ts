@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { loadProfile, type Profile } from '../../partners/profile';
 import type { Fault } from '../../sandbox/reference-partner/faults';
 import type { HostileFault } from '../../sandbox/reference-partner/hostile';
@@ -24,4 +27,21 @@ export function referenceProfile(origin: string, faults: readonly (Fault | Hosti
     collectMissingAccountInfo,
     codes: { mintUrl: move(base.codes.mintUrl!).replace(/user=[^&]*/, `user=${user}`) },
   };
+}
+
+/** The partner's HTTP side of a profile (endpoints, client, codes), for a profile file of a test's own. */
+export const endpointsOf = ({ tokenExchangeUrl, accountInfoUrl, fundingSourcesUrl, clientId, clientSecret, codes }: Profile) => ({
+  tokenExchangeUrl,
+  accountInfoUrl,
+  ...(fundingSourcesUrl ? { fundingSourcesUrl } : {}),
+  ...(clientId ? { clientId } : {}),
+  ...(clientSecret ? { clientSecret } : {}),
+  codes,
+});
+
+/** A PARTNERS_DIR of its own: each profile written as `<name>.json` in a new temporary folder. */
+export function partnersDir(profiles: Record<string, object>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'partners-'));
+  for (const [name, profile] of Object.entries(profiles)) writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(profile, null, 2));
+  return dir;
 }
