@@ -2,7 +2,12 @@ import type { ClauseId } from './clauses';
 
 /** Requirement levels of DESIGN.md §4. */
 export type Level = 'MUST' | 'SHOULD' | 'INFO';
-export type Outcome = 'passed' | 'failed' | 'warning' | 'info' | 'skipped';
+/**
+ * `skipped`: the rule does not apply (the profile has no such endpoint, the payload no such value).
+ * `not-checked`: the rule applies but could not be judged, because the rule named in `blockedBy` failed
+ * first (no token was issued, no usable response came): one root cause, one failure.
+ */
+export type Outcome = 'passed' | 'failed' | 'warning' | 'info' | 'skipped' | 'not-checked';
 
 /** One verdict of one rule on one piece of evidence: what the suites attach and the reports read. */
 export interface Finding {
@@ -14,6 +19,14 @@ export interface Finding {
   message: string;
   /** What the partner's users meet when this is not fixed. */
   impact: string;
+  /** For `not-checked`: the id of the failed rule that kept this one from being judged. */
+  blockedBy?: string;
+}
+
+/** Why a rule could not be judged: the failed rule that came first, and what it left missing. */
+export interface Blocker {
+  rule: string;
+  reason: string;
 }
 
 /** A problem (or, for INFO rules, a note) that a rule found in its input. */
@@ -64,6 +77,22 @@ export function evaluateAll<I, C>(rules: readonly Rule<I, C>[], input: I, ctx: C
 
 export function skip(rules: readonly Rule<never, never>[], reason: string): Finding[] {
   return rules.map((rule) => finding(rule, 'skipped', reason));
+}
+
+/** Rules that apply but cannot be judged because `blocker.rule` failed first: not checked, never "not applicable". */
+export function blocked(rules: readonly Rule<never, never>[], { rule, reason }: Blocker): Finding[] {
+  return rules.map((judged) => ({ ...finding(judged, 'not-checked', `not checked: blocked by ${rule} (${reason})`), blockedBy: rule }));
+}
+
+/** Rules a gap keeps from being judged: blocked when a failed rule explains the gap, otherwise not applicable. */
+export function unjudged(rules: readonly Rule<never, never>[], gap: { problem: string; blocker?: Blocker }): Finding[] {
+  return gap.blocker ? blocked(rules, gap.blocker) : skip(rules, gap.problem);
+}
+
+/** The blocker a set of findings holds: its first failed rule, or undefined when none failed. */
+export function firstFailure(findings: readonly Finding[], reason: string): Blocker | undefined {
+  const first = findings.find((f) => f.outcome === 'failed');
+  return first && { rule: first.rule, reason };
 }
 
 export const failed = (findings: readonly Finding[]): Finding[] => findings.filter((f) => f.outcome === 'failed');

@@ -1,6 +1,6 @@
 import { isObject, jsonObject, type JsonResponse } from './evidence';
 import { fundingSourceIds } from './funding-sources';
-import { evaluate, evaluateAll, skip, type Finding, type Issue, type Rule } from './finding';
+import { blocked, evaluate, evaluateAll, type Finding, type Issue, type Rule } from './finding';
 import type { Endpoint, Payload, PayloadContext, PayloadRule } from './payload';
 import { jsonResponseRules } from './response';
 import { transportRules } from './transport';
@@ -156,10 +156,10 @@ export function checkPayload(
   const shape = evaluateAll([resource.status, resource.contentType], response, undefined);
   const payloadRules = [resource.nullValues, ...fieldRules];
   if (response.status < 200 || response.status > 299) {
-    return { findings: [...shape, ...skip([...bodyRules(resource), ...payloadRules], `the request was answered ${response.status}`)] };
+    return { findings: [...shape, ...blocked([...bodyRules(resource), ...payloadRules], { rule: resource.status.id, reason: `the request was answered ${response.status}` })] };
   }
   const body = evaluateAll(bodyRules(resource), response, undefined);
   const payload = jsonObject(response);
-  if (!payload) return { findings: [...shape, ...body, ...skip(payloadRules, 'the body is not a JSON object')] };
+  if (!payload) return { findings: [...shape, ...body, ...blocked(payloadRules, { rule: resource.bodyJson.id, reason: 'the body is not a JSON object' })] };
   return { findings: [...shape, ...body, ...evaluate(resource.nullValues, payload, undefined), ...evaluateAll(fieldRules, payload, ctx)], payload };
 }

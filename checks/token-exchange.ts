@@ -1,6 +1,6 @@
 import type { ClauseId } from './clauses';
-import { bodyPreview, jsonObject, jsonType, mediaType, type Exchange, type JsonResponse } from './evidence';
-import { evaluate, evaluateAll, failed, skip, type Finding, type Level, type Rule } from './finding';
+import { bodyPreview, jsonObject, jsonResponse, jsonType, mediaType, type Exchange, type JsonResponse, type RequestRecord } from './evidence';
+import { blocked, evaluate, evaluateAll, failed, type Blocker, type Finding, type Level, type Rule } from './finding';
 import { jsonResponseRules, statusDescription } from './response';
 import { transportRules } from './transport';
 
@@ -11,21 +11,29 @@ export const encodings: Record<Encoding, { label: string; contentType: string }>
   json: { label: 'JSON', contentType: 'application/json' },
   form: { label: 'form-encoded', contentType: 'application/x-www-form-urlencoded' },
 };
+export const otherEncoding = (encoding: Encoding): Encoding => (encoding === 'json' ? 'form' : 'json');
 
 const isSuccess = (status: number) => status >= 200 && status <= 299;
-const errorCode = (r: JsonResponse) => {
-  const error = jsonObject(r)?.error;
-  return typeof error === 'string' ? error : undefined;
+const stringField = (r: JsonResponse, name: string) => {
+  const value = jsonObject(r)?.[name];
+  return typeof value === 'string' ? value : undefined;
+};
+const errorCode = (r: JsonResponse) => stringField(r, 'error');
+/** The partner's own words, bounded: an error_description is quoted, never trusted to be short. */
+const errorDescription = (r: JsonResponse) => {
+  const description = stringField(r, 'error_description');
+  return description === undefined || description.length <= 200 ? description : `${description.slice(0, 200)}…`;
 };
 /** Whether the endpoint granted the request: a 2xx, or any answer that carries a token. */
 export const grantsToken = (r: JsonResponse) => isSuccess(r.status) || jsonObject(r)?.access_token !== undefined;
 
-/** `400 with "error": "invalid_grant"`, `200 with an "access_token"`, `415 with a text/html body "<html>…"`. */
+/** `400 with "error": "invalid_grant", "error_description": "…"`, `200 with an "access_token"`, `415 with a text/html body "<html>…"`. */
 export function describeJsonResponse(r: JsonResponse): string {
   const object = jsonObject(r);
   if (object?.access_token !== undefined) return `${statusDescription(r)} with an "access_token"`;
   const code = errorCode(r);
-  if (code !== undefined) return `${statusDescription(r)} with "error": ${JSON.stringify(code)}`;
+  const description = errorDescription(r);
+  if (code !== undefined) return `${statusDescription(r)} with "error": ${JSON.stringify(code)}${description === undefined ? '' : `, "error_description": ${JSON.stringify(description)}`}`;
   if (r.body.trim() === '') return `${statusDescription(r)} with an empty body`;
   return `${statusDescription(r)} with a ${mediaType(r.headers) || 'untyped'} body ${bodyPreview(r.body)}`;
 }
@@ -33,28 +41,113 @@ export function describeJsonResponse(r: JsonResponse): string {
 const signOnFails = 'sign-on fails for every user';
 
 export const tokenTransportRules = transportRules('token-exchange', 'tokenExchangeUrl');
-const field = 'tokenExchangeUrl';
 
-// ---- the exchange with a fresh code, in each encoding ---------------------------------------------
+// ---- the exchange with a fresh code: the configured encoding, and the other one ---------------------
 
-function encodingAccepted(encoding: Encoding): Rule<JsonResponse> {
-  const { label, contentType } = encodings[encoding];
-  return {
-    id: `token-exchange/${encoding}-encoding`,
-    field,
-    clause: 'spec §4.2',
-    level: 'MUST',
-    requirement: `a ${label} token request with a fresh code is answered with a token`,
-    impact: `${signOnFails} when the platform sends ${contentType}`,
-    check: (r) =>
-      isSuccess(r.status)
-        ? []
-        : [{ message: `a ${label} token request with a fresh "code" was answered ${describeJsonResponse(r)}; accept ${contentType} bodies` }],
-  };
+/**
+ * A token request with a fresh code in the configured encoding and, when that was refused, the same
+ * request (the same code: a refused body spent none) in the other encoding, to tell the cause apart.
+ */
+export interface EncodingTrial {
+  encoding: Encoding;
+  response: JsonResponse;
+  other?: JsonResponse;
+  /** What the platform sends for this partner (spec §5.3). */
+  client: { clientId?: string | undefined; clientSecret?: string | undefined };
 }
 
-export const jsonEncodingAccepted = encodingAccepted('json');
-export const formEncodingAccepted = encodingAccepted('form');
+const says = (r: JsonResponse, pattern: RegExp) => pattern.test(`${errorCode(r) ?? ''} ${errorDescription(r) ?? ''}`);
+const complainsOfEncoding = (r: JsonResponse) => r.status === 415 || says(r, /content.?type|urlencoded|application\/json|media type|json bod|form bod/i);
+
+/**
+ * The common root causes of a refused exchange, recognised from the partner's own error and
+ * error_description, each with its fix in the partner's terms. Undefined when none is recognised.
+ */
+function rootCause(r: JsonResponse, { clientId, clientSecret }: EncodingTrial['client']): string | undefined {
+  if (says(r, /redirect.?uri/i)) {
+    return 'the partner requires "redirect_uri", which the platform never sends (spec §4.2 lists only code, grant_type, client_id, client_secret and scope); exchange the platform\'s codes without "redirect_uri": issue them without a redirect URI binding, or register exactly one redirect URI for its client and let the token request omit it (RFC 6749 §4.1.3 requires it only when the authorization request carried one)';
+  }
+  if (says(r, /code.?verifier|pkce|code.?challenge/i)) {
+    return 'the partner requires PKCE ("code_verifier"), which the platform never sends (spec §4.2); issue the platform\'s codes without a "code_challenge", or exempt its client from PKCE: it is a confidential client that authenticates with its secret';
+  }
+  const clientProblem = errorCode(r) === 'invalid_client' || says(r, /client.?(id|secret|auth|credential)/i);
+  if (!clientProblem) return undefined;
+  if (clientId === undefined || clientSecret === undefined) {
+    return 'the partner requires client authentication, and the profile has no "clientId" and "clientSecret", so the platform sends none (spec §5.3); predefine the client credentials in the platform\'s configuration for this partner (profile "clientId" and "clientSecret")';
+  }
+  if (says(r, /basic|client_secret_post|authentication method|auth(entication)?.?method|authorization header/i)) {
+    return 'the partner requires HTTP Basic client authentication, while the platform sends "client_id" and "client_secret" in the body (client_secret_post; spec §4.2, §5.3); allow client_secret_post for the platform\'s client (RFC 6749 §2.3.1 lets a server accept credentials in the body)';
+  }
+  if (says(r, /(unknown|not found|not registered|no such|does not exist|not exist)[^.]{0,20}client|client[^.]{0,30}(unknown|not found|not registered|does not exist)/i)) {
+    return `the partner does not know the client_id ${JSON.stringify(clientId)}; register the platform's client under that id, or correct "clientId" in the profile`;
+  }
+  return `the partner refused the platform's client credentials; check that "clientId" (${JSON.stringify(clientId)}) is registered, that "clientSecret" is its current secret, and that the client may send its credentials in the body (client_secret_post, RFC 6749 §2.3.1)`;
+}
+
+/** One message for a refused exchange: the partner's words, the root cause and its fix (both fixes for an encoding). */
+export function diagnoseRefusal(trial: EncodingTrial): string {
+  const { label, contentType } = encodings[trial.encoding];
+  const alternative = otherEncoding(trial.encoding);
+  const other = encodings[alternative];
+  const head = `a ${label} token request with a fresh "code" was answered ${describeJsonResponse(trial.response)}`;
+  if (trial.other && issuedToken(trial.other)) {
+    return `${head}, while the same request ${other.label} was answered with a token: the partner does not accept ${contentType} bodies; either accept ${contentType} token requests (spec §4.2 lets the platform send either), or have the platform configured to send ${other.contentType} for this partner ("tokenExchangeEncoding": "${alternative}")`;
+  }
+  const cause = rootCause(trial.response, trial.client);
+  if (cause) return `${head}: ${cause}`;
+  if (trial.other && complainsOfEncoding(trial.response)) {
+    // The other encoding got past the body parser: its refusal names the cause behind the encoding.
+    const further = `the same request ${other.label} got further and was answered ${describeJsonResponse(trial.other)}`;
+    const otherCause = rootCause(trial.other, trial.client);
+    return `${head}; ${further}: accept ${contentType} bodies (or have the platform send ${other.contentType}, "tokenExchangeEncoding": "${alternative}")${otherCause ? `, and then: ${otherCause}` : ', and answer that request with a token'}`;
+  }
+  return `${head}; answer a token request with a fresh "code" with 200 and an "access_token"`;
+}
+
+export const configuredEncodingAccepted: Rule<EncodingTrial> = {
+  id: 'token-exchange/encoding',
+  field: 'tokenExchangeEncoding',
+  clause: 'spec §4.2',
+  level: 'MUST',
+  requirement: 'a token request with a fresh code, in the encoding the platform is configured to send ("tokenExchangeEncoding"), is answered with a token',
+  impact: signOnFails,
+  check: (trial) => (isSuccess(trial.response.status) ? [] : [{ message: diagnoseRefusal(trial) }]),
+};
+
+export const otherEncodingNoted: Rule<{ encoding: Encoding; exchange: Exchange }> = {
+  id: 'token-exchange/other-encoding',
+  field: 'tokenExchangeEncoding',
+  clause: 'spec §4.2',
+  level: 'INFO',
+  requirement: 'the encoding the platform is not configured to send is tried, so the platform team knows whether it could switch',
+  impact: 'none: the platform sends only the configured encoding',
+  check: ({ encoding, exchange }) => {
+    const { label } = encodings[encoding];
+    // Its transport is the configured exchange's too, and judged there: here an unusable answer is only noted.
+    if (!exchange.response) return [{ message: `a ${label} token request got no usable answer (${exchange.failure?.message ?? 'none'})` }];
+    const response = jsonResponse(exchange.response);
+    return issuedToken(response)
+      ? [{ message: `a ${label} token request with a fresh "code" was answered with a token: the platform could also be switched to ${label} ("tokenExchangeEncoding": "${encoding}")` }]
+      : [{ message: `a ${label} token request with a fresh "code" was answered ${describeJsonResponse(response)}: the platform could not be switched to ${label} without a change on the partner's side` }];
+  },
+};
+
+export const negativeCasesEncoding: Rule<{ configured: Encoding; used: Encoding }> = {
+  id: 'token-exchange/negative-cases-encoding',
+  field: 'tokenExchangeEncoding',
+  clause: 'spec §4.2',
+  level: 'INFO',
+  requirement: 'the negative cases are sent in an encoding that has been shown to issue a token, so none fails because of the encoding',
+  impact: 'none: a note on how the negative cases were sent',
+  check: ({ configured, used }) => [
+    {
+      message:
+        configured === used
+          ? `the negative cases were sent ${encodings[used].label}, the configured encoding, which issued a token`
+          : `the negative cases were sent ${encodings[used].label}, the encoding shown to issue a token: the configured ${encodings[configured].label} encoding issued none (see token-exchange/encoding)`,
+    },
+  ],
+};
 
 export const {
   status: status200,
@@ -164,17 +257,32 @@ export const pragmaNoCache = headerHas('token-exchange/pragma', 'Pragma', 'no-ca
 export const successResponseRules = [status200, contentTypeJson, bodyJsonObject, utf8Body, uniqueKeys, noProtoKeys, cacheControlNoStore, pragmaNoCache];
 export const tokenFieldRules = [accessToken, tokenTypeBearer, expiresInPositiveInteger, expiresInPresent, refreshTokenNoted];
 
-/** Judges the answer to a token request with a fresh code; each gate skips what it makes meaningless. */
-export function checkJsonResponse(encoding: Encoding, response: JsonResponse): Finding[] {
-  const acceptance = evaluate(encoding === 'json' ? jsonEncodingAccepted : formEncodingAccepted, response, undefined);
+/** Judges the answer to a token request with a fresh code in the configured encoding; each gate blocks what it makes meaningless. */
+export function checkJsonResponse(trial: EncodingTrial): Finding[] {
+  const { response } = trial;
+  const acceptance = evaluate(configuredEncodingAccepted, trial, undefined);
   if (failed(acceptance).length > 0) {
-    return [...acceptance, ...skip([...successResponseRules, ...tokenFieldRules], 'the token request was refused')];
+    return [...acceptance, ...blocked([...successResponseRules, ...tokenFieldRules], { rule: configuredEncodingAccepted.id, reason: 'the token request was refused' })];
   }
   const shape = evaluateAll(successResponseRules, response, undefined);
   const fields = jsonObject(response);
-  if (!fields) return [...acceptance, ...shape, ...skip(tokenFieldRules, 'the body is not a JSON object')];
+  if (!fields) return [...acceptance, ...shape, ...blocked(tokenFieldRules, { rule: bodyJsonObject.id, reason: 'the body is not a JSON object' })];
   return [...acceptance, ...shape, ...evaluateAll(tokenFieldRules, fields, undefined)];
 }
+
+/**
+ * Why an exchange of a fresh code yielded no token, as the rule whose failure explains it: the
+ * transport, a redirect, a refusal, or a 2xx without a usable "access_token".
+ */
+export function tokenBlocker(exchange: Exchange): Blocker {
+  const transport = evaluateAll(tokenTransportRules, exchange, undefined).find((f) => f.outcome === 'failed');
+  if (transport || !exchange.response) return { rule: transport?.rule ?? tokenTransportRules[0]!.id, reason: noToken };
+  return noTokenBlocker(jsonResponse(exchange.response));
+}
+
+const noToken = 'no access token was issued';
+/** Why a response that arrived carries no token: it was refused, or its 2xx lacks a usable "access_token". */
+export const noTokenBlocker = (response: JsonResponse): Blocker => ({ rule: isSuccess(response.status) ? accessToken.id : configuredEncodingAccepted.id, reason: noToken });
 
 /** The usable access token of a successful (2xx) response, if there is one. */
 export function issuedToken(response: JsonResponse): string | undefined {
@@ -232,8 +340,10 @@ function rejects({ id, what, level, clause, impact }: Situation): Rule<JsonRespo
   };
 }
 
-function answersError({ id, what, level, clause, impact }: Situation, status: number, error: string): Rule<JsonResponse> {
-  const expected = `${status} with {"error": "${error}"}`;
+/** The error RFC 6749 §5.2 prescribes for a situation: any of `errors`, with any of `statuses`. */
+function answersError({ id, what, level, clause, impact }: Situation, statuses: readonly number[], errors: readonly string[]): Rule<JsonResponse> {
+  const alternatives = (items: readonly (string | number)[]) => items.map((item) => (typeof item === 'string' ? `"${item}"` : String(item))).join(' or ');
+  const expected = `${alternatives(statuses)} with {"error": ${alternatives(errors)}}`;
   return {
     id,
     field: 'error',
@@ -241,7 +351,10 @@ function answersError({ id, what, level, clause, impact }: Situation, status: nu
     level,
     requirement: `${what} is answered ${expected}`,
     impact,
-    check: (r) => (r.status === status && errorCode(r) === error ? [] : [{ message: `${what} was answered ${describeJsonResponse(r)}; answer ${expected}` }]),
+    check: (r) => {
+      const code = errorCode(r);
+      return statuses.includes(r.status) && code !== undefined && errors.includes(code) ? [] : [{ message: `${what} was answered ${describeJsonResponse(r)}; answer ${expected}` }];
+    },
   };
 }
 
@@ -255,8 +368,8 @@ export const unknownCodeRejected = rejects({
 });
 export const unknownCodeInvalidGrant = answersError(
   { id: 'token-exchange/unknown-code-invalid-grant', what: unknownCode, level: 'MUST', clause: 'RFC6749 §5.2', impact: 'the platform cannot tell a bad code from an outage' },
-  400,
-  'invalid_grant',
+  [400],
+  ['invalid_grant'],
 );
 
 const reusedCode = 'a "code" used a second time';
@@ -269,8 +382,8 @@ export const codeReuseRejected = rejects({
 });
 export const codeReuseInvalidGrant = answersError(
   { id: 'token-exchange/code-reuse-invalid-grant', what: reusedCode, level: 'SHOULD', clause: 'RFC6749 §5.2', impact: 'the platform cannot tell a replayed code from an outage' },
-  400,
-  'invalid_grant',
+  [400],
+  ['invalid_grant'],
 );
 
 export const codeReuseRevokesToken: Rule<Exchange> = {
@@ -295,23 +408,45 @@ export const wrongSecretRejected = rejects({
   clause: 'RFC6749 §2.3.1',
   impact: 'anyone who learns a code can exchange it without the client secret',
 });
+// RFC 6749 §5.2: invalid_client is a 400, or a 401; the 401 is required only when the client authenticated
+// with the Authorization header, and the platform sends its credentials in the body.
 export const wrongSecretInvalidClient = answersError(
   { id: 'token-exchange/wrong-secret-invalid-client', what: wrongSecret, level: 'SHOULD', clause: 'RFC6749 §5.2', impact: 'the platform cannot tell a credential problem from an outage' },
-  401,
-  'invalid_client',
+  [400, 401],
+  ['invalid_client'],
 );
 
-export const unauthorizedNamesScheme: Rule<JsonResponse> = {
+/** A token-endpoint answer together with the HTTP authentication scheme the request used, if any. */
+export interface Answered {
+  response: JsonResponse;
+  /** The scheme of the request's Authorization header (`Basic`); undefined when credentials went in the body. */
+  scheme: string | undefined;
+}
+
+export const schemeOf = (request: Pick<RequestRecord, 'headers'> | { headers?: Record<string, string> }): string | undefined => {
+  const header = Object.entries(request.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+  return header?.trim().split(/\s+/)[0];
+};
+
+export const unauthorizedNamesScheme: Rule<Answered> = {
   id: 'token-exchange/www-authenticate',
   field: 'WWW-Authenticate',
   clause: 'RFC6749 §5.2',
   level: 'SHOULD',
-  requirement: 'a 401 from the token endpoint carries "WWW-Authenticate"',
+  requirement: 'a 401 from the token endpoint carries "WWW-Authenticate", naming the scheme the request used',
   impact: 'clients cannot tell which authentication scheme the endpoint expects',
-  check: ({ status, headers }) =>
-    status === 401 && headers['www-authenticate'] === undefined
-      ? [{ message: '"WWW-Authenticate" is missing on a 401; send e.g. "WWW-Authenticate: Basic realm=\\"token\\""' }]
-      : [],
+  check: ({ response: { status, headers }, scheme }) => {
+    if (status !== 401) return [];
+    const challenge = headers['www-authenticate'];
+    if (scheme !== undefined) {
+      // RFC 6749 §5.2: a client that used the Authorization header MUST get a challenge for that scheme.
+      if (challenge?.toLowerCase().startsWith(scheme.toLowerCase())) return [];
+      return [{ message: `"WWW-Authenticate" is ${challenge === undefined ? 'missing' : JSON.stringify(challenge)} on a 401 to a request that authenticated with "${scheme}"; send "WWW-Authenticate: ${scheme} realm=\\"…\\""` }];
+    }
+    if (challenge !== undefined) return [];
+    // Credentials in the body: RFC 6749 §5.2 allows 400 here; a 401 needs a challenge (RFC 9110 §15.5.2).
+    return [{ message: '"WWW-Authenticate" is missing on a 401 (RFC 9110 §15.5.2 requires it on every 401); the platform sent its client credentials in the body, so answer 400 with "invalid_client" (RFC 6749 §5.2 allows it) or name the scheme you accept, e.g. "WWW-Authenticate: Basic realm=\\"token\\""' }];
+  },
 };
 
 export const missingGrantTypeRejected = answersError(
@@ -322,9 +457,11 @@ export const missingGrantTypeRejected = answersError(
     clause: 'RFC6749 §4.1.3',
     impact: 'requests the endpoint does not understand still spend codes',
   },
-  400,
-  'invalid_request',
+  [400],
+  ['invalid_request'],
 );
+// RFC 6749 §5.2: unauthorized_client (the client may not use this grant) is as good as
+// unsupported_grant_type (the server has no such grant) for a grant the platform's client never uses.
 export const unsupportedGrantTypeRejected = answersError(
   {
     id: 'token-exchange/unsupported-grant-type',
@@ -333,21 +470,35 @@ export const unsupportedGrantTypeRejected = answersError(
     clause: 'RFC6749 §5.2',
     impact: 'a code is accepted under a grant type the platform never uses',
   },
-  400,
-  'unsupported_grant_type',
+  [400],
+  ['unsupported_grant_type', 'unauthorized_client'],
 );
 
+export const noTokenWithoutCredentials: Rule<{ grantType: string; response: JsonResponse }> = {
+  id: 'token-exchange/no-token-without-credentials',
+  field: 'grant_type',
+  clause: 'RFC6749 §3.2.1',
+  level: 'MUST',
+  requirement: 'no grant other than authorization_code yields a token to a request without client credentials',
+  impact: 'anyone who can reach the token endpoint gets an access token, without a code or a secret',
+  check: ({ grantType, response }) =>
+    grantsToken(response)
+      ? [{ message: `a request with "grant_type": ${JSON.stringify(grantType)} and no client credentials was answered ${describeJsonResponse(response)}; refuse it (400 "unsupported_grant_type", or 401 "invalid_client"): such a token is free for anyone` }]
+      : [],
+};
+
 /** A refusal rule gates its error-format rule: once a bad request got a token, its error code is moot. */
-export function checkRefusal(refusal: Rule<JsonResponse>, format: Rule<JsonResponse>, response: JsonResponse): Finding[] {
-  const refused = evaluate(refusal, response, undefined);
-  const rest = failed(refused).length > 0 ? skip([format], 'the request was not refused') : evaluate(format, response, undefined);
-  return [...refused, ...rest, ...evaluate(unauthorizedNamesScheme, response, undefined)];
+export function checkRefusal(refusal: Rule<JsonResponse>, format: Rule<JsonResponse>, answered: Answered): Finding[] {
+  const refused = evaluate(refusal, answered.response, undefined);
+  const rest = failed(refused).length > 0 ? blocked([format], { rule: refusal.id, reason: 'the request was not refused' }) : evaluate(format, answered.response, undefined);
+  return [...refused, ...rest, ...evaluate(unauthorizedNamesScheme, answered, undefined)];
 }
 
 export const tokenExchangeRules: readonly Rule<never, never>[] = [
   ...tokenTransportRules,
-  jsonEncodingAccepted,
-  formEncodingAccepted,
+  configuredEncodingAccepted,
+  otherEncodingNoted,
+  negativeCasesEncoding,
   ...successResponseRules,
   ...tokenFieldRules,
   issuedTokenAccepted,
@@ -361,4 +512,5 @@ export const tokenExchangeRules: readonly Rule<never, never>[] = [
   unauthorizedNamesScheme,
   missingGrantTypeRejected,
   unsupportedGrantTypeRejected,
+  noTokenWithoutCredentials,
 ];

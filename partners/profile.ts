@@ -126,10 +126,16 @@ export const profileSchema = z
       .boolean({ error: fieldError('write true or false') })
       .default(false)
       .meta({ description: 'CollectMissingAccountInfo: users type in missing Yes* fields instead of seeing an error' }),
+    // Required, with no default: spec §4.2 lets the platform send either, per partner, and a guess would
+    // certify an encoding the platform may never send. Form is what RFC 6749 §4.1.3 and OAuth libraries use.
     tokenExchangeEncoding: z
-      .enum(['json', 'form'], { error: 'must be "json" or "form"' })
-      .default('json')
-      .meta({ description: 'the body encoding the platform is configured to use for this partner\'s token exchange (spec §4.2); the harness tests both' }),
+      .enum(['json', 'form'], {
+        error: (issue) =>
+          issue.input === undefined
+            ? 'is missing; say which body the platform sends this partner\'s token requests in: "form" (application/x-www-form-urlencoded, the RFC 6749 §4.1.3 standard that OAuth libraries accept) or "json" (spec §4.2 allows either); that encoding is certified, the other only noted'
+            : 'must be "json" or "form": the body encoding the platform is configured to send this partner\'s token requests in',
+      })
+      .meta({ description: 'the body encoding the platform is configured to send this partner\'s token requests in (spec §4.2): "form" (RFC 6749 §4.1.3, what OAuth libraries accept) or "json". That encoding must issue a token (MUST); the other is tried and noted (INFO)' }),
     codes: codesSchema,
     platform: platformSchema.optional(),
     dataApi: dataApiSchema.optional(),

@@ -7,18 +7,18 @@ import { mockLinkProbes } from './mock-link';
 import { accountInfoOnce, connectPlatform } from './platform';
 import { codesNeeded, type Probe, type ProbeContext, type ProbeResult } from './probe';
 import { accountInfoProbes, fundingSourcesProbes } from './resources';
-import { tokenExchangeProbes } from './token-exchange';
+import { tokenExchangeProbes, workerExchangeOnce } from './token-exchange';
 
 /** Every probe of the partner's HTTP endpoints, in suite order. */
 export const certificationProbes: readonly Probe[] = [...tokenExchangeProbes, ...accountInfoProbes, ...fundingSourcesProbes];
 
 /**
- * The codes a full run spends: every probe's own, plus, with a "platform" block, one per worker for the
- * live account information the mock-link and browser probes build on.
+ * The codes a full run spends: every probe's own, plus one per worker for the worker's exchange, which
+ * shows an encoding that issues tokens (the negative cases are sent in it) and reads the live account
+ * information the mock-link and browser probes build on.
  */
 export function codesForRun(profile: Profile, workers = 1): number {
-  const own = codesNeeded([...certificationProbes, ...mockLinkProbes, ...signOnProbes], profile);
-  return own + (profile.platform ? workers : 0);
+  return codesNeeded([...certificationProbes, ...mockLinkProbes, ...signOnProbes], profile) + workers;
 }
 
 /** A probe context outside Playwright (self-tests, the benchmark): codes come from "codes.mintUrl". */
@@ -26,7 +26,8 @@ function standaloneContext(profile: Profile): ProbeContext {
   const { mintUrl } = profile.codes;
   if (!mintUrl) throw new CodeSourceError('running probes outside Playwright needs a profile with "codes.mintUrl"');
   const http = httpClient({ timeoutMs: profile.requestTimeoutMs });
-  return { profile, http, codes: mintedCodes(mintUrl, http) };
+  const codes = mintedCodes(mintUrl, http);
+  return { profile, http, codes, workerExchange: workerExchangeOnce(http, { profile, codes }) };
 }
 
 /** Runs probes all at once, outside Playwright. */

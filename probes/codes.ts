@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { bodyPreview, isObject, parseJson } from '../checks/evidence';
 import type { BrowserCodes, Profile } from '../partners/profile';
 import type { HttpClient } from './http';
@@ -15,6 +15,8 @@ export interface CodeSource {
 /** The harness could not get a code: a set-up problem, reported as such rather than as a partner failure. */
 export class CodeSourceError extends Error {
   override name = 'CodeSourceError';
+  /** What the browser showed when a "codes.browser" login went wrong. */
+  screenshot?: Buffer | undefined;
 }
 
 /**
@@ -67,63 +69,83 @@ export function staticCodes(codes: readonly string[], claimDir: string, needed: 
   };
 }
 
+/** A step of "codes.browser", named for messages by its kind and selector; a typed value is never shown. */
+const describeStep = (step: BrowserCodes['steps'][number], index: number, count: number) => {
+  const what = 'goto' in step ? `{"goto": ${JSON.stringify(new URL(step.goto).origin + new URL(step.goto).pathname)}}` : 'fill' in step ? `{"fill": ${JSON.stringify(step.fill)}}` : `{"click": ${JSON.stringify(step.click)}}`;
+  return `step ${index + 1} of ${count} (${what})`;
+};
+
+const sameEndpoint = (url: string, authUrl: URL) => {
+  if (!URL.canParse(url)) return false;
+  const seen = new URL(url);
+  return seen.origin === authUrl.origin && seen.pathname === authUrl.pathname;
+};
+
+interface RequestPaused {
+  requestId: string;
+  request: { url: string };
+}
+
 /**
  * `"codes": {"browser": …}`: log in to the partner's own app and capture the code when the app sends the
- * user to the platform's auth URL. The navigation is aborted there, so it never leaves the machine.
+ * user to the platform's auth URL, after any number of hops: 302, 303 and 307 redirects, a form POST
+ * followed by redirects, a meta refresh, `location.href` set by script. Playwright's routes see only the
+ * first request of a redirect chain, so the page's requests are paused at the CDP Fetch domain, which
+ * pauses every hop; the request to the auth URL is failed there, so it never leaves the machine.
  */
 export function browserCodes(config: BrowserCodes, launch: () => Promise<Browser>): CodeSource {
   let browser: Promise<Browser> | undefined;
+  const authUrl = new URL(config.authUrl);
   return {
     async next() {
       browser ??= launch();
       const context = await (await browser).newContext();
+      let page: Page | undefined;
       try {
         let capture!: (url: string) => void;
         const captured = new Promise<string>((resolve) => (capture = resolve));
-        const isAuthUrl = (url: string) => url.startsWith(config.authUrl);
-        // A route sees only the first request of a redirect chain, and the code usually arrives in a
-        // redirect. So navigations are fetched here without following redirects, and a Location that
-        // points at the auth URL is captured instead of followed.
-        await context.route('**/*', async (route) => {
-          const request = route.request();
-          if (isAuthUrl(request.url())) {
-            capture(request.url());
-            return route.abort('aborted');
-          }
-          if (!request.isNavigationRequest()) return route.continue();
-          const response = await route.fetch({ maxRedirects: 0 });
-          const location = response.headers().location;
-          const target = location === undefined ? undefined : new URL(location, request.url()).href;
-          if (target !== undefined && response.status() >= 300 && response.status() < 400 && isAuthUrl(target)) {
-            capture(target);
-            return route.abort('aborted');
-          }
-          return route.fulfill({ response });
+        page = await context.newPage();
+        const cdp = await context.newCDPSession(page);
+        cdp.on('Fetch.requestPaused', ({ requestId, request }: RequestPaused) => {
+          const toPlatform = sameEndpoint(request.url, authUrl);
+          if (toPlatform) capture(request.url);
+          // The page may be gone by the time a late request is answered; nothing is owed to it then.
+          const answered = toPlatform ? cdp.send('Fetch.failRequest', { requestId, errorReason: 'Aborted' }) : cdp.send('Fetch.continueRequest', { requestId });
+          answered.catch(() => {});
         });
-        const page = await context.newPage();
+        await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
         page.setDefaultTimeout(config.timeoutMs);
+        const steps = config.steps;
+        let current = 0;
         const login = (async () => {
-          for (const step of config.steps) {
-            if ('goto' in step) await page.goto(step.goto);
-            else if ('fill' in step) await page.fill(step.fill, step.value);
-            else await page.click(step.click);
+          for (const [index, step] of steps.entries()) {
+            current = index;
+            if ('goto' in step) await page!.goto(step.goto);
+            else if ('fill' in step) await page!.fill(step.fill, step.value);
+            else await page!.click(step.click);
           }
+          current = steps.length;
         })();
         let timer: NodeJS.Timeout | undefined;
         const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new CodeSourceError(`"codes.browser": the app did not navigate to "authUrl" (${config.authUrl}) within ${config.timeoutMs} ms of the login steps`)),
-            config.timeoutMs,
-          );
+          timer = setTimeout(() => {
+            const where = current < steps.length ? `; it was at ${describeStep(steps[current]!, current, steps.length)}` : `; all ${steps.length} steps ran`;
+            reject(new CodeSourceError(`"codes.browser": the app did not navigate to "authUrl" (${config.authUrl}) within ${config.timeoutMs} ms of the login steps${where}`));
+          }, config.timeoutMs);
         });
-        // The last click usually triggers the navigation we abort, so a step error after a capture is moot.
-        const url = await Promise.race([captured, timeout, login.then(() => captured)]).finally(() => clearTimeout(timer));
+        // The step that triggers the navigation we abort usually fails for it: after a capture, that is moot.
+        const failedStep = login.catch((error: unknown) => {
+          throw new CodeSourceError(`"codes.browser": ${describeStep(steps[current]!, current, steps.length)} failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+        });
+        const url = await Promise.race([captured, timeout, failedStep.then(() => captured)]).finally(() => clearTimeout(timer));
         const code = new URL(url).searchParams.get('code');
-        if (!code) throw new CodeSourceError(`"codes.browser": the app navigated to ${new URL(url).origin}${new URL(url).pathname} without a "code" parameter`);
+        if (!code) throw new CodeSourceError(`"codes.browser": the app navigated to ${authUrl.origin}${authUrl.pathname} without a "code" parameter`);
         return code;
       } catch (error) {
-        if (error instanceof CodeSourceError) throw error;
-        throw new CodeSourceError(`"codes.browser": a login step failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+        const failure = error instanceof CodeSourceError ? error : new CodeSourceError(`"codes.browser": ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+        // What the login page showed when it went wrong, for the test to attach.
+        failure.screenshot = await page?.screenshot().catch(() => undefined);
+        throw failure;
       } finally {
         await context.close();
       }

@@ -19,12 +19,12 @@ import {
   type Visit,
 } from '../checks/embedded-app';
 import { isObject, jsonObject } from '../checks/evidence';
-import { evaluate, evaluateAll, skip, type Finding, type Rule } from '../checks/finding';
+import { blocked, evaluate, evaluateAll, skip, unjudged, type Blocker, type Finding, type Rule } from '../checks/finding';
 import { issuedLink } from '../checks/mock-link';
 import type { Payload } from '../checks/payload';
 import { signOnDecision } from '../checks/sign-on';
 import { answer, type HttpClient } from './http';
-import { mockLinkBody, mockLinkRequest, platformSkipReason, type BrowserProbeContext, type Platform } from './platform';
+import { codePathBlocker, mockLinkBody, mockLinkRequest, platformSkipReason, type BrowserProbeContext, type Platform } from './platform';
 import { recorded, type Probe, type ProbeResult, type Screenshot } from './probe';
 
 /**
@@ -129,10 +129,10 @@ async function createLink(http: HttpClient, platform: Platform, accountInfo: Pay
 }
 
 /** A mock link for the partner's live account information as `edit` changes it, or why there is none. */
-async function linkFor(ctx: BrowserProbeContext, http: HttpClient, edit = (info: Payload) => info): Promise<{ link: string; sent: Payload } | { problem: string }> {
-  const accountInfo = await ctx.accountInfo();
-  if (!accountInfo) return { problem: noAccountInfo };
-  const sent = edit(accountInfo);
+async function linkFor(ctx: BrowserProbeContext, http: HttpClient, edit = (info: Payload) => info): Promise<{ link: string; sent: Payload } | { problem: string; blocker?: Blocker }> {
+  const live = await ctx.accountInfo();
+  if ('blocker' in live) return { problem: noAccountInfo, blocker: live.blocker };
+  const sent = edit(live.payload);
   const link = await createLink(http, ctx.platform, sent);
   return 'problem' in link ? link : { ...link, sent };
 }
@@ -203,7 +203,7 @@ const mockLinkSignOn = browserProbe(
   { id: 'sso/mock-link', title: "a mock link built from the partner's account information opens the app in the host page", codes: 0 },
   async (ctx, session, http) => {
     const link = await linkFor(ctx, http);
-    if ('problem' in link) return skip([appShown, navigatedMessage], link.problem);
+    if ('problem' in link) return unjudged([appShown, navigatedMessage], link);
     const visit = await signOn(session, ctx.platform, link.link, 'mock-link');
     return [...evaluate(appShown, { ...visit, expected: expectedTexts(link.sent) }, undefined), ...evaluate(navigatedMessage, visit, undefined)];
   },
@@ -213,10 +213,12 @@ const mockLinkSignOn = browserProbe(
 const codeSignOn = browserProbe(
   { id: 'sso/code', title: "a fresh code opens the app through the partner's token exchange and account information", codes: 1 },
   async (ctx, session) => {
-    const accountInfo = await ctx.accountInfo();
+    const blocker = await codePathBlocker(ctx);
+    if (blocker) return blocked([appShown, navigatedMessage], blocker);
+    const live = await ctx.accountInfo();
     const code = await ctx.codes.next();
     const visit = await signOn(session, ctx.platform, `${ctx.platform.authUrl}?code=${encodeURIComponent(code)}`, 'code');
-    return [...evaluate(appShown, { ...visit, expected: accountInfo ? expectedTexts(accountInfo) : [] }, undefined), ...evaluate(navigatedMessage, visit, undefined)];
+    return [...evaluate(appShown, { ...visit, expected: 'payload' in live ? expectedTexts(live.payload) : [] }, undefined), ...evaluate(navigatedMessage, visit, undefined)];
   },
 );
 
@@ -231,7 +233,7 @@ const collectSignOn = browserProbe(
     const collecting = ctx.profile.collectMissingAccountInfo;
     const rules: Rule<never>[] = collecting ? [collectionScreenShown, inlineErrorShown, collectionCompletes, navigatedMessage] : [errorShown, authenticationErrorMessage];
     const link = await linkFor(ctx, http, (info) => without(info, leftOut));
-    if ('problem' in link) return skip(rules, link.problem);
+    if ('problem' in link) return unjudged(rules, link);
     await page.goto(hostPageFor(ctx.platform.hostPageUrl, link.link));
     if (!collecting) {
       // Without CollectMissingAccountInfo the same omission is the error screen (spec §7.1).
@@ -273,7 +275,7 @@ const errorSignOn = browserProbe(
   async (ctx, session, http) => {
     const rules = [errorShown, authenticationErrorMessage];
     const link = await linkFor(ctx, http, (info) => without(info, ['user.email']));
-    if ('problem' in link) return skip(rules, link.problem);
+    if ('problem' in link) return unjudged(rules, link);
     await session.page.goto(hostPageFor(ctx.platform.hostPageUrl, link.link));
     const visit = await observe(session.page, ctx.platform);
     await session.shoot('error');
@@ -304,11 +306,15 @@ const fundingSyncSignOn = browserProbe(
           : undefined,
   },
   async (ctx, session, http) => {
+    const blocker = await codePathBlocker(ctx);
+    if (blocker) return blocked([fundingSynced], blocker);
     const first = await signOn(session, ctx.platform, `${ctx.platform.authUrl}?code=${encodeURIComponent(await ctx.codes.next())}`, 'funding-first');
     if (first.screen !== 'app') return skip([fundingSynced], `the first sign-on did not reach the app (it showed ${first.screen})`);
     const partnerIds = await shownSourceIds(session.page);
-    const userId = await ctx.accountInfo().then((info) => (isObject(info?.user) ? text(info.user.id) : undefined));
-    if (!userId) return skip([fundingSynced], noAccountInfo);
+    const live = await ctx.accountInfo();
+    if ('blocker' in live) return blocked([fundingSynced], live.blocker);
+    const userId = isObject(live.payload.user) ? text(live.payload.user.id) : undefined;
+    if (!userId) return skip([fundingSynced], 'the account information has no "user.id" to plant a funding source for');
     const seeded = `certify-removed-${randomUUID()}`;
     const planted = await http.send({
       method: 'POST',
@@ -330,7 +336,7 @@ const escapingSignOn = browserProbe(
   { id: 'sso/escaping', title: 'partner data carrying markup is shown as text, not run as HTML', codes: 0 },
   async (ctx, session, http) => {
     const link = await linkFor(ctx, http, (info) => withCompanyName(info, markup));
-    if ('problem' in link) return skip([partnerDataEscaped], link.problem);
+    if ('problem' in link) return unjudged([partnerDataEscaped], link);
     const visit = await signOn(session, ctx.platform, link.link, 'escaping');
     const injected = (await frameOf(session.page).locator('#certify-injected').count()) > 0;
     return evaluate(partnerDataEscaped, { ...visit, injected, markup }, undefined);
@@ -365,7 +371,7 @@ const foreignHostSignOn = browserProbe(
     });
     const links = await Promise.all([linkFor(ctx, http), linkFor(ctx, http)]);
     const problem = links.find((link): link is { problem: string } => 'problem' in link);
-    if (problem) return skip(rules, problem.problem);
+    if (problem) return unjudged(rules, problem);
     const [framed, unframed] = links as { link: string }[];
     const foreignHost = (src: string) => hostPageFor(`${foreignOrigin}${hostPage.pathname}${hostPage.search}`, src);
 
@@ -427,13 +433,13 @@ const tamperedLinks = browserProbe(
       const { rule } = tampering;
       if (tampering.forge && !key) return skip([rule], 'the profile has no "platform.mockLinkKey", so the harness cannot sign forged claims');
       const link = await linkFor(ctx, http);
-      if ('problem' in link) return skip([rule], link.problem);
+      if ('problem' in link) return unjudged([rule], link);
       const visit = await visitIn((await forged(tampering, new URL(link.link))).href, rule === tamperedLinkRules.expired ? 'mock-link-expired' : undefined);
       return evaluate(rule, visit, undefined);
     });
     const replay = (async (): Promise<Finding[]> => {
       const link = await linkFor(ctx, http);
-      if ('problem' in link) return skip([replayRule], link.problem);
+      if ('problem' in link) return unjudged([replayRule], link);
       const first = await visitIn(link.link);
       if (first.screen === 'error' || first.screen === 'none') return skip([replayRule], `the link was not accepted the first time (it showed ${first.screen})`);
       return evaluate(replayRule, await visitIn(link.link), undefined);

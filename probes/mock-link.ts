@@ -1,5 +1,5 @@
 import { jsonResponse, type JsonResponse } from '../checks/evidence';
-import { evaluate, evaluateAll, skip, type Rule } from '../checks/finding';
+import { blocked, evaluate, evaluateAll, skip, type Rule } from '../checks/finding';
 import { landingCookies, landingFrameAncestors, landingReferrerPolicy } from '../checks/embedded-app';
 import {
   apiKeyChecked,
@@ -26,7 +26,6 @@ import { recorded, type Probe } from './probe';
 
 /** The mock-link contract (spec §4.3, §5.4), over HTTP: the link, its JWT, the landing page and every refusal. */
 
-const noAccountInfo = 'the partner served no account information to build the mock link from; see the account-info results';
 const createRules = [linkCreated, linkAlgorithm, linkClaims, linkCarriesAccountInfo, landingReferrerPolicy, landingFrameAncestors, landingCookies];
 
 const createProbe: Probe<PlatformContext> = {
@@ -36,9 +35,9 @@ const createProbe: Probe<PlatformContext> = {
   skipReason: platformSkipReason,
   run: (ctx) =>
     recorded(ctx, async (http) => {
-      const accountInfo = await ctx.accountInfo();
-      if (!accountInfo) return skip([...mockLinkTransportRules, ...createRules], noAccountInfo);
-      const body = mockLinkBody(ctx.platform, accountInfo);
+      const live = await ctx.accountInfo();
+      if ('blocker' in live) return blocked([...mockLinkTransportRules, ...createRules], live.blocker);
+      const body = mockLinkBody(ctx.platform, live.payload);
       const created = await http.send(mockLinkRequest(ctx.platform, JSON.stringify(body)));
       const transport = checkTransport(mockLinkTransportRules, created);
       if (!transport.usable) return [...transport.findings, ...skip(createRules, 'no usable answer from the mock-link endpoint')];
@@ -67,9 +66,9 @@ const refusalsProbe: Probe<PlatformContext> = {
   skipReason: platformSkipReason,
   run: (ctx) =>
     recorded(ctx, async (http) => {
-      const accountInfo = await ctx.accountInfo();
-      if (!accountInfo) return skip([...refusalRules, refusalsExplained], noAccountInfo);
-      const valid = mockLinkBody(ctx.platform, accountInfo);
+      const live = await ctx.accountInfo();
+      if ('blocker' in live) return blocked([...refusalRules, refusalsExplained], live.blocker);
+      const valid = mockLinkBody(ctx.platform, live.payload);
       const without = (field: string) => JSON.stringify({ ...valid, [field]: undefined });
       const changed = (edit: Payload) => JSON.stringify({ ...valid, ...edit });
       const cases: (Omit<Refusal, 'response'> & { rule: Rule<readonly Refusal[]>; body: string; apiKey?: string | null })[] = [

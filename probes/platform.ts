@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser } from '@playwright/test';
 import { bodyPreview, isObject } from '../checks/evidence';
+import type { Blocker } from '../checks/finding';
 import type { Payload } from '../checks/payload';
+import { configuredEncodingAccepted } from '../checks/token-exchange';
 import { partnerConfigOf, type PlatformProfile, type Profile } from '../partners/profile';
 import type { HttpClient, HttpRequest } from './http';
 import type { ProbeContext } from './probe';
-import { liveAccountInfo } from './resources';
+import { liveAccountInfo, type LiveAccountInfo } from './resources';
 
 /** The platform a profile signs on through (its `platform` block), ready to drive. */
 export interface Platform extends PlatformProfile {
@@ -20,8 +22,8 @@ export interface Platform extends PlatformProfile {
 
 export interface PlatformContext extends ProbeContext {
   platform: Platform;
-  /** The partner's live account information, fetched once per worker with one code. */
-  accountInfo(): Promise<Payload | undefined>;
+  /** The partner's live account information, read once per worker with the worker's token. */
+  accountInfo(): Promise<LiveAccountInfo>;
 }
 
 export interface BrowserProbeContext extends PlatformContext {
@@ -71,10 +73,21 @@ export async function connectPlatform(profile: Profile, http: HttpClient): Promi
   throw new PlatformError(`"platform.url": the partner's configuration could not be sent to ${url} (${answer})${hint}`);
 }
 
-/** Memoizes the live account information, so a worker spends one code on it. */
-export function accountInfoOnce(http: HttpClient, ctx: ProbeContext): () => Promise<Payload | undefined> {
-  let fetched: Promise<Payload | undefined> | undefined;
+/** Memoizes the live account information, read with the worker's token. */
+export function accountInfoOnce(http: HttpClient, ctx: ProbeContext): () => Promise<LiveAccountInfo> {
+  let fetched: Promise<LiveAccountInfo> | undefined;
   return () => (fetched ??= liveAccountInfo(http, ctx));
+}
+
+/**
+ * Why the platform's own code path cannot sign on, if it cannot: it exchanges codes only in the
+ * configured encoding, so when that issued no token the code-path rules are blocked by that failure.
+ */
+export async function codePathBlocker(ctx: ProbeContext): Promise<Blocker | undefined> {
+  const exchanged = await ctx.workerExchange();
+  if ('blocker' in exchanged) return exchanged.blocker;
+  if (exchanged.encoding === ctx.profile.tokenExchangeEncoding) return undefined;
+  return { rule: configuredEncodingAccepted.id, reason: 'the platform exchanges codes in the configured encoding, which issued no token' };
 }
 
 /** Spec §4.3: the mock-link request body for account information, with `edits` applied to it. */

@@ -1,13 +1,20 @@
 import type { Exchange } from '../checks/evidence';
 import type { Finding } from '../checks/finding';
 import type { Profile } from '../partners/profile';
+import type { Blocker } from '../checks/finding';
+import type { Encoding } from '../checks/token-exchange';
 import type { CodeSource } from './codes';
 import { recorder, type HttpClient, type Recorder } from './http';
+
+/** One exchange of a fresh code per worker: an encoding shown to issue a token, and the token; or why none came. */
+export type WorkerExchange = { exchanges: Exchange[] } & ({ encoding: Encoding; token: string } | { blocker: Blocker });
 
 export interface ProbeContext {
   profile: Profile;
   http: HttpClient;
   codes: CodeSource;
+  /** The worker's one exchange of a code, made once when first asked for (probes/token-exchange.ts, workerExchangeOnce). */
+  workerExchange(): Promise<WorkerExchange>;
 }
 
 export interface ProbeResult {

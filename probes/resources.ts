@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { accountInfoFieldRules } from '../checks/account-info';
 import { jsonObject, jsonResponse, type Exchange } from '../checks/evidence';
-import { evaluate, skip, type Finding, type Rule } from '../checks/finding';
+import { blocked, evaluate, firstFailure, skip, type Blocker, type Finding, type Rule } from '../checks/finding';
 import { fundingSourceRules } from '../checks/funding-sources';
 import type { Payload, PayloadRule } from '../checks/payload';
 import {
@@ -13,12 +13,11 @@ import {
   fundingSourcesResource,
   type TwoCalls,
 } from '../checks/resources';
-import { issuedToken } from '../checks/token-exchange';
 import { checkTransport } from '../checks/transport';
 import type { Profile } from '../partners/profile';
 import type { HttpClient } from './http';
 import { recorded, type Probe, type ProbeContext } from './probe';
-import { resourceRequest, sendTokenRequest } from './token-exchange';
+import { exchangeCode, resourceRequest } from './token-exchange';
 
 /** The probes of the two Bearer-protected partner endpoints: account information and funding sources. */
 
@@ -60,18 +59,25 @@ const fundingSources: Resource = {
   skipReason: (profile) => (profile.fundingSourcesUrl ? undefined : 'the profile has no "fundingSourcesUrl", so the platform never reads funding sources'),
 };
 
-/** A fresh access token, exchanged as the platform would; undefined when the partner issues none. */
-async function obtainToken(http: HttpClient, ctx: ProbeContext): Promise<string | undefined> {
-  const exchange = await sendTokenRequest(http, ctx.profile, { code: await ctx.codes.next() });
-  return exchange.response && issuedToken(jsonResponse(exchange.response));
+/** A fresh access token, exchanged as the platform would (in an encoding that works); or why none came. */
+async function obtainToken(http: HttpClient, ctx: ProbeContext): Promise<{ token: string } | { blocker: Blocker }> {
+  const exchanged = await exchangeCode(http, ctx.profile, await ctx.codes.next());
+  return 'blocker' in exchanged ? { blocker: exchanged.blocker } : { token: exchanged.token };
 }
 
-/** The account information the partner serves for a fresh code, or undefined when there is none to read. */
-export async function liveAccountInfo(http: HttpClient, ctx: ProbeContext): Promise<Payload | undefined> {
-  const token = await obtainToken(http, ctx);
-  if (!token) return undefined;
-  const answer = await http.send(resourceRequest(ctx.profile.accountInfoUrl, token));
-  return answer.response?.status === 200 ? jsonObject(jsonResponse(answer.response)) : undefined;
+/** The partner's live account information, read with a token: the payload, or the failed rule that kept it away. */
+export type LiveAccountInfo = { payload: Payload } | { blocker: Blocker };
+
+/** The account information the partner serves for the token of the worker's exchange. */
+export async function liveAccountInfo(http: HttpClient, ctx: ProbeContext): Promise<LiveAccountInfo> {
+  const exchanged = await ctx.workerExchange();
+  if ('blocker' in exchanged) return { blocker: { ...exchanged.blocker, reason: 'no access token was issued to read the account information with' } };
+  const answer = await http.send(resourceRequest(ctx.profile.accountInfoUrl, exchanged.token));
+  const transport = checkTransport(accountInfoResource.transport, answer);
+  const reason = 'the partner served no account information';
+  if (!transport.usable) return { blocker: firstFailure(transport.findings, reason) ?? { rule: accountInfoResource.transport[0]!.id, reason } };
+  const payload = answer.response!.status === 200 ? jsonObject(jsonResponse(answer.response!)) : undefined;
+  return payload ? { payload } : { blocker: { rule: answer.response!.status === 200 ? accountInfoResource.bodyJson.id : accountInfoResource.status.id, reason } };
 }
 
 /**
@@ -88,12 +94,12 @@ function payloadProbe(resource: Resource): Probe {
     ...(resource.skipReason ? { skipReason: resource.skipReason } : {}),
     run: (ctx) =>
       recorded(ctx, async (http) => {
-        const token = await obtainToken(http, ctx);
-        if (!token) return skip([...rules.transport, ...judged], 'no access token was issued; see the token-exchange results');
+        const obtained = await obtainToken(http, ctx);
+        if ('blocker' in obtained) return blocked([...rules.transport, ...judged], obtained.blocker);
         const url = resource.url(ctx.profile)!;
-        const [first, second] = await Promise.all([http.send(resourceRequest(url, token)), http.send(resourceRequest(url, token))]);
+        const [first, second] = await Promise.all([http.send(resourceRequest(url, obtained.token)), http.send(resourceRequest(url, obtained.token))]);
         const transport = checkTransport(rules.transport, first);
-        if (!transport.usable) return [...transport.findings, ...skip(judged, `no usable response from "${urlField}"`)];
+        if (!transport.usable) return [...transport.findings, ...blocked(judged, firstFailure(transport.findings, `no usable response from "${urlField}"`)!)];
         const payloadCtx = { now: new Date(), collectMissingAccountInfo: ctx.profile.collectMissingAccountInfo };
         const one = checkPayload(rules, fieldRules, jsonResponse(first.response!), payloadCtx);
         return [...transport.findings, ...one.findings, ...compare(consistency, one.payload, second, urlField)];
@@ -126,7 +132,7 @@ function unauthorizedProbe(resource: Resource): Probe {
         const answers = await Promise.all(cases.map(({ request }) => http.send(request)));
         return cases.flatMap(({ rule }, index) => {
           const transport = checkTransport(rules.transport, answers[index]!);
-          if (!transport.usable) return [...transport.findings, ...skip([rule, rules.wwwAuthenticate], `no usable response from "${urlField}"`)];
+          if (!transport.usable) return [...transport.findings, ...blocked([rule, rules.wwwAuthenticate], firstFailure(transport.findings, `no usable response from "${urlField}"`)!)];
           const response = jsonResponse(answers[index]!.response!);
           return [...transport.findings, ...evaluate(rule, response, undefined), ...evaluate(rules.wwwAuthenticate, response, undefined)];
         });

@@ -1,18 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { checkTransport } from '../checks/transport';
-import { evaluate, skip, type Finding, type Rule } from '../checks/finding';
+import { blocked, evaluate, firstFailure, type Finding, type Rule } from '../checks/finding';
 import {
   checkRefusal,
   checkJsonResponse,
   codeReuseInvalidGrant,
   codeReuseRejected,
   codeReuseRevokesToken,
+  configuredEncodingAccepted,
   encodings,
   grantsToken,
   issuedToken,
   issuedTokenAccepted,
   missingGrantTypeRejected,
+  negativeCasesEncoding,
+  noTokenWithoutCredentials,
+  otherEncoding,
+  otherEncodingNoted,
+  schemeOf,
   successResponseRules,
+  noTokenBlocker,
+  tokenBlocker,
   tokenFieldRules,
   tokenTransportRules,
   unauthorizedNamesScheme,
@@ -21,14 +29,12 @@ import {
   unsupportedGrantTypeRejected,
   wrongSecretInvalidClient,
   wrongSecretRejected,
-  jsonEncodingAccepted,
-  formEncodingAccepted,
   type Encoding,
 } from '../checks/token-exchange';
 import { jsonResponse, type Exchange, type JsonResponse } from '../checks/evidence';
 import type { Profile } from '../partners/profile';
 import type { HttpClient, HttpRequest } from './http';
-import { recorded, type Probe, type ProbeContext } from './probe';
+import { recorded, type Probe, type ProbeContext, type WorkerExchange } from './probe';
 
 /** What the platform knows about a partner's token exchange: the profile, or the emulator's partner configuration. */
 export type TokenClient = Pick<Profile, 'tokenExchangeUrl' | 'clientId' | 'clientSecret' | 'scope'>;
@@ -64,68 +70,111 @@ export const resourceRequest = (url: string, token?: string): HttpRequest => ({
   headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), accept: 'application/json' },
 });
 
-/** Judges one token call's transport first; `judged` is skipped when there is no usable response. */
+/** Judges one token call's transport first; `judged` is blocked when there is no usable response. */
 function judgeTransport(exchange: Exchange, judged: readonly Rule<never, never>[]) {
   const { findings, usable } = checkTransport(tokenTransportRules, exchange);
-  if (!usable) return { findings: [...findings, ...skip(judged, 'no usable response from "tokenExchangeUrl"')] };
+  if (!usable) return { findings: [...findings, ...blocked(judged, firstFailure(findings, 'no usable response from "tokenExchangeUrl"') ?? tokenBlocker(exchange))] };
   return { findings, response: jsonResponse(exchange.response!) };
 }
 
+
 /**
- * Sends a token request whose answer judges the partner's OAuth logic, or that only has to yield a
- * token, not its body parsing: it goes in the encoding the platform is configured to use for this
- * partner. A 415 is already reported by the encoding rules, so the request is then repeated in the
- * other encoding (a 415 spent no code).
+ * Exchanges a code as the platform would, in the configured encoding. When that issues no token and was
+ * refused, the same code is sent in the other encoding: a body the partner could not read spent no code,
+ * and a token that way shows an encoding that works, for the requests that only need one.
  */
-export async function sendTokenRequest(http: HttpClient, profile: Profile, overrides: TokenParams): Promise<Exchange> {
+export async function exchangeCode(http: HttpClient, profile: Profile, code: string): Promise<WorkerExchange> {
   const configured = profile.tokenExchangeEncoding;
-  const exchange = await http.send(tokenRequest(profile, configured, overrides));
-  if (exchange.response?.status !== 415) return exchange;
-  return http.send(tokenRequest(profile, configured === 'json' ? 'form' : 'json', overrides));
+  const first = await http.send(tokenRequest(profile, configured, { code }));
+  const firstToken = first.response && issuedToken(jsonResponse(first.response));
+  if (firstToken) return { exchanges: [first], encoding: configured, token: firstToken };
+  if (!first.response || grantsToken(jsonResponse(first.response)) || first.response.status < 400) return { exchanges: [first], blocker: tokenBlocker(first) };
+  const other = await http.send(tokenRequest(profile, otherEncoding(configured), { code }));
+  const otherToken = other.response && issuedToken(jsonResponse(other.response));
+  return otherToken ? { exchanges: [first, other], encoding: otherEncoding(configured), token: otherToken } : { exchanges: [first, other], blocker: tokenBlocker(first) };
 }
 
-function exchangeProbe(encoding: Encoding): Probe {
-  const accepted = encoding === 'json' ? jsonEncodingAccepted : formEncodingAccepted;
-  const judged = [accepted, ...successResponseRules, ...tokenFieldRules, issuedTokenAccepted];
-  return {
-    id: `token-exchange/${encoding}`,
-    title: `${encodings[encoding].label} token exchange issues a working token`,
-    codes: 1,
-    run: (ctx) =>
-      recorded(ctx, async (http) => {
-        const code = await ctx.codes.next();
-        const call = judgeTransport(await http.send(tokenRequest(ctx.profile, encoding, { code })), judged);
-        if (!call.response) return call.findings;
-        const findings = [...call.findings, ...checkJsonResponse(encoding, call.response)];
-        const token = issuedToken(call.response);
-        if (!token) return [...findings, ...skip([issuedTokenAccepted], 'no access token was issued')];
-        const use = await http.send(resourceRequest(ctx.profile.accountInfoUrl, token));
-        return [...findings, ...evaluate(issuedTokenAccepted, { encoding, exchange: use }, undefined)];
-      }),
-  };
+/** One exchange per worker, memoized: an encoding shown to issue a token, and that token (the live account information reads with it). */
+export function workerExchangeOnce(http: HttpClient, ctx: Pick<ProbeContext, 'profile' | 'codes'>): () => Promise<WorkerExchange> {
+  let exchanged: Promise<WorkerExchange> | undefined;
+  return () => (exchanged ??= ctx.codes.next().then((code) => exchangeCode(http, ctx.profile, code)));
+}
+
+/** The exchange with a fresh code in the configured encoding: every rule of a successful token response. */
+const configuredExchangeProbe: Probe = {
+  id: 'token-exchange/configured',
+  title: 'the configured encoding\'s token exchange issues a working token',
+  codes: 1,
+  run: (ctx) =>
+    recorded(ctx, async (http) => {
+      const judged = [configuredEncodingAccepted, ...successResponseRules, ...tokenFieldRules, issuedTokenAccepted];
+      const encoding = ctx.profile.tokenExchangeEncoding;
+      const code = await ctx.codes.next();
+      const call = judgeTransport(await http.send(tokenRequest(ctx.profile, encoding, { code })), judged);
+      if (!call.response) return call.findings;
+      const client = { clientId: ctx.profile.clientId, clientSecret: ctx.profile.clientSecret };
+      let other: JsonResponse | undefined;
+      if (call.response.status >= 400) {
+        // Refused: the same code in the other encoding tells an encoding problem from any other.
+        const retry = await http.send(tokenRequest(ctx.profile, otherEncoding(encoding), { code }));
+        if (retry.response) other = jsonResponse(retry.response);
+      }
+      const findings = [...call.findings, ...checkJsonResponse({ encoding, response: call.response, client, ...(other ? { other } : {}) })];
+      const token = issuedToken(call.response);
+      if (!token) return [...findings, ...blocked([issuedTokenAccepted], noTokenBlocker(call.response))];
+      const use = await http.send(resourceRequest(ctx.profile.accountInfoUrl, token));
+      return [...findings, ...evaluate(issuedTokenAccepted, { encoding, exchange: use }, undefined)];
+    }),
+};
+
+/** The other encoding, tried with a fresh code for information: could the platform be switched? */
+const otherEncodingProbe: Probe = {
+  id: 'token-exchange/other-encoding',
+  title: 'the other encoding is tried, for information',
+  codes: 1,
+  run: (ctx) =>
+    recorded(ctx, async (http) => {
+      const encoding = otherEncoding(ctx.profile.tokenExchangeEncoding);
+      const exchange = await http.send(tokenRequest(ctx.profile, encoding, { code: await ctx.codes.next() }));
+      return evaluate(otherEncodingNoted, { encoding, exchange }, undefined);
+    }),
+};
+
+/**
+ * A negative case goes in an encoding shown to issue a token (the worker's exchange), so none fails
+ * because of the encoding; a note says which. Without such an encoding its rules are blocked.
+ */
+async function negativeCase(ctx: ProbeContext, judged: readonly Rule<never, never>[], body: (encoding: Encoding) => Promise<Finding[]>): Promise<Finding[]> {
+  const exchanged = await ctx.workerExchange();
+  if ('blocker' in exchanged) return blocked(judged, { ...exchanged.blocker, reason: 'no encoding issued a token, so a refusal could not be told from an unreadable request' });
+  const note = evaluate(negativeCasesEncoding, { configured: ctx.profile.tokenExchangeEncoding, used: exchanged.encoding }, undefined);
+  return [...note, ...(await body(exchanged.encoding))];
 }
 
 /** A negative case: one request that must be refused, judged by a refusal rule and its error format. */
 function refusalProbe(
   spec: Pick<Probe, 'id' | 'title' | 'codes' | 'skipReason'>,
   request: (ctx: ProbeContext) => Promise<TokenParams>,
-  judge: (response: JsonResponse) => Finding[],
+  judge: (answered: { response: JsonResponse; scheme: string | undefined }) => Finding[],
   judged: readonly Rule<never, never>[],
 ): Probe {
   return {
     ...spec,
     run: (ctx) =>
-      recorded(ctx, async (http) => {
-        const call = judgeTransport(await sendTokenRequest(http, ctx.profile, await request(ctx)), judged);
-        return call.response ? [...call.findings, ...judge(call.response)] : call.findings;
-      }),
+      recorded(ctx, (http) =>
+        negativeCase(ctx, judged, async (encoding) => {
+          const sent = tokenRequest(ctx.profile, encoding, await request(ctx));
+          const call = judgeTransport(await http.send(sent), judged);
+          return call.response ? [...call.findings, ...judge({ response: call.response, scheme: schemeOf(sent) })] : call.findings;
+        }),
+      ),
   };
 }
 
 const unknownCodeProbe = refusalProbe(
   { id: 'token-exchange/unknown-code', title: 'an unknown code is refused with invalid_grant', codes: 0 },
   async () => ({ code: `certify-unknown-${randomUUID()}` }),
-  (response) => checkRefusal(unknownCodeRejected, unknownCodeInvalidGrant, response),
+  (answered) => checkRefusal(unknownCodeRejected, unknownCodeInvalidGrant, answered),
   [unknownCodeRejected, unknownCodeInvalidGrant, unauthorizedNamesScheme],
 );
 
@@ -137,23 +186,52 @@ const wrongSecretProbe = refusalProbe(
     skipReason: (profile) => (profile.clientSecret ? undefined : 'the profile has no "clientSecret", so the platform sends no client credentials'),
   },
   async ({ codes }) => ({ code: await codes.next(), client_secret: `wrong-${randomUUID()}` }),
-  (response) => checkRefusal(wrongSecretRejected, wrongSecretInvalidClient, response),
+  (answered) => checkRefusal(wrongSecretRejected, wrongSecretInvalidClient, answered),
   [wrongSecretRejected, wrongSecretInvalidClient, unauthorizedNamesScheme],
 );
 
 const missingGrantTypeProbe = refusalProbe(
   { id: 'token-exchange/missing-grant-type', title: 'a request without grant_type is refused with invalid_request', codes: 1 },
   async ({ codes }) => ({ code: await codes.next(), grant_type: undefined }),
-  (response) => evaluate(missingGrantTypeRejected, response, undefined),
+  ({ response }) => evaluate(missingGrantTypeRejected, response, undefined),
   [missingGrantTypeRejected],
 );
 
-const unsupportedGrantTypeProbe = refusalProbe(
-  { id: 'token-exchange/unsupported-grant-type', title: 'an unsupported grant_type is refused with unsupported_grant_type', codes: 1 },
-  async ({ codes }) => ({ code: await codes.next(), grant_type: 'password' }),
-  (response) => evaluate(unsupportedGrantTypeRejected, response, undefined),
-  [unsupportedGrantTypeRejected],
-);
+/**
+ * Grants the platform never uses: the platform's own request with "grant_type": "password" (a SHOULD on
+ * its error code), and "password" and "client_credentials" with the client credentials left out, which
+ * must never yield a token (RFC 6749 §3.2.1, §4.3.2, §4.4.2). Without a "clientSecret" the platform's own
+ * request carries no credentials either, so a token for it is the same MUST failure.
+ */
+const otherGrantsProbe: Probe = {
+  id: 'token-exchange/other-grants',
+  title: 'other grant types are refused, and none yields a token without client credentials',
+  codes: 1,
+  run: (ctx) =>
+    recorded(ctx, (http) =>
+      negativeCase(ctx, [unsupportedGrantTypeRejected, noTokenWithoutCredentials], async (encoding) => {
+        const noCredentials = { client_id: undefined, client_secret: undefined, code: `certify-unknown-${randomUUID()}` };
+        const requests = [
+          { grantType: 'password', params: { code: await ctx.codes.next(), grant_type: 'password' }, credentials: ctx.profile.clientSecret !== undefined },
+          { grantType: 'password', params: { ...noCredentials, grant_type: 'password' }, credentials: false },
+          { grantType: 'client_credentials', params: { ...noCredentials, grant_type: 'client_credentials' }, credentials: false },
+        ];
+        const answers = await Promise.all(requests.map(({ params }) => http.send(tokenRequest(ctx.profile, encoding, params))));
+        const [platformsOwn, ...withoutCredentials] = answers.map((exchange, index) => ({ exchange, ...requests[index]! }));
+        const unauthenticated = [...(platformsOwn!.credentials ? [] : [platformsOwn!]), ...withoutCredentials].filter(({ exchange }) => exchange.response);
+        const judgedFreely = unauthenticated.flatMap(({ grantType, exchange }) => evaluate(noTokenWithoutCredentials, { grantType, response: jsonResponse(exchange.response!) }, undefined));
+        const freeTokens = judgedFreely.filter((f) => f.outcome === 'failed');
+        const own = judgeTransport(platformsOwn!.exchange, [unsupportedGrantTypeRejected]);
+        // A token for anyone is the cause; the error code of the platform's own request is moot then.
+        const ownFormat = !own.response
+          ? []
+          : freeTokens.length > 0
+            ? blocked([unsupportedGrantTypeRejected], { rule: noTokenWithoutCredentials.id, reason: 'other grants yield tokens without credentials' })
+            : evaluate(unsupportedGrantTypeRejected, own.response, undefined);
+        return [...own.findings, ...ownFormat, ...(freeTokens.length > 0 ? freeTokens : judgedFreely.slice(0, 1))];
+      }),
+    ),
+};
 
 const codeReuseProbe: Probe = {
   id: 'token-exchange/code-reuse',
@@ -162,28 +240,30 @@ const codeReuseProbe: Probe = {
   run: (ctx) =>
     recorded(ctx, async (http) => {
       const reuseRules = [codeReuseRejected, codeReuseInvalidGrant, unauthorizedNamesScheme, codeReuseRevokesToken];
+      // The first exchange is judged by the exchange probes; here it only has to yield a token, in an
+      // encoding shown to work, and the reuse goes in that same encoding.
       const code = await ctx.codes.next();
-      const first = await sendTokenRequest(http, ctx.profile, { code });
-      const token = first.response && issuedToken(jsonResponse(first.response));
-      // The first exchange is judged by the exchange probes; here it only has to yield a token.
-      if (!token) return skip(reuseRules, 'the first exchange of the code issued no access token');
-      const second = judgeTransport(await sendTokenRequest(http, ctx.profile, { code }), reuseRules);
-      if (!second.response) return second.findings;
-      const refusal = checkRefusal(codeReuseRejected, codeReuseInvalidGrant, second.response);
+      const first = await exchangeCode(http, ctx.profile, code);
+      if ('blocker' in first) return blocked(reuseRules, { ...first.blocker, reason: 'the first exchange of the code issued no access token' });
+      const note = evaluate(negativeCasesEncoding, { configured: ctx.profile.tokenExchangeEncoding, used: first.encoding }, undefined);
+      const sent = tokenRequest(ctx.profile, first.encoding, { code });
+      const second = judgeTransport(await http.send(sent), reuseRules);
+      if (!second.response) return [...note, ...second.findings];
+      const refusal = checkRefusal(codeReuseRejected, codeReuseInvalidGrant, { response: second.response, scheme: schemeOf(sent) });
       if (grantsToken(second.response)) {
-        return [...second.findings, ...refusal, ...skip([codeReuseRevokesToken], 'the reused code was accepted')];
+        return [...note, ...second.findings, ...refusal, ...blocked([codeReuseRevokesToken], { rule: codeReuseRejected.id, reason: 'the reused code was accepted' })];
       }
-      const retry = await http.send(resourceRequest(ctx.profile.accountInfoUrl, token));
-      return [...second.findings, ...refusal, ...evaluate(codeReuseRevokesToken, retry, undefined)];
+      const retry = await http.send(resourceRequest(ctx.profile.accountInfoUrl, first.token));
+      return [...note, ...second.findings, ...refusal, ...evaluate(codeReuseRevokesToken, retry, undefined)];
     }),
 };
 
 export const tokenExchangeProbes: readonly Probe[] = [
-  exchangeProbe('json'),
-  exchangeProbe('form'),
+  configuredExchangeProbe,
+  otherEncodingProbe,
   unknownCodeProbe,
   codeReuseProbe,
   wrongSecretProbe,
   missingGrantTypeProbe,
-  unsupportedGrantTypeProbe,
+  otherGrantsProbe,
 ];

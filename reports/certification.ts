@@ -9,8 +9,8 @@ import type { PayloadRule } from '../checks/payload';
  * results of a run. Pure: the reporter gathers the tests' attachments, this decides the verdict.
  */
 
-const outcome = z.enum(['passed', 'failed', 'warning', 'info', 'skipped']);
-const ruleOutcome = z.enum(['failed', 'warning', 'info', 'passed', 'skipped', 'not-checked']).describe('the worst outcome of the rule in this run; not-checked when its test did not run');
+const outcome = z.enum(['passed', 'failed', 'warning', 'info', 'skipped', 'not-checked']).describe('skipped: the rule does not apply; not-checked: blocked by the failed rule named in blockedBy');
+const ruleOutcome = z.enum(['failed', 'warning', 'info', 'passed', 'skipped', 'not-checked']).describe('the worst outcome of the rule in this run; skipped when it does not apply; not-checked when its test did not run or a failed rule blocked it (blockedBy)');
 const count = z.number().int().nonnegative();
 const counts = z.object({ passed: count, failed: count, warning: count, info: count, skipped: count, notChecked: count });
 
@@ -34,9 +34,12 @@ export const certificationSchema = z
       chromium: z.string().nullable().describe('null when no browser test ran'),
     }),
     areas: z.array(counts.extend({ area: z.string(), title: z.string() })),
-    rules: z.array(z.object({ id: z.string(), area: z.string(), field: z.string(), clause: z.string(), level: z.enum(['MUST', 'SHOULD', 'INFO']), outcome: ruleOutcome, requirement: z.string() })),
+    rules: z.array(z.object({
+      id: z.string(), area: z.string(), field: z.string(), clause: z.string(), level: z.enum(['MUST', 'SHOULD', 'INFO']), outcome: ruleOutcome, requirement: z.string(),
+      blockedBy: z.string().optional().describe('for not-checked: the failed rule that kept this one from being judged'),
+    })),
     findings: z.array(z.object({
-      rule: z.string(), field: z.string(), clause: z.string(), level: z.enum(['MUST', 'SHOULD', 'INFO']), outcome, message: z.string(), impact: z.string(),
+      rule: z.string(), field: z.string(), clause: z.string(), level: z.enum(['MUST', 'SHOULD', 'INFO']), outcome, message: z.string(), impact: z.string(), blockedBy: z.string().optional(),
       test: z.string().describe('the title of the test that produced it'),
     })),
     tests: z.array(z.object({
@@ -93,9 +96,10 @@ const markerOfPresenceRule = new Map(
     .map((rule) => [rule.id, rule.subject!.marker]),
 );
 
-const severity: RuleOutcome[] = ['failed', 'warning', 'info', 'passed', 'skipped', 'not-checked'];
+// A rule blocked in one test but judged in another was judged; one blocked is not merely not applicable.
+const severity: RuleOutcome[] = ['failed', 'warning', 'info', 'passed', 'not-checked', 'skipped'];
 const worst = (outcomes: readonly Outcome[]): RuleOutcome =>
-  outcomes.length === 0 ? 'not-checked' : severity.find((candidate) => outcomes.includes(candidate as Outcome))!;
+  outcomes.length === 0 ? 'not-checked' : severity.find((candidate) => outcomes.includes(candidate))!;
 export const bySeverity = <T extends { outcome: RuleOutcome }>(a: T, b: T) => severity.indexOf(a.outcome) - severity.indexOf(b.outcome);
 
 function countsOf(outcomes: readonly RuleOutcome[]) {
@@ -159,6 +163,14 @@ function compare(rules: Certification['rules'], previous: Certification): NonNul
   };
 }
 
+/** ` (178 blocked by token-exchange/encoding)`: what kept rules from being judged, most first. */
+function blockersOf(rules: Certification['rules']): string {
+  const counts = new Map<string, number>();
+  for (const { blockedBy } of rules) if (blockedBy !== undefined) counts.set(blockedBy, (counts.get(blockedBy) ?? 0) + 1);
+  if (counts.size === 0) return '';
+  return ` (${[...counts].sort((a, b) => b[1] - a[1]).map(([rule, n]) => `${n} blocked by ${rule}`).join(', ')})`;
+}
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /** A test that stopped before its rules were judged: timed out, interrupted, never run, or failed with no rule failing. */
 const incomplete = (test: TestRecord) =>
@@ -167,9 +179,17 @@ const incomplete = (test: TestRecord) =>
 export function buildCertification(run: RunInfo, tests: readonly TestRecord[], previous?: Certification): Certification {
   const findings = tests.flatMap((test) => test.findings.map((finding) => ({ ...finding, test: test.title })));
   const outcomesOf = new Map<string, Outcome[]>();
-  for (const { rule, outcome } of findings) outcomesOf.set(rule, [...(outcomesOf.get(rule) ?? []), outcome]);
+  const blockerOf = new Map<string, string>();
+  for (const { rule, outcome, blockedBy } of findings) {
+    outcomesOf.set(rule, [...(outcomesOf.get(rule) ?? []), outcome]);
+    if (blockedBy !== undefined && !blockerOf.has(rule)) blockerOf.set(rule, blockedBy);
+  }
+  const blockedBy = (id: string, outcome: RuleOutcome) => (outcome === 'not-checked' && blockerOf.has(id) ? { blockedBy: blockerOf.get(id)! } : {});
   const rules: Certification['rules'] = [
-    ...allRules.map((rule) => ({ id: rule.id, area: areaOfRule.get(rule.id)!, field: rule.field, clause: rule.clause, level: rule.level, outcome: worst(outcomesOf.get(rule.id) ?? []), requirement: rule.requirement })),
+    ...allRules.map((rule) => {
+      const outcome = worst(outcomesOf.get(rule.id) ?? []);
+      return { id: rule.id, area: areaOfRule.get(rule.id)!, field: rule.field, clause: rule.clause, level: rule.level, outcome, requirement: rule.requirement, ...blockedBy(rule.id, outcome) };
+    }),
     // A rule the catalogue does not list still counts (a harness bug would show here rather than vanish).
     ...[...outcomesOf.keys()].filter((id) => !areaOfRule.has(id)).map((id) => {
       const first = findings.find((finding) => finding.rule === id)!;
@@ -191,7 +211,7 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
     plural(ruleCounts.warning, 'warning'),
     ruleCounts.info > 0 && plural(ruleCounts.info, 'note'),
     ruleCounts.skipped > 0 && `${ruleCounts.skipped} not applicable`,
-    ruleCounts.notChecked > 0 && `${ruleCounts.notChecked} not checked`,
+    ruleCounts.notChecked > 0 && `${ruleCounts.notChecked} not checked${blockersOf(rules)}`,
   ].filter(Boolean);
   const areas = Object.entries(areaTitles).map(([area, title]) => ({ area, title, ...countsOf(rules.filter((rule) => rule.area === area).map((rule) => rule.outcome)) }));
   return {

@@ -82,7 +82,8 @@ function ruleRows(cert: Certification, area: string): Html {
     const findings = cert.findings.filter((f) => f.rule === rule.id && f.outcome === rule.outcome);
     const detailed = rule.outcome === 'failed' || rule.outcome === 'warning';
     const shown = detailed ? findings : [];
-    return html`<tr class="rule ${rule.outcome}" data-rule="${rule.id}" data-outcome="${rule.outcome}"><td>${outcomeCell(rule.outcome)}</td><td><code>${rule.id}</code>
+    return html`<tr class="rule ${rule.outcome}" id="rule-${rule.id}" data-rule="${rule.id}" data-outcome="${rule.outcome}"><td>${outcomeCell(rule.outcome)}</td><td><code>${rule.id}</code>
+${rule.blockedBy ? html`<div class="detail muted" data-blocked-by="${rule.blockedBy}">blocked by <a href="#rule-${rule.blockedBy}"><code>${rule.blockedBy}</code></a></div>` : ''}
 ${[...new Set(shown.map((f) => f.message))].map((message) => html`<div class="detail"><strong>${message}</strong></div>`)}
 ${detailed ? html`<div class="detail">Fix: ${rule.requirement || 'see the message'}</div><div class="detail muted">Impact: ${findings[0]?.impact ?? ''}</div>
 <div class="detail muted">${rule.clause}: ${clauses[rule.clause as keyof typeof clauses] ?? ''}</div>

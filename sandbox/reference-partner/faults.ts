@@ -17,8 +17,16 @@ export const omitted = Symbol('omitted');
 export type Edits = Readonly<Record<string, unknown>>;
 
 const protocolFaults = {
-  'json-only': { description: 'refuses form-encoded token requests with 415' },
+  // The reference profile has the platform send JSON: refusing form is then legal, and only noted.
+  'json-only': { description: 'refuses form-encoded token requests with 415', conformant: true },
   'form-only': { description: 'refuses JSON token requests with 415' },
+  'requires-redirect-uri': { description: 'refuses a token request without "redirect_uri" (400 invalid_request), as servers that bind codes to a redirect URI do' },
+  'requires-basic-auth': { description: 'refuses client credentials in the body (401 invalid_client): only HTTP Basic client authentication is allowed' },
+  'requires-pkce': { description: 'refuses a token request without "code_verifier" (400 invalid_grant): PKCE is required' },
+  'unknown-client': { description: 'does not know the platform\'s client_id (401 invalid_client "unknown client")' },
+  'grants-without-credentials': { description: 'issues a token for "grant_type": "password" or "client_credentials" without any credentials' },
+  'invalid-client-400': { description: 'answers a wrong client_secret sent in the body with 400 invalid_client (RFC 6749 §5.2 allows 400 or 401)', conformant: true },
+  'unauthorized-client-grant': { description: 'answers "grant_type": "password" with 400 unauthorized_client', conformant: true },
   'no-access-token': { description: 'leaves "access_token" out of the token response' },
   'access-token-not-string': { description: 'sends "access_token" as a JSON number' },
   'empty-access-token': { description: 'sends "access_token" as an empty string' },

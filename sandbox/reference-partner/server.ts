@@ -112,17 +112,31 @@ function tokenEndpoint(store: Store, clientSecret: string) {
     }
     const params = stringParams(request.body);
     if (!params) return oauthError(reply, 400, 'invalid_request', 'the body must be an object of string parameters');
+    if (faults.has('grants-without-credentials') && (params.grant_type === 'password' || params.grant_type === 'client_credentials')) {
+      return sendToken(reply, store.issueToken('complete'), faults);
+    }
+    if (faults.has('unknown-client')) return oauthError(reply.header('www-authenticate', `Basic realm="${realm}"`), 401, 'invalid_client', `unknown client "${params.client_id ?? ''}"`);
+    if (faults.has('requires-basic-auth') && params.client_secret !== undefined) {
+      return oauthError(reply.header('www-authenticate', `Basic realm="${realm}"`), 401, 'invalid_client', 'client_secret_post is not allowed for this client; authenticate with HTTP Basic');
+    }
 
     const auth = authenticateClient(request, params, faults, clientSecret);
     if ('error' in auth) {
+      if (faults.has('invalid-client-400')) return oauthError(reply, 400, 'invalid_client', auth.error);
       if (!faults.has('no-www-authenticate')) reply.header('www-authenticate', `Basic realm="${realm}"`);
       return oauthError(reply, 401, 'invalid_client', auth.error);
     }
     if (!faults.has('ignores-grant-type')) {
       if (params.grant_type === undefined) return oauthError(reply, 400, 'invalid_request', 'grant_type is required');
-      if (params.grant_type !== 'authorization_code') return oauthError(reply, 400, 'unsupported_grant_type', 'only authorization_code is supported');
+      if (params.grant_type !== 'authorization_code') {
+        return faults.has('unauthorized-client-grant')
+          ? oauthError(reply, 400, 'unauthorized_client', 'this client may use authorization_code only')
+          : oauthError(reply, 400, 'unsupported_grant_type', 'only authorization_code is supported');
+      }
     }
     if (!params.code) return oauthError(reply, 400, 'invalid_request', 'code is required');
+    if (faults.has('requires-redirect-uri') && params.redirect_uri === undefined) return oauthError(reply, 400, 'invalid_request', 'redirect_uri is required');
+    if (faults.has('requires-pkce') && params.code_verifier === undefined) return oauthError(reply, 400, 'invalid_grant', 'PKCE: code_verifier is required');
 
     const found = store.lookUpCode(params.code);
     if (found.state === 'unknown' || found.state === 'expired') {

@@ -13,8 +13,18 @@ const [_transport, redirect] = rules.tokenTransportRules;
  * `Record<Fault, …>` makes a fault without an expectation a type error.
  */
 export const expectedFailures: Record<Fault, readonly Rule<never, never>[]> = {
-  'json-only': [rules.formEncodingAccepted],
-  'form-only': [rules.jsonEncodingAccepted],
+  // The reference profile's platform sends JSON: a form refusal is only noted (token-exchange/other-encoding).
+  'json-only': [],
+  // One cause, one failure: everything that needs a token gets it in form and passes.
+  'form-only': [rules.configuredEncodingAccepted],
+  // Each refuses every code exchange: the one failure names the cause; the rest is blocked by it.
+  'requires-redirect-uri': [rules.configuredEncodingAccepted],
+  'requires-basic-auth': [rules.configuredEncodingAccepted],
+  'requires-pkce': [rules.configuredEncodingAccepted],
+  'unknown-client': [rules.configuredEncodingAccepted],
+  'grants-without-credentials': [rules.noTokenWithoutCredentials],
+  'invalid-client-400': [],
+  'unauthorized-client-grant': [],
   'no-access-token': [rules.accessToken],
   'access-token-not-string': [rules.accessToken],
   'empty-access-token': [rules.accessToken],

@@ -17,6 +17,7 @@ const acmeProfile = (codes: object) => ({
   accountInfoUrl: `${acme.origin}/v2/me`,
   clientId: 'acme-platform',
   clientSecret: 'env:ACME_CLIENT_SECRET',
+  tokenExchangeEncoding: 'form',
   // The acme user carries only the always-required fields; the platform asks for the rest.
   collectMissingAccountInfo: true,
   codes,
@@ -47,7 +48,7 @@ test('the platform emulator learns a PARTNERS_DIR profile and signs its users on
 
 test('static codes are spent exactly once across parallel workers, and a run needs no more than it says', async () => {
   const file = partnersDir({ probe: acmeProfile({ static: ['x'] }) });
-  const needed = codesForRun(loadProfile(path.join(file, 'probe.json'), { ACME_CLIENT_SECRET: secret }).profile!.profile);
+  const needed = codesForRun(loadProfile(path.join(file, 'probe.json'), { ACME_CLIENT_SECRET: secret }).profile!.profile, 4);
   const mint = async () => ((await (await fetch(`${acme.origin}/staging/mint`, { method: 'POST' })).json()) as { code: string }).code;
   const codes = await Promise.all(Array.from({ length: needed }, mint));
   const dir = partnersDir({ 'acme-static': acmeProfile({ static: codes }) });
@@ -58,16 +59,16 @@ test('static codes are spent exactly once across parallel workers, and a run nee
 test('a run with too few static codes says how many it needs and fails clearly when they run out', async () => {
   const dir = partnersDir({ 'acme-short': acmeProfile({ static: ['spent-1', 'spent-2'] }) });
   const run = await runPlaywright(['--project=acme-short'], { PARTNERS_DIR: dir, ACME_CLIENT_SECRET: secret });
-  expect(run.stderr + run.stdout).toContain('acme-short: "codes.static" holds 2 codes; a full certification run needs 7');
-  expect(JSON.stringify(run.report)).toContain('\\"codes.static\\" ran out: it holds 2 codes and this run needs 7; ask the partner for 7 fresh codes');
+  expect(run.stderr + run.stdout).toContain('acme-short: "codes.static" holds 2 codes; a full certification run needs 11');
+  expect(JSON.stringify(run.report)).toContain('\\"codes.static\\" ran out: it holds 2 codes and this run needs 11; ask the partner for 11 fresh codes');
   expect(run.code).toBe(1);
 });
 
 test('invalid profiles stop the run before any test, with one line each', async () => {
   const dir = partnersDir({
-    'no-token-url': { accountInfoUrl: 'https://p.example/account', codes: { mintUrl: 'https://p.example/codes' } },
-    'bad-url': { tokenExchangeUrl: 'p.example/token', accountInfoUrl: 'https://p.example/account', codes: { mintUrl: 'https://p.example/codes' } },
-    'unset-env': { tokenExchangeUrl: 'https://p.example/token', accountInfoUrl: 'https://p.example/account', clientSecret: 'env:CERTIFY_TEST_UNSET', codes: { mintUrl: 'https://p.example/codes' } },
+    'no-token-url': { accountInfoUrl: 'https://p.example/account', tokenExchangeEncoding: 'form', codes: { mintUrl: 'https://p.example/codes' } },
+    'bad-url': { tokenExchangeUrl: 'p.example/token', accountInfoUrl: 'https://p.example/account', tokenExchangeEncoding: 'form', codes: { mintUrl: 'https://p.example/codes' } },
+    'unset-env': { tokenExchangeUrl: 'https://p.example/token', accountInfoUrl: 'https://p.example/account', clientSecret: 'env:CERTIFY_TEST_UNSET', tokenExchangeEncoding: 'form', codes: { mintUrl: 'https://p.example/codes' } },
   });
   const run = await runPlaywright(['--project=reference'], { PARTNERS_DIR: dir });
   expect(run.code).toBe(1);

@@ -30,8 +30,9 @@ export function referenceProfile(origin: string, faults: readonly (Fault | Hosti
 }
 
 /** The partner's HTTP side of a profile (endpoints, client, codes), for a profile file of a test's own. */
-export const endpointsOf = ({ tokenExchangeUrl, accountInfoUrl, fundingSourcesUrl, clientId, clientSecret, codes }: Profile) => ({
+export const endpointsOf = ({ tokenExchangeUrl, accountInfoUrl, fundingSourcesUrl, clientId, clientSecret, codes, tokenExchangeEncoding }: Profile) => ({
   tokenExchangeUrl,
+  tokenExchangeEncoding,
   accountInfoUrl,
   ...(fundingSourcesUrl ? { fundingSourcesUrl } : {}),
   ...(clientId ? { clientId } : {}),

@@ -7,6 +7,7 @@ import { loadProfile, loadProfiles, profileJsonSchema } from '../../partners/pro
 const valid = {
   tokenExchangeUrl: 'https://partner.example/oauth/token',
   accountInfoUrl: 'https://partner.example/api/account',
+  tokenExchangeEncoding: 'form',
   codes: { mintUrl: 'https://partner.example/test/codes' },
 };
 
@@ -28,8 +29,18 @@ test('a minimal profile loads with its defaults', () => {
   expect(loadProfile(path.join(dir, 'acme.json'), {}).profile).toEqual({
     name: 'acme',
     file: path.join(dir, 'acme.json'),
-    profile: { ...valid, collectMissingAccountInfo: false, tokenExchangeEncoding: 'json', requestTimeoutMs: 10_000 },
+    profile: { ...valid, collectMissingAccountInfo: false, requestTimeoutMs: 10_000 },
   });
+});
+
+test('tokenExchangeEncoding is required, and its error says why and what to choose', () => {
+  const { tokenExchangeEncoding: _, ...rest } = valid;
+  expect(errorsOf(rest)).toEqual([
+    'acme.json: "tokenExchangeEncoding" is missing; say which body the platform sends this partner\'s token requests in: "form" (application/x-www-form-urlencoded, the RFC 6749 §4.1.3 standard that OAuth libraries accept) or "json" (spec §4.2 allows either); that encoding is certified, the other only noted',
+  ]);
+  expect(errorsOf({ ...valid, tokenExchangeEncoding: 'xml' })).toEqual([
+    'acme.json: "tokenExchangeEncoding" must be "json" or "form": the body encoding the platform is configured to send this partner\'s token requests in',
+  ]);
 });
 
 test('the committed reference profile is valid', () => {

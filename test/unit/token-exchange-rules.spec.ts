@@ -32,9 +32,12 @@ const good = { access_token: 'tok-123', token_type: 'Bearer', expires_in: 3600 }
 const outcomes = <I>(rule: Rule<I>, input: I) => evaluate(rule, input, undefined).map((f) => f.outcome);
 const messages = <I>(rule: Rule<I>, input: I) => evaluate(rule, input, undefined).map((f) => f.message);
 const byRule = (findings: Finding[]) => Object.fromEntries(findings.map((f) => [f.rule, f.outcome]));
+const client = { clientId: 'platform', clientSecret: 'platform-secret' };
+const trial = (encoding: 'json' | 'form', answer: JsonResponse, other?: JsonResponse) => ({ encoding, response: answer, client, ...(other ? { other } : {}) });
+const body = (answer: JsonResponse) => ({ response: answer, scheme: undefined });
 
 test('a conformant token response passes every rule, with the refresh token noted', () => {
-  const findings = checkJsonResponse('json', response(200, { ...good, refresh_token: 'r' }));
+  const findings = checkJsonResponse(trial('json', response(200, { ...good, refresh_token: 'r' })));
   expect(findings.filter((f) => f.outcome !== 'passed').map((f) => [f.rule, f.outcome])).toEqual([['token-exchange/refresh-token', 'info']]);
 });
 
@@ -108,26 +111,26 @@ test('Cache-Control: no-store among other directives passes; no-cache alone warn
   expect(messages(cacheControlNoStore, response(200, good, { 'cache-control': 'no-cache' }))).toEqual(['"Cache-Control" is "no-cache"; send "Cache-Control: no-store"']);
 });
 
-test('a refused exchange fails its encoding rule once and skips the rules it makes moot', () => {
-  const findings = byRule(checkJsonResponse('form', response(415, { error: 'invalid_request' })));
-  expect(findings['token-exchange/form-encoding']).toBe('failed');
-  expect(Object.entries(findings).filter(([, outcome]) => outcome === 'failed')).toHaveLength(1);
-  expect(findings['token-exchange/access-token']).toBe('skipped');
+test('a refused exchange fails its encoding rule once, and the rules it makes moot are blocked by it', () => {
+  const findings = checkJsonResponse(trial('form', response(415, { error: 'invalid_request' })));
+  expect(byRule(findings)['token-exchange/encoding']).toBe('failed');
+  expect(findings.filter((f) => f.outcome === 'failed')).toHaveLength(1);
+  expect(findings.find((f) => f.rule === 'token-exchange/access-token')).toMatchObject({ outcome: 'not-checked', blockedBy: 'token-exchange/encoding' });
 });
 
-test('an HTML body fails body-json and skips the field rules', () => {
-  const findings = byRule(checkJsonResponse('json', response(200, '<html></html>', { 'content-type': 'text/html' })));
+test('an HTML body fails body-json, which blocks the field rules', () => {
+  const findings = byRule(checkJsonResponse(trial('json', response(200, '<html></html>', { 'content-type': 'text/html' }))));
   expect(findings['token-exchange/body-json']).toBe('failed');
   expect(findings['token-exchange/content-type']).toBe('failed');
-  expect(findings['token-exchange/access-token']).toBe('skipped');
+  expect(findings['token-exchange/access-token']).toBe('not-checked');
 });
 
-test('refusals: an accepted bad request fails the refusal and skips the error format', () => {
-  const accepted = byRule(checkRefusal(unknownCodeRejected, unknownCodeInvalidGrant, response(200, good)));
-  expect(accepted).toMatchObject({ 'token-exchange/unknown-code-rejected': 'failed', 'token-exchange/unknown-code-invalid-grant': 'skipped' });
-  const wrongCode = checkRefusal(unknownCodeRejected, unknownCodeInvalidGrant, response(400, { error: 'invalid_request' }));
+test('refusals: an accepted bad request fails the refusal, which blocks the error format', () => {
+  const accepted = byRule(checkRefusal(unknownCodeRejected, unknownCodeInvalidGrant, body(response(200, good))));
+  expect(accepted).toMatchObject({ 'token-exchange/unknown-code-rejected': 'failed', 'token-exchange/unknown-code-invalid-grant': 'not-checked' });
+  const wrongCode = checkRefusal(unknownCodeRejected, unknownCodeInvalidGrant, body(response(400, { error: 'invalid_request', error_description: 'code is malformed' })));
   expect(wrongCode.find((f) => f.rule === 'token-exchange/unknown-code-invalid-grant')?.message).toBe(
-    'an unknown "code" was answered 400 with "error": "invalid_request"; answer 400 with {"error": "invalid_grant"}',
+    'an unknown "code" was answered 400 with "error": "invalid_request", "error_description": "code is malformed"; answer 400 with {"error": "invalid_grant"}',
   );
 });
 
