@@ -138,9 +138,13 @@ export function browserCodes(config: BrowserCodes, launch: () => Promise<Browser
           throw new CodeSourceError(`"codes.browser": ${describeStep(steps[current]!, current, steps.length)} failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
         });
         const url = await Promise.race([captured, timeout, failedStep.then(() => captured)]).finally(() => clearTimeout(timer));
-        const code = new URL(url).searchParams.get('code');
-        if (!code) throw new CodeSourceError(`"codes.browser": the app navigated to ${authUrl.origin}${authUrl.pathname} without a "code" parameter`);
-        return code;
+        const query = new URL(url).searchParams;
+        const code = query.get('code');
+        if (code) return code;
+        // An authorization server that refuses sends its RFC 6749 §4.1.2.1 error to the same place: quote it.
+        const error = query.get('error');
+        const said = error === null ? '' : ` with "error": ${JSON.stringify(error)}${query.has('error_description') ? `, "error_description": ${JSON.stringify(query.get('error_description')!.slice(0, 200))}` : ''}`;
+        throw new CodeSourceError(`"codes.browser": the app navigated to ${authUrl.origin}${authUrl.pathname}${said} without a "code" parameter`);
       } catch (error) {
         const failure = error instanceof CodeSourceError ? error : new CodeSourceError(`"codes.browser": ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
         // What the login page showed when it went wrong, for the test to attach.

@@ -294,7 +294,7 @@ export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaul
 
   app.get('/health', async () => ({ ok: true }));
   app.get('/faults', async () => ({ ...faultCatalogue, ...hostileFaults }));
-  app.get('/test-hooks/stats', async () => ({ requests }));
+  app.get('/test-hooks/stats', async () => ({ requests, oldestCodeSpentMs: store.oldestCodeSpentMs() }));
   const routes = { store, platformAuthUrl, now, clientSecret };
   void app.register(partnerRoutes(routes));
   void app.register(partnerRoutes(routes), { prefix: '/faults/:faults' });

@@ -28,6 +28,8 @@ export const randomOpaque = () => randomBytes(24).toString('base64url');
 export function createStore(now: () => number, opaque: () => string = randomOpaque) {
   const codes = new Map<string, CodeRecord>();
   const tokens = new Map<string, TokenRecord>();
+  /** How old the oldest code was when it was exchanged: what a partner with short-lived codes would refuse. */
+  let oldestCodeSpentMs = 0;
 
   /** Keeps memory bounded under load: expired entries go once a map grows large. */
   function prune() {
@@ -53,6 +55,7 @@ export function createStore(now: () => number, opaque: () => string = randomOpaq
       const token = opaque();
       tokens.set(token, { user, expiresAt: now() + tokenLifetimeSeconds * 1000, revoked: false });
       if (code) {
+        if (!code.used) oldestCodeSpentMs = Math.max(oldestCodeSpentMs, now() - code.issuedAt);
         code.used = true;
         code.tokens.push(token);
       }
@@ -65,6 +68,7 @@ export function createStore(now: () => number, opaque: () => string = randomOpaq
         if (record) record.revoked = true;
       }
     },
+    oldestCodeSpentMs: () => oldestCodeSpentMs,
     userOfToken(token: string): UserKey | undefined {
       const record = tokens.get(token);
       return record && !record.revoked && record.expiresAt > now() ? record.user : undefined;

@@ -15,6 +15,8 @@ test('pageUrl spells ids both ways and leaves out what is not given', () => {
 });
 
 test('the client walks every page of an organization\'s bills: no duplicates, in order, as many as one page of ids says', async () => {
+  // Two walks of 10,000 bills: seconds alone, but more than the default 30 s beside the suite's nested runs on 2 cores.
+  test.setTimeout(90_000);
   const api = client();
   const { items: [org] } = await api.getOrganizations();
   let pages = 0;

@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { Certification } from '../../reports/certification';
+import { oauth2ServerClient, startOauth2ServerPartner } from '../support/oauth2-server-partner';
+import { oidcClient, startOidcPartner } from '../support/oidc-partner';
+import { partnersDir } from '../support/profiles';
+import { runPlaywright } from '../support/run-playwright';
+
+/**
+ * Partners built on real OAuth 2.0 server libraries from npm, their token endpoints unchanged, certified
+ * the way a new user would: a PARTNERS_DIR profile each, one nested run, the certification reporter.
+ * A standards-conformant server must be certifiable; a real misconfiguration must be named as such.
+ */
+const emulator = 'http://127.0.0.1:4401';
+const authUrlOf = (partnerName: string) => `${emulator}/${partnerName}/auth`;
+const platformOf = (partnerName: string) => ({ url: emulator, apiKey: 'reference-platform-api-key', partnerName });
+
+type Started = { origin: string; close: () => Promise<void> };
+const servers: Started[] = [];
+const started = async <T extends Started>(server: Promise<T>) => {
+  const running = await server;
+  servers.push(running);
+  return running;
+};
+test.afterAll(() => Promise.all(servers.map((server) => server.close())));
+
+const resources = (origin: string) => ({ accountInfoUrl: `${origin}/api/account`, fundingSourcesUrl: `${origin}/api/funding-sources` });
+
+test('oidc-provider and @node-oauth/oauth2-server certify with form; redirect_uri binding and a JSON profile each give exactly one failure, named', async () => {
+  test.setTimeout(420_000);
+  const oidc = await started(startOidcPartner({ authUrl: authUrlOf('oidc-mint') }));
+  const oidcJson = await started(startOidcPartner({ authUrl: authUrlOf('oidc-json') }));
+  const oidcBound = await started(startOidcPartner({ authUrl: authUrlOf('oidc-bound'), bindRedirectUri: true }));
+  const oidcLogin = await started(startOidcPartner({ authUrl: authUrlOf('oidc-login') }));
+  const nodeOauth = await started(startOauth2ServerPartner());
+  const oidcProfile = (origin: string, encoding: 'form' | 'json', partnerName: string) => ({
+    tokenExchangeUrl: `${origin}/token`,
+    ...resources(origin),
+    clientId: oidcClient.id,
+    clientSecret: 'env:OIDC_CLIENT_SECRET',
+    tokenExchangeEncoding: encoding,
+    codes: { mintUrl: `${origin}/test-hooks/codes` },
+    platform: platformOf(partnerName),
+  });
+  const dir = partnersDir({
+    'oidc-mint': oidcProfile(oidc.origin, 'form', 'oidc-mint'),
+    'oidc-json': oidcProfile(oidcJson.origin, 'json', 'oidc-json'),
+    'oidc-bound': oidcProfile(oidcBound.origin, 'form', 'oidc-bound'),
+    // Codes from the library's own login and consent pages, as a partner engineer would script them.
+    'oidc-login': {
+      ...oidcProfile(oidcLogin.origin, 'form', 'oidc-login'),
+      platform: undefined,
+      codes: {
+        browser: {
+          authUrl: authUrlOf('oidc-login'),
+          steps: [
+            { goto: oidcLogin.authorizationUrl },
+            { fill: 'input[name=login]', value: 'ada-lovelace' },
+            { fill: 'input[name=password]', value: 'env:OIDC_LOGIN_PASSWORD' },
+            { click: 'button[type=submit]' },
+            { click: 'button[type=submit]' },
+          ],
+        },
+      },
+    },
+    'node-oauth': {
+      tokenExchangeUrl: `${nodeOauth.origin}/oauth/token`,
+      ...resources(nodeOauth.origin),
+      clientId: oauth2ServerClient.id,
+      clientSecret: 'env:NODE_OAUTH_CLIENT_SECRET',
+      tokenExchangeEncoding: 'form',
+      codes: { mintUrl: `${nodeOauth.origin}/test-hooks/codes` },
+    },
+  });
+  const names = ['oidc-mint', 'oidc-json', 'oidc-bound', 'oidc-login', 'node-oauth'];
+  const run = await runPlaywright(
+    names.map((name) => `--project=${name}`),
+    { PARTNERS_DIR: dir, OIDC_CLIENT_SECRET: oidcClient.secret, NODE_OAUTH_CLIENT_SECRET: oauth2ServerClient.secret, OIDC_LOGIN_PASSWORD: 'any-password' },
+    { reporters: ['certification'] },
+  );
+  const certification = (name: string) => JSON.parse(readFileSync(path.join(run.out, 'certification', name, 'certification.json'), 'utf8')) as Certification;
+  const failedRules = (cert: Certification) => cert.rules.filter((rule) => rule.outcome === 'failed').map((rule) => rule.id);
+  const messagesOf = (cert: Certification, rule: string) => cert.findings.filter((f) => f.rule === rule && f.outcome === 'failed').map((f) => f.message);
+  for (const name of names) console.log(`${name}: ${certification(name).summary}`);
+
+  for (const name of ['oidc-mint', 'oidc-login', 'node-oauth']) {
+    const cert = certification(name);
+    expect.soft(failedRules(cert), name).toEqual([]);
+    expect.soft(cert.verdict, `${name}: ${cert.summary}`).toBe('CERTIFIED');
+    expect.soft(cert.rules.filter((rule) => rule.blockedBy !== undefined).map((rule) => rule.id), name).toEqual([]);
+  }
+  // The platform emulator signed on through oidc-provider's own token endpoint, in form.
+  expect(certification('oidc-mint').rules.find((rule) => rule.id === 'sso/app/shown')?.outcome).toBe('passed');
+
+  const json = certification('oidc-json');
+  expect(json.verdict).toBe('NOT CERTIFIED');
+  expect(failedRules(json)).toEqual(['token-exchange/encoding']);
+  expect(messagesOf(json, 'token-exchange/encoding')).toEqual([
+    expect.stringMatching(/^a JSON token request .* "error_description": "only application\/x-www-form-urlencoded content-type bodies are supported on POST \/token", while the same request form-encoded was answered with a token: .*either accept application\/json token requests .* or have the platform configured to send application\/x-www-form-urlencoded for this partner \("tokenExchangeEncoding": "form"\)$/),
+  ]);
+  // The platform's own code path sends JSON too: blocked by the same failure, not a second one.
+  const codePath = json.findings.filter((f) => f.test === "a fresh code opens the app through the partner's token exchange and account information");
+  expect(codePath.map((f) => [f.rule, f.outcome, f.blockedBy])).toEqual([
+    ['sso/app/shown', 'not-checked', 'token-exchange/encoding'],
+    ['sso/message/navigated', 'not-checked', 'token-exchange/encoding'],
+  ]);
+
+  const bound = certification('oidc-bound');
+  expect(bound.verdict).toBe('NOT CERTIFIED');
+  expect(failedRules(bound)).toEqual(['token-exchange/encoding']);
+  expect(messagesOf(bound, 'token-exchange/encoding')[0]).toContain(`"error_description": "missing required parameter 'redirect_uri'": the partner requires "redirect_uri", which the platform never sends`);
+  // Everything that needed a token is not checked, blocked by that one failure; nothing is "not applicable" for it.
+  const blocked = bound.rules.filter((rule) => rule.blockedBy === 'token-exchange/encoding');
+  expect(blocked.length).toBeGreaterThan(150);
+  // What is still "not applicable" is so for this profile (no "platform.mockLinkKey"), not for want of a token.
+  expect(new Set(bound.findings.filter((f) => f.outcome === 'skipped').map((f) => f.message))).toEqual(new Set(['the profile has no "platform.mockLinkKey", so the harness cannot sign forged claims']));
+  expect(bound.summary).toContain(`(${blocked.length} blocked by token-exchange/encoding)`);
+  expect(run.stdout).toContain(`oidc-bound: NOT CERTIFIED: 1 rule failed`);
+});
