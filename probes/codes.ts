@@ -20,12 +20,20 @@ export class CodeSourceError extends Error {
 }
 
 /**
+ * The oldest a minted code may be when it is handed out. Libraries issue codes that live from 60 s
+ * (oidc-provider's default) to 10 minutes (RFC 6749 §4.1.2's maximum); half the shortest leaves the
+ * exchange room to spare.
+ */
+export const codeMaxAgeMs = 30_000;
+
+/**
  * `"codes": {"mintUrl": …}`: a POST with no body answers `{"code": "…"}`. One code is always minted
  * ahead, so a test does not wait a round trip to the partner before its first call (a worker ends with
- * one code unused).
+ * one code unused). A code that waited longer than `maxAgeMs` (a worker busy with browser tests) is
+ * dropped for one minted just in time, so no code is spent after a short lifetime ran out.
  */
-export function mintedCodes(mintUrl: string, http: HttpClient): CodeSource {
-  const mint = async () => {
+export function mintedCodes(mintUrl: string, http: HttpClient, { maxAgeMs = codeMaxAgeMs, now = Date.now }: { maxAgeMs?: number; now?: () => number } = {}): CodeSource {
+  const mintCode = async () => {
     const { response, failure } = await http.send({ method: 'POST', url: mintUrl, headers: { accept: 'application/json' } });
     const problem = (what: string) => new CodeSourceError(`"codes.mintUrl" ${what}; it should answer 200 with {"code": "…"}`);
     if (failure) throw problem(`gave no usable answer: ${failure.message}`);
@@ -35,13 +43,19 @@ export function mintedCodes(mintUrl: string, http: HttpClient): CodeSource {
     if (typeof code !== 'string' || code === '') throw problem(`answered ${bodyPreview(response.body)} without a "code" string`);
     return code;
   };
-  let ahead: Promise<string> | undefined;
+  // Aged from when the mint was asked for: the partner issued the code no earlier.
+  const mint = () => {
+    const mintedAt = now();
+    return mintCode().then((code) => ({ code, mintedAt }));
+  };
+  let ahead: Promise<{ code: string; mintedAt: number }> | undefined;
   return {
-    next() {
-      const code = ahead ?? mint();
+    async next() {
+      const waiting = ahead ?? mint();
       ahead = mint();
       ahead.catch(() => {}); // a failed mint surfaces when its code is asked for, not as an unhandled rejection
-      return code;
+      const { code, mintedAt } = await waiting;
+      return now() - mintedAt <= maxAgeMs ? code : (await mint()).code;
     },
   };
 }

@@ -115,16 +115,19 @@ async function latencySensitivity(latencies: readonly number[]) {
     const file = path.join(dir, `${name}.json`);
     const reference = JSON.parse(readFileSync('partners/reference.json', 'utf8')) as { platform: object };
     writeFileSync(file, JSON.stringify({ ...reference, platform: { ...reference.platform, partnerName: name } }).replaceAll(origin, partnerOrigin));
-    return { latencyMs, name, app, profile: loadProfile(file).profile!.profile };
+    return { latencyMs, name, app, partnerOrigin, profile: loadProfile(file).profile!.profile };
   }));
   const env = { PARTNERS_DIR: dir };
   const measured = [];
-  for (const { latencyMs, name, profile } of partners) {
+  for (const { latencyMs, name, profile, partnerOrigin } of partners) {
     measured.push({
       latencyMs,
       probesMs: (await timed(() => runProbes(profile))),
       httpSuitesMs: (await timed(playwright(httpSuites, name, env))),
       allSuitesMs: (await timed(playwright([], name, env))),
+      // How old the oldest code was when the partner exchanged it, over all these runs: what a partner
+      // whose codes live 60 s would have refused (the harness drops minted codes older than 30 s).
+      oldestCodeSpentMs: ((await (await fetch(`${partnerOrigin}/test-hooks/stats`)).json()) as { oldestCodeSpentMs: number }).oldestCodeSpentMs,
     });
   }
   await Promise.all(partners.map(({ app }) => app.close()));
@@ -181,8 +184,8 @@ console.log(`${'bills'.padEnd(10)} ${'requests'.padStart(9)} ${'median'.padStart
 for (const w of walks) console.log(`${w.walked.toLocaleString('en-US').padEnd(10)} ${String(w.requests).padStart(9)} ${`${w.medianMs} ms`.padStart(10)} ${String(w.requestsPerSecond).padStart(11)}`);
 console.log(`200,000 bills take ${linearity}× the time of 100,000 (linear: about 2)`);
 console.log(`\nlatency sensitivity: a reference partner answering after 0 ms and after 200 ms, median of ${runs}\n`);
-console.log(`${'partner latency'.padEnd(16)} ${'probes in-process'.padStart(18)} ${'HTTP suites'.padStart(12)} ${'all suites'.padStart(11)}`);
-for (const m of latency.measured) console.log(`${`${m.latencyMs} ms`.padEnd(16)} ${`${m.probesMs} ms`.padStart(18)} ${`${m.httpSuitesMs} ms`.padStart(12)} ${`${m.allSuitesMs} ms`.padStart(11)}`);
+console.log(`${'partner latency'.padEnd(16)} ${'probes in-process'.padStart(18)} ${'HTTP suites'.padStart(12)} ${'all suites'.padStart(11)} ${'oldest code spent'.padStart(18)}`);
+for (const m of latency.measured) console.log(`${`${m.latencyMs} ms`.padEnd(16)} ${`${m.probesMs} ms`.padStart(18)} ${`${m.httpSuitesMs} ms`.padStart(12)} ${`${m.allSuitesMs} ms`.padStart(11)} ${`${(m.oldestCodeSpentMs / 1000).toFixed(1)} s`.padStart(18)}`);
 const added = latency.addedPer100Ms;
 console.log(`${'added per 100 ms'.padEnd(16)} ${`${added.probesMs} ms`.padStart(18)} ${`${added.httpSuitesMs} ms`.padStart(12)} ${`${added.allSuitesMs} ms`.padStart(11)}   (target: 1000 ms or less)`);
 const load = await loadEmulator({ durationS: 10, connections: 10 });

@@ -27,6 +27,19 @@ test.describe('minted codes', () => {
     expect(await mintedCodes('http://partner.test/codes', http).next()).toBe('fresh-1');
   });
 
+  test('one code is minted ahead, and one that waited too long is dropped for a code minted just in time', async () => {
+    let clock = 0;
+    let minted = 0;
+    nock('http://partner.test').post('/codes').times(4).reply(200, () => ({ code: `code-${++minted}` }));
+    const source = mintedCodes('http://partner.test/codes', http, { maxAgeMs: 30_000, now: () => clock });
+    expect(await source.next()).toBe('code-1');
+    // code-2 was minted ahead; while it waits 31 s, it ages past 30 s and is never handed out.
+    await expect.poll(() => minted).toBe(2);
+    clock += 31_000;
+    expect(await source.next()).toBe('code-4');
+    expect(minted).toBe(4);
+  });
+
   test('a broken mint hook is a clear set-up error', async () => {
     nock('http://partner.test').post('/codes').reply(404, '<h1>Not Found</h1>').post('/codes').reply(200, { token: 'x' });
     const source = mintedCodes('http://partner.test/codes', http);
