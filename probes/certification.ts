@@ -4,7 +4,7 @@ import { httpClient } from './http';
 import type { Browser } from '@playwright/test';
 import { signOnProbes } from './embedded-app';
 import { mockLinkProbes } from './mock-link';
-import { accountInfoOnce, connectPlatform } from './platform';
+import { accountInfoOnce, connectPlatform, type BrowserProbeContext } from './platform';
 import { codesNeeded, type Probe, type ProbeContext, type ProbeResult } from './probe';
 import { accountInfoProbes, fundingSourcesProbes } from './resources';
 import { tokenExchangeProbes, workerExchangeOnce } from './token-exchange';
@@ -36,14 +36,14 @@ export async function runProbes(profile: Profile, probes: readonly Probe[] = cer
   return Promise.all(probes.map((probe) => probe.run(ctx)));
 }
 
-/** Runs the mock-link and browser probes all at once, outside Playwright, for a profile with "platform". */
-export async function runPlatformProbes(profile: Profile, browser: Browser): Promise<ProbeResult[]> {
+/** Runs the mock-link and browser probes (or only `only` of the browser ones) all at once, outside Playwright, for a profile with "platform". */
+export async function runPlatformProbes(profile: Profile, browser: Browser, only?: readonly Probe<BrowserProbeContext>[]): Promise<ProbeResult[]> {
   const ctx = standaloneContext(profile);
   const platform = await connectPlatform(profile, ctx.http);
   const accountInfo = accountInfoOnce(ctx.http, ctx);
   const applies = (probe: Pick<Probe, 'skipReason'>) => !probe.skipReason?.(profile);
   return Promise.all([
-    ...mockLinkProbes.filter(applies).map((probe) => probe.run({ ...ctx, platform, accountInfo })),
-    ...signOnProbes.filter(applies).map((probe) => probe.run({ ...ctx, platform, accountInfo, browser })),
+    ...(only ? [] : mockLinkProbes.filter(applies).map((probe) => probe.run({ ...ctx, platform, accountInfo }))),
+    ...(only ?? signOnProbes).filter(applies).map((probe) => probe.run({ ...ctx, platform, accountInfo, browser })),
   ]);
 }

@@ -134,9 +134,9 @@ export function browserCodes(config: BrowserCodes, launch: () => Promise<Browser
         const login = (async () => {
           for (const [index, step] of steps.entries()) {
             current = index;
-            if ('goto' in step) await page!.goto(step.goto);
-            else if ('fill' in step) await page!.fill(step.fill, step.value);
-            else await page!.click(step.click);
+            if ('goto' in step) await page.goto(step.goto);
+            else if ('fill' in step) await page.fill(step.fill, step.value);
+            else await page.click(step.click);
           }
           current = steps.length;
         })();

@@ -50,7 +50,7 @@ test('the conformant emulator passes every mock-link and browser rule, and none 
 });
 
 test('every emulator fault is caught by exactly its rules', async ({ browser }) => {
-  test.setTimeout(360_000);
+  test.setTimeout(480_000);
   let caught = 0;
   // One fault at a time: each run already opens its eight browser contexts at once.
   for (const fault of platformFaultNames) {

@@ -76,7 +76,7 @@ function textsUnder(dir: string): { file: string; text: string }[] {
 }
 
 test('no planted secret, token, code, api-key, JWT, bank account number or tax id survives in any file of a run, or in its console', async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   // Planted: every code and token the partner issues, and its client secret, are values this test chose.
   const issued: string[] = [];
   const partner = await startReferencePartner({

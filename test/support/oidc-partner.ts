@@ -43,6 +43,7 @@ export async function startOidcPartner({ authUrl, bindRedirectUri = false, authM
     ],
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
     cookies: { keys: ['oidc-partner-cookie-key-not-secret'] },
+    ttl: { AccessToken: 3600, AuthorizationCode: 60, Grant: 3600, IdToken: 3600, Interaction: 600, Session: 3600 },
     features: { devInteractions: { enabled: true } },
     // The library requires PKCE by default (RFC 9700). The platform's client is confidential and sends no
     // code_verifier (spec §4.2), so a partner exempts it, as here.

@@ -126,6 +126,20 @@ test.describe('the certification and its verdict', () => {
     expect(buildCertification({ ...run, status: 'interrupted' }, [record('t', [finding('token-exchange/status', 'passed')])]).summary).toMatch(/^NOT CERTIFIED: the run ended interrupted/);
   });
 
+  test('a rule blocked by another failure is not checked, blocked by it, never not applicable; judged elsewhere, it counts as judged', () => {
+    const blocked = (rule: string): Finding => ({ ...finding(rule, 'not-checked'), blockedBy: 'token-exchange/encoding' });
+    const cert = buildCertification(run, [
+      record('exchange', [finding('token-exchange/encoding', 'failed')], { status: 'failed' }),
+      record('payload', [blocked('account-info/user.email/format'), blocked('account-info/status')]),
+      record('mock link', [finding('account-info/status', 'passed'), finding('account-info/user.phone/present', 'skipped')]),
+    ]);
+    expect(cert.rules.find((rule) => rule.id === 'account-info/user.email/format')).toMatchObject({ outcome: 'not-checked', blockedBy: 'token-exchange/encoding' });
+    expect(cert.rules.find((rule) => rule.id === 'account-info/status')).toMatchObject({ outcome: 'passed' });
+    expect(cert.rules.find((rule) => rule.id === 'account-info/status')).not.toHaveProperty('blockedBy');
+    expect(cert.rules.find((rule) => rule.id === 'account-info/user.phone/present')?.outcome).toBe('skipped');
+    expect(cert.summary).toMatch(/, 1 not applicable, \d+ not checked \(1 blocked by token-exchange\/encoding\)$/);
+  });
+
   test('what users will be asked to type comes from missing Yes*, no** and no* fields', () => {
     const cert = buildCertification(run, [record('t', [
       finding('account-info/user.phone/present', 'warning', 'user.phone'),
