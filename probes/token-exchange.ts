@@ -77,7 +77,6 @@ function judgeTransport(exchange: Exchange, judged: readonly Rule<never, never>[
   return { findings, response: jsonResponse(exchange.response!) };
 }
 
-
 /**
  * Exchanges a code as the platform would, in the configured encoding. When that issues no token and was
  * refused, the same code is sent in the other encoding: a body the partner could not read spent no code,
@@ -109,16 +108,12 @@ const configuredExchangeProbe: Probe = {
     recorded(ctx, async (http) => {
       const judged = [configuredEncodingAccepted, ...successResponseRules, ...tokenFieldRules, issuedTokenAccepted];
       const encoding = ctx.profile.tokenExchangeEncoding;
-      const code = await ctx.codes.next();
-      const call = judgeTransport(await http.send(tokenRequest(ctx.profile, encoding, { code })), judged);
+      // A refused exchange is retried in the other encoding with the same code, to tell an encoding problem from any other.
+      const [sent, retried] = (await exchangeCode(http, ctx.profile, await ctx.codes.next())).exchanges;
+      const call = judgeTransport(sent!, judged);
       if (!call.response) return call.findings;
       const client = { clientId: ctx.profile.clientId, clientSecret: ctx.profile.clientSecret };
-      let other: JsonResponse | undefined;
-      if (call.response.status >= 400) {
-        // Refused: the same code in the other encoding tells an encoding problem from any other.
-        const retry = await http.send(tokenRequest(ctx.profile, otherEncoding(encoding), { code }));
-        if (retry.response) other = jsonResponse(retry.response);
-      }
+      const other = retried?.response && jsonResponse(retried.response);
       const findings = [...call.findings, ...checkJsonResponse({ encoding, response: call.response, client, ...(other ? { other } : {}) })];
       const token = issuedToken(call.response);
       if (!token) return [...findings, ...blocked([issuedTokenAccepted], noTokenBlocker(call.response))];

@@ -32,7 +32,9 @@ export const isHostileFault = (name: string): name is HostileFault => Object.has
 // A hung answer still ends some time, so a client that never hangs up cannot pin a socket forever.
 const hangUpAfterMs = 120_000;
 let bomb: Buffer | undefined;
-const gzipBomb = () => (bomb ??= gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20), { level: 9 }));
+// 64 gzip members of 1 MiB each (a decoder inflates them one after another): 66 KB built in milliseconds,
+// where one 64-MiB member took seconds of CPU and, on a loaded machine, outlived the client's deadline.
+const gzipBomb = () => (bomb ??= Buffer.concat(Array.from({ length: 64 }, () => gzipSync(Buffer.alloc(1024 * 1024, 0x20), { level: 9 }))));
 const signInPage = '<!doctype html><html><head><title>Sign in</title></head><body><form action="/login"><input name="username"><button>Sign in</button></form></body></html>';
 
 /** Answers on the raw socket, past Fastify, for behaviours no well-behaved framework would produce. */
