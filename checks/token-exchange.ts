@@ -19,11 +19,9 @@ const stringField = (r: JsonResponse, name: string) => {
   return typeof value === 'string' ? value : undefined;
 };
 const errorCode = (r: JsonResponse) => stringField(r, 'error');
-/** The partner's own words, bounded: an error_description is quoted, never trusted to be short. */
-const errorDescription = (r: JsonResponse) => {
-  const description = stringField(r, 'error_description');
-  return description === undefined || description.length <= 200 ? description : `${description.slice(0, 200)}…`;
-};
+/** The partner's own words, bounded: they are quoted and matched, never trusted to be short. */
+const bounded = (text: string | undefined) => (text === undefined || text.length <= 200 ? text : `${text.slice(0, 200)}…`);
+const errorDescription = (r: JsonResponse) => bounded(stringField(r, 'error_description'));
 /** Whether the endpoint granted the request: a 2xx, or any answer that carries a token. */
 export const grantsToken = (r: JsonResponse) => isSuccess(r.status) || jsonObject(r)?.access_token !== undefined;
 
@@ -33,7 +31,7 @@ export function describeJsonResponse(r: JsonResponse): string {
   if (object?.access_token !== undefined) return `${statusDescription(r)} with an "access_token"`;
   const code = errorCode(r);
   const description = errorDescription(r);
-  if (code !== undefined) return `${statusDescription(r)} with "error": ${JSON.stringify(code)}${description === undefined ? '' : `, "error_description": ${JSON.stringify(description)}`}`;
+  if (code !== undefined) return `${statusDescription(r)} with "error": ${JSON.stringify(bounded(code))}${description === undefined ? '' : `, "error_description": ${JSON.stringify(description)}`}`;
   if (r.body.trim() === '') return `${statusDescription(r)} with an empty body`;
   return `${statusDescription(r)} with a ${mediaType(r.headers) || 'untyped'} body ${bodyPreview(r.body)}`;
 }
@@ -56,7 +54,7 @@ export interface EncodingTrial {
   client: { clientId?: string | undefined; clientSecret?: string | undefined };
 }
 
-const says = (r: JsonResponse, pattern: RegExp) => pattern.test(`${errorCode(r) ?? ''} ${errorDescription(r) ?? ''}`);
+const says = (r: JsonResponse, pattern: RegExp) => pattern.test(`${bounded(errorCode(r)) ?? ''} ${errorDescription(r) ?? ''}`);
 const complainsOfEncoding = (r: JsonResponse) => r.status === 415 || says(r, /content.?type|urlencoded|application\/json|media type|json bod|form bod/i);
 
 /**

@@ -203,3 +203,10 @@ test('a refused exchange is diagnosed from the partner\'s own error and error_de
   // Nothing recognised: the partner's words, and what a valid request deserves.
   expect(diagnosis(refused('server_error', 'database down', 500))).toMatch(/"error_description": "database down"; answer a token request with a fresh "code" with 200 and an "access_token"$/);
 });
+
+test('the partner\'s words are quoted and matched bounded: a 1 MiB "error" or "error_description" gives a short message', () => {
+  const huge = 'redirect_uri '.repeat(80_000);
+  const message = diagnoseRefusal({ encoding: 'form', response: response(400, { error: huge, error_description: huge }), client });
+  expect(message.length).toBeLessThan(2000);
+  expect(message).toContain('the partner requires "redirect_uri"');
+});
