@@ -44,8 +44,9 @@ export default defineConfig<object, HarnessWorkerOptions>({
   },
   projects: [
     { name: 'unit', testDir: 'test/unit' },
-    // Self-tests start nested runs of 4 workers and browsers of their own: two at a time keep 2 cores from thrashing.
-    { name: 'self-test', testDir: 'test/self', timeout: 120_000, workers: 2 },
+    // Self-tests start nested runs of 4 workers and browsers of their own, or certify in-process against a
+    // partner in their own event loop: one at a time, so 2 cores do not starve them past their timeouts.
+    { name: 'self-test', testDir: 'test/self', timeout: 120_000, workers: 1 },
     ...profiles.map(({ name, file, profile }) => ({
       name,
       testDir: 'suites',
