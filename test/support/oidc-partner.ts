@@ -49,7 +49,16 @@ export async function startOidcPartner({ authUrl, bindRedirectUri = false, authM
     // code_verifier (spec §4.2), so a partner exempts it, as here.
     pkce: { required: () => false },
   };
-  const provider = new Provider(origin, configuration);
+  // The library warns, rightly, that its in-memory store, development keys and login pages are for a quick
+  // start: exactly what a test partner is. Those three lines are kept out of the test output.
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => (String(args[0]).includes('a quick start development-only') ? undefined : warn(...args));
+  let provider: Provider;
+  try {
+    provider = new Provider(origin, configuration);
+  } finally {
+    console.warn = warn;
+  }
   const handleOidc = provider.callback();
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
