@@ -2,7 +2,7 @@ import type { ClauseId } from './clauses';
 import { bodyPreview, jsonObject, jsonResponse, jsonType, mediaType, type Exchange, type JsonResponse, type RequestRecord } from './evidence';
 import { blocked, evaluate, evaluateAll, failed, type Blocker, type Finding, type Level, type Rule } from './finding';
 import { jsonResponseRules, statusDescription } from './response';
-import { transportRules } from './transport';
+import { checkTransport, transportRules } from './transport';
 
 /** Spec §4.2: the token request body is JSON or form-encoded; the platform may send either. */
 export type Encoding = 'json' | 'form';
@@ -273,9 +273,8 @@ export function checkJsonResponse(trial: EncodingTrial): Finding[] {
  * transport, a redirect, a refusal, or a 2xx without a usable "access_token".
  */
 export function tokenBlocker(exchange: Exchange): Blocker {
-  const transport = evaluateAll(tokenTransportRules, exchange, undefined).find((f) => f.outcome === 'failed');
-  if (transport || !exchange.response) return { rule: transport?.rule ?? tokenTransportRules[0]!.id, reason: noToken };
-  return noTokenBlocker(jsonResponse(exchange.response));
+  const transport = checkTransport(tokenTransportRules, exchange, noToken);
+  return transport.usable ? noTokenBlocker(jsonResponse(exchange.response!)) : transport.blocker;
 }
 
 const noToken = 'no access token was issued';
@@ -421,7 +420,7 @@ export interface Answered {
   scheme: string | undefined;
 }
 
-export const schemeOf = (request: Pick<RequestRecord, 'headers'> | { headers?: Record<string, string> }): string | undefined => {
+export const schemeOf = (request: { headers?: RequestRecord['headers'] }): string | undefined => {
   const header = Object.entries(request.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
   return header?.trim().split(/\s+/)[0];
 };

@@ -1,5 +1,5 @@
 import type { Exchange } from './evidence';
-import { evaluateAll, failed, type Finding, type Rule } from './finding';
+import { evaluateAll, failed, firstFailure, type Blocker, type Finding, type Rule } from './finding';
 
 /**
  * Rules every call to a partner endpoint must pass before its content can be judged: a complete
@@ -42,8 +42,16 @@ function whereTo(from: string, location: string | undefined): string {
   return `to ${location}`;
 }
 
-/** Runs the transport rules; `usable` is false when the response cannot be judged any further. */
-export function checkTransport(rules: readonly Rule<Exchange>[], exchange: Exchange): { findings: Finding[]; usable: boolean } {
+/**
+ * Runs the transport rules; `usable` is false when the response cannot be judged any further, and then
+ * `blocker` names the transport rule that failed, for the rules this call was to feed.
+ */
+export function checkTransport(
+  rules: readonly Rule<Exchange>[],
+  exchange: Exchange,
+  reason = 'no usable response',
+): { findings: Finding[]; usable: true } | { findings: Finding[]; usable: false; blocker: Blocker } {
   const findings = evaluateAll(rules, exchange, undefined);
-  return { findings, usable: failed(findings).length === 0 && exchange.response !== undefined };
+  if (failed(findings).length === 0 && exchange.response !== undefined) return { findings, usable: true };
+  return { findings, usable: false, blocker: firstFailure(findings, reason) ?? { rule: rules[0]!.id, reason } };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { accountInfoFieldRules } from '../checks/account-info';
 import { jsonObject, jsonResponse, type Exchange } from '../checks/evidence';
-import { blocked, evaluate, firstFailure, skip, type Blocker, type Finding, type Rule } from '../checks/finding';
+import { blocked, evaluate, skip, type Blocker, type Finding, type Rule } from '../checks/finding';
 import { fundingSourceRules } from '../checks/funding-sources';
 import type { Payload, PayloadRule } from '../checks/payload';
 import {
@@ -73,9 +73,9 @@ export async function liveAccountInfo(http: HttpClient, ctx: ProbeContext): Prom
   const exchanged = await ctx.workerExchange();
   if ('blocker' in exchanged) return { blocker: { ...exchanged.blocker, reason: 'no access token was issued to read the account information with' } };
   const answer = await http.send(resourceRequest(ctx.profile.accountInfoUrl, exchanged.token));
-  const transport = checkTransport(accountInfoResource.transport, answer);
   const reason = 'the partner served no account information';
-  if (!transport.usable) return { blocker: firstFailure(transport.findings, reason) ?? { rule: accountInfoResource.transport[0]!.id, reason } };
+  const transport = checkTransport(accountInfoResource.transport, answer, reason);
+  if (!transport.usable) return { blocker: transport.blocker };
   const payload = answer.response!.status === 200 ? jsonObject(jsonResponse(answer.response!)) : undefined;
   return payload ? { payload } : { blocker: { rule: answer.response!.status === 200 ? accountInfoResource.bodyJson.id : accountInfoResource.status.id, reason } };
 }
@@ -98,8 +98,8 @@ function payloadProbe(resource: Resource): Probe {
         if ('blocker' in obtained) return blocked([...rules.transport, ...judged], obtained.blocker);
         const url = resource.url(ctx.profile)!;
         const [first, second] = await Promise.all([http.send(resourceRequest(url, obtained.token)), http.send(resourceRequest(url, obtained.token))]);
-        const transport = checkTransport(rules.transport, first);
-        if (!transport.usable) return [...transport.findings, ...blocked(judged, firstFailure(transport.findings, `no usable response from "${urlField}"`)!)];
+        const transport = checkTransport(rules.transport, first, `no usable response from "${urlField}"`);
+        if (!transport.usable) return [...transport.findings, ...blocked(judged, transport.blocker)];
         const payloadCtx = { now: new Date(), collectMissingAccountInfo: ctx.profile.collectMissingAccountInfo };
         const one = checkPayload(rules, fieldRules, jsonResponse(first.response!), payloadCtx);
         return [...transport.findings, ...one.findings, ...compare(consistency, one.payload, second, urlField)];
@@ -131,8 +131,8 @@ function unauthorizedProbe(resource: Resource): Probe {
         ];
         const answers = await Promise.all(cases.map(({ request }) => http.send(request)));
         return cases.flatMap(({ rule }, index) => {
-          const transport = checkTransport(rules.transport, answers[index]!);
-          if (!transport.usable) return [...transport.findings, ...blocked([rule, rules.wwwAuthenticate], firstFailure(transport.findings, `no usable response from "${urlField}"`)!)];
+          const transport = checkTransport(rules.transport, answers[index]!, `no usable response from "${urlField}"`);
+          if (!transport.usable) return [...transport.findings, ...blocked([rule, rules.wwwAuthenticate], transport.blocker)];
           const response = jsonResponse(answers[index]!.response!);
           return [...transport.findings, ...evaluate(rule, response, undefined), ...evaluate(rules.wwwAuthenticate, response, undefined)];
         });

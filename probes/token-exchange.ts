@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { checkTransport } from '../checks/transport';
-import { blocked, evaluate, firstFailure, type Finding, type Rule } from '../checks/finding';
+import { blocked, evaluate, type Finding, type Rule } from '../checks/finding';
 import {
   checkRefusal,
   checkJsonResponse,
@@ -29,9 +29,10 @@ import {
   unsupportedGrantTypeRejected,
   wrongSecretInvalidClient,
   wrongSecretRejected,
+  type Answered,
   type Encoding,
 } from '../checks/token-exchange';
-import { jsonResponse, type Exchange, type JsonResponse } from '../checks/evidence';
+import { jsonResponse, type Exchange } from '../checks/evidence';
 import type { Profile } from '../partners/profile';
 import type { HttpClient, HttpRequest } from './http';
 import { recorded, type Probe, type ProbeContext, type WorkerExchange } from './probe';
@@ -72,9 +73,9 @@ export const resourceRequest = (url: string, token?: string): HttpRequest => ({
 
 /** Judges one token call's transport first; `judged` is blocked when there is no usable response. */
 function judgeTransport(exchange: Exchange, judged: readonly Rule<never, never>[]) {
-  const { findings, usable } = checkTransport(tokenTransportRules, exchange);
-  if (!usable) return { findings: [...findings, ...blocked(judged, firstFailure(findings, 'no usable response from "tokenExchangeUrl"') ?? tokenBlocker(exchange))] };
-  return { findings, response: jsonResponse(exchange.response!) };
+  const transport = checkTransport(tokenTransportRules, exchange, 'no usable response from "tokenExchangeUrl"');
+  if (!transport.usable) return { findings: [...transport.findings, ...blocked(judged, transport.blocker)] };
+  return { findings: transport.findings, response: jsonResponse(exchange.response!) };
 }
 
 /**
@@ -85,9 +86,10 @@ function judgeTransport(exchange: Exchange, judged: readonly Rule<never, never>[
 export async function exchangeCode(http: HttpClient, profile: Profile, code: string): Promise<WorkerExchange> {
   const configured = profile.tokenExchangeEncoding;
   const first = await http.send(tokenRequest(profile, configured, { code }));
-  const firstToken = first.response && issuedToken(jsonResponse(first.response));
+  const answered = first.response && jsonResponse(first.response);
+  const firstToken = answered && issuedToken(answered);
   if (firstToken) return { exchanges: [first], encoding: configured, token: firstToken };
-  if (!first.response || grantsToken(jsonResponse(first.response)) || first.response.status < 400) return { exchanges: [first], blocker: tokenBlocker(first) };
+  if (!answered || grantsToken(answered) || answered.status < 400) return { exchanges: [first], blocker: tokenBlocker(first) };
   const other = await http.send(tokenRequest(profile, otherEncoding(configured), { code }));
   const otherToken = other.response && issuedToken(jsonResponse(other.response));
   return otherToken ? { exchanges: [first, other], encoding: otherEncoding(configured), token: otherToken } : { exchanges: [first, other], blocker: tokenBlocker(first) };
@@ -150,7 +152,7 @@ async function negativeCase(ctx: ProbeContext, judged: readonly Rule<never, neve
 function refusalProbe(
   spec: Pick<Probe, 'id' | 'title' | 'codes' | 'skipReason'>,
   request: (ctx: ProbeContext) => Promise<TokenParams>,
-  judge: (answered: { response: JsonResponse; scheme: string | undefined }) => Finding[],
+  judge: (answered: Answered) => Finding[],
   judged: readonly Rule<never, never>[],
 ): Probe {
   return {
