@@ -49,6 +49,15 @@ export interface Rule<Input, Ctx = void> {
   check(input: Input, ctx: Ctx): Issue[];
 }
 
+/** Issues of one rule listed one by one; past this, one more finding counts the rest (a flood stays linear). */
+export const issuesPerRule = 20;
+
+/** `a, b, c … and 61,980 more`: a list in a message, cut at `max` items. */
+export function listed(items: readonly string[], max = issuesPerRule): string {
+  const more = items.length - max;
+  return more > 0 ? `${items.slice(0, max).join(', ')} … and ${more.toLocaleString('en-US')} more` : items.join(', ');
+}
+
 const outcomeOfLevel: Record<Level, Outcome> = { MUST: 'failed', SHOULD: 'warning', INFO: 'info' };
 
 function finding(rule: Rule<never, never>, outcome: Outcome, message: string, field = rule.field): Finding {
@@ -70,7 +79,13 @@ export function evaluateAll<I, C>(rules: readonly Rule<I, C>[], input: I, ctx: C
       issues = [{ message: `rule crashed (${String(error)}); please report this harness bug`, outcome: 'failed' }];
     }
     if (issues.length === 0) findings.push(finding(rule, 'passed', rule.requirement));
-    for (const issue of issues) findings.push(finding(rule, issue.outcome ?? outcomeOfLevel[rule.level], issue.message, issue.field ?? rule.field));
+    for (const issue of issues.slice(0, issuesPerRule)) findings.push(finding(rule, issue.outcome ?? outcomeOfLevel[rule.level], issue.message, issue.field ?? rule.field));
+    const more = issues.length - issuesPerRule;
+    if (more > 0) {
+      const last = issues[issuesPerRule]!;
+      const message = `and ${more.toLocaleString('en-US')} more like these, not listed one by one (the first ${issuesPerRule} are)`;
+      findings.push(finding(rule, last.outcome ?? outcomeOfLevel[rule.level], message));
+    }
   }
   return findings;
 }

@@ -1,5 +1,6 @@
 import { constraint, presentAndTyped, rulesIn, spelling, type Field, type Marker, type PayloadRule } from './payload';
 import { isObject } from './evidence';
+import { listed } from './finding';
 import { abaChecksumValid } from './reference-data';
 
 /** The field rules of spec §2.4 and the decisions of DESIGN §5 "Funding sources". */
@@ -28,6 +29,18 @@ export const last4Field = field('accountNumberLast4Digits', 'no', 'string');
 export const fundingSourceIds = (payload: Record<string, unknown>): unknown[] =>
   (Array.isArray(payload.fundingSources) ? (payload.fundingSources as unknown[]) : []).map((item) => (isObject(item) ? item.id : undefined));
 
+const idCounts = new WeakMap<Record<string, unknown>, Map<unknown, number>>();
+/** How many sources carry each id, counted once per payload: the unique rule asks for every source. */
+function sourcesWithId(payload: Record<string, unknown>, id: unknown): number {
+  let counts = idCounts.get(payload);
+  if (!counts) {
+    counts = new Map();
+    for (const each of fundingSourceIds(payload)) counts.set(each, (counts.get(each) ?? 0) + 1);
+    idCounts.set(payload, counts);
+  }
+  return counts.get(id) ?? 0;
+}
+
 export const fundingSources = {
   ...presentAndTyped(fundingSourcesField),
   items: constraint(fundingSourcesField, 'items', {
@@ -35,7 +48,7 @@ export const fundingSources = {
     schema: { items: { type: 'object' } },
     problem: ({ value }) => {
       const wrong = value.map((item, index) => [item, index] as const).filter(([item]) => !isObject(item));
-      return `entries ${wrong.map(([, index]) => index).join(', ')} are not objects; send each source as {"id": …, "type": "ach", …}`;
+      return `entries ${listed(wrong.map(([, index]) => String(index)))} are not objects; send each source as {"id": …, "type": "ach", …}`;
     },
   }),
 };
@@ -51,7 +64,7 @@ export const id = {
     requirement: 'every funding source has its own "id"',
     impact: 'the platform keeps one of the sources with a shared id and drops the others',
     problem: ({ value, payload }) => {
-      const count = fundingSourceIds(payload).filter((id) => id === value).length;
+      const count = sourcesWithId(payload, value);
       return count > 1 ? `shared by ${count} funding sources; give each source its own id` : undefined;
     },
   }),

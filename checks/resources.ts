@@ -1,6 +1,6 @@
 import { isObject, jsonObject, type JsonResponse } from './evidence';
 import { fundingSourceIds } from './funding-sources';
-import { blocked, evaluate, evaluateAll, type Finding, type Issue, type Rule } from './finding';
+import { blocked, evaluate, evaluateAll, listed, type Finding, type Issue, type Rule } from './finding';
 import type { Endpoint, Payload, PayloadContext, PayloadRule } from './payload';
 import { jsonResponseRules } from './response';
 import { transportRules } from './transport';
@@ -131,10 +131,11 @@ export const fundingSourceIdsStable: Rule<TwoCalls> = {
   impact: 'the platform removes and re-adds the user\'s funding sources at every sign-on',
   check: ({ first, second }) => {
     const [a, b] = [idsOf(first), idsOf(second)];
-    const gone = a.filter((id) => !b.includes(id));
-    const added = b.filter((id) => !a.includes(id));
+    const [inA, inB] = [new Set(a), new Set(b)];
+    const gone = a.filter((id) => !inB.has(id));
+    const added = b.filter((id) => !inA.has(id));
     if (gone.length === 0 && added.length === 0) return [];
-    return [{ message: `the second call dropped ${gone.join(', ') || 'nothing'} and added ${added.join(', ') || 'nothing'}; keep each source's "id" stable` }];
+    return [{ message: `the second call dropped ${listed(gone) || 'nothing'} and added ${listed(added) || 'nothing'}; keep each source's "id" stable` }];
   },
 };
 

@@ -23,6 +23,9 @@ export const hostileFaults = {
   'account-info-proto-key': { description: 'account-info: sends a "__proto__" key inside "user"' },
   'account-info-latin-1': { description: 'account-info: sends the last name "Müller" in Latin-1 bytes, declared as UTF-8' },
   'account-info-deep-nesting': { description: 'account-info: adds a field nested 100,000 arrays deep, which recursive code cannot walk' },
+  'account-info-null-flood': { description: 'account-info: adds an array of 200,000 nulls (1 MiB, inside the cap)' },
+  'account-info-key-flood': { description: 'account-info: repeats one key of "user" 60,000 times (1 MiB, inside the cap)' },
+  'funding-sources-flood': { description: 'funding sources: lists 62,000 funding sources with distinct ids and nothing else (1 MiB, inside the cap)' },
 } as const satisfies Record<string, FaultSpec>;
 
 export type HostileFault = keyof typeof hostileFaults;
@@ -102,10 +105,65 @@ export function hostileAccountBody(faults: ReadonlySet<string>, body: unknown): 
   const text = JSON.stringify(body);
   if (faults.has('account-info-duplicate-keys')) return Buffer.from(text.replace('"user":{', '"user":{"email":"someone.else@example.com",'));
   if (faults.has('account-info-proto-key')) return Buffer.from(text.replace('"user":{', '"user":{"__proto__":{"isAdmin":true},'));
+  if (faults.has('account-info-null-flood')) return Buffer.from(text.replace('"user":{', `"user":{"extra":[${Array(200_000).fill('null').join(',')}],`));
+  if (faults.has('account-info-key-flood')) return Buffer.from(text.replace('"user":{', `"user":{${'"nickname":"x",'.repeat(60_000)}`));
   if (faults.has('account-info-deep-nesting')) return Buffer.from(text.replace('"user":{', `"user":{"extra":${'['.repeat(100_000)}${']'.repeat(100_000)},`));
   if (faults.has('account-info-latin-1')) {
     const user = (body as { user: { lastName: string } }).user;
     return Buffer.from(text.replace(JSON.stringify(user.lastName), '"Müller"'), 'latin1');
   }
   return undefined;
+}
+
+/** The funding-sources body, as bytes, flooded with distinct sources; undefined without the fault. */
+export function hostileFundingBody(faults: ReadonlySet<string>, body: unknown): Buffer | undefined {
+  if (!faults.has('funding-sources-flood')) return undefined;
+  const sources = Array.from({ length: 62_000 }, (_, i) => `{"id":"f${i}"}`);
+  return Buffer.from(JSON.stringify(body).replace('"fundingSources":[', `"fundingSources":[${sources.join(',')},`));
+}
+
+/**
+ * Partners that leak: what they send is not wrong by any rule, but it carries secrets and personal data
+ * where no masking by key would look. The redaction self-test (test/self/redaction.spec.ts) plants them.
+ */
+export const leakFaults = {
+  'echoes-secrets': {
+    description:
+      'token endpoint: refuses a reused code with 401 (a SHOULD warning) whose error_description echoes the client secret (base64, as HTTP Basic, upper case, first character \\u-escaped, split across two fields), the code (plain, percent-encoded once and twice, form-encoded, base64), the token it issued and the codes of other sessions (plain and \\u-escaped), and the code again in Cache-Control',
+  },
+  'personal-data-elsewhere': {
+    description: 'account-info: a full bank account number as "accountNumber" and as "bankAccountNumber": {"value": …}, an SSN as company.taxInfo.ssn, an EIN inside company.name, and "token": "rule", "password": "request"',
+  },
+} as const satisfies Record<string, FaultSpec>;
+export type LeakFault = keyof typeof leakFaults;
+export const isLeakFault = (name: string): name is LeakFault => Object.hasOwn(leakFaults, name);
+
+const escaped = (text: string) => JSON.stringify(text).slice(1, -1);
+const firstAsUnicodeEscape = (text: string) => `\\u${text.charCodeAt(0).toString(16).padStart(4, '0')}${escaped(text.slice(1))}`;
+const base64 = (text: string) => Buffer.from(text).toString('base64');
+
+/** The JSON text of the "echoes-secrets" refusal, written by hand so it holds the escapes a serializer would not. */
+export function echoingRefusal({ clientId, clientSecret, code, tokens }: { clientId: string; clientSecret: string; code: string; tokens: readonly string[] }): string {
+  const half = Math.floor(clientSecret.length / 2);
+  const description = [
+    `secret=${escaped(base64(clientSecret))}`,
+    `basic=${escaped(base64(`${clientId}:${clientSecret}`))}`,
+    `upper=${escaped(clientSecret.toUpperCase())}`,
+    `unicode=${firstAsUnicodeEscape(clientSecret)}`,
+    `code=${escaped(code)} ${escaped(encodeURIComponent(code))} ${escaped(encodeURIComponent(encodeURIComponent(code)))} ${escaped(new URLSearchParams({ code }).toString())} ${base64(code)}`,
+    `sessions=${tokens.map(firstAsUnicodeEscape).join(' ')} ${tokens.map(escaped).join(' ')}`,
+  ].join('; ');
+  return `{"error":"invalid_grant","error_description":"${description}","secret_start":"${escaped(clientSecret.slice(0, half))}","secret_end":"${escaped(clientSecret.slice(half))}"}`;
+}
+
+/** Account information with personal data under keys no masking by name knows. */
+export function leakingAccountInfo(body: unknown): unknown {
+  const copy = structuredClone(body) as { user: Record<string, unknown>; company: { name?: string; taxInfo?: Record<string, unknown> } & Record<string, unknown> };
+  copy.user.token = 'rule';
+  copy.user.password = 'request';
+  copy.company.accountNumber = '000555666777';
+  copy.company.bankAccountNumber = { value: '000888999111' };
+  copy.company.taxInfo = { ...copy.company.taxInfo, ssn: '078-05-1120' };
+  copy.company.name = `${copy.company.name ?? 'Acme'} (EIN 98-7654321)`;
+  return copy;
 }

@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { html } from '../html';
 import { equalSecrets } from '../secrets';
 import { faultCatalogue, isFault, omitted, type Behaviour, type Fault, type FaultSpec } from './faults';
-import { hostileAccountBody, hostileFaults, hostileTokenAnswer, isHostileFault, withByteOrderMark, type HostileFault } from './hostile';
+import { echoingRefusal, hostileAccountBody, hostileFaults, hostileFundingBody, hostileTokenAnswer, isHostileFault, isLeakFault, leakFaults, leakingAccountInfo, withByteOrderMark, type HostileFault, type LeakFault } from './hostile';
 import { createStore, tokenLifetimeSeconds, type Store } from './store';
 import { isUserKey, users, type UserKey } from './users';
 
@@ -21,6 +21,8 @@ export interface ReferencePartnerOptions {
   platformAuthUrl?: string;
   /** Planted by the redaction self-test, so it knows every secret the run handles. */
   clientSecret?: string;
+  /** The login page's password for every test user; planted by the redaction self-test too. */
+  loginPassword?: string;
   /** Makes every code and token; random by default. */
   opaque?: () => string;
   /** Added before every answer but /health: a partner far away, for the bench's latency sensitivity. */
@@ -33,8 +35,8 @@ type Client = { id: string; secret: string };
 const realm = 'reference-partner';
 const formType = 'application/x-www-form-urlencoded';
 
-type Faults = ReadonlySet<Fault | HostileFault>;
-const isKnownFault = (name: string): name is Fault | HostileFault => isFault(name) || isHostileFault(name);
+type Faults = ReadonlySet<Fault | HostileFault | LeakFault>;
+const isKnownFault = (name: string): name is Fault | HostileFault | LeakFault => isFault(name) || isHostileFault(name) || isLeakFault(name);
 
 function faultsOf(request: FastifyRequest): Faults {
   const list = (request.params as { faults?: string }).faults;
@@ -152,6 +154,10 @@ function tokenEndpoint(store: Store, clientSecret: string) {
     }
     if (found.state === 'used' && !faults.has('allows-code-reuse')) {
       if (!faults.has('keeps-token-after-reuse')) store.revokeTokensOf(record);
+      if (faults.has('echoes-secrets')) {
+        const echo = echoingRefusal({ clientId: params.client_id ?? '', clientSecret, code: params.code, tokens: [...record.tokens, ...store.recentCodes()] });
+        return reply.code(401).header('www-authenticate', `Basic realm="${realm}"`).header('cache-control', `no-store, code=${params.code}`).type('application/json').send(echo);
+      }
       return oauthError(reply, 400, 'invalid_grant', 'the code was already used');
     }
     return sendToken(reply, store.issueToken(record.user, record), faults);
@@ -217,10 +223,11 @@ function bearerResource(store: Store, resource: Resource, now: () => number) {
       if (!user) return refuse('invalid_token', 'the access token is unknown, expired or revoked');
     }
     let body = bodyOf(resource, user, new Date(now()), faults);
+    if (resource === 'account-info' && faults.has('personal-data-elsewhere')) body = leakingAccountInfo(body);
     if (has('unstable-ids')) body = renamed(resource, body, ++calls);
     reply.header('cache-control', 'no-store').code(has('status-202') ? 202 : 200);
     if (has('text-plain')) return reply.type('text/plain; charset=utf-8').send(JSON.stringify(body));
-    const corrupted = resource === 'account-info' ? hostileAccountBody(faults, body) : undefined;
+    const corrupted = resource === 'account-info' ? hostileAccountBody(faults, body) : hostileFundingBody(faults, body);
     if (corrupted) return reply.type('application/json; charset=utf-8').send(corrupted);
     if (has('not-json')) {
       if (resource === 'funding-sources') return reply.send((body as { fundingSources: unknown[] }).fundingSources);
@@ -241,7 +248,7 @@ ${message && html`<p role="alert">${message}</p>`}
 }
 
 /** Every partner-facing route; registered once plainly and once under `/faults/:faults`. */
-function partnerRoutes({ store, platformAuthUrl, now, clientSecret }: { store: Store; platformAuthUrl: string; now: () => number; clientSecret: string }) {
+function partnerRoutes({ store, platformAuthUrl, now, clientSecret, password }: { store: Store; platformAuthUrl: string; now: () => number; clientSecret: string; password: string }) {
   return async (app: FastifyInstance) => {
     app.addHook('onRequest', async (request, reply) => {
       const list = (request.params as { faults?: string }).faults;
@@ -262,8 +269,8 @@ function partnerRoutes({ store, platformAuthUrl, now, clientSecret }: { store: S
     });
     app.get('/login', async (_request, reply) => reply.type('text/html; charset=utf-8').send(loginPage()));
     app.post('/login', async (request, reply) => {
-      const { username = '', password = '' } = stringParams(request.body) ?? {};
-      if (!isUserKey(username) || !equalSecrets(password, loginPassword)) {
+      const { username = '', password: typed = '' } = stringParams(request.body) ?? {};
+      if (!isUserKey(username) || !equalSecrets(typed, password)) {
         return reply.code(401).type('text/html; charset=utf-8').send(loginPage('Unknown user or wrong password.'));
       }
       const target = new URL(platformAuthUrl);
@@ -273,7 +280,7 @@ function partnerRoutes({ store, platformAuthUrl, now, clientSecret }: { store: S
   };
 }
 
-export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaultPlatformAuthUrl, clientSecret = referenceClient.secret, opaque, latencyMs = 0 }: ReferencePartnerOptions = {}) {
+export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaultPlatformAuthUrl, clientSecret = referenceClient.secret, loginPassword: password = loginPassword, opaque, latencyMs = 0 }: ReferencePartnerOptions = {}) {
   const app = Fastify({ logger: false });
   const store = createStore(now, opaque);
   let requests = 0;
@@ -293,9 +300,9 @@ export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaul
   );
 
   app.get('/health', async () => ({ ok: true }));
-  app.get('/faults', async () => ({ ...faultCatalogue, ...hostileFaults }));
+  app.get('/faults', async () => ({ ...faultCatalogue, ...hostileFaults, ...leakFaults }));
   app.get('/test-hooks/stats', async () => ({ requests, oldestCodeSpentMs: store.oldestCodeSpentMs() }));
-  const routes = { store, platformAuthUrl, now, clientSecret };
+  const routes = { store, platformAuthUrl, now, clientSecret, password };
   void app.register(partnerRoutes(routes));
   void app.register(partnerRoutes(routes), { prefix: '/faults/:faults' });
   return app;

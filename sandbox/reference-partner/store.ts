@@ -28,6 +28,7 @@ export const randomOpaque = () => randomBytes(24).toString('base64url');
 export function createStore(now: () => number, opaque: () => string = randomOpaque) {
   const codes = new Map<string, CodeRecord>();
   const tokens = new Map<string, TokenRecord>();
+  const recent: string[] = [];
   /** How old the oldest code was when it was exchanged: what a partner with short-lived codes would refuse. */
   let oldestCodeSpentMs = 0;
 
@@ -41,6 +42,8 @@ export function createStore(now: () => number, opaque: () => string = randomOpaq
     mintCode(user: UserKey, clientId: string | null): string {
       prune();
       const code = opaque();
+      recent.unshift(code);
+      recent.length = Math.min(recent.length, 5);
       codes.set(code, { user, clientId, issuedAt: now(), used: false, tokens: [] });
       return code;
     },
@@ -61,6 +64,8 @@ export function createStore(now: () => number, opaque: () => string = randomOpaq
       }
       return token;
     },
+    /** The last codes minted, for anyone: what a partner that leaks other sessions' codes echoes. */
+    recentCodes: (): readonly string[] => recent,
     /** RFC 6749 §4.1.2: on reuse, revoke what the code already issued. */
     revokeTokensOf(code: CodeRecord) {
       for (const token of code.tokens) {

@@ -41,6 +41,10 @@ const named: Record<Behaviour, { rule: string; message: RegExp; outcome?: Findin
   'account-info-duplicate-keys': { rule: 'account-info/unique-keys', message: /"user\.email" appears twice in its object; JSON\.parse would silently keep the last one/ },
   'account-info-proto-key': { rule: 'account-info/no-proto-keys', message: /"user\.__proto__" is a "__proto__" key/ },
   'account-info-deep-nesting': { rule: 'account-info/body-json', message: /the body is not JSON \(it nests more than 64 levels deep\)/ },
+  // 1 MiB floods inside the cap: each check stays linear, and a rule lists 20 issues, then counts the rest.
+  'account-info-null-flood': { rule: 'account-info/null-values', message: /and 199,980 more like these, not listed one by one/, outcome: 'warning' },
+  'account-info-key-flood': { rule: 'account-info/unique-keys', message: /and 59,979 more like these, not listed one by one/ },
+  'funding-sources-flood': { rule: 'funding-sources/type/present', message: /and 61,980 more like these, not listed one by one/ },
   // A SHOULD of DESIGN §5 ("header hygiene"): named in a warning, not a failure.
   'no-www-authenticate': { rule: 'token-exchange/www-authenticate', message: /"WWW-Authenticate" is missing on a 401/, outcome: 'warning' },
 };
@@ -78,16 +82,16 @@ test('each hostile behaviour is reported by name, and its certification finishes
   expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
 });
 
-// Each partner is a project, and each project costs a worker start: the behaviours most likely to hang or
+// Each partner is a project, and each project costs a worker start: the behaviours most likely to hang, flood or
 // crash a run stand for all here (every behaviour is judged through the same probes above).
-const inOneRun: Behaviour[] = ['token-slow-drip', 'token-no-headers', 'token-gzip-bomb', 'account-info-proto-key'];
+const inOneRun: Behaviour[] = ['token-slow-drip', 'token-no-headers', 'token-gzip-bomb', 'account-info-proto-key', 'account-info-null-flood', 'funding-sources-flood'];
 
 test('a run against several hostile partners at once still writes each certification report, naming the behaviour', async () => {
   test.setTimeout(180_000);
   // requestTimeoutMs shorter than above: here a hung partner costs this much per test, and there are many tests.
   const dir = partnersDir(Object.fromEntries(inOneRun.map((behaviour) => [`hostile-${behaviour}`, { ...endpointsOf(referenceProfile('http://127.0.0.1:4400', [behaviour])), requestTimeoutMs: 1_000 }])));
   const started = performance.now();
-  const httpSuites = ['suites/token-exchange.spec.ts', 'suites/account-info.spec.ts'];
+  const httpSuites = ['suites/token-exchange.spec.ts', 'suites/account-info.spec.ts', 'suites/funding-sources.spec.ts'];
   const run = await runPlaywright([...inOneRun.map((behaviour) => `--project=hostile-${behaviour}`), ...httpSuites], { PARTNERS_DIR: dir }, { reporters: ['certification'] });
   const wallMs = Math.round(performance.now() - started);
   expect(run.code).toBe(1);

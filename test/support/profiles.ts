@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadProfile, type Profile } from '../../partners/profile';
 import type { Fault } from '../../sandbox/reference-partner/faults';
-import type { HostileFault } from '../../sandbox/reference-partner/hostile';
+import type { HostileFault, LeakFault } from '../../sandbox/reference-partner/hostile';
 import type { UserKey } from '../../sandbox/reference-partner/users';
 
 /**
  * partners/reference.json, pointed at a reference partner on `origin` with `faults` switched on:
  * every URL keeps its path behind the `/faults/<list>` prefix.
  */
-export function referenceProfile(origin: string, faults: readonly (Fault | HostileFault)[] = [], { user = 'complete', collectMissingAccountInfo = false }: { user?: UserKey; collectMissingAccountInfo?: boolean } = {}): Profile {
+export function referenceProfile(origin: string, faults: readonly (Fault | HostileFault | LeakFault)[] = [], { user = 'complete', collectMissingAccountInfo = false }: { user?: UserKey; collectMissingAccountInfo?: boolean } = {}): Profile {
   const { profile } = loadProfile('partners/reference.json', {});
   if (!profile) throw new Error('partners/reference.json does not load');
   const prefix = faults.length > 0 ? `/faults/${faults.join(',')}` : '';
