@@ -4,6 +4,7 @@ import type { HarnessWorkerOptions } from './fixtures/harness';
 import { chromiumLaunchOptions } from './fixtures/browser';
 import { loadProfiles } from './partners/profile';
 import { codesForRun } from './probes/certification';
+import { openRunVault } from './reports/vault';
 
 // Every partners/*.json (and $PARTNERS_DIR/*.json) is a project; an invalid one stops the run, one line a problem.
 const { profiles, errors } = loadProfiles('partners');
@@ -15,6 +16,8 @@ if (errors.length > 0) {
 // Probes wait on the network, not the CPU: more workers than cores shortens a run.
 const workers = 4;
 const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
+// Where the workers share the secrets they learn, so each masks the others' (reports/vault.ts).
+if (isMainProcess) openRunVault();
 for (const { name, profile } of profiles) {
   const handed = profile.codes.static?.length;
   const needed = codesForRun(profile, workers);
@@ -27,10 +30,11 @@ export default defineConfig<object, HarnessWorkerOptions>({
   fullyParallel: true,
   workers,
   forbidOnly: Boolean(process.env.CI),
-  // The certification reporter comes before Playwright's HTML reporter: it redacts the traces that one copies.
+  // The certification reporter comes first: it masks each step, error, attachment and trace in place, before
+  // any other reporter prints or stores it.
   reporter: [
-    ['list'],
     ['./reports/certification-reporter.ts'],
+    ['list'],
     ['html', { open: 'never' }],
     ['junit', { outputFile: path.join(process.env.CERTIFICATION_REPORT_DIR ?? 'reports/out', 'junit.xml') }],
   ],

@@ -135,8 +135,15 @@ export function jsonType(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/** A short, secret-free preview of a body for messages: its start, with control characters shown. */
+/**
+ * A short preview of a body for messages: its start, with control characters shown. It never cuts a word
+ * (up to 200 characters more), so a secret the body quotes is shown whole, where masking finds it, not cut
+ * to a fragment no mask would recognise.
+ */
 export function bodyPreview(body: string, max = 60): string {
-  const flat = body.replace(/\s+/g, ' ').trim();
-  return JSON.stringify(flat.length > max ? `${flat.slice(0, max)}…` : flat);
+  const flat = body.slice(0, max + 1000).replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return JSON.stringify(flat);
+  const wordEnd = /^[^\s"'<>,;]{0,200}/.exec(flat.slice(max))![0].length;
+  const cut = flat.slice(0, max + wordEnd);
+  return JSON.stringify(cut.length < flat.length ? `${cut}…` : cut);
 }

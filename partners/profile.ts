@@ -188,6 +188,8 @@ export interface LoadedProfile {
   name: string;
   file: string;
   profile: Profile;
+  /** Every value read from an `env:` variable, wherever it sits (a key in a URL, a typed password): all secrets. */
+  envValues: string[];
 }
 
 const envReference = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
@@ -202,17 +204,18 @@ const display = (file: string) => {
 const fieldName = (at: PropertyKey[]) => at.map(String).join('.');
 
 /** Replaces every `env:NAME` string with the value of NAME; an unset variable is an error naming it. */
-function resolveEnv(value: unknown, at: string[], env: NodeJS.ProcessEnv, errors: string[]): unknown {
+function resolveEnv(value: unknown, at: string[], env: NodeJS.ProcessEnv, errors: string[], resolvedValues: string[]): unknown {
   if (typeof value === 'string') {
     const name = envReference.exec(value)?.[1];
     if (name === undefined) return value;
     const resolved = env[name];
     if (resolved === undefined) errors.push(`"${at.join('.')}" reads env:${name}, which is not set; export ${name}=… or add it to .env`);
+    else resolvedValues.push(resolved);
     return resolved;
   }
-  if (Array.isArray(value)) return value.map((item, i) => resolveEnv(item, [...at, String(i)], env, errors));
+  if (Array.isArray(value)) return value.map((item, i) => resolveEnv(item, [...at, String(i)], env, errors, resolvedValues));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveEnv(item, [...at, key], env, errors)]));
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveEnv(item, [...at, key], env, errors, resolvedValues)]));
   }
   return value;
 }
@@ -238,12 +241,21 @@ export function loadProfile(file: string, env: NodeJS.ProcessEnv = process.env):
     return fail(`is not valid JSON (${error instanceof Error ? error.message : String(error)}); fix the syntax`);
   }
   const envErrors: string[] = [];
-  const resolved = resolveEnv(raw, [], env, envErrors);
+  const envValues: string[] = [];
+  const resolved = resolveEnv(raw, [], env, envErrors, envValues);
   if (envErrors.length > 0) return fail(...envErrors);
   const parsed = profileSchema.safeParse(resolved);
   if (!parsed.success) return fail(...parsed.error.issues.map(formatIssue));
-  return { profile: { name, file, profile: parsed.data }, errors: [] };
+  return { profile: { name, file, profile: parsed.data, envValues }, errors: [] };
 }
+
+const sameUrl = (a: string, b: string) => {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return a === b;
+  }
+};
 
 const jsonFiles = (dir: string) =>
   readdirSync(dir)
@@ -276,6 +288,16 @@ export function loadProfiles(
     const twin = profiles.find((other) => other.name === loaded.profile!.name);
     if (twin) errors.push(`${display(file)}: the project name "${twin.name}" is taken by ${display(twin.file)}; rename one of them`);
     else profiles.push(loaded.profile);
+  }
+  // The platform keeps one configuration per partner name: two profiles sharing one would have the platform
+  // send one partner's codes and client secret to the other's endpoints.
+  for (const [index, { file, profile }] of profiles.entries()) {
+    const name = profile.platform?.partnerName;
+    if (name === undefined) continue;
+    const twin = profiles.slice(0, index).find((other) => other.profile.platform?.partnerName === name && sameUrl(other.profile.platform.url, profile.platform!.url));
+    if (twin) {
+      errors.push(`${display(file)}: "platform.partnerName" is "${name}", as in ${display(twin.file)} on the same platform; the platform keeps one configuration per partner name, so one partner would receive the other's codes and client secret; give each profile its own partner name`);
+    }
   }
   return { profiles, errors };
 }

@@ -3,13 +3,14 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
-import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
 import type { Exchange } from '../checks/evidence';
 import type { Finding } from '../checks/finding';
 import { loadProfile, type Profile } from '../partners/profile';
 import { buildCertification, certificationSchema, type Certification, type TestRecord } from './certification';
 import { certificationHtml, type TestEvidence } from './html-report';
-import { profileSecrets, redact, redactFile, redactTree, secretsOf, type Secret } from './redact';
+import { profileSecrets, redact, redactBytes, redactTree, redactValue, type Secret } from './redact';
+import { Vault } from './vault';
 
 /**
  * The certification reporter: for every partner project of a run it writes
@@ -73,7 +74,9 @@ export default class CertificationReporter implements Reporter {
   private config!: FullConfig;
   private startedAt = new Date();
   private readonly partners = new Map<string, Partner>();
-  private readonly pending: Promise<void>[] = [];
+  /** The run's secrets: every profile's, and what the workers learned (reports/vault.ts). */
+  private vault = new Vault();
+  private readonly masked = new WeakSet<object>();
 
   constructor(options: CertificationReporterOptions = {}) {
     this.outputDir = path.resolve(options.outputDir ?? process.env.CERTIFICATION_REPORT_DIR ?? 'reports/out');
@@ -87,16 +90,21 @@ export default class CertificationReporter implements Reporter {
   onBegin(config: FullConfig, suite: Suite) {
     this.config = config;
     this.startedAt = new Date();
+    const first = config.reporter[0]?.[0] ?? '';
+    if (!/certification-reporter/.test(first)) {
+      console.warn(`the certification reporter is not the first reporter (it follows ${first}): reporters before it print and store steps, errors and attachments before they are masked; list it first`);
+    }
     for (const projectSuite of suite.suites) {
       const project = projectSuite.project();
       // "use" in a run, "metadata" when merging blob reports of shards.
       const file = (project?.metadata as { profileFile?: string } | undefined)?.profileFile ?? (project?.use as { profileFile?: string } | undefined)?.profileFile;
       if (!project || !file) continue; // the project's own tests, not a partner
-      const profile = loadProfile(file).profile?.profile;
+      const loaded = loadProfile(file).profile;
+      const profile = loaded?.profile;
       const partner: Partner = {
         name: project.name,
         ...(profile ? { profile } : {}),
-        secrets: secretsOf([], profile ? profileSecrets(profile) : []),
+        secrets: loaded ? profileSecrets(loaded.profile, loaded.envValues) : [],
         outputDir: path.join(this.outputDir, project.name),
         tests: new Map(),
         chromium: null,
@@ -107,13 +115,72 @@ export default class CertificationReporter implements Reporter {
       for (const test of projectSuite.allTests()) partner.tests.set(test.id, { title: test.title, area: areaOf(test), status: 'not-run', durationMs: 0, errors: [], findings: [], exchanges: [], screenshots: [] });
       this.partners.set(project.name, partner);
     }
+    this.vault = new Vault([...this.partners.values()].flatMap((partner) => partner.secrets));
+  }
+
+  // Playwright hands every reporter the same objects, one reporter after another: masked here, in place,
+  // they are masked for the list, HTML, JUnit, JSON and blob reporters that come after this one.
+
+  onStepBegin(_test: TestCase, _result: TestResult, step: TestStep) {
+    const secrets = this.vault.secrets();
+    step.title = redact(step.title, secrets);
+    // Playwright's API steps carry their arguments (a URL with a code, a typed password) for its reports.
+    const internal = step as TestStep & { subtitle?: string; params?: Record<string, unknown> };
+    if (internal.subtitle) internal.subtitle = redact(internal.subtitle, secrets);
+    if (internal.params) internal.params = redactValue(internal.params, secrets);
+  }
+
+  onStepEnd(_test: TestCase, result: TestResult, step: TestStep) {
+    const secrets = this.vault.secrets();
+    if (step.error) this.maskError(step.error, secrets);
+    for (const annotation of step.annotations) if (annotation.description) annotation.description = redact(annotation.description, secrets);
+    this.maskAttachments(result, secrets);
+  }
+
+  onError(error: TestError) {
+    this.maskError(error, this.vault.secrets());
+  }
+
+  private maskError(error: TestError, secrets: readonly Secret[]) {
+    if (this.masked.has(error)) return;
+    this.masked.add(error);
+    for (const key of ['message', 'stack', 'value', 'snippet'] as const) if (typeof error[key] === 'string') error[key] = redact(error[key], secrets);
+    if (error.cause) this.maskError(error.cause, secrets);
+  }
+
+  /** Inline bodies now; files (traces, screenshots) too, before any reporter copies them at its end. */
+  private maskAttachments(result: TestResult, secrets: readonly Secret[]) {
+    for (const attachment of result.attachments) {
+      if (this.masked.has(attachment)) continue;
+      this.masked.add(attachment);
+      if (attachment.body) attachment.body = Buffer.from(redactBytes(attachment.body, secrets));
+      if (attachment.path && existsSync(attachment.path)) {
+        try {
+          const bytes = readFileSync(attachment.path);
+          const clean = redactBytes(bytes, secrets);
+          if (clean !== bytes) writeFileSync(attachment.path, clean);
+        } catch (error) {
+          console.error(`could not mask ${attachment.path}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    }
+  }
+
+  private maskTest(test: TestCase, result: TestResult) {
+    const secrets = this.vault.secrets();
+    for (const error of result.errors) this.maskError(error, secrets);
+    if (result.error) this.maskError(result.error, secrets);
+    for (const annotation of [...result.annotations, ...test.annotations]) if (annotation.description) annotation.description = redact(annotation.description, secrets);
+    for (const output of [result.stdout, result.stderr]) {
+      output.forEach((chunk, index) => (output[index] = typeof chunk === 'string' ? redact(chunk, secrets) : Buffer.from(redactBytes(chunk, secrets))));
+    }
+    this.maskAttachments(result, secrets);
   }
 
   onTestEnd(test: TestCase, result: TestResult) {
+    this.maskTest(test, result);
     const partner = this.partners.get(test.parent.project()?.name ?? '');
     if (!partner) return;
-    // Traces and other files are redacted now, before Playwright's HTML and blob reporters copy them at their end.
-    for (const attachment of result.attachments) if (attachment.path) this.pending.push(redactFile(attachment.path, partner.secrets).catch(() => {}));
     const body = (name: string) => result.attachments.find((a) => a.name === name)?.body;
     const skipReason = [...result.annotations, ...test.annotations].find((a) => a.type === 'skip')?.description;
     const browser = [...result.annotations, ...test.annotations].find((a) => a.type === 'browser')?.description;
@@ -123,7 +190,7 @@ export default class CertificationReporter implements Reporter {
       area: areaOf(test),
       status: result.status,
       durationMs: result.duration,
-      errors: result.errors.map((error) => redact(stripVTControlCharacters(error.message ?? error.value ?? 'unknown error'), partner.secrets)),
+      errors: result.errors.map((error) => stripVTControlCharacters(error.message ?? error.value ?? 'unknown error')),
       ...(skipReason !== undefined ? { skipReason } : {}),
       findings: json<Finding[]>(body('findings'), []),
       exchanges: json<Exchange[]>(body('evidence'), []),
@@ -134,7 +201,6 @@ export default class CertificationReporter implements Reporter {
   }
 
   async onEnd(result: FullResult) {
-    await Promise.all(this.pending);
     const finishedAt = new Date();
     if (this.partners.size === 0) return;
     const harness = harnessVersion(this.config.rootDir);
@@ -168,19 +234,21 @@ export default class CertificationReporter implements Reporter {
       partner.previous,
     );
     mkdirSync(partner.outputDir, { recursive: true });
-    const clean = (text: string) => redact(text, partner.secrets);
+    const secrets = this.vault.secrets();
+    // Masked as data: a secret never rewrites a key or the structure, so the report is always written.
+    const safe = redactValue(cert, secrets);
     const jsonFile = path.join(partner.outputDir, 'certification.json');
     const htmlFile = path.join(partner.outputDir, 'certification.html');
     const $schema = path.relative(partner.outputDir, fileURLToPath(new URL('../schemas/certification.schema.json', import.meta.url)));
-    writeFileSync(jsonFile, clean(`${JSON.stringify({ $schema, ...cert }, null, 2)}\n`));
-    writeFileSync(htmlFile, clean(certificationHtml(cert, tests)));
+    writeFileSync(jsonFile, `${JSON.stringify({ $schema, ...safe }, null, 2)}\n`);
+    writeFileSync(htmlFile, redact(certificationHtml(safe, tests), secrets));
     const shard = this.config.shard ? ` [shard ${this.config.shard.current} of ${this.config.shard.total}: partial, merge the shards' blob reports for the certification]` : '';
     console.log(`\n${partner.name}: ${cert.summary}${shard}\n  report: ${path.relative(process.cwd(), htmlFile)} (and certification.json beside it)`);
   }
 
   /** Playwright's HTML report and JUnit XML are written in their own onEnd; this runs after every reporter's. */
   async onExit() {
-    const secrets = [...this.partners.values()].flatMap((partner) => partner.secrets);
+    const secrets = this.vault.secrets();
     if (this.partners.size > 0) await Promise.all([redactTree(this.htmlReportDir(), secrets), redactTree(this.outputDir, secrets)]);
   }
 

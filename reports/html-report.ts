@@ -153,21 +153,30 @@ function skipped(cert: Certification): Html | undefined {
   return html`<section id="skipped"><h2>Not run</h2><table><tr><th>Test</th><th>Why</th></tr>${tests.map((t) => html`<tr><td>${t.title}</td><td>${t.skipReason ?? t.status}</td></tr>`)}</table></section>`;
 }
 
+/** One part of the report; a part that cannot be built says so, and the rest of the report is still written. */
+function part(name: string, build: () => Html | undefined): Html | undefined {
+  try {
+    return build();
+  } catch (error) {
+    return html`<section class="broken"><h2>${name}</h2><p>This part of the report could not be built: ${error instanceof Error ? error.message : String(error)}. The rest of the report, and certification.json, are complete; please report this harness bug.</p></section>`;
+  }
+}
+
 export function certificationHtml(cert: Certification, tests: readonly TestEvidence[]): string {
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${cert.verdict}: ${cert.run.partner} partner certification</title><style>${style}</style></head><body>
 <h1>Partner certification: ${cert.run.partner}</h1>${banner(cert)}
-${runTable(cert)}
-${comparison(cert)}
-<section id="summary"><h2>Summary by area</h2>${areaSummary(cert)}</section>
-${incompleteTests(cert)}
-<section id="rules"><h2>Every rule, by endpoint, failures first</h2>${rulesByArea(cert)}</section>
-<section id="typing-section"><h2>What your users will be asked to type</h2>${typing(cert)}</section>
-<section id="latency-section"><h2>Latency per endpoint</h2>${latency(cert)}</section>
-<section id="evidence"><h2>Evidence for each failure</h2>${evidence(cert, tests)}</section>
-<section id="screenshots"><h2>Embedded app screens</h2>${screenshots(tests)}</section>
-${skipped(cert)}
+${part('The run', () => runTable(cert))}
+${part('Comparison', () => comparison(cert))}
+<section id="summary"><h2>Summary by area</h2>${part('Summary by area', () => areaSummary(cert))}</section>
+${part('Tests that did not finish', () => incompleteTests(cert))}
+<section id="rules"><h2>Every rule, by endpoint, failures first</h2>${part('Rules', () => rulesByArea(cert))}</section>
+<section id="typing-section"><h2>What your users will be asked to type</h2>${part('Typing', () => typing(cert))}</section>
+<section id="latency-section"><h2>Latency per endpoint</h2>${part('Latency', () => latency(cert))}</section>
+<section id="evidence"><h2>Evidence for each failure</h2>${part('Evidence', () => evidence(cert, tests))}</section>
+<section id="screenshots"><h2>Embedded app screens</h2>${part('Screens', () => screenshots(tests))}</section>
+${part('Not run', () => skipped(cert))}
 </body></html>`.text;
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import type { Exchange } from '../checks/evidence';
 import type { Profile } from '../partners/profile';
+import { base64Forms, SecretMatcher } from './secret-matcher';
 
 /**
  * The one redaction of the harness. Every artifact a run writes passes through it: the attachments
@@ -17,6 +18,8 @@ export interface Secret {
   value: string;
   /** Bank account numbers and tax ids keep their last 4 characters, so a partner can tell them apart. */
   keepLast4?: boolean;
+  /** Other forms of the value to find as well: base64 of `client_id:secret`, an HTTP Basic credential. */
+  forms?: readonly string[];
 }
 
 export const mask = '[redacted]';
@@ -27,6 +30,12 @@ const secretKeys = new Set(['access_token', 'refresh_token', 'refreshtoken', 'id
 const sentSecretKeys = new Set([...secretKeys, 'code']);
 // spec §2.3 company.taxInfo.identifier and §2.4 bankAccountNumber
 const last4Keys = new Set(['identifier', 'bankaccountnumber']);
+
+/**
+ * Whether a value learned from an exchange is masked wherever it shows up, or only in its own field (by
+ * shape): a few letters or a common word ("token": "rule") would otherwise mask the report's own words.
+ */
+export const maskedEverywhere = (value: string) => value.length >= 16 || (value.length >= 8 && /[^A-Za-z]/.test(value));
 
 function secretsInBody(body: string | undefined, keys: ReadonlySet<string>, into: Map<string, Secret>) {
   if (!body) return;
@@ -46,54 +55,135 @@ function secretsInBody(body: string | undefined, keys: ReadonlySet<string>, into
   }
 }
 
-/** Every value a profile reads from its configuration that must never be shown. */
-export function profileSecrets(profile: Profile): string[] {
-  return [
+const formEncoded = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
+
+/**
+ * Every value a profile holds that must never be shown: its secrets by field, every value it read from
+ * an `env:` variable wherever it sits, and the client's HTTP Basic credential (`client_id:secret`,
+ * form-encoded first as RFC 6749 §2.3.1 says, then base64).
+ */
+export function profileSecrets(profile: Profile, envValues: readonly string[] = []): Secret[] {
+  const values = [
     profile.clientSecret,
     profile.platform?.apiKey,
     profile.platform?.mockLinkKey,
     profile.dataApi?.token,
     ...(profile.codes.static ?? []),
     ...(profile.codes.browser?.steps ?? []).map((step) => ('value' in step ? step.value : undefined)),
-  ].filter((value): value is string => typeof value === 'string');
+    ...envValues,
+  ].filter((value): value is string => typeof value === 'string' && value.length >= 6);
+  const secrets = [...new Set(values)].map((value): Secret => ({ value }));
+  const { clientId, clientSecret } = profile;
+  if (clientId !== undefined && clientSecret !== undefined) {
+    const basic = [`${clientId}:${clientSecret}`, `${formEncoded(clientId)}:${formEncoded(clientSecret)}`];
+    secrets.push({ value: Buffer.from(basic[0]!).toString('base64'), forms: [...new Set(basic)].flatMap(base64Forms) });
+  }
+  return secrets;
 }
 
 /** The secrets an exchange carried (credentials, codes, tokens, bank account numbers, tax ids) plus `known`. */
-export function secretsOf(exchanges: readonly Exchange[], known: readonly (string | undefined)[] = []): Secret[] {
-  const secrets = new Map<string, Secret>();
-  for (const value of known) if (value) secrets.set(value, { value });
+export function secretsOf(exchanges: readonly Exchange[], known: readonly (Secret | string | undefined)[] = []): Secret[] {
+  const learned = new Map<string, Secret>();
   for (const { request, response } of exchanges) {
     const credentials = /^(?:bearer|basic)\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
-    if (credentials) secrets.set(credentials, { value: credentials });
-    if (request.headers['api-key']) secrets.set(request.headers['api-key'], { value: request.headers['api-key'] });
-    for (const [key, value] of new URL(request.url, 'http://invalid').searchParams) if (sentSecretKeys.has(key.toLowerCase())) secrets.set(value, { value });
-    secretsInBody(request.body, sentSecretKeys, secrets);
-    secretsInBody(response?.body, secretKeys, secrets);
+    if (credentials) learned.set(credentials, { value: credentials });
+    if (request.headers['api-key']) learned.set(request.headers['api-key'], { value: request.headers['api-key'] });
+    for (const [key, value] of new URL(request.url, 'http://invalid').searchParams) if (sentSecretKeys.has(key.toLowerCase())) learned.set(value, { value });
+    secretsInBody(request.body, sentSecretKeys, learned);
+    secretsInBody(response?.body, secretKeys, learned);
   }
-  // Longest first, so a secret that contains another is masked whole; tiny values would mask noise.
-  return [...secrets.values()].filter(({ value }) => value.length >= 4).sort((a, b) => b.value.length - a.value.length);
+  const secrets = new Map<string, Secret>();
+  for (const secret of known) if (secret) secrets.set(typeof secret === 'string' ? secret : secret.value, typeof secret === 'string' ? { value: secret } : secret);
+  for (const secret of learned.values()) if (!secrets.has(secret.value) && (secret.keepLast4 ? secret.value.length >= 6 : maskedEverywhere(secret.value))) secrets.set(secret.value, secret);
+  return [...secrets.values()];
 }
 
+// Query parameters and JSON keys whose value is a credential, whatever the value: gateways put keys in URLs.
+const secretParams = 'code|token|access_token|refresh_token|id_token|client_secret|secret|password|passwd|pwd|api-key|api_key|apikey|x-api-key|key|subscription-key|sig|signature|auth';
 const shapes: readonly [RegExp, string | ((...groups: string[]) => string)][] = [
-  // A compact JWS (the mock-link JWT): its payload carries account information, tax ids included.
-  [/eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, mask],
+  // A compact JWS (the mock-link JWT), or any part of one, even cut short: its payload carries account
+  // information, tax ids included. "eyJ" is base64url for '{"'.
+  [/eyJ[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]*){0,2}/g, mask],
   // Credentials after Bearer/Basic; a digit is required so prose such as "Bearer authentication" stays.
   [/\b(bearer|basic)(\s+)(?=[A-Za-z0-9._~+/-]*\d)[A-Za-z0-9._~+/-]{8,}=*/gi, `$1$2${mask}`],
   // Secrets under their names in JSON, also inside JSON that is itself a string (\"access_token\":\"…\").
-  [/(\\*"(?:access_token|refresh_token|refreshToken|id_token|client_secret|password|api-key|apiKey)\\*"\s*:\s*\\*")[^"\\]+/gi, `$1${mask}`],
+  [/(\\*"(?:access_token|refresh_token|refreshToken|id_token|client_secret|password|api-key|apiKey|token|secret)\\*"\s*:\s*\\*")[^"\\]+/gi, `$1${mask}`],
   [/(\\*"(?:identifier|bankAccountNumber)\\*"\s*:\s*\\*")([^"\\]+)/gi, (_, key: string, value: string) => key + maskKeepingLast4(value)],
   // Form bodies and URLs, also percent-encoded inside another URL (the host page's ?src=…auth%3Fcode%3D…).
-  [/((?:[?&]|%3F|%26)(?:code|token|access_token|refresh_token|client_secret|api-key|apikey)(?:=|%3D))[A-Za-z0-9._~+/-]+/gi, `$1${mask}`],
+  [new RegExp(`((?:[?&;]|%3F|%26)(?:${secretParams})(?:=|%3D))[^&#\\s"'<>\\\\]+?(?=%26|[&#\\s"'<>\\\\]|$)`, 'gim'), `$1${mask}`],
+  // A password in a URL's userinfo: https://gateway:PASSWORD@host/.
+  [/(\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#@"'<>:]*:)[^\s/?#@"'<>]+@/gi, `$1${mask}@`],
   [/(\bapi-key:\s*)\S+/gi, `$1${mask}`],
   // HAR name/value pairs, as traces record query strings and headers: {"name":"code","value":"…"}.
-  [/(\{\s*\\*"name\\*"\s*:\s*\\*"(?:code|token|access_token|refresh_token|client_secret|api-key|apikey|authorization)\\*"\s*,\s*\\*"value\\*"\s*:\s*\\*")[^"\\]+/gi, `$1${mask}`],
+  [new RegExp(`(\\{\\s*\\\\*"name\\\\*"\\s*:\\s*\\\\*"(?:${secretParams}|authorization)\\\\*"\\s*,\\s*\\\\*"value\\\\*"\\s*:\\s*\\\\*")[^"\\\\]+`, 'gi'), `$1${mask}`],
+  // US tax ids in their usual dashed shapes (SSN or ITIN 123-45-6789, EIN 12-3456789), wherever they are.
+  [/(?<![\d-])\d{3}-\d{2}-(\d{4})(?![\d-])/g, '***-**-$1'],
+  [/(?<![\d-])\d{2}-\d{3}(\d{4})(?![\d-])/g, '**-***$1'],
 ];
 
+const matchers = new WeakMap<readonly Secret[], { matcher: SecretMatcher; secrets: readonly Secret[] }>();
+function matcherFor(secrets: readonly Secret[]): SecretMatcher {
+  let entry = matchers.get(secrets);
+  if (!entry) {
+    const forms = secrets.map((secret) => ({ value: secret.value, forms: [...(secret.forms ?? []), ...(secret.keepLast4 ? [] : base64Forms(secret.value))] }));
+    entry = { matcher: new SecretMatcher(forms), secrets };
+    matchers.set(secrets, entry);
+  }
+  return entry.matcher;
+}
+
+/** Every secret masked in every form it may take (see secret-matcher.ts), then credentials by shape. */
 export function redact(text: string, secrets: readonly Secret[]): string {
   let out = text;
-  for (const { value, keepLast4 } of secrets) out = out.split(value).join(keepLast4 ? maskKeepingLast4(value) : mask);
+  const hits = secrets.length > 0 ? matcherFor(secrets).find(text) : [];
+  if (hits.length > 0) {
+    const parts: string[] = [];
+    let at = 0;
+    for (const { from, to, owner } of hits) {
+      const secret = secrets[owner]!;
+      parts.push(text.slice(at, from), secret.keepLast4 ? maskKeepingLast4(secret.value) : mask);
+      at = to;
+    }
+    parts.push(text.slice(at));
+    out = parts.join('');
+  }
   for (const [shape, replacement] of shapes) out = out.replace(shape, replacement as string);
   return out;
+}
+
+/** A copy of parsed data with every string redacted; keys and structure are never touched. */
+export function redactValue<T>(value: T, secrets: readonly Secret[]): T {
+  const walk = (node: unknown): unknown => {
+    if (typeof node === 'string') return redact(node, secrets);
+    if (Array.isArray(node)) return node.map(walk);
+    if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, walk(child)]));
+    return node;
+  };
+  return walk(value) as T;
+}
+
+/**
+ * Digit runs long enough to be a bank account number or an undashed tax id, in partner data, to their
+ * last 4 digits; a bare JSON number becomes a string, so the body stays JSON.
+ */
+export function maskAccountNumbers(text: string): string {
+  return text.replace(/(?<![\d.\w])\d(?:[ -]?\d){7,}(?![\d.\w])/g, (run, at: number) => {
+    const digits = run.replace(/\D/g, '');
+    const masked = maskKeepingLast4(digits);
+    const before = text.slice(Math.max(0, at - 8), at).trimEnd().at(-1);
+    const after = text.slice(at + run.length, at + run.length + 8).trimStart()[0];
+    const bareNumber = before !== undefined && ':[,'.includes(before) && (after === undefined || ',]}'.includes(after));
+    return bareNumber ? JSON.stringify(masked) : masked;
+  });
+}
+
+/** Evidence as it may be stored: every secret masked, and account numbers in bodies and URLs. */
+export function redactEvidence(exchanges: readonly Exchange[], secrets: readonly Secret[]): Exchange[] {
+  return redactValue(exchanges, secrets).map(({ request, response, ...rest }) => ({
+    ...rest,
+    request: { ...request, url: maskAccountNumbers(request.url), ...(request.body !== undefined ? { body: maskAccountNumbers(request.body) } : {}) },
+    ...(response ? { response: { ...response, body: maskAccountNumbers(response.body) } } : {}),
+  }));
 }
 
 // ---- personal data, in the certification report handed to the partner ---------------------------------
@@ -168,9 +258,12 @@ export async function redactFile(file: string, secrets: readonly Secret[]): Prom
   if (clean !== bytes) await writeFile(file, clean);
 }
 
-/** Every file under `dir`, recursively; a missing folder is nothing to do. */
+/**
+ * Every file under `dir`, recursively; a missing folder is nothing to do. certification.json is masked as
+ * data when it is written, and is left alone here, where masking text could rewrite a key.
+ */
 export async function redactTree(dir: string, secrets: readonly Secret[]): Promise<void> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  await Promise.all(entries.filter((entry) => entry.isFile()).map((entry) => redactFile(path.join(entry.parentPath, entry.name), secrets)));
+  await Promise.all(entries.filter((entry) => entry.isFile() && entry.name !== 'certification.json').map((entry) => redactFile(path.join(entry.parentPath, entry.name), secrets)));
 }
 

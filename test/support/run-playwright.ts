@@ -17,13 +17,15 @@ export interface NestedRun {
  * Runs `playwright test` in a child process, as a partner engineer would, with its own output folder so
  * it cannot disturb the run it is nested in. The worker's own TEST_* variables are not passed on.
  * `reporters` adds to Playwright's JSON reporter: `certification` writes into `<out>/certification`,
- * `html` into `<out>/html-report`.
+ * `html` into `<out>/html-report`, `junit` into `<out>/junit.xml`, `blob` into `<out>/blob-report`.
  */
-export async function runPlaywright(args: string[], env: Record<string, string>, { reporters = [] }: { reporters?: ('list' | 'certification' | 'html')[] } = {}): Promise<NestedRun> {
+export async function runPlaywright(args: string[], env: Record<string, string>, { reporters = [] }: { reporters?: ('list' | 'certification' | 'html' | 'junit' | 'blob')[] } = {}): Promise<NestedRun> {
   const out = mkdtempSync(path.join(tmpdir(), 'nested-run-'));
   const reportFile = path.join(out, 'report.json');
-  const reporterPaths = { list: 'list', certification: path.resolve('reports/certification-reporter.ts'), html: 'html' };
-  const reporter = ['json', ...reporters.map((name) => reporterPaths[name])].join(',');
+  const reporterPaths = { list: 'list', certification: path.resolve('reports/certification-reporter.ts'), html: 'html', junit: 'junit', blob: 'blob' };
+  // The certification reporter first, as in playwright.config.ts: it masks what the others store.
+  const ordered = [...reporters].sort((a, b) => Number(b === 'certification') - Number(a === 'certification'));
+  const reporter = [...ordered.filter((name) => name === 'certification').map((name) => reporterPaths[name]), 'json', ...ordered.filter((name) => name !== 'certification').map((name) => reporterPaths[name])].join(',');
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(TEST_|PW_|PLAYWRIGHT_)/.test(name)));
   // Playwright's CLI straight from node: `npx` would add npm's own warnings to stderr.
   const child = spawn(process.execPath, [path.resolve('node_modules/@playwright/test/cli.js'), 'test', `--reporter=${reporter}`, `--output=${path.join(out, 'test-results')}`, ...args], {
@@ -32,6 +34,8 @@ export async function runPlaywright(args: string[], env: Record<string, string>,
       CERTIFICATION_REPORT_DIR: path.join(out, 'certification'),
       PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(out, 'html-report'),
       PLAYWRIGHT_HTML_OPEN: 'never',
+      PLAYWRIGHT_JUNIT_OUTPUT_FILE: path.join(out, 'junit.xml'),
+      PLAYWRIGHT_BLOB_OUTPUT_DIR: path.join(out, 'blob-report'),
       ...env,
       PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile,
     },

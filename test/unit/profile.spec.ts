@@ -30,6 +30,7 @@ test('a minimal profile loads with its defaults', () => {
     name: 'acme',
     file: path.join(dir, 'acme.json'),
     profile: { ...valid, collectMissingAccountInfo: false, requestTimeoutMs: 10_000 },
+    envValues: [],
   });
 });
 

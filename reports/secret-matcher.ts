@@ -1,0 +1,222 @@
+/**
+ * Finds secrets in text in any form a partner, a browser or a serializer may write them: any letter
+ * case; percent-encoded once or twice; form-encoded (`+` for a space); JSON-escaped (`\"`, `\/`, any
+ * character as `\u00XX`, at any depth of escaping); HTML-escaped (`&quot;`, `&#47;`, `&#x2F;`); and in
+ * base64 or base64url. It also finds long fragments: a run of at least half a secret (and at least 10
+ * characters; 40% inside the matcher) is found, so a secret cut by a preview, split across two fields or with one character
+ * escaped differently is found too.
+ *
+ * How: text and secrets are both brought to one canonical form (each encoded character decoded to its
+ * UTF-8 bytes, letters lower-cased, `+` read as a space), remembering where each canonical byte came
+ * from. Every 8-byte window of every secret is indexed by a rolling hash; one pass over the text finds
+ * the windows, and each hit is extended to the longest common run. Linear in the text, whatever it holds.
+ */
+
+export interface MatchableSecret {
+  value: string;
+  /** Forms of the value to find as well, such as base64 of `client_id:secret`. */
+  forms?: readonly string[];
+}
+
+interface Form {
+  units: Uint8Array;
+  /** The shortest run of this form that counts as the secret. */
+  minRun: number;
+  owner: number;
+}
+
+/** The canonical bytes of a text, and for each the range of the text it came from. */
+interface Canonical {
+  units: Uint8Array;
+  start: Int32Array;
+  end: Int32Array;
+}
+
+const encoder = new TextEncoder();
+const hex = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
+const hexValue = (text: string, at: number, length: number) => Number.parseInt(text.slice(at, at + length), 16);
+const entities: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'", sol: '/', plus: '+', equals: '=', colon: ':', num: '#', percnt: '%' };
+
+/** A-Z to a-z, and `+` to a space (form encoding): a decoded byte and a plain one compare the same. */
+const fold = (byte: number) => (byte >= 65 && byte <= 90 ? byte + 32 : byte === 43 ? 32 : byte);
+
+export function canonical(text: string): Canonical {
+  const n = text.length;
+  let units = new Uint8Array(n + 8);
+  let start = new Int32Array(n + 8);
+  let end = new Int32Array(n + 8);
+  let size = 0;
+  const push = (byte: number, from: number, to: number) => {
+    if (size === units.length) {
+      const grow = <T extends Uint8Array | Int32Array>(array: T, make: (length: number) => T) => {
+        const bigger = make(array.length * 2);
+        bigger.set(array);
+        return bigger;
+      };
+      units = grow(units, (l) => new Uint8Array(l));
+      start = grow(start, (l) => new Int32Array(l));
+      end = grow(end, (l) => new Int32Array(l));
+    }
+    if (byte === 92) return; // a decoded backslash (%5C, &#92;) is an escape too
+    units[size] = fold(byte);
+    start[size] = from;
+    end[size] = to;
+    size++;
+  };
+  const pushCodePoint = (codePoint: number, from: number, to: number) => {
+    if (codePoint < 128) return push(codePoint, from, to);
+    for (const byte of encoder.encode(String.fromCodePoint(codePoint))) push(byte, from, to);
+  };
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 92 /* \ */) {
+      // Escaping backslashes are dropped, at any depth, so `\"`, `\\\/` and a plain character compare the same.
+      let j = i;
+      while (j < n && text.charCodeAt(j) === 92) j++;
+      if (j + 4 < n && text.charCodeAt(j) === 117 /* u */ && [1, 2, 3, 4].every((k) => hex(text.charCodeAt(j + k)))) {
+        pushCodePoint(hexValue(text, j + 1, 4), i, j + 5);
+        i = j + 5;
+      } else {
+        i = j;
+      }
+      continue;
+    }
+    if (c === 37 /* % */) {
+      if (text.startsWith('25', i + 1) && hex(text.charCodeAt(i + 3)) && hex(text.charCodeAt(i + 4))) {
+        push(hexValue(text, i + 3, 2), i, i + 5);
+        i += 5;
+        continue;
+      }
+      if (hex(text.charCodeAt(i + 1)) && hex(text.charCodeAt(i + 2))) {
+        push(hexValue(text, i + 1, 2), i, i + 3);
+        i += 3;
+        continue;
+      }
+    }
+    if (c === 38 /* & */) {
+      const entity = /^&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z]{2,6}));/.exec(text.slice(i, i + 12));
+      const decoded = !entity ? undefined : (entity[1] ? Number(entity[1]) : entity[2] ? Number.parseInt(entity[2], 16) : entities[entity[3]!.toLowerCase()]?.charCodeAt(0));
+      if (entity && decoded !== undefined && Number.isFinite(decoded) && decoded <= 0x10ffff) {
+        pushCodePoint(decoded, i, i + entity[0].length);
+        i += entity[0].length;
+        continue;
+      }
+    }
+    const codePoint = text.codePointAt(i)!;
+    const width = codePoint > 0xffff ? 2 : 1;
+    pushCodePoint(codePoint, i, i + width);
+    i += width;
+  }
+  return { units: units.subarray(0, size), start: start.subarray(0, size), end: end.subarray(0, size) };
+}
+
+/** The base64 and base64url text that encodes `value` wherever it sits in a longer encoded string. */
+export function base64Forms(value: string): string[] {
+  const bytes = Buffer.from(value);
+  const forms: string[] = [];
+  for (const shift of [0, 1, 2]) {
+    // Shifted by 1 or 2 bytes, the first 2 or 3 characters also encode the unknown bytes before; drop them.
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+    const fullGroups = Math.floor((shift + bytes.length) / 3) * 4;
+    const body = encoded.slice(shift === 0 ? 0 : 4, shift === 0 ? encoded.replace(/=+$/, '').length : fullGroups);
+    if (body.length >= 8) forms.push(body, body.replaceAll('+', '-').replaceAll('/', '_'));
+  }
+  return forms;
+}
+
+const seedLength = 8;
+const base = 257;
+const modulus = 1_000_000_007;
+let power = 1;
+for (let k = 1; k < seedLength; k++) power = (power * base) % modulus;
+
+function hashAt(units: Uint8Array, at: number): number {
+  let hash = 0;
+  for (let k = 0; k < seedLength; k++) hash = (hash * base + units[at + k]!) % modulus;
+  return hash;
+}
+
+/**
+ * 40% of the secret, at least 10 characters; a secret shorter than that only whole. Below half, so that
+ * half of an escaped or encoded form, which decodes to a little less than half the secret, is found too.
+ */
+export const shortestRun = (length: number) => Math.min(length, Math.max(10, Math.floor(length * 0.4)));
+
+export class SecretMatcher {
+  private readonly forms: Form[] = [];
+  private readonly seeds = new Map<number, { form: number; offset: number }[]>();
+  /** Secrets shorter than a seed, found whole. */
+  private readonly short: Form[] = [];
+
+  constructor(secrets: readonly MatchableSecret[]) {
+    secrets.forEach((secret, owner) => {
+      for (const text of new Set([secret.value, ...(secret.forms ?? [])])) {
+        const units = canonical(text).units;
+        if (units.length === 0) continue;
+        const form: Form = { units, minRun: shortestRun(units.length), owner };
+        if (units.length < seedLength) {
+          this.short.push(form);
+          continue;
+        }
+        const index = this.forms.push(form) - 1;
+        for (let offset = 0; offset + seedLength <= units.length; offset++) {
+          const hash = hashAt(units, offset);
+          const list = this.seeds.get(hash);
+          if (list) list.push({ form: index, offset });
+          else this.seeds.set(hash, [{ form: index, offset }]);
+        }
+      }
+    });
+  }
+
+  get empty(): boolean {
+    return this.forms.length === 0 && this.short.length === 0;
+  }
+
+  /** Every range of `text` that holds a secret or a long fragment of one, merged, with the owning secret. */
+  find(text: string): { from: number; to: number; owner: number }[] {
+    if (this.empty || text.length === 0) return [];
+    const { units, start, end } = canonical(text);
+    const hits: { from: number; to: number; owner: number }[] = [];
+    const covered = new Int32Array(this.forms.length).fill(-1);
+    if (units.length >= seedLength && this.forms.length > 0) {
+      let hash = hashAt(units, 0);
+      for (let at = 0; at + seedLength <= units.length; at++) {
+        if (at > 0) hash = (((hash - ((units[at - 1]! * power) % modulus) + modulus) % modulus) * base + units[at + seedLength - 1]!) % modulus;
+        const candidates = this.seeds.get(hash);
+        if (!candidates) continue;
+        for (const { form: index, offset } of candidates) {
+          if (at + seedLength <= covered[index]!) continue; // inside a run already found for this form
+          const form = this.forms[index]!;
+          let left = 0;
+          while (left < seedLength && units[at + left] === form.units[offset + left]) left++;
+          if (left < seedLength) continue; // a hash collision
+          let back = 0;
+          while (offset - back > 0 && at - back > 0 && units[at - back - 1] === form.units[offset - back - 1]) back++;
+          let ahead = seedLength;
+          while (offset + ahead < form.units.length && at + ahead < units.length && units[at + ahead] === form.units[offset + ahead]) ahead++;
+          const from = at - back;
+          const to = at + ahead;
+          covered[index] = to;
+          if (to - from >= form.minRun) hits.push({ from: start[from]!, to: end[to - 1]!, owner: form.owner });
+        }
+      }
+    }
+    for (const form of this.short) {
+      const needle = Buffer.from(form.units);
+      const haystack = Buffer.from(units.buffer, units.byteOffset, units.length);
+      for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) {
+        hits.push({ from: start[at]!, to: end[at + needle.length - 1]!, owner: form.owner });
+      }
+    }
+    hits.sort((a, b) => a.from - b.from || b.to - a.to);
+    const merged: typeof hits = [];
+    for (const hit of hits) {
+      const last = merged.at(-1);
+      if (last && hit.from <= last.to) last.to = Math.max(last.to, hit.to);
+      else merged.push({ ...hit });
+    }
+    return merged;
+  }
+}

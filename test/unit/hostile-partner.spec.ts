@@ -1,0 +1,183 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { Exchange } from '../../checks/evidence';
+import { bodyPreview } from '../../checks/evidence';
+import { evaluateAll, listed, type Rule } from '../../checks/finding';
+import { loadProfile, loadProfiles } from '../../partners/profile';
+import { certificationHtml } from '../../reports/html-report';
+import { profileSecrets, redact, redactEvidence, redactValue, secretsOf } from '../../reports/redact';
+import type { FullConfig, Suite, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
+import { buildCertification } from '../../reports/certification';
+import CertificationReporter from '../../reports/certification-reporter';
+
+/**
+ * What a hostile partner or a careless operator tried (issue "Hold against a hostile partner"), one case
+ * per attack, grouped by cause. The end-to-end proofs are test/self/redaction.spec.ts (every artifact,
+ * every form, half-windows) and test/self/hostile-partners.spec.ts (floods inside the body cap).
+ */
+
+const secret = 'Zq8+/x"Y\\=kP3mN7vR2tW9sL4hJ6bG1dF5cA0eQ';
+const secrets = secretsOf([], [secret]);
+const leaks = (text: string, value = secret) => {
+  const lower = text.toLowerCase();
+  const needle = value.toLowerCase();
+  const run = Math.max(10, Math.ceil(needle.length / 2));
+  return Array.from({ length: needle.length - run + 1 }, (_, at) => needle.slice(at, at + run)).filter((window) => lower.includes(window));
+};
+
+test.describe('1. artifacts that bypass the redactor', () => {
+  // End to end (junit, the Playwright report's report.json, a blob's report.jsonl, traces): test/self/redaction.spec.ts.
+  test('the certification reporter masks steps, errors, annotations and attachments in place, before the reporters after it store them', () => {
+    const reporter = new CertificationReporter({ outputDir: mkdtempSync(path.join(tmpdir(), 'report-')) });
+    reporter.onBegin({ reporter: [['./reports/certification-reporter.ts']] } as unknown as FullConfig, { suites: [] } as unknown as Suite);
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
+    const step = { title: 'Navigate', subtitle: `127.0.0.1:4402/?src=auth%3Fcode%3Dc0de-abc-123`, params: { url: `http://127.0.0.1:4401/p/auth?token=${jwt}` }, annotations: [] } as unknown as TestStep;
+    const result = {
+      errors: [{ message: `navigation to /auth?code=c0de-abc-123 failed`, stack: `at auth?token=${jwt}` }],
+      annotations: [{ type: 'warning', description: 'token-exchange/x: error_description "Bearer 5ecret-t0ken-value"' }],
+      attachments: [{ name: 'findings', contentType: 'application/json', body: Buffer.from(`{"message":"echoed ${jwt}"}`) }],
+      stdout: [`echo ${jwt}\n`],
+      stderr: [],
+    } as unknown as TestResult;
+    const test = { annotations: [], parent: { project: () => undefined } } as unknown as TestCase;
+    reporter.onStepBegin(test, result, step);
+    reporter.onTestEnd(test, result);
+    const stored = JSON.stringify({ step, result });
+    for (const value of ['c0de-abc-123', jwt, '5ecret-t0ken-value']) expect(stored).not.toContain(value);
+    expect(result.attachments[0]!.body!.toString()).toBe('{"message":"echoed [redacted]"}');
+  });
+});
+
+test.describe('2. encodings and fragments that masking by value misses', () => {
+  const cases: Record<string, string> = {
+    'the secret in base64': Buffer.from(secret).toString('base64'),
+    'the secret in base64url': Buffer.from(secret).toString('base64url'),
+    'client_id:secret in base64, an HTTP Basic credential': Buffer.from(`reference-client:${secret}`).toString('base64'),
+    'the secret in upper case': secret.toUpperCase(),
+    'the secret split across two JSON fields': JSON.stringify({ a: secret.slice(0, 20), b: secret.slice(20) }),
+    'the first character as a JSON \\u escape': `"\\u${secret.charCodeAt(0).toString(16).padStart(4, '0')}${JSON.stringify(secret).slice(2)}`,
+    'a secret holding " and \\, JSON-escaped, and escaped again': JSON.stringify(JSON.stringify(secret)),
+    'form-encoded': new URLSearchParams({ client_secret: secret }).toString(),
+    'percent-encoded once': encodeURIComponent(secret),
+    'percent-encoded twice': encodeURIComponent(encodeURIComponent(secret)),
+    'HTML-escaped': secret.replace(/"/g, '&quot;').replace(/\//g, '&#x2F;'),
+    'cut by a preview': `${secret.slice(0, 30)}…`,
+  };
+  for (const [attack, text] of Object.entries(cases)) {
+    test(attack, () => {
+      const masked = redact(`error: ${text} (end)`, secrets);
+      expect(leaks(masked), masked).toEqual([]);
+      expect(masked).toContain('[redacted]');
+      expect(masked).toMatch(/^error: .*\(end\)$/);
+    });
+  }
+
+  test('an access token starting \\u002f is masked once the run learned it', () => {
+    const token = '/tok3n-Abc123XyZ+987/=';
+    const learned = secretsOf([{ request: { method: 'POST', url: 'https://p.example/t', headers: {} }, response: { status: 200, headers: {}, body: JSON.stringify({ access_token: token }), bytes: 1 }, startedAt: '', durationMs: 1 }]);
+    expect(leaks(redact(`{"error_description":"\\u002f${token.slice(1)}"}`, learned), token)).toEqual([]);
+  });
+
+  test('a preview never cuts a word, so a long secret is quoted whole and masked, not cut to a fragment', () => {
+    const long = 'S'.repeat(10) + secret + 'T'.repeat(14);
+    const preview = bodyPreview(`Unauthorized: bad secret ${long} for this client`);
+    expect(JSON.parse(preview)).toContain(long);
+    expect(leaks(redact(preview, secretsOf([], [long])), long)).toEqual([]);
+  });
+});
+
+test.describe('3. secrets inside a profile\'s URLs and browser steps', () => {
+  test('a gateway key in a query string, as env:, is a secret of the profile wherever it sits', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'profiles-'));
+    writeFileSync(path.join(dir, 'acme.json'), JSON.stringify({ tokenExchangeUrl: 'env:ACME_TOKEN_URL', accountInfoUrl: 'https://p.example/a', tokenExchangeEncoding: 'form', codes: { mintUrl: 'https://p.example/c' } }));
+    const loaded = loadProfile(path.join(dir, 'acme.json'), { ACME_TOKEN_URL: 'https://gw.example/token?subscription-key=k3y-0123456789' }).profile!;
+    const masked = redact('POST https://gw.example/token?subscription-key=k3y-0123456789 failed', profileSecrets(loaded.profile, loaded.envValues));
+    expect(masked).not.toContain('k3y-0123456789');
+  });
+
+  test('key-like query parameters and a password in userinfo are masked in any URL, by shape', () => {
+    expect(redact('http://gw:P4ss-w0rd@host/x?api_key=abc&subscription-key=zzz&ok=1', [])).toBe('http://gw:[redacted]@host/x?api_key=[redacted]&subscription-key=[redacted]&ok=1');
+  });
+
+  test('a typed password holding " < and & is masked JSON-escaped and form-encoded', () => {
+    const password = 'pa"ss<wo&rd-0a1b2c';
+    const known = secretsOf([], [password]);
+    for (const form of [JSON.stringify({ value: password }), new URLSearchParams({ password }).toString(), password.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')]) {
+      expect(leaks(redact(form, known), password)).toEqual([]);
+    }
+  });
+});
+
+test.describe('4. masking that corrupts the report', () => {
+  const exchange: Exchange = {
+    request: { method: 'GET', url: 'https://p.example/api/account', headers: {} },
+    response: { status: 200, headers: {}, body: JSON.stringify({ user: { token: 'rule', password: 'request' } }), bytes: 1 },
+    startedAt: '',
+    durationMs: 1,
+  };
+
+  test('"token": "rule" and "password": "request" are masked in their own field only', () => {
+    const learned = secretsOf([exchange]);
+    expect(learned.map((s) => s.value)).not.toContain('rule');
+    expect(redact('a rule of the request', learned)).toBe('a rule of the request');
+    expect(redact(exchange.response!.body, learned)).toBe('{"user":{"token":"[redacted]","password":"[redacted]"}}');
+  });
+
+  test('masking parsed data rewrites string values, never keys or structure', () => {
+    const findings = [{ rule: 'account-info/x', message: 'the value Zq8+/x"Y\\=kP3mN7vR2tW9sL4hJ6bG1dF5cA0eQ echoed' }];
+    expect(redactValue({ findings, [secret]: 1 }, secrets)).toEqual({ findings: [{ rule: 'account-info/x', message: 'the value [redacted] echoed' }], [secret]: 1 });
+  });
+
+  test('a part of the HTML report that cannot be built says so, and the rest is written', () => {
+    const cert = buildCertification({ partner: 'acme', targets: {}, harness: { version: '0', commit: null }, startedAt: '', finishedAt: '', status: 'passed', node: '', playwright: '', chromium: null }, []);
+    const broken = { ...cert, latency: null } as unknown as typeof cert;
+    const page = certificationHtml(broken, []);
+    expect(page).toContain('This part of the report could not be built');
+    expect(page).toContain('Every rule, by endpoint');
+  });
+});
+
+test.describe('5. personal data under the wrong key', () => {
+  const body = '{"company":{"name":"Acme (EIN 98-7654321)","taxInfo":{"ssn":"078-05-1120"},"accountNumber":"000555666777","bankAccountNumber":{"value":"000888999111"},"n":12345678901}}';
+  const [masked] = redactEvidence([{ request: { method: 'GET', url: 'https://p.example/a', headers: {} }, response: { status: 200, headers: {}, body, bytes: 1 }, startedAt: '', durationMs: 1 }], []);
+
+  for (const [attack, value, kept] of [
+    ['a full bank account number as "accountNumber"', '000555666777', '****6777'],
+    ['an SSN as company.taxInfo.ssn', '078-05-1120', '***-**-1120'],
+    ['an EIN inside company.name', '98-7654321', '**-***4321'],
+    ['a full bank account number as "bankAccountNumber": {"value": …}', '000888999111', '****9111'],
+    ['a long number as a bare JSON number', '12345678901', '"****8901"'],
+  ] as const) {
+    test(attack, () => {
+      expect(masked!.response!.body).not.toContain(value);
+      expect(masked!.response!.body).toContain(kept);
+    });
+  }
+
+  test('the masked body is still JSON', () => {
+    expect(() => JSON.parse(masked!.response!.body) as unknown).not.toThrow();
+  });
+});
+
+test.describe('6. runs that never end', () => {
+  test('a rule lists its first 20 issues, then counts the rest', () => {
+    const flood: Rule<number> = { id: 'x/flood', field: 'f', clause: 'spec §2.3', level: 'MUST', requirement: 'r', impact: 'i', check: (n) => Array.from({ length: n }, (_, i) => ({ message: `issue ${i}` })) };
+    const findings = evaluateAll([flood], 62_000, undefined);
+    expect(findings).toHaveLength(21);
+    expect(findings.at(-1)!.message).toBe('and 61,980 more like these, not listed one by one (the first 20 are)');
+    expect(listed(Array.from({ length: 62_000 }, (_, i) => `f${i}`))).toMatch(/^f0, f1, .* f19 … and 61,980 more$/);
+  });
+});
+
+test.describe('7. fleet isolation', () => {
+  test('two profiles with one platform.partnerName on one platform are refused, naming both files', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'profiles-'));
+    const profile = { tokenExchangeUrl: 'https://a.example/t', accountInfoUrl: 'https://a.example/a', tokenExchangeEncoding: 'form', codes: { mintUrl: 'https://a.example/c' }, platform: { url: 'http://127.0.0.1:4401', apiKey: 'k', partnerName: 'acme' } };
+    writeFileSync(path.join(dir, 'acme.json'), JSON.stringify(profile));
+    writeFileSync(path.join(dir, 'acme-staging.json'), JSON.stringify({ ...profile, tokenExchangeUrl: 'https://b.example/t' }));
+    const { errors } = loadProfiles(dir, { env: {}, envFile: '/nonexistent/.env' });
+    expect(errors).toEqual([expect.stringMatching(/acme\.json: "platform\.partnerName" is "acme", as in .*acme-staging\.json on the same platform; .* one partner would receive the other's codes and client secret/)]);
+  });
+});
