@@ -18,6 +18,7 @@ import { dataApiClient } from '../client/data-api';
 import { buildPlatform, platformSandbox } from '../sandbox/platform/server';
 import { bodyOf, buildReferencePartner } from '../sandbox/reference-partner/server';
 import { loadEmulator } from './load';
+import { redact, secretsOf } from '../reports/redact';
 import { buildSandbox, sandboxHost } from '../sandbox/sandbox';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
@@ -173,6 +174,32 @@ async function dataApiWalk(bills: number) {
 }
 const walks = [await dataApiWalk(100_000), await dataApiWalk(200_000)];
 const linearity = Number((walks[1]!.medianMs / walks[0]!.medianMs).toFixed(2));
+/**
+ * Masking throughput: redact() on 1 MiB and 4 MiB of three kinds of text, with 50 secrets. The ratio of
+ * the two sizes shows it linear (about 4) whatever the text holds.
+ */
+function maskingThroughput() {
+  const secrets = secretsOf([], Array.from({ length: 50 }, (_, i) => `secret-${i}-${'x'.repeat(i % 7)}Zq8+/x"Y=kP3mN7vR2tW9s${i}`));
+  const kinds: Record<string, string> = {
+    'prose, no secret': 'the token exchange answered 400 with invalid_grant; send the code once. ',
+    'JSON full of escapes': '{\\"a\\":\\"\\u00e9%20&amp;+\\/\\"},',
+    'dense with secret fragments': `${secrets[7]!.value.slice(0, 12)} ${encodeURIComponent(secrets[9]!.value).slice(0, 14)} `,
+  };
+  return Object.entries(kinds).map(([label, unit]) => {
+    const time = (mib: number) => {
+      const text = unit.repeat(Math.ceil((mib * 1024 * 1024) / unit.length));
+      const walls = Array.from({ length: runs }, () => {
+        const t0 = performance.now();
+        redact(text, secrets);
+        return performance.now() - t0;
+      });
+      return median(walls);
+    };
+    const [one, four] = [time(1), time(4)];
+    return { label, msPerMiB: Math.round(one), ratio4to1: Number((four / one).toFixed(2)) };
+  });
+}
+const masking = maskingThroughput();
 const conditions = { runs, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, partner: 'reference sandbox on loopback, no injected latency', workers: 4 };
 console.log(`\nreference certification, median of ${runs} runs (${conditions.cpus} cores, ${conditions.node}, ${conditions.partner})\n`);
 console.log(`${'what'.padEnd(44)} ${'median'.padStart(8)} ${'min'.padStart(8)} ${'partner requests'.padStart(17)}`);
@@ -192,7 +219,9 @@ const load = await loadEmulator({ durationS: 10, connections: 10 });
 console.log(`\nload: autocannon on loopback, 10 connections for 10 s each, against an emulator in this process\n`);
 console.log(`${'what'.padEnd(52)} ${'requests'.padStart(9)} ${'req/s'.padStart(7)} ${'p99'.padStart(7)} ${'errors'.padStart(7)} ${'5xx'.padStart(5)}`);
 for (const l of load) console.log(`${l.label.padEnd(52)} ${String(l.requests).padStart(9)} ${String(l.requestsPerSecond).padStart(7)} ${`${l.p99Ms} ms`.padStart(7)} ${String(l.errors + l.non2xx).padStart(7)} ${String(l.server5xx).padStart(5)}`);
+console.log(`\nmasking: redact() with 50 secrets, median of ${runs}; 4 MiB over 1 MiB shows it linear (about 4)\n`);
+for (const m of masking) console.log(`${m.label.padEnd(32)} ${`${m.msPerMiB} ms per MiB`.padStart(16)} ${`${m.ratio4to1}×`.padStart(8)}`);
 mkdirSync('reports/out', { recursive: true });
-writeFileSync('reports/out/bench.json', JSON.stringify({ at: new Date().toISOString(), conditions, rows, validations, dataApi: { walks, linearity }, latency, load }, null, 2));
+writeFileSync('reports/out/bench.json', JSON.stringify({ at: new Date().toISOString(), conditions, rows, validations, dataApi: { walks, linearity }, latency, load, masking }, null, 2));
 console.log('\nwrote reports/out/bench.json');
 if (started) await Promise.all(sandbox.map(({ server }) => server.close()));
