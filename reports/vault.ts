@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Exchange } from '../checks/evidence';
@@ -24,19 +24,26 @@ export function openRunVault(env: NodeJS.ProcessEnv = process.env): string {
 
 export class Vault {
   private readonly known = new Map<string, Secret>();
+  private readonly others = new Map<string, Secret>();
   private readonly file: string | undefined;
+  /** How much of each other process's file has been read: files only grow. */
+  private readonly read = new Map<string, number>();
   private cache: Secret[] | undefined;
-  private othersSeen = 0;
 
-  constructor(base: readonly Secret[] = [], dir: string | undefined = process.env[variable]) {
+  constructor(base: readonly Secret[] = [], { dir = process.env[variable], name = String(process.pid) }: { dir?: string | undefined; name?: string } = {}) {
     for (const secret of base) this.known.set(secret.value, secret);
-    this.file = dir ? path.join(dir, `${process.pid}.jsonl`) : undefined;
-    if (this.file) mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    this.file = dir ? path.join(dir, `${name}.jsonl`) : undefined;
+    if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
   /** Remembers every secret these exchanges carried, here and for the run's other processes. */
   learn(exchanges: readonly Exchange[]): void {
     this.learnSecrets(secretsOf(exchanges));
+  }
+
+  /** Remembers values the harness handed out itself, such as the codes a code source gave. */
+  add(values: readonly string[]): void {
+    this.learnSecrets(values.filter((value) => value.length >= 6).map((value) => ({ value })));
   }
 
   private learnSecrets(secrets: readonly Secret[]): void {
@@ -47,28 +54,33 @@ export class Vault {
     if (this.file) appendFileSync(this.file, fresh.map((secret) => `${JSON.stringify(secret)}\n`).join(''), { mode: 0o600 });
   }
 
-  /** Remembers values the harness handed out itself, such as the codes a code source gave. */
-  add(values: readonly string[]): void {
-    this.learnSecrets(values.filter((value) => value.length >= 6).map((value) => ({ value })));
-  }
-
-  /** Every secret of the run so far: this process's, and what the others have written to the vault. */
+  /**
+   * Every secret of the run so far: this process's, and what the others have added to the vault since the
+   * last call (only the new bytes of each file are read). The same array while nothing changed, so its
+   * matcher is built once.
+   */
   secrets(): readonly Secret[] {
-    const dir = this.file && path.dirname(this.file);
-    const others = new Map<string, Secret>();
-    if (dir) {
+    if (this.file) {
+      const dir = path.dirname(this.file);
       for (const name of safeList(dir)) {
-        if (name === path.basename(this.file ?? '')) continue;
-        for (const line of safeRead(path.join(dir, name)).split('\n')) {
+        const file = path.join(dir, name);
+        if (file === this.file) continue;
+        const size = safeSize(file);
+        const from = this.read.get(file) ?? 0;
+        if (size <= from) continue;
+        const text = safeRead(file, from, size);
+        const complete = text.lastIndexOf('\n') + 1; // a line still being written is read next time
+        this.read.set(file, from + Buffer.byteLength(text.slice(0, complete)));
+        for (const line of text.slice(0, complete).split('\n')) {
           const secret = parsed(line);
-          if (secret && !this.known.has(secret.value)) others.set(secret.value, secret);
+          if (secret && !this.known.has(secret.value) && !this.others.has(secret.value)) {
+            this.others.set(secret.value, secret);
+            this.cache = undefined;
+          }
         }
       }
     }
-    // Secrets are only ever added, so the same count is the same set: the array (and its matcher) is reused.
-    if (!this.cache || others.size !== this.othersSeen) this.cache = [...this.known.values(), ...others.values()];
-    this.othersSeen = others.size;
-    return this.cache;
+    return (this.cache ??= [...this.known.values(), ...this.others.values()]);
   }
 }
 
@@ -79,13 +91,27 @@ const safeList = (dir: string) => {
     return [];
   }
 };
-const safeRead = (file: string) => {
+const safeSize = (file: string) => {
   try {
-    return readFileSync(file, 'utf8');
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+};
+function safeRead(file: string, from: number, to: number): string {
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const buffer = Buffer.alloc(to - from);
+      readSync(fd, buffer, 0, buffer.length, from);
+      return buffer.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return '';
   }
-};
+}
 function parsed(line: string): Secret | undefined {
   try {
     const value = JSON.parse(line) as Secret;

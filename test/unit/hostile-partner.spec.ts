@@ -11,6 +11,7 @@ import { profileSecrets, redact, redactEvidence, redactValue, secretsOf } from '
 import type { FullConfig, Suite, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
 import { buildCertification } from '../../reports/certification';
 import CertificationReporter from '../../reports/certification-reporter';
+import { Vault } from '../../reports/vault';
 
 /**
  * What a hostile partner or a careless operator tried (issue "Hold against a hostile partner"), one case
@@ -47,6 +48,18 @@ test.describe('1. artifacts that bypass the redactor', () => {
     const stored = JSON.stringify({ step, result });
     for (const value of ['c0de-abc-123', jwt, '5ecret-t0ken-value']) expect(stored).not.toContain(value);
     expect(result.attachments[0]!.body!.toString()).toBe('{"message":"echoed [redacted]"}');
+  });
+});
+
+test.describe('1b. codes and tokens of earlier tests, echoed later', () => {
+  test('a token one worker learned is masked by another worker of the run', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'vault-'));
+    const [first, second] = [new Vault([], { dir, name: 'worker-1' }), new Vault([], { dir, name: 'worker-2' })];
+    const token = 'at-from-worker-1-0123456789';
+    first.learn([{ request: { method: 'GET', url: 'https://p.example/a', headers: { authorization: `Bearer ${token}` } }, startedAt: '', durationMs: 1 }]);
+    first.add(['code-handed-out-42']);
+    expect(redact(`echoed ${token} and code-handed-out-42`, second.secrets())).toBe('echoed [redacted] and [redacted]');
+    expect(second.secrets()).toBe(second.secrets()); // the same array while nothing changed: one matcher
   });
 });
 
