@@ -103,7 +103,8 @@ const secretParams = 'code|token|access_token|refresh_token|id_token|client_secr
 const shapes: readonly [RegExp, string | ((...groups: string[]) => string)][] = [
   // A compact JWS (the mock-link JWT), or any part of one, even cut short: its payload carries account
   // information, tax ids included. "eyJ" is base64url for '{"'.
-  [/eyJ[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]*){0,2}/g, mask],
+  // Only where a token starts (after a non-base64 character, or an encoded "="), never inside other base64.
+  [/(?:(?<=%3D)|(?<![A-Za-z0-9+/_-]))eyJ[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]*){0,2}/g, mask],
   // Credentials after Bearer/Basic; a digit is required so prose such as "Bearer authentication" stays.
   [/\b(bearer|basic)(\s+)(?=[A-Za-z0-9._~+/-]*\d)[A-Za-z0-9._~+/-]{8,}=*/gi, `$1$2${mask}`],
   // Secrets under their names in JSON, also inside JSON that is itself a string (\"access_token\":\"…\").
@@ -132,8 +133,23 @@ function matcherFor(secrets: readonly Secret[]): SecretMatcher {
   return entry.matcher;
 }
 
+// Binary payloads of data URLs (images, fonts, zips): masking their base64 as text would only corrupt them.
+// Zips are opened and masked inside (redactBytes); images hold no text.
+const binaryDataUrl = /data:(?:image|font|video|audio)\/[\w.+-]+;base64,[A-Za-z0-9+/=]+|data:application\/zip;base64,[A-Za-z0-9+/=]+/g;
+
 /** Every secret masked in every form it may take (see secret-matcher.ts), then credentials by shape. */
 export function redact(text: string, secrets: readonly Secret[]): string {
+  if (!text.includes(';base64,')) return redactText(text, secrets);
+  let out = '';
+  let at = 0;
+  for (const match of text.matchAll(binaryDataUrl)) {
+    out += redactText(text.slice(at, match.index), secrets) + match[0];
+    at = match.index + match[0].length;
+  }
+  return out + redactText(text.slice(at), secrets);
+}
+
+function redactText(text: string, secrets: readonly Secret[]): string {
   let out = text;
   const hits = secrets.length > 0 ? matcherFor(secrets).find(text) : [];
   if (hits.length > 0) {

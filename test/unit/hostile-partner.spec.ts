@@ -7,7 +7,8 @@ import { bodyPreview } from '../../checks/evidence';
 import { evaluateAll, listed, type Rule } from '../../checks/finding';
 import { loadProfile, loadProfiles } from '../../partners/profile';
 import { certificationHtml } from '../../reports/html-report';
-import { profileSecrets, redact, redactEvidence, redactValue, secretsOf } from '../../reports/redact';
+import { profileSecrets, redact, redactBytes, redactEvidence, redactValue, secretsOf } from '../../reports/redact';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import type { FullConfig, Suite, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
 import { buildCertification } from '../../reports/certification';
 import CertificationReporter from '../../reports/certification-reporter';
@@ -48,6 +49,18 @@ test.describe('1. artifacts that bypass the redactor', () => {
     const stored = JSON.stringify({ step, result });
     for (const value of ['c0de-abc-123', jwt, '5ecret-t0ken-value']) expect(stored).not.toContain(value);
     expect(result.attachments[0]!.body!.toString()).toBe('{"message":"echoed [redacted]"}');
+  });
+});
+
+test.describe('1c. masking never corrupts what it stores', () => {
+  test('base64 payloads of images and zips are left whole, while a JWT in text is masked', () => {
+    const image = 'data:image/png;base64,iVBORw0KGgo+eyJhbGciOiJIUzI1NiJ9AAAA/eyJzdWIiOiIxIn0==';
+    expect(redact(`<img src="${image}"> token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln`, [])).toBe(`<img src="${image}"> token [redacted]`);
+    const zip = zipSync({ 'report.json': strToU8('{"title":"ok"}') });
+    const page = `<template>data:application/zip;base64,${Buffer.from(zip).toString('base64')}</template> ?code=c0de-12345`;
+    const masked = strFromU8(redactBytes(strToU8(page), []));
+    expect(masked).toContain('?code=[redacted]');
+    expect(strFromU8(unzipSync(Buffer.from(/base64,([^<]+)/.exec(masked)![1]!, 'base64'))['report.json']!)).toBe('{"title":"ok"}');
   });
 });
 
