@@ -249,7 +249,10 @@ export default class CertificationReporter implements Reporter {
   /** Playwright's HTML report and JUnit XML are written in their own onEnd; this runs after every reporter's. */
   async onExit() {
     const secrets = this.vault.secrets();
-    if (this.partners.size > 0) await Promise.all([redactTree(this.htmlReportDir(), secrets), redactTree(this.outputDir, secrets)]);
+    if (this.partners.size === 0) return;
+    const failures = (await Promise.all([redactTree(this.htmlReportDir(), secrets), redactTree(this.outputDir, secrets)])).flat();
+    for (const failure of failures) console.error(`could not mask ${failure}; it may hold a secret unmasked: delete it before sharing it`);
+    if (failures.length > 0) process.exitCode = 1;
   }
 
   private htmlReportDir(): string {

@@ -276,10 +276,13 @@ export async function redactFile(file: string, secrets: readonly Secret[]): Prom
 
 /**
  * Every file under `dir`, recursively; a missing folder is nothing to do. certification.json is masked as
- * data when it is written, and is left alone here, where masking text could rewrite a key.
+ * data when it is written, and is left alone here, where masking text could rewrite a key. Returns the
+ * files that could not be masked, each with why, so the caller can say so; the others are masked anyway.
  */
-export async function redactTree(dir: string, secrets: readonly Secret[]): Promise<void> {
+export async function redactTree(dir: string, secrets: readonly Secret[]): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  await Promise.all(entries.filter((entry) => entry.isFile() && entry.name !== 'certification.json').map((entry) => redactFile(path.join(entry.parentPath, entry.name), secrets)));
+  const files = entries.filter((entry) => entry.isFile() && entry.name !== 'certification.json').map((entry) => path.join(entry.parentPath, entry.name));
+  const failures = await Promise.all(files.map((file) => redactFile(file, secrets).then(() => undefined, (error: unknown) => `${file} (${error instanceof Error ? error.message : String(error)})`)));
+  return failures.filter((failure): failure is string => failure !== undefined);
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -7,7 +7,7 @@ import { bodyPreview } from '../../checks/evidence';
 import { evaluateAll, listed, type Rule } from '../../checks/finding';
 import { loadProfile, loadProfiles } from '../../partners/profile';
 import { certificationHtml } from '../../reports/html-report';
-import { profileSecrets, redact, redactBytes, redactEvidence, redactValue, secretsOf } from '../../reports/redact';
+import { profileSecrets, redact, redactBytes, redactEvidence, redactTree, redactValue, secretsOf } from '../../reports/redact';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import type { FullConfig, Suite, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
 import { buildCertification } from '../../reports/certification';
@@ -62,6 +62,15 @@ test.describe('1c. masking never corrupts what it stores', () => {
     expect(masked).toContain('?code=[redacted]');
     expect(strFromU8(unzipSync(Buffer.from(/base64,([^<]+)/.exec(masked)![1]!, 'base64'))['report.json']!)).toBe('{"title":"ok"}');
   });
+});
+
+test('a file that cannot be masked is named, and every other file is still masked', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tree-'));
+  writeFileSync(path.join(dir, 'broken.html'), '<template>data:application/zip;base64,AAAAAAAA</template>');
+  writeFileSync(path.join(dir, 'junit.xml'), '<failure>auth?code=c0de-12345</failure>');
+  const failures = await redactTree(dir, []);
+  expect(failures).toEqual([expect.stringMatching(/broken\.html \(.+\)$/)]);
+  expect(readFileSync(path.join(dir, 'junit.xml'), 'utf8')).toBe('<failure>auth?code=[redacted]</failure>');
 });
 
 test.describe('1b. codes and tokens of earlier tests, echoed later', () => {
