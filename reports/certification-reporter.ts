@@ -9,7 +9,7 @@ import type { Finding } from '../checks/finding';
 import { loadProfile, type Profile } from '../partners/profile';
 import { buildCertification, certificationSchema, type Certification, type TestRecord } from './certification';
 import { certificationHtml, type TestEvidence } from './html-report';
-import { profileSecrets, redact, redactBytes, redactTree, redactValue, type Secret } from './redact';
+import { profileSecrets, redact, redactBytes, redactFile, redactTree, redactValue, type Secret } from './redact';
 import { Vault } from './vault';
 
 /**
@@ -156,9 +156,7 @@ export default class CertificationReporter implements Reporter {
       if (attachment.body) attachment.body = Buffer.from(redactBytes(attachment.body, secrets));
       if (attachment.path && existsSync(attachment.path)) {
         try {
-          const bytes = readFileSync(attachment.path);
-          const clean = redactBytes(bytes, secrets);
-          if (clean !== bytes) writeFileSync(attachment.path, clean);
+          redactFile(attachment.path, secrets);
         } catch (error) {
           console.error(`could not mask ${attachment.path}: ${error instanceof Error ? error.message : String(error)}`);
         }

@@ -1,4 +1,5 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import type { Exchange } from '../checks/evidence';
@@ -35,6 +36,9 @@ const last4Keys = new Set(['identifier', 'bankaccountnumber']);
  * Whether a value learned from an exchange is masked wherever it shows up, or only in its own field (by
  * shape): a few letters or a common word ("token": "rule") would otherwise mask the report's own words.
  */
+/** Shorter values (a username, a test word) are not masked by value: they would mask ordinary text. */
+export const shortestSecret = 6;
+
 export const maskedEverywhere = (value: string) => value.length >= 16 || (value.length >= 8 && /[^A-Za-z]/.test(value));
 
 function secretsInBody(body: string | undefined, keys: ReadonlySet<string>, into: Map<string, Secret>) {
@@ -71,7 +75,7 @@ export function profileSecrets(profile: Profile, envValues: readonly string[] = 
     ...(profile.codes.static ?? []),
     ...(profile.codes.browser?.steps ?? []).map((step) => ('value' in step ? step.value : undefined)),
     ...envValues,
-  ].filter((value): value is string => typeof value === 'string' && value.length >= 6);
+  ].filter((value): value is string => typeof value === 'string' && value.length >= shortestSecret);
   const secrets = [...new Set(values)].map((value): Secret => ({ value }));
   const { clientId, clientSecret } = profile;
   if (clientId !== undefined && clientSecret !== undefined) {
@@ -94,7 +98,7 @@ export function secretsOf(exchanges: readonly Exchange[], known: readonly (Secre
   }
   const secrets = new Map<string, Secret>();
   for (const secret of known) if (secret) secrets.set(typeof secret === 'string' ? secret : secret.value, typeof secret === 'string' ? { value: secret } : secret);
-  for (const secret of learned.values()) if (!secrets.has(secret.value) && (secret.keepLast4 ? secret.value.length >= 6 : maskedEverywhere(secret.value))) secrets.set(secret.value, secret);
+  for (const secret of learned.values()) if (!secrets.has(secret.value) && (secret.keepLast4 ? secret.value.length >= shortestSecret : maskedEverywhere(secret.value))) secrets.set(secret.value, secret);
   return [...secrets.values()];
 }
 
@@ -122,15 +126,15 @@ const shapes: readonly [RegExp, string | ((...groups: string[]) => string)][] = 
   [/(?<![\d-])\d{2}-\d{3}(\d{4})(?![\d-])/g, '**-***$1'],
 ];
 
-const matchers = new WeakMap<readonly Secret[], { matcher: SecretMatcher; secrets: readonly Secret[] }>();
+// One matcher per secrets array: the vault hands out the same array while nothing changed.
+const matchers = new WeakMap<readonly Secret[], SecretMatcher>();
 function matcherFor(secrets: readonly Secret[]): SecretMatcher {
-  let entry = matchers.get(secrets);
-  if (!entry) {
-    const forms = secrets.map((secret) => ({ value: secret.value, forms: [...(secret.forms ?? []), ...(secret.keepLast4 ? [] : base64Forms(secret.value))] }));
-    entry = { matcher: new SecretMatcher(forms), secrets };
-    matchers.set(secrets, entry);
+  let matcher = matchers.get(secrets);
+  if (!matcher) {
+    matcher = new SecretMatcher(secrets.map((secret) => ({ value: secret.value, forms: [...(secret.forms ?? []), ...(secret.keepLast4 ? [] : base64Forms(secret.value))] })));
+    matchers.set(secrets, matcher);
   }
-  return entry.matcher;
+  return matcher;
 }
 
 // Binary payloads of data URLs (images, fonts, zips): masking their base64 as text would only corrupt them.
@@ -268,11 +272,13 @@ export function redactBytes(bytes: Uint8Array, secrets: readonly Secret[]): Uint
   return clean === text ? bytes : strToU8(clean);
 }
 
-export async function redactFile(file: string, secrets: readonly Secret[]): Promise<void> {
-  const bytes = await readFile(file);
+/** Synchronous, so a reporter can mask a file before the reporters after it copy it; throws when it cannot. */
+export function redactFile(file: string, secrets: readonly Secret[]): void {
+  const bytes = readFileSync(file);
   const clean = redactBytes(bytes, secrets);
-  if (clean !== bytes) await writeFile(file, clean);
+  if (clean !== bytes) writeFileSync(file, clean);
 }
+
 
 /**
  * Every file under `dir`, recursively; a missing folder is nothing to do. certification.json is masked as
@@ -282,7 +288,14 @@ export async function redactFile(file: string, secrets: readonly Secret[]): Prom
 export async function redactTree(dir: string, secrets: readonly Secret[]): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
   const files = entries.filter((entry) => entry.isFile() && entry.name !== 'certification.json').map((entry) => path.join(entry.parentPath, entry.name));
-  const failures = await Promise.all(files.map((file) => redactFile(file, secrets).then(() => undefined, (error: unknown) => `${file} (${error instanceof Error ? error.message : String(error)})`)));
-  return failures.filter((failure): failure is string => failure !== undefined);
+  const failures: string[] = [];
+  for (const file of files) {
+    try {
+      redactFile(file, secrets);
+    } catch (error) {
+      failures.push(`${file} (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+  return failures;
 }
 

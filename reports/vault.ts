@@ -2,7 +2,7 @@ import { appendFileSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSyn
 import os from 'node:os';
 import path from 'node:path';
 import type { Exchange } from '../checks/evidence';
-import { secretsOf, type Secret } from './redact';
+import { secretsOf, shortestSecret, type Secret } from './redact';
 
 /**
  * The secrets of one run, shared by its processes: each worker adds every secret its exchanges carried
@@ -43,7 +43,7 @@ export class Vault {
 
   /** Remembers values the harness handed out itself, such as the codes a code source gave. */
   add(values: readonly string[]): void {
-    this.learnSecrets(values.filter((value) => value.length >= 6).map((value) => ({ value })));
+    this.learnSecrets(values.filter((value) => value.length >= shortestSecret).map((value) => ({ value })));
   }
 
   private learnSecrets(secrets: readonly Secret[]): void {
