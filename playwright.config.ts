@@ -4,7 +4,7 @@ import type { HarnessWorkerOptions } from './fixtures/harness';
 import { chromiumLaunchOptions } from './fixtures/browser';
 import { loadProfiles } from './partners/profile';
 import { codesForRun } from './probes/certification';
-import { openRunVault } from './reports/vault';
+import { openRunVault } from './shared/redaction/vault';
 
 // Every partners/*.json (and $PARTNERS_DIR/*.json) is a project; an invalid one stops the run, one line a problem.
 const { profiles, errors } = loadProfiles('partners');
@@ -16,7 +16,7 @@ if (errors.length > 0) {
 // Probes wait on the network, not the CPU: more workers than cores shortens a run.
 const workers = 4;
 const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
-// Where the workers share the secrets they learn, so each masks the others' (reports/vault.ts).
+// Where the workers share the secrets they learn, so each masks the others' (shared/redaction/vault.ts).
 if (isMainProcess) openRunVault();
 for (const { name, profile } of profiles) {
   const handed = profile.codes.static?.length;

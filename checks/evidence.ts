@@ -1,7 +1,7 @@
 import { visit } from 'jsonc-parser';
 
 /**
- * The evidence one HTTP call leaves behind, as plain data. probes/http.ts produces it; rules read it.
+ * The evidence one HTTP call leaves behind, as plain data. client/http.ts produces it; rules read it.
  */
 export interface RequestRecord {
   method: string;

@@ -1,6 +1,6 @@
-import type { Profile } from '../partners/profile';
+import type { Profile } from '../shared/profile-schema';
 import { CodeSourceError, mintedCodes } from './codes';
-import { httpClient } from './http';
+import { httpClient } from '../client/http';
 import type { Browser } from '@playwright/test';
 import { signOnProbes } from './embedded-app';
 import { mockLinkProbes } from './mock-link';

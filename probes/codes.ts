@@ -3,8 +3,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { bodyPreview, isObject, parseJson } from '../checks/evidence';
-import type { BrowserCodes, Profile } from '../partners/profile';
-import type { HttpClient } from './http';
+import type { BrowserCodes, Profile } from '../shared/profile-schema';
+import type { HttpClient } from '../client/http';
 
 /** Hands out fresh one-time authorization codes. */
 export interface CodeSource {

@@ -20,8 +20,8 @@ import {
 } from '../checks/data-api';
 import { isObject, type Exchange, type JsonResponse } from '../checks/evidence';
 import { evaluate, skip, type Finding } from '../checks/finding';
-import type { Profile } from '../partners/profile';
-import { answer, type HttpClient, type HttpRequest, type Recorder } from './http';
+import type { Profile } from '../shared/profile-schema';
+import { answer, type HttpClient, type HttpRequest, type Recorder } from '../client/http';
 import { recorded, type Probe, type ProbeContext } from './probe';
 
 /** The data-API suite (spec §2.2, §4.1, §5.1) against the profile's `dataApi`. */

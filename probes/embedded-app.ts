@@ -23,7 +23,7 @@ import { blocked, evaluate, evaluateAll, skip, unjudged, type Blocker, type Find
 import { issuedLink } from '../checks/mock-link';
 import type { Payload } from '../checks/payload';
 import { signOnDecision } from '../checks/sign-on';
-import { answer, type HttpClient } from './http';
+import { answer, type HttpClient } from '../client/http';
 import { codePathBlocker, mockLinkBody, mockLinkRequest, platformSkipReason, type BrowserProbeContext, type Platform } from './platform';
 import { recorded, type Probe, type ProbeResult, type Screenshot } from './probe';
 

@@ -20,7 +20,7 @@ import {
 } from '../checks/mock-link';
 import type { Payload } from '../checks/payload';
 import { checkTransport } from '../checks/transport';
-import { answer } from './http';
+import { answer } from '../client/http';
 import { mockLinkBody, mockLinkRequest, platformSkipReason, type PlatformContext } from './platform';
 import { recorded, type Probe } from './probe';
 

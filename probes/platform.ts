@@ -4,8 +4,9 @@ import { bodyPreview, isObject } from '../checks/evidence';
 import type { Blocker } from '../checks/finding';
 import type { Payload } from '../checks/payload';
 import { configuredEncodingAccepted } from '../checks/token-exchange';
-import { partnerConfigOf, type PlatformProfile, type Profile } from '../partners/profile';
-import type { HttpClient, HttpRequest } from './http';
+import { partnerConfigOf, type PlatformProfile, type Profile } from '../shared/profile-schema';
+import type { HttpClient, HttpRequest } from '../client/http';
+import { authUrl, emulatorPartnerUrl, mockLinkUrl } from '../shared/platform-urls';
 import type { ProbeContext } from './probe';
 import { liveAccountInfo, type LiveAccountInfo } from './resources';
 
@@ -38,13 +39,11 @@ export class PlatformError extends Error {
 export const platformSkipReason = (profile: Profile): string | undefined =>
   profile.platform ? undefined : 'the profile has no "platform" block ({"url", "apiKey", "partnerName"}), so there is no platform to sign on through';
 
-const trimmed = (url: string) => url.replace(/\/+$/, '');
-
 export function platformOf(platform: PlatformProfile): Platform {
   return {
     ...platform,
-    authUrl: `${trimmed(platform.url)}/${platform.partnerName}/auth`,
-    emulatorPartnerUrl: `${trimmed(platform.url)}/v1/emulator/partners/${platform.partnerName}`,
+    authUrl: authUrl(platform.url, platform.partnerName),
+    emulatorPartnerUrl: emulatorPartnerUrl(platform.url, platform.partnerName),
     origin: new URL(platform.url).origin,
     hostOrigin: new URL(platform.hostPageUrl).origin,
   };
@@ -101,7 +100,7 @@ export function mockLinkBody(platform: Platform, accountInfo: Payload): Payload 
 export function mockLinkRequest(platform: Platform, body: string, apiKey: string | null = platform.apiKey): HttpRequest {
   return {
     method: 'POST',
-    url: `${trimmed(platform.url)}/v1/auth/providers/standard/create-mock-link`,
+    url: mockLinkUrl(platform.url),
     headers: { 'content-type': 'application/json', accept: 'application/json', ...(apiKey === null ? {} : { 'api-key': apiKey }) },
     body,
   };

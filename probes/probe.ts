@@ -1,10 +1,10 @@
 import type { Exchange } from '../checks/evidence';
 import type { Finding } from '../checks/finding';
-import type { Profile } from '../partners/profile';
+import type { Profile } from '../shared/profile-schema';
 import type { Blocker } from '../checks/finding';
 import type { Encoding } from '../checks/token-exchange';
 import type { CodeSource } from './codes';
-import { recorder, type HttpClient, type Recorder } from './http';
+import { recorder, type HttpClient, type Recorder } from '../client/http';
 
 /** One exchange of a fresh code per worker: an encoding shown to issue a token, and the token; or why none came. */
 export type WorkerExchange = { exchanges: Exchange[] } & ({ encoding: Encoding; token: string } | { blocker: Blocker });

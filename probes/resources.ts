@@ -14,10 +14,11 @@ import {
   type TwoCalls,
 } from '../checks/resources';
 import { checkTransport } from '../checks/transport';
-import type { Profile } from '../partners/profile';
-import type { HttpClient } from './http';
+import type { Profile } from '../shared/profile-schema';
+import type { HttpClient } from '../client/http';
 import { recorded, type Probe, type ProbeContext } from './probe';
-import { exchangeCode, resourceRequest } from './token-exchange';
+import { exchangeCode } from './token-exchange';
+import { resourceRequest } from '../client/requests';
 
 /** The probes of the two Bearer-protected partner endpoints: account information and funding sources. */
 

@@ -1,3 +1,4 @@
+import { resourceRequest, tokenRequest, type TokenParams } from '../client/requests';
 import { randomUUID } from 'node:crypto';
 import { checkTransport } from '../checks/transport';
 import { blocked, evaluate, type Finding, type Rule } from '../checks/finding';
@@ -8,7 +9,6 @@ import {
   codeReuseRejected,
   codeReuseRevokesToken,
   configuredEncodingAccepted,
-  encodings,
   grantsToken,
   issuedToken,
   issuedTokenAccepted,
@@ -33,43 +33,9 @@ import {
   type Encoding,
 } from '../checks/token-exchange';
 import { jsonResponse, type Exchange } from '../checks/evidence';
-import type { Profile } from '../partners/profile';
-import type { HttpClient, HttpRequest } from './http';
+import type { Profile } from '../shared/profile-schema';
+import type { HttpClient } from '../client/http';
 import { recorded, type Probe, type ProbeContext, type WorkerExchange } from './probe';
-
-/** What the platform knows about a partner's token exchange: the profile, or the emulator's partner configuration. */
-export type TokenClient = Pick<Profile, 'tokenExchangeUrl' | 'clientId' | 'clientSecret' | 'scope'>;
-
-type TokenParams = Partial<Record<'code' | 'grant_type' | 'client_id' | 'client_secret' | 'scope', string | undefined>>;
-
-/**
- * The token request as the platform sends it (spec §4.2, §5.3): code and grant_type, plus client_id,
- * client_secret and scope only when the profile predefines them. `overrides` bends one parameter for
- * the negative cases; an override of `undefined` leaves the parameter out.
- */
-export function tokenRequest(profile: TokenClient, encoding: Encoding, overrides: TokenParams): HttpRequest {
-  const params: TokenParams = {
-    grant_type: 'authorization_code',
-    client_id: profile.clientId,
-    client_secret: profile.clientSecret,
-    scope: profile.scope,
-    ...overrides,
-  };
-  const present = Object.fromEntries(Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  return {
-    method: 'POST',
-    url: profile.tokenExchangeUrl,
-    headers: { 'content-type': encodings[encoding].contentType, accept: 'application/json' },
-    body: encoding === 'json' ? JSON.stringify(present) : new URLSearchParams(present).toString(),
-  };
-}
-
-/** A call to a Bearer-protected partner endpoint as the platform sends it (spec §4.2); without `token`, no Authorization header. */
-export const resourceRequest = (url: string, token?: string): HttpRequest => ({
-  method: 'GET',
-  url,
-  headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), accept: 'application/json' },
-});
 
 /** Judges one token call's transport first; `judged` is blocked when there is no usable response. */
 function judgeTransport(exchange: Exchange, judged: readonly Rule<never, never>[]) {

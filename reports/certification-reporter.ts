@@ -6,11 +6,12 @@ import { stripVTControlCharacters } from 'node:util';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
 import type { Exchange } from '../checks/evidence';
 import type { Finding } from '../checks/finding';
-import { loadProfile, type Profile } from '../partners/profile';
+import { loadProfile } from '../partners/profile';
+import { type Profile } from '../shared/profile-schema';
 import { buildCertification, certificationSchema, type Certification, type TestRecord } from './certification';
 import { certificationHtml, type TestEvidence } from './html-report';
-import { profileSecrets, redact, redactBytes, redactFile, redactTree, redactValue, type Secret } from './redact';
-import { Vault } from './vault';
+import { profileSecrets, redact, redactBytes, redactFile, redactTree, redactValue, type Secret } from '../shared/redaction/redact';
+import { Vault } from '../shared/redaction/vault';
 
 /**
  * The certification reporter: for every partner project of a run it writes
@@ -74,7 +75,7 @@ export default class CertificationReporter implements Reporter {
   private config!: FullConfig;
   private startedAt = new Date();
   private readonly partners = new Map<string, Partner>();
-  /** The run's secrets: every profile's, and what the workers learned (reports/vault.ts). */
+  /** The run's secrets: every profile's, and what the workers learned (shared/redaction/vault.ts). */
   private vault = new Vault();
   private readonly masked = new WeakSet<object>();
 

@@ -1,8 +1,8 @@
 import { clauses } from '../checks/clauses';
 import { parseJson, type Exchange } from '../checks/evidence';
-import { html, type Html } from '../sandbox/html';
+import { html, type Html } from '../shared/html';
 import { bySeverity, type Certification, type RuleOutcome } from './certification';
-import { maskPersonalData } from './redact';
+import { maskPersonalData } from '../shared/redaction/redact';
 import { curlOf } from './reproduce';
 
 /**

@@ -18,7 +18,7 @@ import { dataApiClient } from '../client/data-api';
 import { buildPlatform, platformSandbox } from '../sandbox/platform/server';
 import { bodyOf, buildReferencePartner } from '../sandbox/reference-partner/server';
 import { loadEmulator } from './load';
-import { redact, secretsOf } from '../reports/redact';
+import { redact, secretsOf } from '../shared/redaction/redact';
 import { buildSandbox, sandboxHost } from '../sandbox/sandbox';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);

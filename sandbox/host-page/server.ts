@@ -1,5 +1,5 @@
 import Fastify from 'fastify';
-import { html } from '../html';
+import { html } from '../../shared/html';
 
 /**
  * The host page: the stand-in for the partner's app, on an origin of its own. `GET /?src=<auth URL>`

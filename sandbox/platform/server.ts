@@ -5,10 +5,11 @@ import { depthOf, isObject, jsonObject, jsonResponse } from '../../checks/eviden
 import type { Field, Payload } from '../../checks/payload';
 import { signOnDecision, typedValueProblems } from '../../checks/sign-on';
 import { issuedToken } from '../../checks/token-exchange';
-import { partnerConfigSchema, type PartnerConfig } from '../../partners/profile';
-import { httpClient } from '../../probes/http';
-import { resourceRequest, tokenRequest } from '../../probes/token-exchange';
-import { unsafeRaw } from '../html';
+import { partnerConfigSchema, type PartnerConfig } from '../../shared/profile-schema';
+import { httpClient } from '../../client/http';
+import { resourceRequest, tokenRequest } from '../../client/requests';
+import { unsafeRaw } from '../../shared/html';
+import { authPath, authUrl, emulatorPartnerPath, mockLinkPath } from '../../shared/platform-urls';
 import { equalSecrets } from '../secrets';
 import { seedData } from './data';
 import { registerDataApi } from './data-api';
@@ -159,7 +160,7 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
     registerDataApi(app, { token: options.dataApiToken, seed, faultsOf: (request) => new Set((request.params as { faults?: string }).faults?.split(',') ?? []) });
 
     // The harness hands the emulator each partner's configuration from its profile.
-    app.put('/v1/emulator/partners/:partnerName', async (request, reply) => {
+    app.put(emulatorPartnerPath(':partnerName'), async (request, reply) => {
       const { partnerName } = request.params as { partnerName: string };
       const parsed = partnerConfigSchema.safeParse(request.body);
       if (!parsed.success) {
@@ -167,11 +168,11 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
         return apiError(reply, 400, 'INVALID_CONFIGURATION', `"${issue.path.join('.')}" ${issue.message}`, issue.path.join('.'));
       }
       remember(partners, partnerName, parsed.data);
-      return { partnerName, authUrl: `${request.protocol}://${request.host}${prefixOf(request)}/${partnerName}/auth` };
+      return { partnerName, authUrl: authUrl(`${request.protocol}://${request.host}${prefixOf(request)}`, partnerName) };
     });
 
     // A funding source the platform knew from an earlier sign-in, for the sync test (spec §4.2).
-    app.post('/v1/emulator/partners/:partnerName/users/:userId/funding-sources', async (request, reply) => {
+    app.post(`${emulatorPartnerPath(':partnerName')}/users/:userId/funding-sources`, async (request, reply) => {
       const { partnerName, userId } = request.params as { partnerName: string; userId: string };
       const body = request.body;
       if (!isObject(body) || typeof body.id !== 'string' || body.id === '') return apiError(reply, 400, 'INVALID_REQUEST', '"id" is required: a string', 'id');
@@ -180,13 +181,13 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
       return { known: [...known.keys()] };
     });
 
-    app.post('/v1/auth/providers/standard/create-mock-link', async (request, reply) => {
+    app.post(mockLinkPath, async (request, reply) => {
       const problem = mockLinkProblem(request.body, partners);
       if (problem) return apiError(reply, 400, 'INVALID_REQUEST', problem.message, problem.field);
       const body = request.body as Payload;
       const partnerName = body.partnerName as string;
       const claims = { accountInfo: body.accountInfo as Payload, externalUserId: text(body.externalUserId), externalOrgId: text(body.externalOrgId), nonce: text(body.token) };
-      const link = new URL(`${request.protocol}://${request.host}${prefixOf(request)}/${partnerName}/auth`);
+      const link = new URL(authUrl(`${request.protocol}://${request.host}${prefixOf(request)}`, partnerName));
       link.searchParams.set('token', await signMockLink(claims, partnerName, key, now()));
       return reply.header('cache-control', 'no-store').send({ link: link.href });
     });
@@ -242,7 +243,7 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
       );
     }
 
-    app.get('/:partnerName/auth', async (request, reply) => {
+    app.get(authPath(':partnerName'), async (request, reply) => {
       const { partnerName } = request.params as { partnerName: string };
       const { code, token } = request.query as { code?: unknown; token?: unknown };
       const config = partners.get(partnerName);

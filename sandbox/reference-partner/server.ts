@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { html } from '../html';
+import { html } from '../../shared/html';
 import { equalSecrets } from '../secrets';
 import { faultCatalogue, isFault, omitted, type Behaviour, type Fault, type FaultSpec } from './faults';
 import { echoingRefusal, hostileAccountBody, hostileFaults, hostileFundingBody, hostileTokenAnswer, isHostileFault, isLeakFault, leakFaults, leakingAccountInfo, withByteOrderMark, type HostileFault, type LeakFault } from './hostile';

@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import { runPlatformProbes, runProbes } from '../../probes/certification';
 import { platformSandbox } from '../../sandbox/platform/server';
-import { redact, secretsOf } from '../../reports/redact';
+import { redact, secretsOf } from '../../shared/redaction/redact';
 import { endpointsOf, partnersDir, referenceProfile } from '../support/profiles';
 import { startPlatform, startReferencePartner } from '../support/sandbox';
 import { runPlaywright } from '../support/run-playwright';

@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadProfile, type Profile } from '../../partners/profile';
+import { loadProfile } from '../../partners/profile';
+import { type Profile } from '../../shared/profile-schema';
 import type { Fault } from '../../sandbox/reference-partner/faults';
 import type { HostileFault, LeakFault } from '../../sandbox/reference-partner/hostile';
 import type { UserKey } from '../../sandbox/reference-partner/users';

@@ -4,7 +4,7 @@ import { buildHostPage } from '../../sandbox/host-page/server';
 import { buildPlatform, platformSandbox, type PlatformOptions } from '../../sandbox/platform/server';
 import type { PlatformFault } from '../../sandbox/platform/faults';
 import { buildReferencePartner, type ReferencePartnerOptions } from '../../sandbox/reference-partner/server';
-import type { PlatformProfile } from '../../partners/profile';
+import type { PlatformProfile } from '../../shared/profile-schema';
 
 async function listen(app: FastifyInstance) {
   await app.listen({ host: '127.0.0.1', port: 0 });

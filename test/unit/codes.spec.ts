@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import nock from 'nock';
 import { CodeSourceError, mintedCodes, staticCodes } from '../../probes/codes';
-import { httpClient } from '../../probes/http';
+import { httpClient } from '../../client/http';
 
 test('static codes: each code is handed out once across sources sharing a claim folder, then a clear error', async () => {
   const claims = mkdtempSync(path.join(tmpdir(), 'claims-'));

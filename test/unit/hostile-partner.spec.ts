@@ -7,12 +7,12 @@ import { bodyPreview } from '../../checks/evidence';
 import { evaluateAll, listed, type Rule } from '../../checks/finding';
 import { loadProfile, loadProfiles } from '../../partners/profile';
 import { certificationHtml } from '../../reports/html-report';
-import { profileSecrets, redact, redactBytes, redactEvidence, redactTree, redactValue, secretsOf } from '../../reports/redact';
+import { profileSecrets, redact, redactBytes, redactEvidence, redactTree, redactValue, secretsOf } from '../../shared/redaction/redact';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import type { FullConfig, Suite, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
 import { buildCertification } from '../../reports/certification';
 import CertificationReporter from '../../reports/certification-reporter';
-import { Vault } from '../../reports/vault';
+import { Vault } from '../../shared/redaction/vault';
 
 /**
  * What a hostile partner or a careless operator tried (issue "Hold against a hostile partner"), one case

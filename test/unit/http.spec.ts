@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import nock from 'nock';
-import { httpClient } from '../../probes/http';
+import { httpClient } from '../../client/http';
 
 const partner = 'http://partner.test';
 

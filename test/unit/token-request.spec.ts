@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import type { Profile } from '../../partners/profile';
-import { tokenRequest } from '../../probes/token-exchange';
+import type { Profile } from '../../shared/profile-schema';
+import { tokenRequest } from '../../client/requests';
 
 const bare: Profile = {
   tokenExchangeUrl: 'https://partner.example/token',

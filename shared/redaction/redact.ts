@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { strToU8, unzipSync, zipSync } from 'fflate';
-import type { Exchange } from '../checks/evidence';
-import type { Profile } from '../partners/profile';
+import type { Exchange } from '../../checks/evidence';
+import type { Profile } from '../profile-schema';
 import { base64Forms, SecretMatcher } from './secret-matcher';
 
 /**

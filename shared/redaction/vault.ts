@@ -1,7 +1,7 @@
 import { appendFileSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Exchange } from '../checks/evidence';
+import type { Exchange } from '../../checks/evidence';
 import { secretsOf, shortestSecret, type Secret } from './redact';
 
 /**

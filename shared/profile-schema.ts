@@ -1,0 +1,181 @@
+import { z } from 'zod';
+
+/**
+ * A partner profile: `partners/<name>.json` (or `$PARTNERS_DIR/<name>.json`) becomes the Playwright
+ * project `<name>`. The field names are fixed: certification teams script against them.
+ */
+
+type RawIssue = { input?: unknown; code?: string; expected?: string };
+
+const describeValue = (value: unknown) => (Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value);
+
+/** Error messages read after the quoted field name: `"tokenExchangeUrl" is missing; add …`. */
+const fieldError = (fix: string) => (issue: RawIssue) => {
+  if (issue.input === undefined) return `is missing; ${fix}`;
+  if (issue.code === 'invalid_type') return `must be ${issue.expected} (it is ${describeValue(issue.input)}); ${fix}`;
+  return undefined;
+};
+
+const httpUrl = (what: string) =>
+  z
+    .url({
+      protocol: /^https?$/,
+      error: (issue) =>
+        fieldError(`add ${what}`)(issue) ??
+        `is not an absolute http(s) URL (${JSON.stringify(issue.input)}); write it like "https://partner.example/oauth/token"`,
+    })
+    .meta({ description: what });
+
+const optionalText = (what: string) =>
+  z
+    .string({ error: fieldError(`set ${what} as a string`) })
+    .min(1, { error: 'is empty; remove the field or give it a value' })
+    .optional()
+    .meta({ description: what });
+
+const browserStep = z.union(
+  [
+    z.strictObject({ goto: httpUrl('a page to open') }),
+    z.strictObject({ fill: z.string().min(1).meta({ description: 'CSS selector' }), value: z.string() }),
+    z.strictObject({ click: z.string().min(1).meta({ description: 'CSS selector' }) }),
+  ],
+  { error: 'must be {"goto": url}, {"fill": selector, "value": text} or {"click": selector}' },
+);
+
+const codeSources = ['mintUrl', 'static', 'browser'] as const;
+
+const codesSchema = z
+  .strictObject(
+    {
+      mintUrl: httpUrl('a test hook: a POST with no body answers {"code": "…"}').optional(),
+      static: z
+        .array(z.string().min(1, { error: 'is empty; give the code itself' }), { error: fieldError('give a list of codes') })
+        .min(1, { error: 'is empty; give the one-time codes the partner handed over' })
+        .optional()
+        .meta({ description: 'one-time authorization codes handed over by the partner; each is used once' }),
+      browser: z
+        .strictObject({
+          authUrl: httpUrl("the platform auth URL the partner's app sends the user to; the code is captured there"),
+          steps: z.array(browserStep).min(1, { error: 'is empty; list the goto/fill/click steps that log in' }),
+          timeoutMs: z.number().int().positive().default(30_000).meta({ description: 'time allowed for one login' }),
+        })
+        .optional()
+        .meta({ description: "log in to the partner's own app in Chromium and capture the code" }),
+    },
+    { error: fieldError('say where fresh authorization codes come from: {"mintUrl": …}, {"static": […]} or {"browser": {…}}') },
+  )
+  .refine((codes) => codeSources.filter((source) => codes[source] !== undefined).length === 1, {
+    error: 'needs exactly one of "mintUrl", "static" or "browser"',
+  })
+  .meta({ description: 'where the harness gets fresh one-time authorization codes' });
+
+const platformSchema = z
+  .strictObject(
+    {
+      url: httpUrl('the platform (or its emulator) base URL: the mock-link endpoint and the auth URL live under it'),
+      apiKey: z
+        .string({ error: fieldError('give the platform api-key (spec §5.4), usually as env:NAME') })
+        .min(1, { error: 'is empty; give the api-key' })
+        .meta({ description: 'the api-key header of the mock-link endpoint (spec §4.3, §5.4)' }),
+      partnerName: z
+        .string({ error: fieldError('give the partner name the platform knows') })
+        .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, { error: 'must be letters, digits, "-" and "_": it is a path segment of the auth URL' })
+        .meta({ description: 'the partnerName of the mock link; the auth URL is {url}/{partnerName}/auth' }),
+      hostPageUrl: httpUrl("the page that embeds the platform in an iframe, the stand-in for the partner's app; its origin is the partner's host origin")
+        .default('http://127.0.0.1:4402/'),
+      mockLinkKey: z
+        .string({ error: fieldError('give the HS256 key as a string') })
+        .min(32, { error: 'is shorter than 32 characters; the platform signs with at least 32 bytes' })
+        .optional()
+        .meta({ description: "the platform sandbox's mock-link signing key, if shared: the harness then also forges expired, not-yet-valid and wrong-audience/issuer links" }),
+      configure: z
+        .boolean({ error: fieldError('write true or false') })
+        .default(true)
+        .meta({ description: 'send this profile to the platform at the start of a run (the bundled emulator); false when the partner is configured in the platform itself' }),
+    },
+    { error: fieldError('describe the platform: {"url": …, "apiKey": …, "partnerName": …}') },
+  )
+  .meta({ description: 'the platform whose mock link and embedded app the browser suites drive; without it those suites are skipped' });
+
+const dataApiSchema = z
+  .strictObject(
+    {
+      baseUrl: httpUrl("the data API's base URL ({base_url} of spec §4.1); the bundled emulator is http://127.0.0.1:4401"),
+      token: z
+        .string({ error: fieldError('give the Bearer token, usually as env:NAME') })
+        .min(1, { error: 'is empty; give the Bearer token' })
+        .meta({ description: 'the Bearer token of the data API (spec §5.1)' }),
+    },
+    { error: fieldError('describe the data API: {"baseUrl": …, "token": …}') },
+  )
+  .meta({ description: 'the read-only data API to check (spec §4.1); without it the data-API suite is skipped' });
+
+export const profileSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    tokenExchangeUrl: httpUrl("the partner's token exchange URL (TokenExchangeUrl)"),
+    accountInfoUrl: httpUrl("the partner's account information URL (AccountInfoUrl)"),
+    fundingSourcesUrl: httpUrl("the partner's funding sources URL (FundingSourcesUrl), if the partner has one").optional(),
+    clientId: optionalText('the client_id the platform sends, if predefined'),
+    clientSecret: optionalText('the client_secret the platform sends, if predefined'),
+    scope: optionalText('the scope the platform sends, if predefined'),
+    collectMissingAccountInfo: z
+      .boolean({ error: fieldError('write true or false') })
+      .default(false)
+      .meta({ description: 'CollectMissingAccountInfo: users type in missing Yes* fields instead of seeing an error' }),
+    // Required, with no default: spec §4.2 lets the platform send either, per partner, and a guess would
+    // certify an encoding the platform may never send. Form is what RFC 6749 §4.1.3 and OAuth libraries use.
+    tokenExchangeEncoding: z
+      .enum(['json', 'form'], {
+        error: (issue) =>
+          issue.input === undefined
+            ? 'is missing; say which body the platform sends this partner\'s token requests in: "form" (application/x-www-form-urlencoded, the RFC 6749 §4.1.3 standard that OAuth libraries accept) or "json" (spec §4.2 allows either); that encoding is certified, the other only noted'
+            : 'must be "json" or "form": the body encoding the platform is configured to send this partner\'s token requests in',
+      })
+      .meta({ description: 'the body encoding the platform is configured to send this partner\'s token requests in (spec §4.2): "form" (RFC 6749 §4.1.3, what OAuth libraries accept) or "json". That encoding must issue a token (MUST); the other is tried and noted (INFO)' }),
+    codes: codesSchema,
+    platform: platformSchema.optional(),
+    dataApi: dataApiSchema.optional(),
+    requestTimeoutMs: z
+      .number({ error: fieldError('give milliseconds as a number') })
+      .int()
+      .min(100)
+      .max(120_000)
+      .default(10_000)
+      .meta({ description: 'deadline for each call to the partner, headers and body' }),
+  })
+  .meta({ title: 'Partner certification profile' });
+
+export type Profile = z.output<typeof profileSchema>;
+
+/**
+ * What the platform is configured with for one partner (spec §4.2 URLs, §5.3 client credentials, §7.2
+ * CollectMissingAccountInfo, the host origin and the encoding): the profile's own fields, so the
+ * emulator learns a partner from its profile.
+ */
+export const partnerConfigSchema = profileSchema
+  .pick({
+    tokenExchangeUrl: true,
+    accountInfoUrl: true,
+    fundingSourcesUrl: true,
+    clientId: true,
+    clientSecret: true,
+    scope: true,
+    collectMissingAccountInfo: true,
+    tokenExchangeEncoding: true,
+    requestTimeoutMs: true,
+  })
+  .extend({
+    hostOrigin: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) origin such as "https://app.partner.example"' })
+      .refine((url) => new URL(url).origin === url, { error: 'must be an origin only: scheme, host and port, no path' }),
+  });
+export type PartnerConfig = z.output<typeof partnerConfigSchema>;
+
+export function partnerConfigOf(profile: Profile & { platform: PlatformProfile }): PartnerConfig {
+  const { tokenExchangeUrl, accountInfoUrl, fundingSourcesUrl, clientId, clientSecret, scope, collectMissingAccountInfo, tokenExchangeEncoding, requestTimeoutMs } = profile;
+  const hostOrigin = new URL(profile.platform.hostPageUrl).origin;
+  return { tokenExchangeUrl, accountInfoUrl, fundingSourcesUrl, clientId, clientSecret, scope, collectMissingAccountInfo, tokenExchangeEncoding, requestTimeoutMs, hostOrigin };
+}
+export type BrowserCodes = NonNullable<Profile['codes']['browser']>;
+export type PlatformProfile = NonNullable<Profile['platform']>;
