@@ -1,8 +1,8 @@
 import { accountInfoFieldRules } from './account-info';
 import { dataApiRules } from './data-api';
-import { signOnRules } from './embedded-app';
+import { signOnRules } from './sign-on';
 import { mockLinkRules } from './mock-link';
-import type { Rule } from './finding';
+import type { AnyRule } from './finding';
 import { fundingSourceRules } from './funding-sources';
 import { payloadSchema, type JsonSchema, type Marker } from './payload';
 import { accountInfoConsistent, accountInfoResource, bodyRules, fundingSourceIdsStable, fundingSourcesResource } from './resources';
@@ -28,9 +28,12 @@ export const catalogue = {
   'mock-link': mockLinkRules,
   'sign-on': signOnRules,
   'data-api': dataApiRules,
-} as const satisfies Record<string, readonly Rule<never, never>[]>;
+} as const satisfies Record<string, readonly AnyRule[]>;
 
-export const allRules: readonly Rule<never, never>[] = Object.values(catalogue).flat();
+/** An area of a certification: a suite file, a catalogue key and the prefix of its rules' ids. */
+export type Area = keyof typeof catalogue;
+
+export const allRules: readonly AnyRule[] = Object.values(catalogue).flat();
 
 // ---- the published JSON Schemas (schemas/*.json, written by `npm run generate`) ----------------------
 

@@ -49,6 +49,9 @@ export interface Rule<Input, Ctx = void> {
   check(input: Input, ctx: Ctx): Issue[];
 }
 
+/** Any rule, whatever it reads: what lists of rules (a probe's, the catalogue) hold. */
+export type AnyRule = Rule<never, never>;
+
 /** Issues of one rule listed one by one; past this, one more finding counts the rest (a flood stays linear). */
 export const issuesPerRule = 20;
 
@@ -60,7 +63,7 @@ export function listed(items: readonly string[], max = issuesPerRule): string {
 
 const outcomeOfLevel: Record<Level, Outcome> = { MUST: 'failed', SHOULD: 'warning', INFO: 'info' };
 
-function finding(rule: Rule<never, never>, outcome: Outcome, message: string, field = rule.field): Finding {
+function finding(rule: AnyRule, outcome: Outcome, message: string, field = rule.field): Finding {
   return { rule: rule.id, field, clause: rule.clause, level: rule.level, outcome, message, impact: rule.impact };
 }
 
@@ -90,19 +93,31 @@ export function evaluateAll<I, C>(rules: readonly Rule<I, C>[], input: I, ctx: C
   return findings;
 }
 
-export function skip(rules: readonly Rule<never, never>[], reason: string): Finding[] {
+export function skip(rules: readonly AnyRule[], reason: string): Finding[] {
   return rules.map((rule) => finding(rule, 'skipped', reason));
 }
 
 /** Rules that apply but cannot be judged because `blocker.rule` failed first: not checked, never "not applicable". */
-export function blocked(rules: readonly Rule<never, never>[], { rule, reason }: Blocker): Finding[] {
+export function blocked(rules: readonly AnyRule[], { rule, reason }: Blocker): Finding[] {
   return rules.map((judged) => ({ ...finding(judged, 'not-checked', `not checked: blocked by ${rule} (${reason})`), blockedBy: rule }));
 }
 
 /** Rules a gap keeps from being judged: blocked when a failed rule explains the gap, otherwise not applicable. */
-export function unjudged(rules: readonly Rule<never, never>[], gap: { problem: string; blocker?: Blocker }): Finding[] {
+export function unjudged(rules: readonly AnyRule[], gap: { problem: string; blocker?: Blocker }): Finding[] {
   return gap.blocker ? blocked(rules, gap.blocker) : skip(rules, gap.problem);
 }
+
+/** The rules of `rules` that `findings` holds no verdict of yet. */
+export const notYetJudged = (rules: readonly AnyRule[], findings: readonly Finding[]): AnyRule[] => {
+  const judged = new Set(findings.map((f) => f.rule));
+  return rules.filter((rule) => !judged.has(rule.id));
+};
+
+/** `findings`, and every rule of `rules` they leave unjudged skipped for `reason`: an early return that cannot forget a rule. */
+export const skipRest = (rules: readonly AnyRule[], findings: readonly Finding[], reason: string): Finding[] => [...findings, ...skip(notYetJudged(rules, findings), reason)];
+
+/** `findings`, and every rule of `rules` they leave unjudged blocked by `blocker`. */
+export const blockRest = (rules: readonly AnyRule[], findings: readonly Finding[], blocker: Blocker): Finding[] => [...findings, ...blocked(notYetJudged(rules, findings), blocker)];
 
 /** The blocker a set of findings holds: its first failed rule, or undefined when none failed. */
 export function firstFailure(findings: readonly Finding[], reason: string): Blocker | undefined {

@@ -2,7 +2,7 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { isObject, jsonObject, type JsonResponse } from './evidence';
 import type { Issue, Rule } from './finding';
 import { transportRules } from './transport';
-import { tamperedLinkRules } from './embedded-app';
+import { landingCookies, landingFrameAncestors, landingReferrerPolicy, tamperedLinkRules } from './mock-link-landing';
 
 /**
  * Rules of the platform's sandbox mock link (spec §4.3, §5.4; DESIGN §5 "Mock-link JWT"). They judge
@@ -145,13 +145,16 @@ export const refusalsExplained: Rule<readonly Refusal[]> = {
     }),
 };
 
-/** Every rule of the mock link: its contract over HTTP and the links the platform must refuse. */
+/** Every rule of the mock link: its contract over HTTP, its landing page and the links the platform must refuse. */
 export const mockLinkRules = [
   ...mockLinkTransportRules,
   linkCreated,
   linkAlgorithm,
   linkClaims,
   linkCarriesAccountInfo,
+  landingReferrerPolicy,
+  landingFrameAncestors,
+  landingCookies,
   apiKeyRequired,
   apiKeyChecked,
   malformedJsonRefused,

@@ -1,73 +1,208 @@
-import { accountInfoFieldRules } from './account-info';
 import { isObject } from './evidence';
-import { evaluateAll, failed, type Finding } from './finding';
-import type { Field, Payload, PayloadContext, PayloadRule } from './payload';
+import type { ClauseId } from './clauses';
+import type { Issue, Rule } from './finding';
 
 /**
- * What the platform does with account information at sign-on (spec §7), decided by the same field
- * rules the harness certifies with: the platform emulator shows the screen this names, and the browser
- * suites predict it the same way.
+ * Rules on what sign-on shows: what a browser saw in the embedded app and in the host page that frames it. The probes observe; these rules only judge the observation.
  */
-export type SignOnDecision =
-  | { screen: 'error'; reason: SignOnErrorReason; problems: Finding[] }
-  /** Spec §7.2: the Yes* fields the user types, as leaf string fields (a missing address becomes its parts). */
-  | { screen: 'collect'; fields: Field[] }
-  | { screen: 'app' };
 
-export type SignOnErrorReason = 'MISSING_REQUIRED_ACCOUNT_INFO' | 'INVALID_ACCOUNT_INFO';
+export type Screen = 'app' | 'error' | 'collect' | 'none';
 
-const isPresence = (rule: PayloadRule) => rule.id.endsWith('/present');
-const collectable = accountInfoFieldRules.filter((rule) => isPresence(rule) && rule.subject.marker === 'Yes*');
-const presenceRuleIds = new Set(accountInfoFieldRules.filter(isPresence).map((rule) => rule.id));
-
-/** A missing Yes* object is typed as its Yes* string parts: `company.address` → line1, city, state, postalcode. */
-function typedFieldsOf(field: Field): Field[] {
-  if (field.kind === 'string') return [field];
-  return collectable.map((rule) => rule.subject).filter((part) => part.kind === 'string' && part.path.startsWith(`${field.path}.`));
+export interface ReceivedMessage {
+  /** `event.origin` as the host page saw it. */
+  origin: string;
+  data: unknown;
 }
 
-export function signOnDecision(accountInfo: unknown, ctx: PayloadContext): SignOnDecision {
-  if (!isObject(accountInfo)) return { screen: 'error', reason: 'MISSING_REQUIRED_ACCOUNT_INFO', problems: [] };
-  const findings = evaluateAll(accountInfoFieldRules, accountInfo, ctx);
-  const problems = findings.filter((finding) => finding.outcome === 'failed');
-  if (problems.length > 0) {
-    const missing = problems.some((problem) => presenceRuleIds.has(problem.rule));
-    return { screen: 'error', reason: missing ? 'MISSING_REQUIRED_ACCOUNT_INFO' : 'INVALID_ACCOUNT_INFO', problems };
-  }
-  const asked = new Set(findings.filter((finding) => finding.outcome === 'warning').map((finding) => finding.rule));
-  const fields = collectable.filter((rule) => asked.has(rule.id)).flatMap((rule) => typedFieldsOf(rule.subject));
-  return fields.length > 0 ? { screen: 'collect', fields } : { screen: 'app' };
+/** One visit of the auth URL inside a host page. */
+export interface Visit {
+  screen: Screen;
+  /** The visible text of the embedded screen. */
+  text: string;
+  messages: readonly ReceivedMessage[];
+  /** The platform's origin: messages must come from it. */
+  platformOrigin: string;
 }
 
-/** The account information with the values the user typed on the collection screen; blanks stay missing. */
-export function withTypedValues(accountInfo: Payload, fields: readonly Field[], typed: Readonly<Record<string, string>>): Payload {
-  const merged = structuredClone(accountInfo);
-  for (const field of fields) {
-    const value = typed[field.path]?.trim();
-    if (!value) continue;
-    const steps = field.path.split('.');
-    const name = steps.pop()!;
-    let node = merged;
-    for (const step of steps) {
-      if (!isObject(node[step])) node[step] = {};
-      node = node[step] as Payload;
-    }
-    node[name] = value;
-  }
-  return merged;
+export const screenNames: Record<Screen, string> = { app: 'the app', error: 'the error screen', collect: 'the collection screen', none: 'nothing (the frame did not render)' };
+export const messageType = (message: ReceivedMessage) => (isObject(message.data) ? message.data.type : undefined);
+export const received = (visit: Visit, type: string) => visit.messages.filter((message) => messageType(message) === type && message.origin === visit.platformOrigin);
+const shownText = (text: string) => JSON.stringify(text.replace(/\s+/g, ' ').trim().slice(0, 120));
+
+function screenRule(id: string, screen: Screen, clause: ClauseId, requirement: string, impact: string): Rule<Visit> {
+  return {
+    id,
+    field: 'screen',
+    clause,
+    level: 'MUST',
+    requirement,
+    impact,
+    check: (visit) => (visit.screen === screen ? [] : [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not ${screenNames[screen]}` }]),
+  };
 }
 
-/**
- * Judges what the user typed with the same rules: the problem per typed field (a blank is "required"),
- * none when sign-on can go on to the app.
- */
-export function typedValueProblems(accountInfo: Payload, fields: readonly Field[], typed: Readonly<Record<string, string>>, ctx: PayloadContext) {
-  const merged = withTypedValues(accountInfo, fields, typed);
-  const problems: Record<string, string> = {};
-  for (const { path } of fields) if (!typed[path]?.trim()) problems[path] = 'required';
-  const paths = new Set(fields.map((field) => field.path));
-  for (const finding of failed(evaluateAll(accountInfoFieldRules, merged, ctx))) {
-    if (paths.has(finding.field) && !(finding.field in problems)) problems[finding.field] = finding.message;
-  }
-  return { merged, problems };
+export const appShown: Rule<Visit & { expected: readonly string[] }> = {
+  id: 'sign-on/app/shown',
+  field: 'screen',
+  clause: 'spec §1',
+  level: 'MUST',
+  requirement: "sign-on lands in the app, which shows the user's name and company",
+  impact: 'users who sign on do not reach the payments app',
+  check: (visit) => {
+    if (visit.screen !== 'app') return [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not the app` }];
+    return visit.expected.filter((text) => !visit.text.includes(text)).map((text) => ({ message: `the app does not show ${JSON.stringify(text)}` }));
+  },
+};
+
+export const navigatedMessage: Rule<Visit> = {
+  id: 'sign-on/message/navigated',
+  field: 'message',
+  clause: 'harness §messages',
+  level: 'MUST',
+  requirement: 'the host receives NAVIGATED_TO_TARGET from the platform when the app is shown',
+  impact: 'the partner\'s app never learns that the embedded app is ready',
+  check: (visit) => (received(visit, 'NAVIGATED_TO_TARGET').length === 1 ? [] : [{ message: `the host received ${describe(visit.messages)}; expected one NAVIGATED_TO_TARGET from ${visit.platformOrigin}` }]),
+};
+
+export const errorShown = screenRule('sign-on/error/shown', 'error', 'spec §7.1', 'account information without its required data leads to the error screen', 'users with incomplete data get into the app, and the platform fails later');
+
+export const authenticationErrorMessage: Rule<Visit> = {
+  id: 'sign-on/message/authentication-error',
+  field: 'message',
+  clause: 'spec §7.1',
+  level: 'MUST',
+  requirement: 'on the error screen the host receives AUTHENTICATION_ERROR with a reason',
+  impact: 'the partner\'s app cannot tell the user what went wrong',
+  check: (visit) => {
+    const [message] = received(visit, 'AUTHENTICATION_ERROR');
+    const reason = message && isObject(message.data) ? message.data.reason : undefined;
+    if (typeof reason === 'string' && reason !== '') return [];
+    return [{ message: `the host received ${describe(visit.messages)}; expected AUTHENTICATION_ERROR with a "reason" from ${visit.platformOrigin}` }];
+  },
+};
+
+function describe(messages: readonly ReceivedMessage[]): string {
+  if (messages.length === 0) return 'no message';
+  return messages.map((m) => `${JSON.stringify(messageType(m) ?? m.data)} from ${m.origin}`).join(', ');
 }
+
+/** The collection screen and the field paths it asks for. */
+export interface CollectVisit extends Visit {
+  fields: readonly string[];
+  expectedFields: readonly string[];
+}
+
+export const collectionScreenShown: Rule<CollectVisit> = {
+  id: 'sign-on/collect/fields',
+  field: 'screen',
+  clause: 'spec §7.2',
+  level: 'MUST',
+  requirement: 'with CollectMissingAccountInfo, missing Yes* fields lead to a screen that asks for exactly those fields',
+  impact: 'users are not asked for the details the partner did not send, and the platform lacks them later',
+  check: (visit) => {
+    if (visit.screen !== 'collect') return [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not the collection screen` }];
+    const extra = visit.fields.filter((field) => !visit.expectedFields.includes(field));
+    const missing = visit.expectedFields.filter((field) => !visit.fields.includes(field));
+    return [
+      ...missing.map((field) => ({ field, message: `the collection screen does not ask for "${field}"` })),
+      ...extra.map((field) => ({ field, message: `the collection screen asks for "${field}", which the partner sent` })),
+    ];
+  },
+};
+
+export const inlineErrorShown: Rule<CollectVisit & { invalidField: string; errors: Readonly<Record<string, string>> }> = {
+  id: 'sign-on/collect/inline-error',
+  field: 'screen',
+  clause: 'spec §7.2',
+  level: 'MUST',
+  requirement: 'an invalid typed value keeps the user on the collection screen with an error beside that field',
+  impact: 'users can type invalid details that the platform then rejects later',
+  check: (visit): Issue[] => {
+    if (visit.screen !== 'collect') return [{ message: `after an invalid "${visit.invalidField}" the frame showed ${screenNames[visit.screen]}, not the collection screen` }];
+    return visit.errors[visit.invalidField] ? [] : [{ field: visit.invalidField, message: `no error is shown beside "${visit.invalidField}"` }];
+  },
+};
+
+export const collectionCompletes = screenRule('sign-on/collect/completes', 'app', 'spec §7.2', 'once the typed details are valid, the user reaches the app', 'users who typed their details are stuck before the app');
+
+/** The app's funding sources after a sign-on in which the platform knew `seeded`, which the partner does not list. */
+export interface FundingVisit extends Visit {
+  shownIds: readonly string[];
+  partnerIds: readonly string[];
+  seeded: string;
+}
+
+export const fundingSynced: Rule<FundingVisit> = {
+  id: 'sign-on/funding/sync',
+  field: 'fundingSources[].id',
+  clause: 'spec §4.2 sync',
+  level: 'MUST',
+  requirement: "after sign-on the app lists exactly the partner's funding sources: new ids added, ids no longer listed removed",
+  impact: 'users pay from accounts they removed, or miss accounts they added',
+  check: (visit) => {
+    if (visit.screen !== 'app') return [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not the app` }];
+    const issues: Issue[] = [];
+    if (visit.shownIds.includes(visit.seeded)) issues.push({ message: `"${visit.seeded}", which the partner no longer lists, is still shown` });
+    const missing = visit.partnerIds.filter((id) => !visit.shownIds.includes(id));
+    if (missing.length > 0) issues.push({ message: `the partner's ${missing.map((id) => `"${id}"`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not shown` });
+    return issues;
+  },
+};
+
+/** A host page on another origin than the configured one. */
+export interface ForeignVisit {
+  /** With the page's CSP in force: what the foreign frame rendered. */
+  framed: Screen;
+  /** With the CSP taken off by the test: what the foreign host received. */
+  messages: readonly ReceivedMessage[];
+  foreignOrigin: string;
+}
+
+export const foreignHostCannotFrame: Rule<ForeignVisit> = {
+  id: 'sign-on/frame/foreign-host-blocked',
+  field: 'content-security-policy',
+  clause: 'CSP3 frame-ancestors',
+  level: 'MUST',
+  requirement: "a page on another origin than the partner's host cannot frame the embedded app",
+  impact: 'any site can frame the app and trick signed-in users into clicks (clickjacking)',
+  check: (visit) => (visit.framed === 'none' ? [] : [{ message: `${visit.foreignOrigin} framed the app and saw ${screenNames[visit.framed]}; send "frame-ancestors <host origin>"` }]),
+};
+
+export const messagesToHostOnly: Rule<ForeignVisit> = {
+  id: 'sign-on/message/exact-origin',
+  field: 'message',
+  clause: 'harness §messages',
+  level: 'MUST',
+  requirement: "messages are posted to the partner's host origin only, never to '*'",
+  impact: 'any page that frames the app reads the sign-on messages',
+  check: (visit) =>
+    visit.messages.length === 0 ? [] : [{ message: `a host on ${visit.foreignOrigin} received ${describe(visit.messages)}; post to the configured host origin, not '*'` }],
+};
+
+export const partnerDataEscaped: Rule<Visit & { injected: boolean; markup: string }> = {
+  id: 'sign-on/html/escaped',
+  field: 'company.name',
+  clause: 'harness §escaping',
+  level: 'MUST',
+  requirement: 'partner data is shown as text, never as markup',
+  impact: 'a partner record carrying markup runs inside the payments app (cross-site scripting)',
+  check: (visit) => {
+    if (visit.injected) return [{ message: `a company name of ${JSON.stringify(visit.markup)} became an element of the page; escape partner data` }];
+    return visit.text.includes(visit.markup) ? [] : [{ message: `the app does not show the company name ${JSON.stringify(visit.markup)} as text` }];
+  },
+};
+
+/** Every rule of sign-on in the browser. */
+export const signOnRules = [
+  appShown,
+  navigatedMessage,
+  errorShown,
+  authenticationErrorMessage,
+  collectionScreenShown,
+  inlineErrorShown,
+  collectionCompletes,
+  fundingSynced,
+  foreignHostCannotFrame,
+  messagesToHostOnly,
+  partnerDataEscaped,
+] as const;

@@ -1,6 +1,6 @@
 import type { ClauseId } from './clauses';
 import { bodyPreview, jsonObject, jsonResponse, jsonType, mediaType, type Exchange, type JsonResponse, type RequestRecord } from './evidence';
-import { blocked, evaluate, evaluateAll, failed, type Blocker, type Finding, type Level, type Rule } from './finding';
+import { blocked, evaluate, evaluateAll, failed, type Blocker, type Finding, type Level, type Rule, type AnyRule } from './finding';
 import { jsonResponseRules, statusDescription } from './response';
 import { checkTransport, transportRules } from './transport';
 
@@ -491,7 +491,7 @@ export function checkRefusal(refusal: Rule<JsonResponse>, format: Rule<JsonRespo
   return [...refused, ...rest, ...evaluate(unauthorizedNamesScheme, answered, undefined)];
 }
 
-export const tokenExchangeRules: readonly Rule<never, never>[] = [
+export const tokenExchangeRules: readonly AnyRule[] = [
   ...tokenTransportRules,
   configuredEncodingAccepted,
   otherEncodingNoted,

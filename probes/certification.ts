@@ -2,7 +2,9 @@ import type { Profile } from '../shared/profile-schema';
 import { CodeSourceError, mintedCodes } from './codes';
 import { httpClient } from '../client/http';
 import type { Browser } from '@playwright/test';
-import { signOnProbes } from './embedded-app';
+import { signOnProbes } from './sign-on';
+import { dataApiProbes } from './data-api';
+import { tamperedLinkProbes } from './mock-link-tampered';
 import { mockLinkProbes } from './mock-link';
 import { accountInfoOnce, connectPlatform, type BrowserProbeContext } from './platform';
 import { codesNeeded, type Probe, type ProbeContext, type ProbeResult } from './probe';
@@ -12,38 +14,44 @@ import { tokenExchangeProbes, workerExchangeOnce } from './token-exchange';
 /** Every probe of the partner's HTTP endpoints, in suite order. */
 export const certificationProbes: readonly Probe[] = [...tokenExchangeProbes, ...accountInfoProbes, ...fundingSourcesProbes];
 
+/** The probes that open a browser. */
+export const browserProbes: readonly Probe<BrowserProbeContext>[] = [...signOnProbes, ...tamperedLinkProbes];
+
+/** Every probe of a certification, in suite order: each catalogue rule is owned by exactly one of them. */
+export const allProbes: readonly Probe<never>[] = [...certificationProbes, ...mockLinkProbes, ...tamperedLinkProbes, ...signOnProbes, ...dataApiProbes];
+
 /**
  * The codes a full run spends: every probe's own, plus one per worker for the worker's exchange, which
  * shows an encoding that issues tokens (the negative cases are sent in it) and reads the live account
  * information the mock-link and browser probes build on.
  */
 export function codesForRun(profile: Profile, workers = 1): number {
-  return codesNeeded([...certificationProbes, ...mockLinkProbes, ...signOnProbes], profile) + workers;
+  return codesNeeded(allProbes, profile) + workers;
 }
 
 /** A probe context outside Playwright (self-tests, the benchmark): codes come from "codes.mintUrl". */
-function standaloneContext(profile: Profile): ProbeContext {
+function standaloneContext(profile: Profile, now: () => Date = () => new Date()): ProbeContext {
   const { mintUrl } = profile.codes;
   if (!mintUrl) throw new CodeSourceError('running probes outside Playwright needs a profile with "codes.mintUrl"');
   const http = httpClient({ timeoutMs: profile.requestTimeoutMs });
   const codes = mintedCodes(mintUrl, http);
-  return { profile, http, codes, workerExchange: workerExchangeOnce(http, { profile, codes }) };
+  return { profile, http, codes, now, workerExchange: workerExchangeOnce(http, { profile, codes }) };
 }
 
 /** Runs probes all at once, outside Playwright. */
-export async function runProbes(profile: Profile, probes: readonly Probe[] = certificationProbes): Promise<ProbeResult[]> {
-  const ctx = standaloneContext(profile);
+export async function runProbes(profile: Profile, probes: readonly Probe[] = certificationProbes, now?: () => Date): Promise<ProbeResult[]> {
+  const ctx = standaloneContext(profile, now);
   return Promise.all(probes.map((probe) => probe.run(ctx)));
 }
 
 /** Runs the mock-link and browser probes (or only `only` of the browser ones) all at once, outside Playwright, for a profile with "platform". */
-export async function runPlatformProbes(profile: Profile, browser: Browser, only?: readonly Probe<BrowserProbeContext>[]): Promise<ProbeResult[]> {
-  const ctx = standaloneContext(profile);
+export async function runPlatformProbes(profile: Profile, browser: Browser, only?: readonly Probe<BrowserProbeContext>[], now?: () => Date): Promise<ProbeResult[]> {
+  const ctx = standaloneContext(profile, now);
   const platform = await connectPlatform(profile, ctx.http);
   const accountInfo = accountInfoOnce(ctx.http, ctx);
   const applies = (probe: Pick<Probe, 'skipReason'>) => !probe.skipReason?.(profile);
   return Promise.all([
     ...(only ? [] : mockLinkProbes.filter(applies).map((probe) => probe.run({ ...ctx, platform, accountInfo }))),
-    ...(only ?? signOnProbes).filter(applies).map((probe) => probe.run({ ...ctx, platform, accountInfo, browser })),
+    ...(only ?? browserProbes).filter(applies).map((probe) => probe.run({ ...ctx, platform, accountInfo, browser })),
   ]);
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { pageUrl, type Entity, type ListParams } from '../client/data-api';
 import {
   cursorIsLastId,
@@ -77,15 +78,15 @@ async function firstOrganization(http: HttpClient, api: DataApi): Promise<string
   return typeof id === 'string' ? id : { problem: `GET /v1/organizations answered ${got.response.status} without an organization to filter on` };
 }
 
-function dataApiProbe(spec: Pick<Probe, 'id' | 'title'>, body: (http: Recorder, api: DataApi, ctx: ProbeContext) => Promise<Finding[]>): Probe {
-  return { ...spec, codes: 0, skipReason, run: (ctx) => recorded(ctx, (http) => body(http, ctx.profile.dataApi!, ctx)) };
+function dataApiProbe(spec: Pick<Probe, 'id' | 'title' | 'rules'>, body: (http: Recorder, api: DataApi, ctx: ProbeContext) => Promise<Finding[]>): Probe {
+  return { ...spec, area: 'data-api', codes: 0, skipReason, run: (ctx) => recorded(ctx, (http) => body(http, ctx.profile.dataApi!, ctx)) };
 }
 
-const authProbe = dataApiProbe({ id: 'data-api/auth', title: 'the data API refuses a missing or invalid Bearer token with a JSON error' }, async (http, api) => {
-  const rules = [missingTokenRefused, invalidTokenRefused];
-  const answers = await Promise.all([answer(http, request(api, 'organizations', {}, null)), answer(http, request(api, 'organizations', {}, `certify-invalid-${Date.now()}`))]);
+const authRules = [missingTokenRefused, invalidTokenRefused];
+const authProbe = dataApiProbe({ id: 'data-api/auth', title: 'the data API refuses a missing or invalid Bearer token with a JSON error', rules: authRules }, async (http, api) => {
+  const answers = await Promise.all([answer(http, request(api, 'organizations', {}, null)), answer(http, request(api, 'organizations', {}, `certify-invalid-${randomUUID()}`))]);
   const unanswered = answers.find((got) => 'problem' in got);
-  if (unanswered && 'problem' in unanswered) return skip(rules, `the data API gave no answer: ${unanswered.problem}`);
+  if (unanswered && 'problem' in unanswered) return skip(authRules, `the data API gave no answer: ${unanswered.problem}`);
   const [missing, invalid] = answers as { response: JsonResponse }[];
   return [
     ...evaluate(missingTokenRefused, [{ case: 'without "Authorization"', response: missing!.response }], undefined),
@@ -96,7 +97,7 @@ const authProbe = dataApiProbe({ id: 'data-api/auth', title: 'the data API refus
 const walkRules = [envelopeShape, noDuplicates, walksAgree, cursorIsLastId, lastPageEnds, limitRespected, defaultLimit, organizationFilter];
 
 const walkProbe = dataApiProbe(
-  { id: 'data-api/walk', title: "walking an organization's bills page by page serves every item once, with exact cursors and limits" },
+  { id: 'data-api/walk', title: "walking an organization's bills page by page serves every item once, with exact cursors and limits", rules: walkRules },
   async (http, api, ctx) => {
     const organizationId = await firstOrganization(http, api);
     if (typeof organizationId !== 'string') return skip(walkRules, organizationId.problem);
@@ -119,7 +120,7 @@ const walkProbe = dataApiProbe(
 
 const filterRules = [idsFilter, filterRequired, invalidLimitRefused, invalidAfterRefused];
 
-const filtersProbe = dataApiProbe({ id: 'data-api/filters', title: 'the ids and organizationId filters, and invalid limit or after, are answered as specified' }, async (http, api) => {
+const filtersProbe = dataApiProbe({ id: 'data-api/filters', title: 'the ids and organizationId filters, and invalid limit or after, are answered as specified', rules: filterRules }, async (http, api) => {
   const organizationId = await firstOrganization(http, api);
   if (typeof organizationId !== 'string') return skip(filterRules, organizationId.problem);
   const first = await answer(http, request(api, walked, { organizationId, limit: 100 }));
@@ -133,7 +134,7 @@ const filtersProbe = dataApiProbe({ id: 'data-api/filters', title: 'the ids and 
     ],
     required: [{ case: `to /v1/${walked} without "organizationId" or "ids"`, params: {} }],
     limit: ['0', '-1', 'abc', '1.5', '1000000'].map((limit) => ({ case: `with "limit=${limit}"`, url: `${pageUrl(api.baseUrl, walked, { organizationId })}&limit=${limit}` })),
-    after: [{ case: 'with an "after" that is no id of the listing', params: { organizationId, after: `certify-unknown-${Date.now()}` } }],
+    after: [{ case: 'with an "after" that is no id of the listing', params: { organizationId, after: `certify-unknown-${randomUUID()}` } }],
   };
   const get = (params: ListParams) => answer(http, request(api, walked, params));
   const raw = (url: string) => answer(http, { method: 'GET', url, headers: { accept: 'application/json', authorization: `Bearer ${api.token}` } });

@@ -1,6 +1,6 @@
 import { jsonResponse, type JsonResponse } from '../checks/evidence';
-import { blocked, evaluate, evaluateAll, skip, type Rule } from '../checks/finding';
-import { landingCookies, landingFrameAncestors, landingReferrerPolicy } from '../checks/embedded-app';
+import { blocked, evaluate, evaluateAll, skip, skipRest, type Rule } from '../checks/finding';
+import { landingCookies, landingFrameAncestors, landingReferrerPolicy } from '../checks/mock-link-landing';
 import {
   apiKeyChecked,
   apiKeyRequired,
@@ -30,17 +30,19 @@ const createRules = [linkCreated, linkAlgorithm, linkClaims, linkCarriesAccountI
 
 const createProbe: Probe<PlatformContext> = {
   id: 'mock-link/create',
+  area: 'mock-link',
   title: "a mock link built from the partner's account information carries it in a signed JWT, and lands with safe headers",
+  rules: [...mockLinkTransportRules, ...createRules],
   codes: 0,
   skipReason: platformSkipReason,
   run: (ctx) =>
     recorded(ctx, async (http) => {
       const live = await ctx.accountInfo();
-      if ('blocker' in live) return blocked([...mockLinkTransportRules, ...createRules], live.blocker);
+      if ('blocker' in live) return blocked(createProbe.rules, live.blocker);
       const body = mockLinkBody(ctx.platform, live.payload);
       const created = await http.send(mockLinkRequest(ctx.platform, JSON.stringify(body)));
       const transport = checkTransport(mockLinkTransportRules, created);
-      if (!transport.usable) return [...transport.findings, ...skip(createRules, 'no usable answer from the mock-link endpoint')];
+      if (!transport.usable) return skipRest(createProbe.rules, transport.findings, 'no usable answer from the mock-link endpoint');
       const response = jsonResponse(created.response!);
       const issued = issuedLink(response);
       const findings = [
@@ -49,9 +51,9 @@ const createProbe: Probe<PlatformContext> = {
         ...evaluateAll([linkAlgorithm, linkClaims], issued, undefined),
         ...evaluate(linkCarriesAccountInfo, { issued, sent: body.accountInfo as Payload }, undefined),
       ];
-      if (!issued.link) return [...findings, ...skip([landingReferrerPolicy, landingFrameAncestors, landingCookies], 'no link was issued')];
+      if (!issued.link) return skipRest(createProbe.rules, findings, 'no link was issued');
       const landing = await http.send({ method: 'GET', url: issued.link, headers: { accept: 'text/html' } });
-      if (!landing.response) return [...findings, ...skip([landingReferrerPolicy, landingFrameAncestors, landingCookies], `the link did not load: ${landing.failure?.message}`)];
+      if (!landing.response) return skipRest(createProbe.rules, findings, `the link did not load: ${landing.failure?.message}`);
       const seen = { headers: landing.response.headers, hostOrigin: ctx.platform.hostOrigin };
       return [...findings, ...evaluateAll([landingReferrerPolicy, landingFrameAncestors, landingCookies], seen, undefined)];
     }),
@@ -61,13 +63,15 @@ const refusalRules = [apiKeyRequired, apiKeyChecked, malformedJsonRefused, requi
 
 const refusalsProbe: Probe<PlatformContext> = {
   id: 'mock-link/refusals',
+  area: 'mock-link',
   title: 'the mock-link endpoint refuses a missing or wrong api-key with 401 and a broken request with 400, naming the field',
+  rules: [...refusalRules, refusalsExplained],
   codes: 0,
   skipReason: platformSkipReason,
   run: (ctx) =>
     recorded(ctx, async (http) => {
       const live = await ctx.accountInfo();
-      if ('blocker' in live) return blocked([...refusalRules, refusalsExplained], live.blocker);
+      if ('blocker' in live) return blocked(refusalsProbe.rules, live.blocker);
       const valid = mockLinkBody(ctx.platform, live.payload);
       const without = (field: string) => JSON.stringify({ ...valid, [field]: undefined });
       const changed = (edit: Payload) => JSON.stringify({ ...valid, ...edit });
@@ -82,7 +86,7 @@ const refusalsProbe: Probe<PlatformContext> = {
       ];
       const answers = await Promise.all(cases.map((c) => answer(http, mockLinkRequest(ctx.platform, c.body, c.apiKey))));
       const unanswered = answers.find((got) => 'problem' in got);
-      if (unanswered && 'problem' in unanswered) return skip([...refusalRules, refusalsExplained], `the mock-link endpoint gave no answer (${unanswered.problem})`);
+      if (unanswered && 'problem' in unanswered) return skip(refusalsProbe.rules, `the mock-link endpoint gave no answer (${unanswered.problem})`);
       const judged = cases.map((c, i) => ({ ...c, response: (answers[i] as { response: JsonResponse }).response }));
       const byField = judged.filter((refusal) => refusal.rule !== apiKeyRequired && refusal.rule !== apiKeyChecked);
       return [

@@ -1,7 +1,8 @@
 import type { Exchange } from '../checks/evidence';
 import type { Finding } from '../checks/finding';
 import type { Profile } from '../shared/profile-schema';
-import type { Blocker } from '../checks/finding';
+import type { AnyRule, Blocker } from '../checks/finding';
+import type { Area } from '../checks/catalogue';
 import type { Encoding } from '../checks/token-exchange';
 import type { CodeSource } from './codes';
 import { recorder, type HttpClient, type Recorder } from '../client/http';
@@ -13,6 +14,8 @@ export interface ProbeContext {
   profile: Profile;
   http: HttpClient;
   codes: CodeSource;
+  /** The run's clock: rules judge ages and lifetimes against it, and tests freeze it. */
+  now(): Date;
   /** The worker's one exchange of a code, made once when first asked for (probes/token-exchange.ts, workerExchangeOnce). */
   workerExchange(): Promise<WorkerExchange>;
 }
@@ -32,8 +35,14 @@ export interface Screenshot {
 
 /** One interaction with a partner: a few calls, then every rule that applies to what came back. */
 export interface Probe<Context extends ProbeContext = ProbeContext> {
+  /** `<area>/<name>`: the area is also the suite file's name and the prefix of the rules' ids. */
   id: string;
+  area: Area;
   title: string;
+  /** The rules this probe owns: every catalogue rule is owned by exactly one probe (test/unit/catalogue.spec.ts). */
+  rules: readonly AnyRule[];
+  /** Rules another probe owns that this one judges too, on calls of its own (their transport, a screen they reach). */
+  alsoJudges?: readonly AnyRule[];
   /** Fresh authorization codes one run of the probe spends. */
   codes: number;
   /** Why the probe does not apply to this profile, if it does not. */

@@ -27,7 +27,7 @@ interface Resource {
   fieldRules: readonly PayloadRule[];
   consistency: Rule<TwoCalls>;
   url: (profile: Profile) => string | undefined;
-  endpoint: string;
+  endpoint: 'account-info' | 'funding-sources';
   urlField: string;
   titles: { payload: string; unauthorized: string };
   skipReason?: (profile: Profile) => string | undefined;
@@ -90,18 +90,21 @@ function payloadProbe(resource: Resource): Probe {
   const judged = [rules.status, rules.contentType, ...bodyRules(rules), rules.nullValues, ...fieldRules, consistency];
   return {
     id: `${resource.endpoint}/payload`,
+    area: resource.endpoint,
     title: resource.titles.payload,
+    rules: [...rules.transport, ...judged],
     codes: 1,
     ...(resource.skipReason ? { skipReason: resource.skipReason } : {}),
     run: (ctx) =>
       recorded(ctx, async (http) => {
+        const judgedHere = [...rules.transport, ...judged];
         const obtained = await obtainToken(http, ctx);
-        if ('blocker' in obtained) return blocked([...rules.transport, ...judged], obtained.blocker);
+        if ('blocker' in obtained) return blocked(judgedHere, obtained.blocker);
         const url = resource.url(ctx.profile)!;
         const [first, second] = await Promise.all([http.send(resourceRequest(url, obtained.token)), http.send(resourceRequest(url, obtained.token))]);
         const transport = checkTransport(rules.transport, first, `no usable response from "${urlField}"`);
         if (!transport.usable) return [...transport.findings, ...blocked(judged, transport.blocker)];
-        const payloadCtx = { now: new Date(), collectMissingAccountInfo: ctx.profile.collectMissingAccountInfo };
+        const payloadCtx = { now: ctx.now(), collectMissingAccountInfo: ctx.profile.collectMissingAccountInfo };
         const one = checkPayload(rules, fieldRules, jsonResponse(first.response!), payloadCtx);
         return [...transport.findings, ...one.findings, ...compare(consistency, one.payload, second, urlField)];
       }),
@@ -120,7 +123,10 @@ function unauthorizedProbe(resource: Resource): Probe {
   const { rules, urlField } = resource;
   return {
     id: `${resource.endpoint}/unauthorized`,
+    area: resource.endpoint,
     title: resource.titles.unauthorized,
+    rules: [rules.missingToken, rules.invalidToken, rules.wwwAuthenticate],
+    alsoJudges: rules.transport,
     codes: 0,
     ...(resource.skipReason ? { skipReason: resource.skipReason } : {}),
     run: (ctx) =>

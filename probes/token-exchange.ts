@@ -1,7 +1,7 @@
 import { resourceRequest, tokenRequest, type TokenParams } from '../client/requests';
 import { randomUUID } from 'node:crypto';
 import { checkTransport } from '../checks/transport';
-import { blocked, evaluate, type Finding, type Rule } from '../checks/finding';
+import { blocked, blockRest, evaluate, type AnyRule, type Finding } from '../checks/finding';
 import {
   checkRefusal,
   checkJsonResponse,
@@ -38,7 +38,7 @@ import type { HttpClient } from '../client/http';
 import { recorded, type Probe, type ProbeContext, type WorkerExchange } from './probe';
 
 /** Judges one token call's transport first; `judged` is blocked when there is no usable response. */
-function judgeTransport(exchange: Exchange, judged: readonly Rule<never, never>[]) {
+function judgeTransport(exchange: Exchange, judged: readonly AnyRule[]) {
   const transport = checkTransport(tokenTransportRules, exchange, 'no usable response from "tokenExchangeUrl"');
   if (!transport.usable) return { findings: [...transport.findings, ...blocked(judged, transport.blocker)] };
   return { findings: transport.findings, response: jsonResponse(exchange.response!) };
@@ -68,23 +68,25 @@ export function workerExchangeOnce(http: HttpClient, ctx: Pick<ProbeContext, 'pr
 }
 
 /** The exchange with a fresh code in the configured encoding: every rule of a successful token response. */
+const judgedByConfigured = [configuredEncodingAccepted, ...successResponseRules, ...tokenFieldRules, issuedTokenAccepted];
 const configuredExchangeProbe: Probe = {
   id: 'token-exchange/configured',
+  area: 'token-exchange',
   title: 'the configured encoding\'s token exchange issues a working token',
+  rules: [...tokenTransportRules, ...judgedByConfigured],
   codes: 1,
   run: (ctx) =>
     recorded(ctx, async (http) => {
-      const judged = [configuredEncodingAccepted, ...successResponseRules, ...tokenFieldRules, issuedTokenAccepted];
       const encoding = ctx.profile.tokenExchangeEncoding;
       // A refused exchange is retried in the other encoding with the same code, to tell an encoding problem from any other.
       const [sent, retried] = (await exchangeCode(http, ctx.profile, await ctx.codes.next())).exchanges;
-      const call = judgeTransport(sent!, judged);
+      const call = judgeTransport(sent!, judgedByConfigured);
       if (!call.response) return call.findings;
       const client = { clientId: ctx.profile.clientId, clientSecret: ctx.profile.clientSecret };
       const other = retried?.response && jsonResponse(retried.response);
       const findings = [...call.findings, ...checkJsonResponse({ encoding, response: call.response, client, ...(other ? { other } : {}) })];
       const token = issuedToken(call.response);
-      if (!token) return [...findings, ...blocked([issuedTokenAccepted], noTokenBlocker(call.response))];
+      if (!token) return blockRest(judgedByConfigured, findings, noTokenBlocker(call.response));
       const use = await http.send(resourceRequest(ctx.profile.accountInfoUrl, token));
       return [...findings, ...evaluate(issuedTokenAccepted, { encoding, exchange: use }, undefined)];
     }),
@@ -93,7 +95,9 @@ const configuredExchangeProbe: Probe = {
 /** The other encoding, tried with a fresh code for information: could the platform be switched? */
 const otherEncodingProbe: Probe = {
   id: 'token-exchange/other-encoding',
+  area: 'token-exchange',
   title: 'the other encoding is tried, for information',
+  rules: [otherEncodingNoted],
   codes: 1,
   run: (ctx) =>
     recorded(ctx, async (http) => {
@@ -107,25 +111,31 @@ const otherEncodingProbe: Probe = {
  * A negative case goes in an encoding shown to issue a token (the worker's exchange), so none fails
  * because of the encoding; a note says which. Without such an encoding its rules are blocked.
  */
-async function negativeCase(ctx: ProbeContext, judged: readonly Rule<never, never>[], body: (encoding: Encoding) => Promise<Finding[]>): Promise<Finding[]> {
+async function negativeCase(ctx: ProbeContext, judged: readonly AnyRule[], body: (encoding: Encoding) => Promise<Finding[]>): Promise<Finding[]> {
   const exchanged = await ctx.workerExchange();
   if ('blocker' in exchanged) return blocked(judged, { ...exchanged.blocker, reason: 'no encoding issued a token, so a refusal could not be told from an unreadable request' });
   const note = evaluate(negativeCasesEncoding, { configured: ctx.profile.tokenExchangeEncoding, used: exchanged.encoding }, undefined);
   return [...note, ...(await body(exchanged.encoding))];
 }
 
+/** The rules every negative case judges on its own call, whoever owns them: the call's transport and the note on its encoding. */
+const perCall: readonly AnyRule[] = [...tokenTransportRules, negativeCasesEncoding];
+/** What a negative case blocks when no encoding issued a token, or its call got no usable answer: everything but its per-call rules. */
+const judgedBy = (probe: Pick<Probe, 'rules' | 'alsoJudges'>) => [...probe.rules, ...(probe.alsoJudges ?? [])].filter((rule) => !perCall.includes(rule));
+
 /** A negative case: one request that must be refused, judged by a refusal rule and its error format. */
 function refusalProbe(
-  spec: Pick<Probe, 'id' | 'title' | 'codes' | 'skipReason'>,
+  spec: Omit<Probe, 'area' | 'run' | 'alsoJudges'> & { alsoJudges?: readonly AnyRule[] },
   request: (ctx: ProbeContext) => Promise<TokenParams>,
   judge: (answered: Answered) => Finding[],
-  judged: readonly Rule<never, never>[],
 ): Probe {
+  const probe = { ...spec, area: 'token-exchange' as const, alsoJudges: [...new Set([...perCall, ...(spec.alsoJudges ?? [])])].filter((rule) => !spec.rules.includes(rule)) };
+  const judged = judgedBy(probe);
   return {
-    ...spec,
+    ...probe,
     run: (ctx) =>
       recorded(ctx, (http) =>
-        negativeCase(ctx, judged, async (encoding) => {
+        negativeCase(ctx, [...new Set([...probe.rules, ...judged])], async (encoding) => {
           const sent = tokenRequest(ctx.profile, encoding, await request(ctx));
           const call = judgeTransport(await http.send(sent), judged);
           return call.response ? [...call.findings, ...judge({ response: call.response, scheme: schemeOf(sent) })] : call.findings;
@@ -135,29 +145,34 @@ function refusalProbe(
 }
 
 const unknownCodeProbe = refusalProbe(
-  { id: 'token-exchange/unknown-code', title: 'an unknown code is refused with invalid_grant', codes: 0 },
+  {
+    id: 'token-exchange/unknown-code',
+    title: 'an unknown code is refused with invalid_grant',
+    // It owns the rules every negative case shares: the note on the encoding, and the scheme a 401 names.
+    rules: [unknownCodeRejected, unknownCodeInvalidGrant, unauthorizedNamesScheme, negativeCasesEncoding],
+    codes: 0,
+  },
   async () => ({ code: `certify-unknown-${randomUUID()}` }),
   (answered) => checkRefusal(unknownCodeRejected, unknownCodeInvalidGrant, answered),
-  [unknownCodeRejected, unknownCodeInvalidGrant, unauthorizedNamesScheme],
 );
 
 const wrongSecretProbe = refusalProbe(
   {
     id: 'token-exchange/wrong-secret',
     title: 'a wrong client secret is refused with invalid_client',
+    rules: [wrongSecretRejected, wrongSecretInvalidClient],
+    alsoJudges: [unauthorizedNamesScheme],
     codes: 1,
     skipReason: (profile) => (profile.clientSecret ? undefined : 'the profile has no "clientSecret", so the platform sends no client credentials'),
   },
   async ({ codes }) => ({ code: await codes.next(), client_secret: `wrong-${randomUUID()}` }),
   (answered) => checkRefusal(wrongSecretRejected, wrongSecretInvalidClient, answered),
-  [wrongSecretRejected, wrongSecretInvalidClient, unauthorizedNamesScheme],
 );
 
 const missingGrantTypeProbe = refusalProbe(
-  { id: 'token-exchange/missing-grant-type', title: 'a request without grant_type is refused with invalid_request', codes: 1 },
+  { id: 'token-exchange/missing-grant-type', title: 'a request without grant_type is refused with invalid_request', rules: [missingGrantTypeRejected], codes: 1 },
   async ({ codes }) => ({ code: await codes.next(), grant_type: undefined }),
   ({ response }) => evaluate(missingGrantTypeRejected, response, undefined),
-  [missingGrantTypeRejected],
 );
 
 /**
@@ -168,11 +183,14 @@ const missingGrantTypeProbe = refusalProbe(
  */
 const otherGrantsProbe: Probe = {
   id: 'token-exchange/other-grants',
+  area: 'token-exchange',
   title: 'other grant types are refused, and none yields a token without client credentials',
+  rules: [unsupportedGrantTypeRejected, noTokenWithoutCredentials],
+  alsoJudges: perCall,
   codes: 1,
   run: (ctx) =>
     recorded(ctx, (http) =>
-      negativeCase(ctx, [unsupportedGrantTypeRejected, noTokenWithoutCredentials], async (encoding) => {
+      negativeCase(ctx, judgedBy(otherGrantsProbe), async (encoding) => {
         const noCredentials = { client_id: undefined, client_secret: undefined, code: `certify-unknown-${randomUUID()}` };
         const requests = [
           { grantType: 'password', params: { code: await ctx.codes.next(), grant_type: 'password' }, credentials: ctx.profile.clientSecret !== undefined },
@@ -198,11 +216,14 @@ const otherGrantsProbe: Probe = {
 
 const codeReuseProbe: Probe = {
   id: 'token-exchange/code-reuse',
+  area: 'token-exchange',
   title: 'a reused code is refused and its first token revoked',
+  rules: [codeReuseRejected, codeReuseInvalidGrant, codeReuseRevokesToken],
+  alsoJudges: [...perCall, unauthorizedNamesScheme],
   codes: 1,
   run: (ctx) =>
     recorded(ctx, async (http) => {
-      const reuseRules = [codeReuseRejected, codeReuseInvalidGrant, unauthorizedNamesScheme, codeReuseRevokesToken];
+      const reuseRules = judgedBy(codeReuseProbe);
       // The first exchange is judged by the exchange probes; here it only has to yield a token, in an
       // encoding shown to work, and the reuse goes in that same encoding.
       const code = await ctx.codes.next();

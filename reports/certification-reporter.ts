@@ -4,14 +4,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
-import type { Exchange } from '../checks/evidence';
-import type { Finding } from '../checks/finding';
 import { loadProfile } from '../partners/profile';
 import { type Profile } from '../shared/profile-schema';
 import { buildCertification, certificationSchema, type Certification, type TestRecord } from './certification';
 import { certificationHtml, type TestEvidence } from './html-report';
 import { profileSecrets, redact, redactBytes, redactFile, redactTree, redactValue, type Secret } from '../shared/redaction/redact';
 import { Vault } from '../shared/redaction/vault';
+import { readTest } from '../shared/channel';
 
 /**
  * The certification reporter: for every partner project of a run it writes
@@ -113,7 +112,10 @@ export default class CertificationReporter implements Reporter {
       // Read before this run overwrites it, so `--compare reports/out/<project>/certification.json` works.
       const previous = this.previousFor(project.name);
       if (previous) partner.previous = previous;
-      for (const test of projectSuite.allTests()) partner.tests.set(test.id, { title: test.title, area: areaOf(test), status: 'not-run', durationMs: 0, errors: [], findings: [], exchanges: [], screenshots: [] });
+      for (const test of projectSuite.allTests()) {
+        const { probe, area = unknownArea } = readTest(test.annotations);
+        partner.tests.set(test.id, { title: test.title, ...(probe !== undefined ? { probe } : {}), area, status: 'not-run', durationMs: 0, errors: [], findings: [], exchanges: [], screenshots: [] });
+      }
       this.partners.set(project.name, partner);
     }
     this.vault = new Vault([...this.partners.values()].flatMap((partner) => partner.secrets));
@@ -180,22 +182,19 @@ export default class CertificationReporter implements Reporter {
     this.maskTest(test, result);
     const partner = this.partners.get(test.parent.project()?.name ?? '');
     if (!partner) return;
-    const body = (name: string) => result.attachments.find((a) => a.name === name)?.body;
-    const skipReason = [...result.annotations, ...test.annotations].find((a) => a.type === 'skip')?.description;
-    const browser = [...result.annotations, ...test.annotations].find((a) => a.type === 'browser')?.description;
-    if (browser) partner.chromium = browser;
+    const said = readTest([...result.annotations, ...test.annotations], result.attachments);
+    if (said.browser) partner.chromium = said.browser;
     partner.tests.set(test.id, {
       title: test.title,
-      area: areaOf(test),
+      ...(said.probe !== undefined ? { probe: said.probe } : {}),
+      area: said.area ?? unknownArea,
       status: result.status,
       durationMs: result.duration,
       errors: result.errors.map((error) => stripVTControlCharacters(error.message ?? error.value ?? 'unknown error')),
-      ...(skipReason !== undefined ? { skipReason } : {}),
-      findings: json<Finding[]>(body('findings'), []),
-      exchanges: json<Exchange[]>(body('evidence'), []),
-      screenshots: result.attachments
-        .filter((a) => a.name.startsWith('screen: ') && a.path && existsSync(a.path))
-        .map((a) => ({ name: a.name.slice('screen: '.length), png: readFileSync(a.path!) })),
+      ...(said.skipReason !== undefined ? { skipReason: said.skipReason } : {}),
+      findings: said.findings,
+      exchanges: said.exchanges,
+      screenshots: said.screens.filter((screen) => existsSync(screen.path)).map((screen) => ({ name: screen.name, png: readFileSync(screen.path) })),
     });
   }
 
@@ -278,4 +277,5 @@ export default class CertificationReporter implements Reporter {
   }
 }
 
-const areaOf = (test: TestCase) => path.basename(test.location.file).replace(/\.spec\.ts$/, '');
+/** A test that is no probe's (none of the suites has one): its area is not known. */
+const unknownArea = 'unknown';

@@ -43,7 +43,7 @@ export const certificationSchema = z
       test: z.string().describe('the title of the test that produced it'),
     })),
     tests: z.array(z.object({
-      title: z.string(), area: z.string(), status: testStatus, durationMs: count, errors: z.array(z.string()), skipReason: z.string().optional(),
+      title: z.string(), probe: z.string().optional().describe('the id of the probe the test ran'), area: z.string().describe('the area of the probe: a key of areas[] and the prefix of its rules'), status: testStatus, durationMs: count, errors: z.array(z.string()), skipReason: z.string().optional(),
       complete: z.boolean().describe('false when the test stopped before its rules were judged: timed out, interrupted, not run, or failed with no rule failing'),
     })),
     typing: z.array(z.object({ field: z.string(), marker: z.enum(['Yes*', 'no**', 'no*']), when: z.string() })).describe('what the partner\'s users will be asked to type'),
@@ -67,7 +67,8 @@ export const certificationJsonSchema = () => ({
 /** What the reporter gathered of one test. */
 export interface TestRecord {
   title: string;
-  /** The suite file, e.g. `token-exchange`. */
+  /** The probe the test ran, and its area (`token-exchange`): a key of `areas[]`. */
+  probe?: string;
   area: string;
   status: TestStatus;
   durationMs: number;
@@ -223,7 +224,7 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
     rules,
     findings,
     tests: tests.map((test) => ({
-      title: test.title, area: test.area, status: test.status, durationMs: Math.round(test.durationMs), errors: test.errors,
+      title: test.title, ...(test.probe !== undefined ? { probe: test.probe } : {}), area: test.area, status: test.status, durationMs: Math.round(test.durationMs), errors: test.errors,
       ...(test.skipReason !== undefined ? { skipReason: test.skipReason } : {}),
       complete: !incomplete(test),
     })),

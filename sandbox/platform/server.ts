@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { depthOf, isObject, jsonObject, jsonResponse } from '../../checks/evidence';
 import type { Field, Payload } from '../../checks/payload';
-import { signOnDecision, typedValueProblems } from '../../checks/sign-on';
+import { signOnDecision, typedValueProblems } from '../../checks/sign-on-decision';
 import { issuedToken } from '../../checks/token-exchange';
 import { partnerConfigSchema, type PartnerConfig } from '../../shared/profile-schema';
 import { httpClient } from '../../client/http';

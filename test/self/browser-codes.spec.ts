@@ -90,7 +90,7 @@ test('the browser code source logs in, captures a working code at the auth URL, 
     const handed = [second];
     const http = httpClient({ timeoutMs: 5000 });
     const handOut = { next: async () => handed.shift()! };
-    const result = await tokenExchangeProbes[0]!.run({ profile, http, codes: handOut, workerExchange: workerExchangeOnce(http, { profile, codes: handOut }) });
+    const result = await tokenExchangeProbes[0]!.run({ profile, http, codes: handOut, now: () => new Date('2026-06-01T12:00:00Z'), workerExchange: workerExchangeOnce(http, { profile, codes: handOut }) });
     expect(notPassing(result.findings)).toEqual([]);
   } finally {
     await codes.close?.();

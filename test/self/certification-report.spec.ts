@@ -45,7 +45,7 @@ test('a partner with faults switched on is NOT CERTIFIED, with the counts, its f
   validate(certification);
   expect(certification.verdict).toBe('NOT CERTIFIED');
   const failedRules = certification.rules.filter((rule) => rule.outcome === 'failed').map((rule) => rule.id);
-  expect(failedRules).toEqual(expect.arrayContaining(['token-exchange/expires-in', 'account-info/user.lastName/pattern', 'account-info/company.address.line1/po-box', 'sso/app/shown']));
+  expect(failedRules).toEqual(expect.arrayContaining(['token-exchange/expires-in', 'account-info/user.lastName/pattern', 'account-info/company.address.line1/po-box', 'sign-on/app/shown']));
   expect(certification.counts.failed).toBe(failedRules.length);
   expect(certification.counts.testsNotCompleted).toBe(0);
   expect(certification.summary).toMatch(new RegExp(`^NOT CERTIFIED: ${failedRules.length} rules failed, \\d+ of ${allRules.length} rules passed`));

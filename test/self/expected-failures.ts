@@ -1,5 +1,5 @@
 import * as account from '../../checks/account-info';
-import type { Rule } from '../../checks/finding';
+import type { AnyRule } from '../../checks/finding';
 import * as funding from '../../checks/funding-sources';
 import { accountInfoConsistent, accountInfoResource as ai, fundingSourceIdsStable, fundingSourcesResource as fs } from '../../checks/resources';
 import * as rules from '../../checks/token-exchange';
@@ -12,7 +12,7 @@ const [_transport, redirect] = rules.tokenTransportRules;
  * warning for SHOULD). An empty list marks a conformant variant that must raise nothing.
  * `Record<Fault, …>` makes a fault without an expectation a type error.
  */
-export const expectedFailures: Record<Fault, readonly Rule<never, never>[]> = {
+export const expectedFailures: Record<Fault, readonly AnyRule[]> = {
   // The reference profile's platform sends JSON: a form refusal is only noted (token-exchange/other-encoding).
   'json-only': [],
   // One cause, one failure: everything that needs a token gets it in form and passes.

@@ -1,22 +1,14 @@
 import { expect, test } from '@playwright/test';
-import {
-  collectionScreenShown,
-  foreignHostCannotFrame,
-  landingCookies,
-  landingFrameAncestors,
-  landingReferrerPolicy,
-  messagesToHostOnly,
-  partnerDataEscaped,
-  tamperedLinkRules,
-} from '../../checks/embedded-app';
-import { notPassing, type Finding, type Rule } from '../../checks/finding';
+import { collectionScreenShown, foreignHostCannotFrame, messagesToHostOnly, partnerDataEscaped } from '../../checks/sign-on';
+import { landingCookies, landingFrameAncestors, landingReferrerPolicy, tamperedLinkRules } from '../../checks/mock-link-landing';
+import { notPassing, type Finding, type AnyRule } from '../../checks/finding';
 import { runPlatformProbes } from '../../probes/certification';
 import { platformFaultNames, type PlatformFault } from '../../sandbox/platform/faults';
 import { referenceProfile } from '../support/profiles';
 import { startPlatform, startReferencePartner } from '../support/sandbox';
 
 /** The rules each emulator fault must trip, and no others: the harness proves it catches a broken platform. */
-const expectedFailures: Record<PlatformFault, Rule<never, never>[]> = {
+const expectedFailures: Record<PlatformFault, AnyRule[]> = {
   'posts-to-any-origin': [messagesToHostOnly],
   'skips-missing-info-screen': [collectionScreenShown],
   'accepts-expired-jwt': [tamperedLinkRules.expired],

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { profileSchema } from '../../shared/profile-schema';
 import { runPlatformProbes } from '../../probes/certification';
-import { signOnProbes } from '../../probes/embedded-app';
+import { signOnProbes } from '../../probes/sign-on';
 import type { Certification } from '../../reports/certification';
 import { oauth2ServerClient, startOauth2ServerPartner } from '../support/oauth2-server-partner';
 import { oidcClient, startOidcPartner } from '../support/oidc-partner';
@@ -94,7 +94,7 @@ test('oidc-provider and @node-oauth/oauth2-server certify with form; redirect_ur
     expect.soft(cert.rules.filter((rule) => rule.blockedBy !== undefined).map((rule) => rule.id), name).toEqual([]);
   }
   // The platform emulator signed on through oidc-provider's own token endpoint, in form.
-  expect(certification('oidc-mint').rules.find((rule) => rule.id === 'sso/app/shown')?.outcome).toBe('passed');
+  expect(certification('oidc-mint').rules.find((rule) => rule.id === 'sign-on/app/shown')?.outcome).toBe('passed');
 
   const json = certification('oidc-json');
   expect(json.verdict).toBe('NOT CERTIFIED');
@@ -127,9 +127,9 @@ test('a platform configured for JSON with a form-only library: the code sign-on 
     codes: { mintUrl: `${oidc.origin}/test-hooks/codes` },
     platform: platformOf('oidc-json-code'),
   });
-  const findings = (await runPlatformProbes(profile, browser, signOnProbes.filter((probe) => probe.id === 'sso/code'))).flatMap((result) => result.findings);
+  const findings = (await runPlatformProbes(profile, browser, signOnProbes.filter((probe) => probe.id === 'sign-on/code'))).flatMap((result) => result.findings);
   expect(findings.map((f) => [f.rule, f.outcome, f.blockedBy])).toEqual([
-    ['sso/app/shown', 'not-checked', 'token-exchange/encoding'],
-    ['sso/message/navigated', 'not-checked', 'token-exchange/encoding'],
+    ['sign-on/app/shown', 'not-checked', 'token-exchange/encoding'],
+    ['sign-on/message/navigated', 'not-checked', 'token-exchange/encoding'],
   ]);
 });

@@ -1,15 +1,16 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { accountInfoFieldRules } from '../../checks/account-info';
-import { publishedSchemas } from '../../checks/catalogue';
+import { allRules, catalogue, publishedSchemas } from '../../checks/catalogue';
 import { evaluateAll, failed } from '../../checks/finding';
 import { fundingSourceRules } from '../../checks/funding-sources';
 import type { Payload, PayloadRule } from '../../checks/payload';
 import { faultCatalogue, faultNames, type FaultSpec } from '../../sandbox/reference-partner/faults';
 import { bodyOf } from '../../sandbox/reference-partner/server';
 import { userKeys } from '../../sandbox/reference-partner/users';
+import { allProbes } from '../../probes/certification';
 import { generatedFiles } from '../../scripts/generated-files';
 import { specRows } from '../../scripts/spec-tables';
 
@@ -80,4 +81,28 @@ test('the minimal user fits only the collect-missing schema', () => {
   const minimal = bodyOf('account-info', 'minimal', now, new Set());
   expect(validators['account-info.collect-missing.schema.json']!(minimal)).toBe(true);
   expect(validators['account-info.schema.json']!(minimal)).toBe(false);
+});
+
+test('the probes own every rule of the catalogue, each exactly once, in their own area', () => {
+  const owners = new Map<string, string[]>();
+  for (const probe of allProbes) {
+    expect(probe.id.startsWith(`${probe.area}/`), probe.id).toBe(true);
+    for (const rule of probe.rules) {
+      owners.set(rule.id, [...(owners.get(rule.id) ?? []), probe.id]);
+      expect(rule.id.startsWith(`${probe.area}/`), `${probe.id} owns ${rule.id}`).toBe(true);
+    }
+  }
+  const ownedTwice = [...owners].filter(([, probes]) => probes.length > 1).map(([rule, probes]) => `${rule}: ${probes.join(', ')}`);
+  expect(ownedTwice).toEqual([]);
+  expect(allRules.map((rule) => rule.id).filter((id) => !owners.has(id))).toEqual([]);
+  expect([...owners.keys()].filter((id) => !allRules.some((rule) => rule.id === id))).toEqual([]);
+  // A rule a probe judges on a call of its own is still owned by exactly one probe.
+  for (const probe of allProbes) for (const rule of probe.alsoJudges ?? []) expect(owners.get(rule.id), `${probe.id} also judges ${rule.id}`).toHaveLength(1);
+});
+
+test('each area is one name: a catalogue key, a suite file and the prefix of its rules', () => {
+  for (const [area, rules] of Object.entries(catalogue)) {
+    expect(existsSync(`suites/${area}.spec.ts`), `suites/${area}.spec.ts`).toBe(true);
+    expect(rules.filter((rule) => !rule.id.startsWith(`${area}/`)).map((rule) => rule.id)).toEqual([]);
+  }
 });

@@ -1,22 +1,6 @@
 import { expect, test } from '@playwright/test';
-import {
-  appShown,
-  authenticationErrorMessage,
-  collectionCompletes,
-  collectionScreenShown,
-  errorShown,
-  foreignHostCannotFrame,
-  fundingSynced,
-  inlineErrorShown,
-  landingCookies,
-  landingFrameAncestors,
-  landingReferrerPolicy,
-  messagesToHostOnly,
-  navigatedMessage,
-  partnerDataEscaped,
-  tamperedLinkRules,
-  type Visit,
-} from '../../checks/embedded-app';
+import { appShown, authenticationErrorMessage, collectionCompletes, collectionScreenShown, errorShown, foreignHostCannotFrame, fundingSynced, inlineErrorShown, messagesToHostOnly, navigatedMessage, partnerDataEscaped, type Visit } from '../../checks/sign-on';
+import { landingCookies, landingFrameAncestors, landingReferrerPolicy, tamperedLinkRules } from '../../checks/mock-link-landing';
 import { jsonResponse, type JsonResponse } from '../../checks/evidence';
 import { evaluate, type Rule } from '../../checks/finding';
 import { checkTransport } from '../../checks/transport';

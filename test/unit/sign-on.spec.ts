@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signOnDecision, typedValueProblems } from '../../checks/sign-on';
+import { signOnDecision, typedValueProblems } from '../../checks/sign-on-decision';
 import { syncFundingSources, type KnownSource } from '../../sandbox/platform/funding';
 import { html, unsafeRaw } from '../../shared/html';
 import { users } from '../../sandbox/reference-partner/users';

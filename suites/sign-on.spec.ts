@@ -1,5 +1,5 @@
 import { browserProbeTest, probeDetails, test } from '../fixtures/harness';
-import { signOnProbes } from '../probes/embedded-app';
+import { signOnProbes } from '../probes/sign-on';
 
 // Each probe opens a browser context of its own, inside the host page that stands in for the partner's app.
 test.describe('sign-on in the browser (spec §1, §4.2, §7)', () => {

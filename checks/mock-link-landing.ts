@@ -1,0 +1,77 @@
+import type { ClauseId } from './clauses';
+import type { Rule } from './finding';
+import { received, screenNames, type Visit } from './sign-on';
+
+/** Rules on a mock link's landing page (its response headers) and on the tampered links a browser must be refused. */
+
+/** A mock link the platform must not honour. */
+function tamperedLinkRejected(name: string, what: string, clause: ClauseId = 'RFC8725 §3.1'): Rule<Visit> {
+  return {
+    id: `mock-link/jwt/${name}-rejected`,
+    field: 'token',
+    clause,
+    level: 'MUST',
+    requirement: `a mock link ${what} shows the error screen`,
+    impact: "a forged or stale link signs someone in as the partner's user",
+    check: (visit) =>
+      visit.screen === 'error' && received(visit, 'NAVIGATED_TO_TARGET').length === 0 ? [] : [{ message: `a link ${what} showed ${screenNames[visit.screen]}; reject it` }],
+  };
+}
+
+export const tamperedLinkRules = {
+  algNone: tamperedLinkRejected('alg-none', 'signed with "alg": "none"'),
+  wrongKey: tamperedLinkRejected('wrong-key', 'signed with another key'),
+  expired: tamperedLinkRejected('expired', 'past its "exp"', 'harness §mock-link'),
+  notYetValid: tamperedLinkRejected('not-yet-valid', 'with an "nbf" in the future', 'RFC7519 §4.1'),
+  wrongAudience: tamperedLinkRejected('wrong-audience', 'for another audience', 'RFC7519 §4.1'),
+  wrongIssuer: tamperedLinkRejected('wrong-issuer', 'from another issuer', 'RFC7519 §4.1'),
+  replay: tamperedLinkRejected('replay', 'used a second time', 'harness §mock-link'),
+};
+
+// ---- the landing response ----------------------------------------------------------------------------
+
+export interface Landing {
+  headers: Record<string, string>;
+  hostOrigin: string;
+}
+
+export const landingReferrerPolicy: Rule<Landing> = {
+  id: 'mock-link/landing/referrer-policy',
+  field: 'referrer-policy',
+  clause: 'harness §mock-link',
+  level: 'MUST',
+  requirement: 'the landing page sends "Referrer-Policy: no-referrer"',
+  impact: 'the token in the landing URL leaks to every site the app links to',
+  check: ({ headers }) =>
+    /(^|,)\s*no-referrer\s*$/i.test(headers['referrer-policy'] ?? '') ? [] : [{ message: `"referrer-policy" is ${JSON.stringify(headers['referrer-policy'] ?? '(missing)')}; send "no-referrer"` }],
+};
+
+export const landingFrameAncestors: Rule<Landing> = {
+  id: 'mock-link/landing/frame-ancestors',
+  field: 'content-security-policy',
+  clause: 'CSP3 frame-ancestors',
+  level: 'MUST',
+  requirement: "the landing page's CSP allows exactly the partner's host origin as frame ancestor",
+  impact: 'any site can frame the app (clickjacking), or the partner\'s own app cannot',
+  check: ({ headers, hostOrigin }) => {
+    const directive = (headers['content-security-policy'] ?? '').split(';').map((part) => part.trim().split(/\s+/)).find(([name]) => name?.toLowerCase() === 'frame-ancestors');
+    const sources = directive?.slice(1) ?? [];
+    if (sources.length === 1 && sources[0] === hostOrigin) return [];
+    return [{ message: `frame-ancestors is ${directive ? JSON.stringify(sources.join(' ')) : 'missing'}; send "frame-ancestors ${hostOrigin}"` }];
+  },
+};
+
+export const landingCookies: Rule<Landing> = {
+  id: 'mock-link/landing/cookies',
+  field: 'set-cookie',
+  clause: 'RFC6265bis §4.1.2',
+  level: 'MUST',
+  requirement: 'every cookie the landing page sets is "Secure; SameSite=None"',
+  impact: "inside the partner's app on another site the browser withholds the session cookie, so the app loses the sign-in",
+  check: ({ headers }) =>
+    (headers['set-cookie'] ?? '')
+      .split('\n')
+      .filter(Boolean)
+      .filter((cookie) => !/;\s*secure\s*(;|$)/i.test(cookie) || !/;\s*samesite=none\s*(;|$)/i.test(cookie))
+      .map((cookie) => ({ message: `the cookie "${cookie.split('=')[0]}" is set with "${cookie.split(';').slice(1).map((a) => a.trim()).join('; ')}"; set it "Secure; SameSite=None"` })),
+};

@@ -1,0 +1,180 @@
+import type { BrowserContext, Page } from '@playwright/test';
+import { type ReceivedMessage, type Screen, type Visit } from '../checks/sign-on';
+import { messageType } from '../checks/sign-on';
+import { isObject, jsonObject } from '../checks/evidence';
+import { type Blocker, type Finding } from '../checks/finding';
+import { issuedLink } from '../checks/mock-link';
+import type { Payload } from '../checks/payload';
+import { answer, type HttpClient } from '../client/http';
+import { mockLinkBody, mockLinkRequest, platformSkipReason, type BrowserProbeContext, type Platform } from './platform';
+import { recorded, type Probe, type ProbeResult, type Screenshot } from './probe';
+
+/**
+ * Sign-on in Chromium, the way a partner's user meets it: the host page (the stand-in for the partner's
+ * app) frames the platform's auth URL, and the probe reads the screen the frame shows and the messages
+ * the host receives. Each probe runs in a browser context of its own.
+ */
+
+const screenTimeoutMs = 10_000;
+/** How long a host keeps listening for a message that must not come. */
+const quietMs = 750;
+const noAccountInfo = 'the partner served no account information to build a mock link from; see the account-info results';
+
+/** What a user types on the collection screen: valid values for every Yes* string field (spec §2.3). */
+const typedExamples: Record<string, string> = {
+  'user.firstName': 'Ada',
+  'user.lastName': 'Lovelace',
+  'user.phone': '212-555-0142',
+  'user.dateOfBirth': '1985-12-10',
+  'company.name': 'Analytical Engines LLC',
+  line1: '12 Main Street',
+  city: 'Springfield',
+  state: 'IL',
+  postalcode: '62701',
+};
+export const exampleFor = (path: string) => typedExamples[path] ?? typedExamples[path.slice(path.lastIndexOf('.') + 1)] ?? 'Example';
+
+export interface Session {
+  context: BrowserContext;
+  page: Page;
+  screenshots: Screenshot[];
+  shoot(name: string): Promise<void>;
+}
+
+/** A fresh browser context and page for one probe; closed whatever happens. */
+export async function inBrowser(ctx: BrowserProbeContext, body: (session: Session, http: HttpClient) => Promise<Finding[]>): Promise<ProbeResult> {
+  const context = await ctx.browser.newContext({ viewport: { width: 900, height: 900 } });
+  const page = await context.newPage();
+  const screenshots: Screenshot[] = [];
+  const shoot = async (name: string) => void screenshots.push({ name, png: await page.screenshot() });
+  try {
+    const result = await recorded(ctx, (http) => body({ context, page, screenshots, shoot }, http));
+    return { ...result, screenshots };
+  } finally {
+    await context.close();
+  }
+}
+
+export const hostPageFor = (hostPageUrl: string, src: string) => {
+  const url = new URL(hostPageUrl);
+  url.searchParams.set('src', src);
+  return url.href;
+};
+
+export const frameOf = (page: Page) => page.frameLocator('iframe').first();
+
+async function messagesOf(page: Page): Promise<ReceivedMessage[]> {
+  return page.locator('#messages li').evaluateAll((items) =>
+    items.map((item) => {
+      let data: unknown = item.textContent;
+      try {
+        data = JSON.parse(item.textContent ?? '');
+      } catch {
+        // a message that is not JSON is kept as its text
+      }
+      return { origin: (item as HTMLElement).dataset.origin ?? '', data };
+    }),
+  );
+}
+
+const messageOfScreen: Partial<Record<Screen, string>> = { app: 'NAVIGATED_TO_TARGET', error: 'AUTHENTICATION_ERROR' };
+
+/**
+ * What the frame shows, once a screen is there (a screen left behind by a form submission does not
+ * count), and the messages the host received by then: after waiting for the one that screen posts, or,
+ * with `quiet`, for a moment in which a message that must not come could arrive.
+ */
+export async function observe(page: Page, platform: Platform, { waitMs = screenTimeoutMs, quiet = false } = {}): Promise<Visit> {
+  const shown = frameOf(page).locator('main[data-screen]:not([data-stale])');
+  await shown.waitFor({ timeout: waitMs }).catch(() => undefined);
+  const screen = (await shown.count()) > 0 ? (((await shown.getAttribute('data-screen')) ?? 'none') as Screen) : 'none';
+  const text = screen === 'none' ? '' : await shown.innerText();
+  const awaited = quiet ? undefined : messageOfScreen[screen];
+  const deadline = Date.now() + (awaited ? screenTimeoutMs : quiet ? quietMs : 0);
+  let messages = await messagesOf(page);
+  while (Date.now() < deadline && !(awaited && messages.some((m) => messageType(m) === awaited))) {
+    await page.waitForTimeout(50);
+    messages = await messagesOf(page);
+  }
+  return { screen, text, messages, platformOrigin: platform.origin };
+}
+
+/** Creates a mock link for `accountInfo`; undefined (with the reason) when the platform issues none. */
+async function createLink(http: HttpClient, platform: Platform, accountInfo: Payload): Promise<{ link: string } | { problem: string }> {
+  const got = await answer(http, mockLinkRequest(platform, JSON.stringify(mockLinkBody(platform, accountInfo))));
+  if ('problem' in got) return { problem: `the mock-link endpoint gave no answer (${got.problem}); see the mock-link results` };
+  const link = got.response.status === 200 ? issuedLink(got.response).link : undefined;
+  if (link) return { link };
+  return { problem: `the mock-link endpoint issued no link (${got.response.status} ${JSON.stringify(jsonObject(got.response))}); see the mock-link results` };
+}
+
+/** A mock link for the partner's live account information as `edit` changes it, or why there is none. */
+export async function linkFor(ctx: BrowserProbeContext, http: HttpClient, edit = (info: Payload) => info): Promise<{ link: string; sent: Payload } | { problem: string; blocker?: Blocker }> {
+  const live = await ctx.accountInfo();
+  if ('blocker' in live) return { problem: noAccountInfo, blocker: live.blocker };
+  const sent = edit(live.payload);
+  const link = await createLink(http, ctx.platform, sent);
+  return 'problem' in link ? link : { ...link, sent };
+}
+
+/** Types values into the collection screen and submits it; the screen it leaves is marked stale for `observe`. */
+export async function fillCollection(page: Page, values: Record<string, string>) {
+  const frame = frameOf(page);
+  await frame.locator('main[data-screen]').evaluate((main) => main.setAttribute('data-stale', ''));
+  for (const [path, value] of Object.entries(values)) await frame.locator(`input[name="${path}"]`).fill(value, { timeout: screenTimeoutMs });
+  await frame.locator('button[type=submit]').click({ timeout: screenTimeoutMs });
+}
+
+export const fieldsOnScreen = (page: Page) =>
+  frameOf(page)
+    .locator('input[data-field]')
+    .evaluateAll((inputs) => inputs.map((input) => input.getAttribute('data-field') ?? ''));
+
+export const examplesFor = (fields: readonly string[]) => Object.fromEntries(fields.map((field) => [field, exampleFor(field)]));
+
+/** Opens `src` in the host page; when the collection screen comes, the user types valid values, as a real one would. */
+export async function signOn(session: Session, platform: Platform, src: string, shot: string): Promise<Visit> {
+  await session.page.goto(hostPageFor(platform.hostPageUrl, src));
+  let visit = await observe(session.page, platform);
+  if (visit.screen === 'collect') {
+    await session.shoot(`${shot}-collect`);
+    await fillCollection(session.page, examplesFor(await fieldsOnScreen(session.page)));
+    visit = await observe(session.page, platform);
+  }
+  await session.shoot(`${shot}-${visit.screen}`);
+  return visit;
+}
+
+export const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+/** What the app must show for this account information: the user's name and the company's. */
+export function expectedTexts(accountInfo: Payload): string[] {
+  const user = isObject(accountInfo.user) ? accountInfo.user : {};
+  const company = isObject(accountInfo.company) ? accountInfo.company : {};
+  const name = [text(user.firstName), text(user.lastName)].filter(Boolean).join(' ');
+  return [name, text(company.name)].filter((value): value is string => Boolean(value));
+}
+
+/** A copy of the account information without the fields at `paths`. */
+export function without(accountInfo: Payload, paths: readonly string[]): Payload {
+  const copy = structuredClone(accountInfo);
+  for (const path of paths) {
+    const steps = path.split('.');
+    const parent = steps.slice(0, -1).reduce<unknown>((node, step) => (isObject(node) ? node[step] : undefined), copy);
+    if (isObject(parent)) delete parent[steps.at(-1)!];
+  }
+  return copy;
+}
+
+export function withCompanyName(accountInfo: Payload, name: string): Payload {
+  const copy = structuredClone(accountInfo);
+  if (isObject(copy.company)) copy.company.name = name;
+  return copy;
+}
+
+export const browserProbe = (spec: Omit<Probe<BrowserProbeContext>, 'run' | 'skipReason'> & Partial<Pick<Probe<BrowserProbeContext>, 'skipReason'>>, body: (ctx: BrowserProbeContext, session: Session, http: HttpClient) => Promise<Finding[]>): Probe<BrowserProbeContext> => ({
+  ...spec,
+  skipReason: (profile) => platformSkipReason(profile) ?? spec.skipReason?.(profile),
+  run: (ctx) => inBrowser(ctx, (session, http) => body(ctx, session, http)),
+});
+

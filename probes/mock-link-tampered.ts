@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { decodeJwt, SignJWT, UnsecuredJWT, type JWTPayload } from 'jose';
+import { type Visit } from '../checks/sign-on';
+import { tamperedLinkRules } from '../checks/mock-link-landing';
+import { evaluate, skip, unjudged, type Finding, type Rule } from '../checks/finding';
+import { type BrowserProbeContext } from './platform';
+import { type Probe } from './probe';
+
+import { browserProbe, hostPageFor, linkFor, observe } from './browser-session';
+interface Tampering {
+  rule: Rule<Visit>;
+  /** Claims to re-sign with the platform's key; needs `platform.mockLinkKey`. */
+  forge?: (claims: JWTPayload, now: number) => JWTPayload;
+  token?: (token: string) => Promise<string>;
+}
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+const tamperings: Tampering[] = [
+  { rule: tamperedLinkRules.algNone, token: async (token) => new UnsecuredJWT(decodeJwt(token)).encode() },
+  { rule: tamperedLinkRules.wrongKey, token: async (token) => new SignJWT(decodeJwt(token)).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(randomBytes(32)) },
+  { rule: tamperedLinkRules.expired, forge: (claims, now) => ({ ...claims, iat: seconds(now) - 900, exp: seconds(now) - 300 }) },
+  { rule: tamperedLinkRules.notYetValid, forge: (claims, now) => ({ ...claims, nbf: seconds(now) + 300 }) },
+  { rule: tamperedLinkRules.wrongAudience, forge: (claims) => ({ ...claims, aud: 'certify-another-partner' }) },
+  { rule: tamperedLinkRules.wrongIssuer, forge: (claims) => ({ ...claims, iss: 'urn:certify:another-issuer' }) },
+];
+const replayRule = tamperedLinkRules.replay;
+
+/** Mock links the platform must refuse (DESIGN §5), each opened in a page of its own, at once. */
+const tamperedLinks = browserProbe(
+  { id: 'mock-link/tampered', area: 'mock-link', title: 'tampered, expired, foreign and replayed mock links show the error screen', rules: Object.values(tamperedLinkRules), codes: 0 },
+  async (ctx, session, http) => {
+    const key = ctx.platform.mockLinkKey === undefined ? undefined : new TextEncoder().encode(ctx.platform.mockLinkKey);
+    const forged = async ({ forge, token }: Tampering, link: URL): Promise<URL> => {
+      const original = link.searchParams.get('token') ?? '';
+      const tampered = token ? await token(original) : await new SignJWT(forge!(decodeJwt(original), ctx.now().getTime())).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(key!);
+      const copy = new URL(link);
+      copy.searchParams.set('token', tampered);
+      return copy;
+    };
+    const visitIn = async (src: string, shot?: string) => {
+      const page = shot === undefined ? await session.context.newPage() : session.page;
+      await page.goto(hostPageFor(ctx.platform.hostPageUrl, src));
+      const visit = await observe(page, ctx.platform);
+      if (shot !== undefined) await session.shoot(shot);
+      return visit;
+    };
+    const cases = tamperings.map(async (tampering): Promise<Finding[]> => {
+      const { rule } = tampering;
+      if (tampering.forge && !key) return skip([rule], 'the profile has no "platform.mockLinkKey", so the harness cannot sign forged claims');
+      const link = await linkFor(ctx, http);
+      if ('problem' in link) return unjudged([rule], link);
+      const visit = await visitIn((await forged(tampering, new URL(link.link))).href, rule === tamperedLinkRules.expired ? 'mock-link-expired' : undefined);
+      return evaluate(rule, visit, undefined);
+    });
+    const replay = (async (): Promise<Finding[]> => {
+      const link = await linkFor(ctx, http);
+      if ('problem' in link) return unjudged([replayRule], link);
+      const first = await visitIn(link.link);
+      if (first.screen === 'error' || first.screen === 'none') return skip([replayRule], `the link was not accepted the first time (it showed ${first.screen})`);
+      return evaluate(replayRule, await visitIn(link.link), undefined);
+    })();
+    return (await Promise.all([...cases, replay])).flat();
+  },
+);
+
+/** The tampered links run in a browser: the mock-link suite runs them with one. */
+export const tamperedLinkProbes: readonly Probe<BrowserProbeContext>[] = [tamperedLinks];

@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { appShown, authenticationErrorMessage, collectionCompletes, collectionScreenShown, errorShown, foreignHostCannotFrame, fundingSynced, inlineErrorShown, messagesToHostOnly, navigatedMessage, partnerDataEscaped } from '../checks/sign-on';
+import { isObject } from '../checks/evidence';
+import { blocked, evaluate, evaluateAll, skip, skipRest, unjudged, type AnyRule, type Finding } from '../checks/finding';
+import { signOnDecision } from '../checks/sign-on-decision';
+import { codePathBlocker, type BrowserProbeContext } from './platform';
+import { type Probe } from './probe';
+
+import { browserProbe, examplesFor, exampleFor, expectedTexts, fieldsOnScreen, fillCollection, frameOf, hostPageFor, linkFor, observe, signOn, text, without, withCompanyName } from './browser-session';
+/** (a) The mock-link path: a link built from the partner's live account information opens the app. */
+const mockLinkSignOn = browserProbe(
+  { id: 'sign-on/mock-link', area: 'sign-on', title: "a mock link built from the partner's account information opens the app in the host page", rules: [appShown, navigatedMessage], codes: 0 },
+  async (ctx, session, http) => {
+    const link = await linkFor(ctx, http);
+    if ('problem' in link) return unjudged(mockLinkSignOn.rules, link);
+    const visit = await signOn(session, ctx.platform, link.link, 'mock-link');
+    return [...evaluate(appShown, { ...visit, expected: expectedTexts(link.sent) }, undefined), ...evaluate(navigatedMessage, visit, undefined)];
+  },
+);
+
+/** (b) The code path: the platform exchanges a fresh code with the partner and reads its endpoints. */
+const codeSignOn = browserProbe(
+  { id: 'sign-on/code', area: 'sign-on', title: "a fresh code opens the app through the partner's token exchange and account information", rules: [], alsoJudges: [appShown, navigatedMessage], codes: 1 },
+  async (ctx, session) => {
+    const blocker = await codePathBlocker(ctx);
+    if (blocker) return blocked(codeSignOn.alsoJudges!, blocker);
+    const live = await ctx.accountInfo();
+    const code = await ctx.codes.next();
+    const visit = await signOn(session, ctx.platform, `${ctx.platform.authUrl}?code=${encodeURIComponent(code)}`, 'code');
+    return [...evaluate(appShown, { ...visit, expected: 'payload' in live ? expectedTexts(live.payload) : [] }, undefined), ...evaluate(navigatedMessage, visit, undefined)];
+  },
+);
+
+/** The Yes* fields the collection probe leaves out: a user field, a date and a whole address. */
+const leftOut = ['user.phone', 'user.dateOfBirth', 'company.legalAddress'];
+
+/** (c) Missing information: the collection screen asks for exactly what is missing and judges what is typed. */
+const collectSignOn = browserProbe(
+  {
+    id: 'sign-on/collect',
+    area: 'sign-on',
+    title: 'missing Yes* fields are asked for on the collection screen, typed values are judged, then the app opens',
+    rules: [collectionScreenShown, inlineErrorShown, collectionCompletes],
+    // Without collection the same omission must show the error screen.
+    alsoJudges: [navigatedMessage, errorShown, authenticationErrorMessage],
+    codes: 0,
+  },
+  async (ctx, session, http) => {
+    const { page } = session;
+    const collecting = ctx.profile.collectMissingAccountInfo;
+    const rules: readonly AnyRule[] = collecting ? [...collectSignOn.rules, navigatedMessage] : [errorShown, authenticationErrorMessage];
+    const notCollecting = (findings: Finding[]) => skipRest(collectSignOn.rules, findings, 'the profile has no "collectMissingAccountInfo", so the platform shows no collection screen');
+    const link = await linkFor(ctx, http, (info) => without(info, leftOut));
+    if ('problem' in link) return collecting ? unjudged(rules, link) : notCollecting(unjudged(rules, link));
+    await page.goto(hostPageFor(ctx.platform.hostPageUrl, link.link));
+    if (!collecting) {
+      // Without CollectMissingAccountInfo the same omission is the error screen (spec §7.1).
+      const visit = await observe(page, ctx.platform);
+      await session.shoot('collect-off-error');
+      return notCollecting(evaluateAll(rules, visit, undefined));
+    }
+    const decision = signOnDecision(link.sent, { now: ctx.now(), collectMissingAccountInfo: true });
+    const expectedFields = decision.screen === 'collect' ? decision.fields.map((field) => field.path) : [];
+    const first = await observe(page, ctx.platform);
+    await session.shoot('collect');
+    const fields = first.screen === 'collect' ? await fieldsOnScreen(page) : [];
+    const listed = evaluate(collectionScreenShown, { ...first, fields, expectedFields }, undefined);
+    const invalidField = 'user.phone';
+    if (first.screen !== 'collect' || !fields.includes(invalidField)) {
+      return skipRest(rules, listed, `the collection screen was not shown, or did not ask for "${invalidField}"`);
+    }
+
+    await fillCollection(page, { ...examplesFor(fields), [invalidField]: '555-01' });
+    const rejected = await observe(page, ctx.platform);
+    const errors = Object.fromEntries(
+      await frameOf(page)
+        .locator('[data-error-for]')
+        .evaluateAll((items) => items.map((item) => [item.getAttribute('data-error-for') ?? '', item.textContent ?? ''] as const)),
+    );
+    await session.shoot('collect-inline-error');
+    const inline = evaluate(inlineErrorShown, { ...rejected, fields, expectedFields, invalidField, errors }, undefined);
+
+    await fillCollection(page, { [invalidField]: exampleFor(invalidField) });
+    const done = await observe(page, ctx.platform);
+    await session.shoot('collect-app');
+    return [...listed, ...inline, ...evaluate(collectionCompletes, done, undefined), ...evaluate(navigatedMessage, done, undefined)];
+  },
+);
+
+/** (d) The error path: account information without `user.email` (Yes: required even with collection). */
+const errorSignOn = browserProbe(
+  { id: 'sign-on/error', area: 'sign-on', title: 'account information without a required field shows the error screen and tells the host', rules: [errorShown, authenticationErrorMessage], codes: 0 },
+  async (ctx, session, http) => {
+    const rules = [errorShown, authenticationErrorMessage] as const;
+    const link = await linkFor(ctx, http, (info) => without(info, ['user.email']));
+    if ('problem' in link) return unjudged(rules, link);
+    await session.page.goto(hostPageFor(ctx.platform.hostPageUrl, link.link));
+    const visit = await observe(session.page, ctx.platform);
+    await session.shoot('error');
+    return evaluateAll(rules, visit, undefined);
+  },
+);
+
+const shownSourceIds = (page: Page) =>
+  frameOf(page)
+    .locator('[data-funding-source]')
+    .evaluateAll((items) => items.map((item) => item.getAttribute('data-funding-source') ?? ''));
+
+/**
+ * (e) Funding sync (spec §4.2): sign on, let the platform know one more source than the partner lists
+ * (as if the partner had listed it at an earlier sign-on and removed it since), sign on again: the app
+ * lists the partner's sources and no longer the removed one.
+ */
+const fundingSyncSignOn = browserProbe(
+  {
+    id: 'sign-on/funding-sync',
+    area: 'sign-on',
+    title: 'a funding source the partner no longer lists disappears at the next sign-on',
+    rules: [fundingSynced],
+    codes: 2,
+    skipReason: (profile) =>
+      !profile.fundingSourcesUrl
+        ? 'the profile has no "fundingSourcesUrl", so the platform syncs no funding sources'
+        : profile.platform?.configure === false
+          ? 'an earlier funding source can be planted only in the bundled emulator ("platform.configure": true)'
+          : undefined,
+  },
+  async (ctx, session, http) => {
+    const blocker = await codePathBlocker(ctx);
+    if (blocker) return blocked([fundingSynced], blocker);
+    const first = await signOn(session, ctx.platform, `${ctx.platform.authUrl}?code=${encodeURIComponent(await ctx.codes.next())}`, 'funding-first');
+    if (first.screen !== 'app') return skip([fundingSynced], `the first sign-on did not reach the app (it showed ${first.screen})`);
+    const partnerIds = await shownSourceIds(session.page);
+    const live = await ctx.accountInfo();
+    if ('blocker' in live) return blocked([fundingSynced], live.blocker);
+    const userId = isObject(live.payload.user) ? text(live.payload.user.id) : undefined;
+    if (!userId) return skip([fundingSynced], 'the account information has no "user.id" to plant a funding source for');
+    const seeded = `certify-removed-${randomUUID()}`;
+    const planted = await http.send({
+      method: 'POST',
+      url: `${ctx.platform.emulatorPartnerUrl}/users/${encodeURIComponent(userId)}/funding-sources`,
+      headers: { 'api-key': ctx.platform.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: seeded, nickname: 'Closed account' }),
+    });
+    if (planted.response?.status !== 200) return skip([fundingSynced], `the emulator did not take the earlier funding source (${planted.failure?.message ?? planted.response?.status})`);
+    const second = await signOn(session, ctx.platform, `${ctx.platform.authUrl}?code=${encodeURIComponent(await ctx.codes.next())}`, 'funding-second');
+    const shownIds = second.screen === 'app' ? await shownSourceIds(session.page) : [];
+    return evaluate(fundingSynced, { ...second, shownIds, partnerIds, seeded }, undefined);
+  },
+);
+
+const markup = `Certify <b id="certify-injected">Bold</b> & "Co" 'Ltd'`;
+
+/** Partner data with markup in it is shown as text. */
+const escapingSignOn = browserProbe(
+  { id: 'sign-on/escaping', area: 'sign-on', title: 'partner data carrying markup is shown as text, not run as HTML', rules: [partnerDataEscaped], codes: 0 },
+  async (ctx, session, http) => {
+    const link = await linkFor(ctx, http, (info) => withCompanyName(info, markup));
+    if ('problem' in link) return unjudged([partnerDataEscaped], link);
+    const visit = await signOn(session, ctx.platform, link.link, 'escaping');
+    const injected = (await frameOf(session.page).locator('#certify-injected').count()) > 0;
+    return evaluate(partnerDataEscaped, { ...visit, injected, markup }, undefined);
+  },
+);
+
+const foreignOrigin = 'http://certify-foreign-host.invalid';
+
+/**
+ * The host page served on a foreign origin (Playwright answers for it with the real host page). With
+ * the platform's CSP in force the frame must stay empty; with the CSP taken off, a foreign host must
+ * still receive no message.
+ */
+const foreignHostSignOn = browserProbe(
+  { id: 'sign-on/foreign-host', area: 'sign-on', title: "a host on another origin cannot frame the app, and receives none of its messages", rules: [foreignHostCannotFrame, messagesToHostOnly], codes: 0 },
+  async (ctx, session, http) => {
+    const { rules } = foreignHostSignOn;
+    const { context, page } = session;
+    const hostPage = new URL(ctx.platform.hostPageUrl);
+    await context.route(`${foreignOrigin}/**`, async (route) => {
+      const asked = new URL(route.request().url());
+      await route.fulfill({ response: await route.fetch({ url: `${hostPage.origin}${asked.pathname}${asked.search}` }) });
+    });
+    // The platform's pages pass through the test too, so that only their own headers decide whether the
+    // foreign host may frame them (Chromium would also refuse a public origin framing a loopback one).
+    let stripCsp = false;
+    await context.route(`${ctx.platform.origin}/**`, async (route) => {
+      const response = await route.fetch();
+      const headers = { ...response.headers() };
+      if (stripCsp) delete headers['content-security-policy'];
+      await route.fulfill({ response, headers });
+    });
+    const links = await Promise.all([linkFor(ctx, http), linkFor(ctx, http)]);
+    const problem = links.find((link): link is { problem: string } => 'problem' in link);
+    if (problem) return unjudged(rules, problem);
+    const [framed, unframed] = links as { link: string }[];
+    const foreignHost = (src: string) => hostPageFor(`${foreignOrigin}${hostPage.pathname}${hostPage.search}`, src);
+
+    await page.goto(foreignHost(framed!.link));
+    // page.goto waited for the frame's load event: a screen that is not there now never comes.
+    const blocked = await observe(page, ctx.platform, { waitMs: 250, quiet: true });
+    await session.shoot('foreign-host-framed');
+
+    // Take the frame-ancestors defence away, so only the message's target origin stands between them.
+    stripCsp = true;
+    await page.goto(foreignHost(unframed!.link));
+    const open = await observe(page, ctx.platform, { quiet: true });
+    await session.shoot('foreign-host-without-csp');
+    return [
+      ...evaluate(foreignHostCannotFrame, { framed: blocked.screen, messages: blocked.messages, foreignOrigin }, undefined),
+      ...evaluate(messagesToHostOnly, { framed: open.screen, messages: open.messages, foreignOrigin }, undefined),
+    ];
+  },
+);
+
+export const signOnProbes: readonly Probe<BrowserProbeContext>[] = [
+  mockLinkSignOn,
+  codeSignOn,
+  collectSignOn,
+  errorSignOn,
+  fundingSyncSignOn,
+  escapingSignOn,
+  foreignHostSignOn,
+];

@@ -1,0 +1,76 @@
+import type { Area } from '../checks/catalogue';
+import type { Exchange } from '../checks/evidence';
+import type { Finding } from '../checks/finding';
+
+/**
+ * What a test hands the certification reporter, through Playwright's annotations and attachments: the
+ * probe and its area (declared with the test, so known before it runs), the findings, the evidence, the
+ * screens a browser showed and the browser that showed them. The fixtures write with these functions and
+ * the reporter reads with `readTest`, so neither side spells a name.
+ */
+
+interface Annotation {
+  type: string;
+  description?: string;
+}
+
+interface Attachment {
+  name: string;
+  contentType: string;
+  body?: Buffer | string;
+  path?: string;
+}
+
+const names = { probe: 'probe', area: 'area', browser: 'browser', skip: 'skip', findings: 'findings', evidence: 'evidence', screen: 'screen: ' } as const;
+
+/** The test details of a probe's test: its id and area travel with the test. */
+export const probeAnnotations = ({ id, area }: { id: string; area: Area }): Annotation[] => [
+  { type: names.probe, description: id },
+  { type: names.area, description: area },
+];
+
+export const browserAnnotation = (browser: string): Annotation => ({ type: names.browser, description: browser });
+
+const json = (name: string, value: unknown) => ({ name, body: JSON.stringify(value, null, 2), contentType: 'application/json' });
+/** `findings` must already be masked: the attachment is stored as it is. */
+export const findingsAttachment = (findings: readonly Finding[]) => json(names.findings, findings);
+/** `exchanges` must already be masked. */
+export const evidenceAttachment = (exchanges: readonly Exchange[]) => json(names.evidence, exchanges);
+export const screenAttachment = (screen: string, path: string) => ({ name: `${names.screen}${screen}`, path, contentType: 'image/png' });
+
+export interface TestMessage {
+  probe?: string;
+  area?: Area;
+  browser?: string;
+  skipReason?: string;
+  findings: Finding[];
+  exchanges: Exchange[];
+  /** Screens by name, as files (the reporter reads them when it writes the report). */
+  screens: { name: string; path: string }[];
+}
+
+function parsed<T>(body: Buffer | string | undefined, fallback: T): T {
+  if (body === undefined) return fallback;
+  try {
+    return JSON.parse(body.toString()) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** What a test said, from its annotations (the test's and its result's) and its result's attachments. */
+export function readTest(annotations: readonly Annotation[], attachments: readonly Attachment[] = []): TestMessage {
+  const annotation = (type: string) => annotations.find((a) => a.type === type)?.description;
+  const body = (name: string) => attachments.find((a) => a.name === name)?.body;
+  const area = annotation(names.area) as Area | undefined;
+  const [probe, browser, skipReason] = [annotation(names.probe), annotation(names.browser), annotation(names.skip)];
+  return {
+    ...(probe !== undefined ? { probe } : {}),
+    ...(area !== undefined ? { area } : {}),
+    ...(browser !== undefined ? { browser } : {}),
+    ...(skipReason !== undefined ? { skipReason } : {}),
+    findings: parsed<Finding[]>(body(names.findings), []),
+    exchanges: parsed<Exchange[]>(body(names.evidence), []),
+    screens: attachments.filter((a) => a.name.startsWith(names.screen) && a.path).map((a) => ({ name: a.name.slice(names.screen.length), path: a.path! })),
+  };
+}

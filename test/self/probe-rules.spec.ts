@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test';
+import type { Finding } from '../../checks/finding';
+import { browserProbes, certificationProbes, runPlatformProbes, runProbes } from '../../probes/certification';
+import { dataApiProbes } from '../../probes/data-api';
+import { mockLinkProbes } from '../../probes/mock-link';
+import type { Probe, ProbeResult } from '../../probes/probe';
+import type { Fault } from '../../sandbox/reference-partner/faults';
+import type { Profile } from '../../shared/profile-schema';
+import { referenceProfile } from '../support/profiles';
+import { platformSandbox } from '../../sandbox/platform/server';
+import { startPlatform, startReferencePartner } from '../support/sandbox';
+
+/**
+ * What a probe declares is what it judges: each finding is of a rule it owns or says it also judges,
+ * and every rule it owns gets a verdict (passed, failed, skipped or blocked), on a clean partner and on
+ * partners whose early failures cut the probes short.
+ */
+
+const frozen = new Date('2026-11-23T12:00:00Z');
+const now = () => frozen;
+
+let partner: Awaited<ReturnType<typeof startReferencePartner>>;
+let platform: Awaited<ReturnType<typeof startPlatform>>;
+test.beforeAll(async () => {
+  [partner, platform] = await Promise.all([startReferencePartner(), startPlatform()]);
+});
+test.afterAll(async () => {
+  await Promise.all([partner.close(), platform.close()]);
+});
+
+function undeclared(probes: readonly Probe<never>[], results: readonly ProbeResult[]): string[] {
+  return results.flatMap((result, index) => {
+    const probe = probes[index]!;
+    const declared = new Set([...probe.rules, ...(probe.alsoJudges ?? [])].map((rule) => rule.id));
+    const judged = new Set(result.findings.map((finding: Finding) => finding.rule));
+    return [
+      ...[...judged].filter((id) => !declared.has(id)).map((id) => `${probe.id} judged ${id}, which it does not declare`),
+      ...probe.rules.filter((rule) => !judged.has(rule.id)).map((rule) => `${probe.id} left ${rule.id} without a verdict`),
+    ];
+  });
+}
+
+const profileWith = (faults: readonly Fault[], collectMissingAccountInfo = false): Profile => ({
+  ...referenceProfile(partner.origin, faults, { collectMissingAccountInfo }),
+  platform: platform.block(),
+  dataApi: { baseUrl: platform.origin, token: platformSandbox.dataApiToken },
+});
+
+for (const faults of [[], ['token-redirect'], ['tokens-not-accepted'], ['html-content-type'], ['no-user'], ['no-funding-list']] as Fault[][]) {
+  test(`the HTTP probes judge exactly the rules they declare (${faults.join(', ') || 'conformant'})`, async () => {
+    const probes = [...certificationProbes, ...dataApiProbes];
+    expect(undeclared(probes, await runProbes(profileWith(faults), probes, now))).toEqual([]);
+  });
+}
+
+for (const collect of [false, true]) {
+  test(`the platform and browser probes judge exactly the rules they declare (collectMissingAccountInfo: ${collect})`, async ({ browser }) => {
+    const profile = profileWith([], collect);
+    const probes = [...mockLinkProbes, ...browserProbes].filter((probe) => !probe.skipReason?.(profile));
+    expect(undeclared(probes, await runPlatformProbes(profile, browser, undefined, now))).toEqual([]);
+  });
+}
