@@ -2,7 +2,8 @@ import { differenceInYears } from 'date-fns';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { ClauseId } from './clauses';
 import type { Level } from './finding';
-import { constraint, kind, presentAndTyped, lazyValidator, presence, rulesIn, spelling, type Field, type Marker, type PayloadRule } from './payload';
+import { type Field, type Marker, type PayloadRule } from './payload';
+import { constraint, kind, presentAndTyped, lazyValidator, presence, rulesIn, spelling } from './payload-rules';
 import { isPoBox } from './po-box';
 import { einPrefixValid, itinGroupValid, naicsSectors, ssnAreaValid, usSubdivisions } from './reference-data';
 

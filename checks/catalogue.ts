@@ -4,9 +4,25 @@ import { signOnRules } from './sign-on';
 import { mockLinkRules } from './mock-link';
 import type { AnyRule } from './finding';
 import { fundingSourceRules } from './funding-sources';
-import { payloadSchema, type JsonSchema, type Marker } from './payload';
+import { type JsonSchema, type Marker } from './payload';
+import { payloadSchema } from './payload-schema';
 import { accountInfoConsistent, accountInfoResource, bodyRules, fundingSourceIdsStable, fundingSourcesResource } from './resources';
-import { tokenExchangeRules } from './token-exchange';
+import { tokenTransportRules } from './token-exchange';
+import { configuredEncodingAccepted, negativeCasesEncoding, otherEncodingNoted } from './token-encoding';
+import { issuedTokenAccepted, successResponseRules, tokenFieldRules } from './token-response';
+import {
+  codeReuseInvalidGrant,
+  codeReuseRejected,
+  codeReuseRevokesToken,
+  missingGrantTypeRejected,
+  noTokenWithoutCredentials,
+  unauthorizedNamesScheme,
+  unknownCodeInvalidGrant,
+  unknownCodeRejected,
+  unsupportedGrantTypeRejected,
+  wrongSecretInvalidClient,
+  wrongSecretRejected,
+} from './token-refusals';
 
 /** Every rule of a certification, by endpoint: what docs/RULES.md lists and the tests walk. */
 
@@ -19,6 +35,27 @@ const resourceRules = (resource: typeof accountInfoResource) => [
   resource.missingToken,
   resource.invalidToken,
   resource.wwwAuthenticate,
+];
+
+const tokenExchangeRules: readonly AnyRule[] = [
+  ...tokenTransportRules,
+  configuredEncodingAccepted,
+  otherEncodingNoted,
+  negativeCasesEncoding,
+  ...successResponseRules,
+  ...tokenFieldRules,
+  issuedTokenAccepted,
+  unknownCodeRejected,
+  unknownCodeInvalidGrant,
+  codeReuseRejected,
+  codeReuseInvalidGrant,
+  codeReuseRevokesToken,
+  wrongSecretRejected,
+  wrongSecretInvalidClient,
+  unauthorizedNamesScheme,
+  missingGrantTypeRejected,
+  unsupportedGrantTypeRejected,
+  noTokenWithoutCredentials,
 ];
 
 export const catalogue = {

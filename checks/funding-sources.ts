@@ -1,4 +1,5 @@
-import { constraint, presentAndTyped, rulesIn, spelling, type Field, type Marker, type PayloadRule } from './payload';
+import { type Field, type Marker, type PayloadRule } from './payload';
+import { constraint, presentAndTyped, rulesIn, spelling } from './payload-rules';
 import { isObject } from './evidence';
 import { listed } from './finding';
 import { abaChecksumValid } from './reference-data';

@@ -3,7 +3,7 @@ import type { Browser } from '@playwright/test';
 import { bodyPreview, isObject } from '../checks/evidence';
 import type { Blocker } from '../checks/finding';
 import type { Payload } from '../checks/payload';
-import { configuredEncodingAccepted } from '../checks/token-exchange';
+import { configuredEncodingAccepted } from '../checks/token-encoding';
 import { partnerConfigOf, type PlatformProfile, type Profile } from '../shared/profile-schema';
 import type { HttpClient, HttpRequest } from '../client/http';
 import { authUrl, emulatorPartnerUrl, mockLinkUrl } from '../shared/platform-urls';

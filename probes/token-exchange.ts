@@ -2,36 +2,11 @@ import { resourceRequest, tokenRequest, type TokenParams } from '../client/reque
 import { randomUUID } from 'node:crypto';
 import { checkTransport } from '../checks/transport';
 import { blocked, blockRest, evaluate, type AnyRule, type Finding } from '../checks/finding';
-import {
-  checkRefusal,
-  checkJsonResponse,
-  codeReuseInvalidGrant,
-  codeReuseRejected,
-  codeReuseRevokesToken,
-  configuredEncodingAccepted,
-  grantsToken,
-  issuedToken,
-  issuedTokenAccepted,
-  missingGrantTypeRejected,
-  negativeCasesEncoding,
-  noTokenWithoutCredentials,
-  otherEncoding,
-  otherEncodingNoted,
-  schemeOf,
-  successResponseRules,
-  noTokenBlocker,
-  tokenBlocker,
-  tokenFieldRules,
-  tokenTransportRules,
-  unauthorizedNamesScheme,
-  unknownCodeInvalidGrant,
-  unknownCodeRejected,
-  unsupportedGrantTypeRejected,
-  wrongSecretInvalidClient,
-  wrongSecretRejected,
-  type Answered,
-  type Encoding,
-} from '../checks/token-exchange';
+import { grantsToken, otherEncoding, tokenTransportRules, type Encoding } from '../checks/token-exchange';
+import { checkRefusal, codeReuseInvalidGrant, codeReuseRejected, codeReuseRevokesToken, missingGrantTypeRejected, noTokenWithoutCredentials, schemeOf, unauthorizedNamesScheme, unknownCodeInvalidGrant, unknownCodeRejected, unsupportedGrantTypeRejected, wrongSecretInvalidClient, wrongSecretRejected, type Answered } from '../checks/token-refusals';
+import { checkJsonResponse, issuedTokenAccepted, successResponseRules, noTokenBlocker, tokenBlocker, tokenFieldRules } from '../checks/token-response';
+import { issuedToken } from '../checks/token-exchange';
+import { configuredEncodingAccepted, negativeCasesEncoding, otherEncodingNoted } from '../checks/token-encoding';
 import { jsonResponse, type Exchange } from '../checks/evidence';
 import type { Profile } from '../shared/profile-schema';
 import type { HttpClient } from '../client/http';

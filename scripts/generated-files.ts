@@ -1,7 +1,8 @@
 import { allRules, catalogue, publishedSchemas } from '../checks/catalogue';
 import { clauses } from '../checks/clauses';
 import type { Rule } from '../checks/finding';
-import { inPublishedSchema, type PayloadRule } from '../checks/payload';
+import { type PayloadRule } from '../checks/payload';
+import { inPublishedSchema } from '../checks/payload-schema';
 import { profileJsonSchema } from '../partners/profile';
 import { certificationJsonSchema } from '../reports/certification';
 import { specFile, specRows } from './spec-tables';

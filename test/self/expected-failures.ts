@@ -2,9 +2,13 @@ import * as account from '../../checks/account-info';
 import type { AnyRule } from '../../checks/finding';
 import * as funding from '../../checks/funding-sources';
 import { accountInfoConsistent, accountInfoResource as ai, fundingSourceIdsStable, fundingSourcesResource as fs } from '../../checks/resources';
-import * as rules from '../../checks/token-exchange';
+import * as encoding from '../../checks/token-encoding';
+import * as base from '../../checks/token-exchange';
+import * as refusals from '../../checks/token-refusals';
+import * as response from '../../checks/token-response';
 import type { Fault } from '../../sandbox/reference-partner/faults';
 
+const rules = { ...base, ...encoding, ...response, ...refusals };
 const [_transport, redirect] = rules.tokenTransportRules;
 
 /**

@@ -1,30 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { jsonResponse, type JsonResponse } from '../../checks/evidence';
 import { evaluate, type Finding, type Rule } from '../../checks/finding';
-import {
-  accessToken,
-  cacheControlNoStore,
-  checkRefusal,
-  checkJsonResponse,
-  contentTypeJson,
-  expiresInPositiveInteger,
-  expiresInPresent,
-  refreshTokenNoted,
-  status200,
-  tokenTypeBearer,
-  unknownCodeInvalidGrant,
-  unknownCodeRejected,
-  bodyJsonObject,
-  noProtoKeys,
-  uniqueKeys,
-  utf8Body,
-  diagnoseRefusal,
-  noTokenWithoutCredentials,
-  schemeOf,
-  unauthorizedNamesScheme,
-  unsupportedGrantTypeRejected,
-  wrongSecretInvalidClient,
-} from '../../checks/token-exchange';
+import { checkRefusal, unknownCodeInvalidGrant, unknownCodeRejected, noTokenWithoutCredentials, schemeOf, unauthorizedNamesScheme, unsupportedGrantTypeRejected, wrongSecretInvalidClient } from '../../checks/token-refusals';
+import { accessToken, cacheControlNoStore, checkJsonResponse, contentTypeJson, expiresInPositiveInteger, expiresInPresent, refreshTokenNoted, status200, tokenTypeBearer, bodyJsonObject, noProtoKeys, uniqueKeys, utf8Body } from '../../checks/token-response';
+import { diagnoseRefusal } from '../../checks/token-encoding';
 
 const response = (status: number, body: unknown, headers: Record<string, string> = {}): JsonResponse =>
   jsonResponse({

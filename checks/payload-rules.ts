@@ -1,0 +1,213 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { ClauseId } from './clauses';
+import { jsonType } from './evidence';
+import type { Issue, Level } from './finding';
+import { idPath, kindOf, lastSegment, locator, present, shown, type Endpoint, type Field, type JsonSchema, type Kind, type Located, type Marker, type Payload, type PayloadContext, type PayloadRule, type ValueOf } from './payload';
+
+/** The builders of the field rules: presence, type, constraints and spellings, each deciding with ajv where JSON Schema can. */
+
+// ---- ajv ------------------------------------------------------------------------------------------
+
+// Fragments constrain values whose JSON type another rule has checked, so they carry no "type" of their own.
+const ajv = new Ajv2020({ strict: true, strictTypes: false, allErrors: false });
+addFormats(ajv, ['email', 'date']);
+
+/** Compiles on first use, so loading the catalogue costs nothing. */
+export function lazyValidator(schema: JsonSchema): (value: unknown) => boolean {
+  let validate: ValidateFunction | undefined;
+  return (value) => (validate ??= ajv.compile(schema))(value);
+}
+
+// ---- rule builders --------------------------------------------------------------------------------
+
+const impactOf: Record<Endpoint, string> = {
+  'account-info': 'the platform rejects the account information, so sign-on shows the error screen',
+  'funding-sources': 'the platform cannot add the funding source, so the user cannot pay from it',
+};
+
+const skipped = (message: string): Issue[] => [{ message, outcome: 'skipped' }];
+const skippedBecause = (where: { unreachable: string }): Issue[] => [{ message: where.unreachable, outcome: 'skipped' }];
+
+function omission(field: Field, located: Located, ctx: PayloadContext): Issue {
+  const missing = `"${located.field}" is ${located.value === null ? 'null, which counts as missing' : 'missing'}`;
+  switch (field.marker) {
+    case 'Yes':
+      return { message: `${missing}; it is always required, even with "collectMissingAccountInfo", so send it` };
+    case 'Yes*':
+      return ctx.collectMissingAccountInfo
+        ? { message: `${missing}; the user is asked to type it at sign-on`, outcome: 'warning' }
+        : { message: `${missing} and "collectMissingAccountInfo" is off, so sign-on shows the error screen; send it, or turn collectMissingAccountInfo on` };
+    case 'no**':
+      return { message: `${missing}; the user is asked for it before their first payment` };
+    case 'no*':
+      return { message: `${missing}; the user is asked for it in the web app` };
+    case 'no':
+      return { message: `${missing}; it is optional` };
+  }
+}
+
+const presenceImpact: Record<Marker, string> = {
+  Yes: 'sign-on shows the error screen, even with collectMissingAccountInfo',
+  'Yes*': 'with collectMissingAccountInfo the user must type it at sign-on; without it, sign-on shows the error screen',
+  'no**': 'the user must type it before their first payment',
+  'no*': 'the user must type it in the web app',
+  no: 'none: the field is optional',
+};
+
+/** Spec legend → DESIGN.md §4: Yes and Yes* are MUST (Yes* softened per profile), the others INFO. */
+export function presence(field: Field): PayloadRule {
+  const required = field.marker === 'Yes' || field.marker === 'Yes*';
+  const locate = locator(field);
+  return {
+    id: `${field.endpoint}/${idPath(field.path)}/present`,
+    field: field.path,
+    clause: field.clause,
+    level: required ? 'MUST' : 'INFO',
+    requirement: `"${field.path}" is present (spec: Required ${field.marker})`,
+    impact: presenceImpact[field.marker],
+    subject: field,
+    check: (payload, ctx) => {
+      const where = locate(payload);
+      if ('unreachable' in where) return skippedBecause(where);
+      const issues: Issue[] = [];
+      for (const located of where.found) if (!present(located)) issues.push(omission(field, located, ctx));
+      return issues;
+    },
+  };
+}
+
+const article = (kind: Kind) => (kind === 'object' || kind === 'array' ? 'an' : 'a');
+
+/** The JSON type of a present field. */
+export function kind(field: Field, level: Level = 'MUST'): PayloadRule {
+  const fragment = { type: field.kind };
+  const valid = lazyValidator(fragment);
+  const locate = locator(field);
+  const absent = skipped(`"${field.path}" is missing`);
+  return {
+    id: `${field.endpoint}/${idPath(field.path)}/type`,
+    field: field.path,
+    clause: field.clause,
+    level,
+    requirement: `"${field.path}" is ${article(field.kind)} ${field.kind}`,
+    impact: impactOf[field.endpoint],
+    subject: field,
+    schema: { at: field.path, fragment },
+    check: (payload) => {
+      const where = locate(payload);
+      if ('unreachable' in where) return skippedBecause(where);
+      const issues: Issue[] = [];
+      let anyPresent = false;
+      for (const located of where.found) {
+        if (!present(located)) continue;
+        anyPresent = true;
+        if (valid(located.value)) continue;
+        const what = `${jsonType(located.value)}${field.sensitive ? '' : ` (${shown(field, located.value)})`}`;
+        issues.push({ field: located.field, message: `"${located.field}" is ${what}; send ${article(field.kind)} ${field.kind === 'number' ? 'JSON number' : field.kind}` });
+      }
+      return anyPresent ? issues : absent;
+    },
+  };
+}
+
+/** The two rules every field has: present (as its marker demands) and of its JSON type. */
+export const presentAndTyped = (subject: Field) => ({ present: presence(subject), type: kind(subject) });
+
+export interface Judged<T> {
+  value: T;
+  field: string;
+  parent: Record<string, unknown>;
+  payload: Payload;
+  ctx: PayloadContext;
+}
+
+interface ConstraintSpec<T> {
+  level?: Level;
+  clause?: ClauseId;
+  requirement: string;
+  impact?: string;
+  /** Only values this accepts are judged; another rule reports the rest. */
+  appliesTo?: (value: T) => boolean;
+  /** When JSON Schema can express the requirement, ajv decides with this and `problem` words the failure. */
+  schema?: JsonSchema;
+  /** For a requirement across fields: the object `schema` applies to, e.g. `company` (no arrays on the way). */
+  schemaAt?: string;
+  /** The problem with a value (the whole message after the field name), or undefined. */
+  problem: (judged: Judged<T>) => string | undefined;
+}
+
+/**
+ * One requirement on a present value of the right JSON type. With a `schema`, ajv decides and
+ * `problem` only words the message (its answer is then never undefined for a failing value).
+ */
+export function constraint<K extends Kind>(field: Field<K>, name: string, spec: ConstraintSpec<ValueOf<K>>): PayloadRule {
+  const valid = spec.schema ? lazyValidator(spec.schema) : undefined;
+  const locate = locator(field);
+  const schemaAt = spec.schemaAt?.split('.');
+  const decides = (value: unknown, payload: Payload) =>
+    valid?.(schemaAt === undefined ? value : schemaAt.reduce<unknown>((node, step) => (node as Payload)[step], payload));
+  const nothingToJudge = skipped(`no ${field.kind} value of "${field.path}" to judge`);
+  return {
+    id: `${field.endpoint}/${idPath(field.path)}/${name}`,
+    field: field.path,
+    clause: spec.clause ?? field.clause,
+    level: spec.level ?? 'MUST',
+    requirement: spec.requirement,
+    impact: spec.impact ?? impactOf[field.endpoint],
+    subject: field,
+    ...(spec.schema ? { schema: { at: spec.schemaAt ?? field.path, fragment: spec.schema } } : {}),
+    check: (payload, ctx) => {
+      const where = locate(payload);
+      if ('unreachable' in where) return skippedBecause(where);
+      const issues: Issue[] = [];
+      let judgedAny = false;
+      for (const located of where.found) {
+        if (!present(located) || kindOf(located.value) !== field.kind) continue;
+        const value = located.value as ValueOf<K>;
+        if (spec.appliesTo && !spec.appliesTo(value)) continue;
+        judgedAny = true;
+        if (decides(value, payload)) continue;
+        const problem = spec.problem({ value, field: located.field, parent: located.parent, payload, ctx });
+        if (problem === undefined && !valid) continue;
+        issues.push({ field: located.field, message: `"${located.field}" is ${shown(field, value)}; ${problem ?? spec.requirement}` });
+      }
+      return judgedAny ? issues : nothingToJudge;
+    },
+  };
+}
+
+/** Either spelling is accepted and reported; both with different values is a failure (DESIGN §5). */
+export function spelling(field: Field): PayloadRule {
+  const names = [lastSegment(field.path), ...(field.spellings ?? [])];
+  const locate = locator(field);
+  return {
+    id: `${field.endpoint}/${idPath(field.path)}/spelling`,
+    field: field.path,
+    clause: field.clause,
+    level: 'MUST',
+    requirement: `"${field.path}" is spelled ${names.map((n) => `"${n}"`).join(' or ')}, one of them`,
+    impact: 'the platform may read the other spelling and keep the wrong value',
+    subject: field,
+    check: (payload) => {
+      const where = locate(payload);
+      if ('unreachable' in where) return skippedBecause(where);
+      return where.found.flatMap(({ field: seen, parent }): Issue[] => {
+        const spelled = names.filter((name) => parent[name] !== undefined);
+        if (spelled.length === 0) return [];
+        const values = new Set(spelled.map((name) => JSON.stringify(parent[name])));
+        if (values.size > 1) {
+          return [{ field: seen, message: `"${seen}" is sent as ${spelled.map((n) => `"${n}"`).join(' and ')} with different values; send one spelling only` }];
+        }
+        return [{ field: seen, message: `"${seen}" is spelled ${spelled.map((n) => `"${n}"`).join(' and ')}; the platform accepts either`, outcome: 'info' }];
+      });
+    },
+  };
+}
+
+/** The rules in groups such as `{present, type, line1: {…}}`, depth first, in the order written. */
+export function rulesIn(groups: unknown): PayloadRule[] {
+  if (typeof groups !== 'object' || groups === null) return [];
+  if ('check' in groups) return [groups as PayloadRule];
+  return Object.values(groups).flatMap(rulesIn);
+}

@@ -1,0 +1,110 @@
+import { jsonResponse, type Exchange, type JsonResponse } from './evidence';
+import { type Rule } from './finding';
+import { bounded, describeJsonResponse, encodings, errorCode, errorDescription, isSuccess, issuedToken, otherEncoding, signOnFails, type Encoding } from './token-exchange';
+
+// ---- the exchange with a fresh code: the configured encoding, and the other one ---------------------
+
+/**
+ * A token request with a fresh code in the configured encoding and, when that was refused, the same
+ * request (the same code: a refused body spent none) in the other encoding, to tell the cause apart.
+ */
+export interface EncodingTrial {
+  encoding: Encoding;
+  response: JsonResponse;
+  other?: JsonResponse;
+  /** What the platform sends for this partner (spec §5.3). */
+  client: { clientId?: string | undefined; clientSecret?: string | undefined };
+}
+
+const says = (r: JsonResponse, pattern: RegExp) => pattern.test(`${bounded(errorCode(r)) ?? ''} ${errorDescription(r) ?? ''}`);
+const complainsOfEncoding = (r: JsonResponse) => r.status === 415 || says(r, /content.?type|urlencoded|application\/json|media type|json bod|form bod/i);
+
+/**
+ * The common root causes of a refused exchange, recognised from the partner's own error and
+ * error_description, each with its fix in the partner's terms. Undefined when none is recognised.
+ */
+function rootCause(r: JsonResponse, { clientId, clientSecret }: EncodingTrial['client']): string | undefined {
+  if (says(r, /redirect.?uri/i)) {
+    return 'the partner requires "redirect_uri", which the platform never sends (spec §4.2 lists only code, grant_type, client_id, client_secret and scope); exchange the platform\'s codes without "redirect_uri": issue them without a redirect URI binding, or register exactly one redirect URI for its client and let the token request omit it (RFC 6749 §4.1.3 requires it only when the authorization request carried one)';
+  }
+  if (says(r, /code.?verifier|pkce|code.?challenge/i)) {
+    return 'the partner requires PKCE ("code_verifier"), which the platform never sends (spec §4.2); issue the platform\'s codes without a "code_challenge", or exempt its client from PKCE: it is a confidential client that authenticates with its secret';
+  }
+  const clientProblem = errorCode(r) === 'invalid_client' || says(r, /client.?(id|secret|auth|credential)/i);
+  if (!clientProblem) return undefined;
+  if (clientId === undefined || clientSecret === undefined) {
+    return 'the partner requires client authentication, and the profile has no "clientId" and "clientSecret", so the platform sends none (spec §5.3); predefine the client credentials in the platform\'s configuration for this partner (profile "clientId" and "clientSecret")';
+  }
+  if (says(r, /basic|client_secret_post|authentication method|auth(entication)?.?method|authorization header/i)) {
+    return 'the partner requires HTTP Basic client authentication, while the platform sends "client_id" and "client_secret" in the body (client_secret_post; spec §4.2, §5.3); allow client_secret_post for the platform\'s client (RFC 6749 §2.3.1 lets a server accept credentials in the body)';
+  }
+  if (says(r, /(unknown|not found|not registered|no such|does not exist|not exist)[^.]{0,20}client|client[^.]{0,30}(unknown|not found|not registered|does not exist)/i)) {
+    return `the partner does not know the client_id ${JSON.stringify(clientId)}; register the platform's client under that id, or correct "clientId" in the profile`;
+  }
+  return `the partner refused the platform's client credentials; check that "clientId" (${JSON.stringify(clientId)}) is registered, that "clientSecret" is its current secret, and that the client may send its credentials in the body (client_secret_post, RFC 6749 §2.3.1)`;
+}
+
+/** One message for a refused exchange: the partner's words, the root cause and its fix (both fixes for an encoding). */
+export function diagnoseRefusal(trial: EncodingTrial): string {
+  const { label, contentType } = encodings[trial.encoding];
+  const alternative = otherEncoding(trial.encoding);
+  const other = encodings[alternative];
+  const head = `a ${label} token request with a fresh "code" was answered ${describeJsonResponse(trial.response)}`;
+  if (trial.other && issuedToken(trial.other)) {
+    return `${head}, while the same request ${other.label} was answered with a token: the partner does not accept ${contentType} bodies; either accept ${contentType} token requests (spec §4.2 lets the platform send either), or have the platform configured to send ${other.contentType} for this partner ("tokenExchangeEncoding": "${alternative}")`;
+  }
+  const cause = rootCause(trial.response, trial.client);
+  if (cause) return `${head}: ${cause}`;
+  if (trial.other && complainsOfEncoding(trial.response)) {
+    // The other encoding got past the body parser: its refusal names the cause behind the encoding.
+    const further = `the same request ${other.label} got further and was answered ${describeJsonResponse(trial.other)}`;
+    const otherCause = rootCause(trial.other, trial.client);
+    return `${head}; ${further}: accept ${contentType} bodies (or have the platform send ${other.contentType}, "tokenExchangeEncoding": "${alternative}")${otherCause ? `, and then: ${otherCause}` : ', and answer that request with a token'}`;
+  }
+  return `${head}; answer a token request with a fresh "code" with 200 and an "access_token"`;
+}
+
+export const configuredEncodingAccepted: Rule<EncodingTrial> = {
+  id: 'token-exchange/encoding',
+  field: 'tokenExchangeEncoding',
+  clause: 'spec §4.2',
+  level: 'MUST',
+  requirement: 'a token request with a fresh code, in the encoding the platform is configured to send ("tokenExchangeEncoding"), is answered with a token',
+  impact: signOnFails,
+  check: (trial) => (isSuccess(trial.response.status) ? [] : [{ message: diagnoseRefusal(trial) }]),
+};
+
+export const otherEncodingNoted: Rule<{ encoding: Encoding; exchange: Exchange }> = {
+  id: 'token-exchange/other-encoding',
+  field: 'tokenExchangeEncoding',
+  clause: 'spec §4.2',
+  level: 'INFO',
+  requirement: 'the encoding the platform is not configured to send is tried, so the platform team knows whether it could switch',
+  impact: 'none: the platform sends only the configured encoding',
+  check: ({ encoding, exchange }) => {
+    const { label } = encodings[encoding];
+    // Its transport is the configured exchange's too, and judged there: here an unusable answer is only noted.
+    if (!exchange.response) return [{ message: `a ${label} token request got no usable answer (${exchange.failure?.message ?? 'none'})` }];
+    const response = jsonResponse(exchange.response);
+    return issuedToken(response)
+      ? [{ message: `a ${label} token request with a fresh "code" was answered with a token: the platform could also be switched to ${label} ("tokenExchangeEncoding": "${encoding}")` }]
+      : [{ message: `a ${label} token request with a fresh "code" was answered ${describeJsonResponse(response)}: the platform could not be switched to ${label} without a change on the partner's side` }];
+  },
+};
+
+export const negativeCasesEncoding: Rule<{ configured: Encoding; used: Encoding }> = {
+  id: 'token-exchange/negative-cases-encoding',
+  field: 'tokenExchangeEncoding',
+  clause: 'spec §4.2',
+  level: 'INFO',
+  requirement: 'the negative cases are sent in an encoding that has been shown to issue a token, so none fails because of the encoding',
+  impact: 'none: a note on how the negative cases were sent',
+  check: ({ configured, used }) => [
+    {
+      message:
+        configured === used
+          ? `the negative cases were sent ${encodings[used].label}, the configured encoding, which issued a token`
+          : `the negative cases were sent ${encodings[used].label}, the encoding shown to issue a token: the configured ${encodings[configured].label} encoding issued none (see token-exchange/encoding)`,
+    },
+  ],
+};
