@@ -1,4 +1,6 @@
-import * as account from '../../checks/account-info';
+import * as accountAddress from '../../checks/account-info-address';
+import * as accountCompany from '../../checks/account-info-company';
+import * as accountUser from '../../checks/account-info-user';
 import type { AnyRule } from '../../checks/finding';
 import * as funding from '../../checks/funding-sources';
 import { accountInfoConsistent, accountInfoResource as ai, fundingSourceIdsStable, fundingSourcesResource as fs } from '../../checks/resources';
@@ -7,6 +9,8 @@ import * as base from '../../checks/token-exchange';
 import * as refusals from '../../checks/token-refusals';
 import * as response from '../../checks/token-response';
 import type { Fault } from '../../sandbox/reference-partner/faults';
+
+const account = { ...accountUser, ...accountCompany, ...accountAddress };
 
 const rules = { ...base, ...encoding, ...response, ...refusals };
 const [_transport, redirect] = rules.tokenTransportRules;

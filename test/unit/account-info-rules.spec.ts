@@ -1,10 +1,15 @@
+import { accountInfoFieldRules } from '../../checks/account-info';
 import { expect, test } from '@playwright/test';
-import * as account from '../../checks/account-info';
-import { ageOn } from '../../checks/account-info';
+import * as accountAddress from '../../checks/account-info-address';
+import * as accountCompany from '../../checks/account-info-company';
+import * as accountUser from '../../checks/account-info-user';
+import { ageOn } from '../../checks/account-info-user';
 import { evaluate, type Outcome } from '../../checks/finding';
 import type { Payload, PayloadContext, PayloadRule } from '../../checks/payload';
 import { isPoBox } from '../../checks/po-box';
 import { users } from '../../sandbox/reference-partner/users';
+
+const account = { ...accountUser, ...accountCompany, ...accountAddress };
 
 const now = new Date('2026-11-21T12:00:00Z');
 const ctx: PayloadContext = { now, collectMissingAccountInfo: false };
@@ -194,5 +199,5 @@ test('extra "company.phoneNumber" is checked by the phone rules at SHOULD level'
 
 test('a rule never throws, whatever the payload', () => {
   const weird: unknown[] = [{}, { user: null }, { user: [] }, { company: { address: 'x', taxInfo: [1] } }, { user: { dateOfBirth: '0000-00-00' } }];
-  for (const payload of weird) for (const rule of account.accountInfoFieldRules) expect(() => rule.check(payload as Payload, ctx)).not.toThrow();
+  for (const payload of weird) for (const rule of accountInfoFieldRules) expect(() => rule.check(payload as Payload, ctx)).not.toThrow();
 });

@@ -1,0 +1,138 @@
+import { differenceInYears } from 'date-fns';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import type { Level } from './finding';
+import { type Field } from './payload';
+import { constraint, kind, presentAndTyped, lazyValidator, presence } from './payload-rules';
+import { field, length, nonEmpty } from './account-info-fields';
+
+// ---- user ------------------------------------------------------------------------------------------
+
+export const userField = field('user', 'Yes', 'object');
+export const userIdField = field('user.id', 'Yes', 'string');
+export const emailField = field('user.email', 'Yes', 'string');
+export const firstNameField = field('user.firstName', 'Yes*', 'string');
+export const lastNameField = field('user.lastName', 'Yes*', 'string');
+export const phoneField = field('user.phone', 'Yes*', 'string');
+export const dateOfBirthField = field('user.dateOfBirth', 'Yes*', 'string');
+
+/** The spec's own pattern for names: letters, whitespace, "-", "," and "." – so "O'Brien" fails. */
+const namePattern = '^[a-zA-Z\\s\\-,.]*$';
+const nameRules = (subject: Field<'string'>) => ({
+  ...presentAndTyped(subject),
+  length: length(subject, 2, 100),
+  pattern: constraint(subject, 'pattern', {
+    requirement: `"${subject.path}" matches ${namePattern}`,
+    schema: { pattern: namePattern },
+    problem: ({ value }) => {
+      const others = [...new Set(value.replace(/[a-zA-Z\s\-,.]/g, ''))].map((c) => JSON.stringify(c)).join(', ');
+      return `the platform accepts only the letters a-z and A-Z, spaces, "-", "," and ".", not ${others}; send the name without them`;
+    },
+  }),
+});
+
+/** DESIGN §5: the spec's character set taken literally (a space fails), 9+ digits, a valid US number. */
+const phoneCharacters = /^[0-9()+.-]*$/;
+const nineDigits = /^(?:[^0-9]*[0-9]){9}/;
+/** NANP regions that are the United States: the states and DC, and the territories with US state codes. */
+const usPhoneRegions = new Set(['US', 'PR', 'GU', 'VI', 'AS', 'MP']);
+/**
+ * What is wrong with a phone number as a US number, if anything. libphonenumber-js compiles its
+ * patterns on every call (about 10 µs), so verdicts are remembered per distinct number, boundedly.
+ */
+const phoneVerdicts = new Map<string, string | undefined>();
+function usPhoneProblem(value: string): string | undefined {
+  if (phoneVerdicts.has(value)) return phoneVerdicts.get(value);
+  const number = parsePhoneNumberFromString(value, 'US');
+  const verdict = !number?.isValid()
+    ? 'not a valid US phone number; send a 10-digit US number with a real area code'
+    : !usPhoneRegions.has(number.country ?? '')
+      ? `a ${number.country ?? 'non-US'} number; the platform accepts only US numbers`
+      : undefined;
+  if (phoneVerdicts.size >= 10_000) phoneVerdicts.clear();
+  phoneVerdicts.set(value, verdict);
+  return verdict;
+}
+
+export const phoneRules = (subject: Field<'string'>, level: Level) => ({
+  type: kind(subject, level),
+  characters: constraint(subject, 'characters', {
+    level,
+    requirement: `"${subject.path}" holds only digits and "-", "+", "(", ")", "."`,
+    schema: { pattern: phoneCharacters.source },
+    problem: ({ value }) => {
+      const others = [...new Set(value.replace(/[0-9()+.-]/g, ''))].map((c) => JSON.stringify(c)).join(', ');
+      return `it holds ${others}; send only digits and "-", "+", "(", ")", "." (e.g. "212-555-0142")`;
+    },
+  }),
+  digits: constraint(subject, 'digits', {
+    level,
+    requirement: `"${subject.path}" has at least 9 digits`,
+    schema: { pattern: nineDigits.source },
+    problem: ({ value }) => `${value.replace(/\D/g, '').length} digits; send the full number with area code`,
+  }),
+  usNumber: constraint(subject, 'us-number', {
+    level,
+    requirement: `"${subject.path}" is a valid US phone number`,
+    // Judged only once the characters and the digit count pass: those rules name the simpler fix.
+    appliesTo: (value) => phoneCharacters.test(value) && nineDigits.test(value),
+    problem: ({ value }) => usPhoneProblem(value),
+  }),
+});
+
+const isoDate = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
+const calendarDate = { format: 'date' };
+const isCalendarDate = lazyValidator(calendarDate);
+/** The calendar date of `now` in UTC, as a local date, so date-fns compares calendar days. */
+const runDate = (now: Date) => new Date(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+
+/**
+ * Age in whole years on the run date (UTC). Someone born on 29 February turns a year older on
+ * 1 March in common years, as date-fns counts it.
+ */
+export function ageOn(dateOfBirth: string, now: Date): number | undefined {
+  const match = isoDate.exec(dateOfBirth);
+  if (!match) return undefined;
+  const [, year, month, day] = match.map(Number) as [number, number, number, number];
+  const born = new Date(year, month - 1, day);
+  born.setFullYear(year); // years below 100 would otherwise map to 19xx
+  return differenceInYears(runDate(now), born);
+}
+
+export const dateOfBirth = {
+  ...presentAndTyped(dateOfBirthField),
+  format: constraint(dateOfBirthField, 'format', {
+    requirement: '"user.dateOfBirth" is written YYYY-MM-DD',
+    schema: { pattern: isoDate.source },
+    problem: () => 'send the date only, as YYYY-MM-DD (e.g. "1985-12-10")',
+  }),
+  calendarDate: constraint(dateOfBirthField, 'calendar-date', {
+    requirement: '"user.dateOfBirth" is a real calendar date',
+    appliesTo: (value) => isoDate.test(value),
+    schema: calendarDate,
+    problem: () => 'not a date of the calendar; send a real date',
+  }),
+  age: constraint(dateOfBirthField, 'age', {
+    requirement: 'the user is 18 or older and younger than 120 on the run date',
+    appliesTo: (value) => isoDate.test(value) && isCalendarDate(value),
+    problem: ({ value, ctx }) => {
+      const age = ageOn(value, ctx.now)!;
+      if (age < 18) return `the user is ${age} on ${ctx.now.toISOString().slice(0, 10)}; the platform accepts only users aged 18 or older`;
+      if (age >= 120) return `the user would be ${age}; the platform accepts only ages below 120, so check the year`;
+      return undefined;
+    },
+  }),
+};
+
+export const user = presentAndTyped(userField);
+export const userId = { ...presentAndTyped(userIdField), nonEmpty: nonEmpty(userIdField) };
+export const email = {
+  ...presentAndTyped(emailField),
+  format: constraint(emailField, 'format', {
+    requirement: '"user.email" is a valid e-mail address',
+    schema: { format: 'email' },
+    problem: () => 'not a valid e-mail address; send the address the user signs in with',
+  }),
+};
+export const firstName = nameRules(firstNameField);
+export const lastName = nameRules(lastNameField);
+export const phone = { present: presence(phoneField), ...phoneRules(phoneField, 'MUST') };
