@@ -1,13 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { depthOf, isObject, jsonObject, jsonResponse } from '../../checks/evidence';
-import type { Field, Payload } from '../../checks/payload';
+import { depthOf, isObject } from '../../checks/evidence';
+import type { Payload } from '../../checks/payload';
 import { signOnDecision, typedValueProblems } from '../../checks/sign-on-decision';
-import { issuedToken } from '../../checks/token-exchange';
 import { partnerConfigSchema, type PartnerConfig } from '../../shared/profile-schema';
-import { httpClient } from '../../client/http';
-import { resourceRequest, tokenRequest } from '../../client/requests';
 import { unsafeRaw } from '../../shared/html';
 import { authPath, authUrl, emulatorPartnerPath, mockLinkPath } from '../../shared/platform-urls';
 import { equalSecrets } from '../secrets';
@@ -18,6 +15,7 @@ import { dataApiFaults, isEmulatorFault, isPlatformFault, platformFaults } from 
 import { syncFundingSources, type KnownSource, type Sync } from './funding';
 import { mockLinkKey, signMockLink, verifyMockLink } from './jwt';
 import { appScreen, collectScreen, errorScreen, type HostMessage } from './screens';
+import { cookieName, cookieOf, dropExpired, mockLinkProblem, remember, sessionLifetimeMs, signInWithCode, text, type Session, type SignIn } from './sign-in';
 
 /** The sandbox platform's credentials; partners/reference.json carries the same values. */
 export const platformSandbox = {
@@ -35,90 +33,6 @@ export interface PlatformOptions {
   dataApiToken?: string;
   /** The size of the data API's seed (the bench walks 200,000 bills). */
   dataSeed?: Parameters<typeof seedData>[0];
-}
-
-interface Session {
-  partnerName: string;
-  accountInfo: Payload;
-  /** Fields still to be typed on the collection screen. */
-  fields: Field[];
-  csrf: string;
-  sync: Sync;
-  expiresAt: number;
-}
-
-const sessionLifetimeMs = 30 * 60 * 1000;
-const cookieName = 'platform_session';
-const bounded = 10_000;
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-
-const text = (value: unknown) => (typeof value === 'string' ? value : '');
-
-/** The problem with a mock-link request body (spec §4.3), naming the field. */
-function mockLinkProblem(body: unknown, partners: Map<string, PartnerConfig>): { field: string; message: string } | undefined {
-  if (!isObject(body)) return { field: 'body', message: 'the body must be a JSON object' };
-  for (const field of ['partnerName', 'token', 'externalUserId', 'externalOrgId'] as const) {
-    if (typeof body[field] !== 'string' || body[field] === '') return { field, message: `"${field}" is required: a non-empty string` };
-  }
-  const accountInfo = body.accountInfo;
-  if (!isObject(accountInfo)) return { field: 'accountInfo', message: '"accountInfo" is required: an object with "user" and "company"' };
-  for (const part of ['user', 'company'] as const) {
-    if (!isObject(accountInfo[part])) return { field: `accountInfo.${part}`, message: `"accountInfo.${part}" is required: an object shaped as in spec §2.3` };
-  }
-  if (!partners.has(text(body.partnerName))) return { field: 'partnerName', message: `"partnerName" ${JSON.stringify(body.partnerName)} is not configured on this platform` };
-  if (!uuid.test(text(body.token))) return { field: 'token', message: '"token" must be a random UUID' };
-  if (body.externalUserId !== (accountInfo.user as Payload).id) return { field: 'externalUserId', message: '"externalUserId" must equal "accountInfo.user.id"' };
-  if (body.externalOrgId !== (accountInfo.company as Payload).id) return { field: 'externalOrgId', message: '"externalOrgId" must equal "accountInfo.company.id"' };
-  return undefined;
-}
-
-const cookieOf = (request: FastifyRequest, name: string) =>
-  request.headers.cookie
-    ?.split(';')
-    .map((pair) => pair.trim().split('='))
-    .find(([key]) => key === name)?.[1];
-
-/**
- * Drops expired entries from the oldest end and stops at the first live one: entries go in roughly in
- * time order, so a request costs what expired, not the whole map. One left behind is still refused.
- */
-function dropExpired<K, V>(map: Map<K, V>, expiresAt: (value: V) => number, now: number) {
-  for (const [key, value] of map) {
-    if (expiresAt(value) >= now) return;
-    map.delete(key);
-  }
-}
-
-/** Keeps a map within `bounded` entries: the oldest go first. */
-function remember<K, V>(map: Map<K, V>, key: K, value: V) {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > bounded) map.delete(map.keys().next().value as K);
-}
-
-type SignIn = { accountInfo: Payload; funding?: unknown } | { reason: string; problems: string[] };
-
-/** The code path (spec §4.2, §5.2): exchange the code, then read account information and funding sources. */
-async function signInWithCode(config: PartnerConfig, code: string): Promise<SignIn> {
-  const http = httpClient({ timeoutMs: config.requestTimeoutMs });
-  const exchange = await http.send(tokenRequest(config, config.tokenExchangeEncoding, { code }));
-  const token = exchange.response && exchange.response.status === 200 ? issuedToken(jsonResponse(exchange.response)) : undefined;
-  if (!token) {
-    const answer = exchange.failure?.message ?? `status ${exchange.response?.status}`;
-    return { reason: 'TOKEN_EXCHANGE_FAILED', problems: [`the token exchange gave no access token (${answer})`] };
-  }
-  const [account, funding] = await Promise.all([
-    http.send(resourceRequest(config.accountInfoUrl, token)),
-    config.fundingSourcesUrl ? http.send(resourceRequest(config.fundingSourcesUrl, token)) : undefined,
-  ]);
-  const accountInfo = account.response?.status === 200 ? jsonObject(jsonResponse(account.response)) : undefined;
-  if (!accountInfo) {
-    const answer = account.failure?.message ?? `status ${account.response?.status}, not a JSON object`;
-    return { reason: 'ACCOUNT_INFO_UNAVAILABLE', problems: [`the account information could not be read (${answer})`] };
-  }
-  if (!funding) return { accountInfo };
-  return { accountInfo, funding: funding.response?.status === 200 ? (jsonObject(jsonResponse(funding.response)) ?? null) : null };
 }
 
 function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & Pick<PlatformOptions, 'dataSeed'>) {

@@ -1,0 +1,146 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { equalSecrets } from '../secrets';
+import { isFault, type Fault } from './faults';
+import { echoingRefusal, hostileTokenAnswer, isHostileFault, isLeakFault, withByteOrderMark, type HostileFault, type LeakFault } from './hostile';
+import { tokenLifetimeSeconds, type Store } from './store';
+
+
+/** The one client registered with the reference partner; partners/reference.json carries the same values. */
+export const referenceClient = { id: 'reference-client', secret: 'reference-sandbox-secret-4b1d' } as const;
+
+/** The reference partner's token endpoint (RFC 6749 §4.1.3, §5), with every fault of the catalogue that bends it, and the fault list of a request. */
+
+type Params = Record<string, string>;
+type Client = { id: string; secret: string };
+
+export const realm = 'reference-partner';
+export const formType = 'application/x-www-form-urlencoded';
+
+export type Faults = ReadonlySet<Fault | HostileFault | LeakFault>;
+export const isKnownFault = (name: string): name is Fault | HostileFault | LeakFault => isFault(name) || isHostileFault(name) || isLeakFault(name);
+
+export function faultsOf(request: FastifyRequest): Faults {
+  const list = (request.params as { faults?: string }).faults;
+  return new Set((list ?? '').split(',').filter(isKnownFault));
+}
+
+/** RFC 6749 §5.2 error body. */
+export function oauthError(reply: FastifyReply, status: number, error: string, description: string) {
+  return reply.code(status).header('cache-control', 'no-store').header('pragma', 'no-cache').send({ error, error_description: description });
+}
+
+/** Client authentication, RFC 6749 §2.3.1: HTTP Basic or client_secret_post, never both. */
+function authenticateClient(request: FastifyRequest, params: Params, faults: Faults, clientSecret: string): { client: Client | null } | { error: string } {
+  const header = request.headers.authorization;
+  let id = params.client_id;
+  let secret = params.client_secret;
+  if (header?.toLowerCase().startsWith('basic ')) {
+    if (secret !== undefined) return { error: 'use one client authentication method, not Basic and client_secret together' };
+    const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) return { error: 'malformed Basic credentials' };
+    id = decodeURIComponent(decoded.slice(0, colon));
+    secret = decodeURIComponent(decoded.slice(colon + 1));
+  }
+  if (id === undefined) return { client: null };
+  if (id !== referenceClient.id) return { error: `unknown client_id` };
+  if (secret === undefined) return { error: 'client_secret is required for this client' };
+  if (!faults.has('ignores-client-secret') && !equalSecrets(secret, clientSecret)) return { error: 'wrong client_secret' };
+  return { client: referenceClient };
+}
+
+/** The token response, with the response-shape faults applied. */
+function tokenBody(token: string, faults: Faults): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    access_token: token,
+    token_type: faults.has('lowercase-bearer') ? 'bearer' : faults.has('token-type-mac') ? 'mac' : 'Bearer',
+    expires_in: faults.has('expires-in-string') ? String(tokenLifetimeSeconds) : faults.has('expires-in-zero') ? 0 : tokenLifetimeSeconds,
+    [faults.has('refresh-token-camel-case') ? 'refreshToken' : 'refresh_token']: `refresh-${token}`,
+  };
+  if (faults.has('no-access-token')) delete body.access_token;
+  if (faults.has('access-token-not-string')) body.access_token = 4815162342;
+  if (faults.has('empty-access-token')) body.access_token = '';
+  if (faults.has('no-expires-in')) delete body.expires_in;
+  if (faults.has('no-refresh-token')) {
+    delete body.refresh_token;
+    delete body.refreshToken;
+  }
+  return body;
+}
+
+function sendToken(reply: FastifyReply, token: string, faults: Faults) {
+  if (!faults.has('no-cache-control')) reply.header('cache-control', 'no-store');
+  if (!faults.has('no-pragma')) reply.header('pragma', 'no-cache');
+  const body = tokenBody(token, faults);
+  reply.code(faults.has('status-201') ? 201 : 200);
+  if (faults.has('token-bom')) return reply.type('application/json; charset=utf-8').send(withByteOrderMark(JSON.stringify(body)));
+  return faults.has('html-content-type') ? reply.type('text/html; charset=utf-8').send(JSON.stringify(body)) : reply.send(body);
+}
+
+export function stringParams(body: unknown): Params | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const entries = Object.entries(body);
+  return entries.every(([, value]) => typeof value === 'string') ? Object.fromEntries<string>(entries as [string, string][]) : undefined;
+}
+
+export function tokenEndpoint(store: Store, clientSecret: string) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const faults = faultsOf(request);
+    const hostile = hostileTokenAnswer(faults, request, reply, () => JSON.stringify(tokenBody('hostile-sample-token', faults)));
+    if (hostile) return hostile;
+    const isForm = (request.headers['content-type'] ?? '').toLowerCase().startsWith(formType);
+    if (faults.has('token-redirect')) return reply.code(307).header('location', '/oauth/token').send();
+    if ((faults.has('json-only') && isForm) || (faults.has('form-only') && !isForm)) {
+      return oauthError(reply, 415, 'invalid_request', `${isForm ? 'form-encoded' : 'JSON'} token requests are not supported`);
+    }
+    const params = stringParams(request.body);
+    if (!params) return oauthError(reply, 400, 'invalid_request', 'the body must be an object of string parameters');
+    if (faults.has('grants-without-credentials') && (params.grant_type === 'password' || params.grant_type === 'client_credentials')) {
+      return sendToken(reply, store.issueToken('complete'), faults);
+    }
+    if (faults.has('unknown-client')) return oauthError(reply.header('www-authenticate', `Basic realm="${realm}"`), 401, 'invalid_client', `unknown client "${params.client_id ?? ''}"`);
+    if (faults.has('requires-basic-auth') && params.client_secret !== undefined) {
+      return oauthError(reply.header('www-authenticate', `Basic realm="${realm}"`), 401, 'invalid_client', 'client_secret_post is not allowed for this client; authenticate with HTTP Basic');
+    }
+
+    const auth = authenticateClient(request, params, faults, clientSecret);
+    if ('error' in auth) {
+      if (faults.has('invalid-client-400')) return oauthError(reply, 400, 'invalid_client', auth.error);
+      if (!faults.has('no-www-authenticate')) reply.header('www-authenticate', `Basic realm="${realm}"`);
+      return oauthError(reply, 401, 'invalid_client', auth.error);
+    }
+    if (!faults.has('ignores-grant-type')) {
+      if (params.grant_type === undefined) return oauthError(reply, 400, 'invalid_request', 'grant_type is required');
+      if (params.grant_type !== 'authorization_code') {
+        return faults.has('unauthorized-client-grant')
+          ? oauthError(reply, 400, 'unauthorized_client', 'this client may use authorization_code only')
+          : oauthError(reply, 400, 'unsupported_grant_type', 'only authorization_code is supported');
+      }
+    }
+    if (!params.code) return oauthError(reply, 400, 'invalid_request', 'code is required');
+    if (faults.has('requires-redirect-uri') && params.redirect_uri === undefined) return oauthError(reply, 400, 'invalid_request', 'redirect_uri is required');
+    if (faults.has('requires-pkce') && params.code_verifier === undefined) return oauthError(reply, 400, 'invalid_grant', 'PKCE: code_verifier is required');
+
+    const found = store.lookUpCode(params.code);
+    if (found.state === 'unknown' || found.state === 'expired') {
+      if (faults.has('accepts-any-code')) return sendToken(reply, store.issueToken('complete'), faults);
+      const error = faults.has('unknown-code-invalid-request') ? 'invalid_request' : 'invalid_grant';
+      return oauthError(reply, 400, error, `the code is ${found.state}`);
+    }
+    const { record } = found;
+    if (record.clientId !== null && auth.client?.id !== record.clientId) {
+      return auth.client === null
+        ? oauthError(reply.header('www-authenticate', `Basic realm="${realm}"`), 401, 'invalid_client', 'client authentication is required')
+        : oauthError(reply, 400, 'invalid_grant', 'the code was issued to another client');
+    }
+    if (found.state === 'used' && !faults.has('allows-code-reuse')) {
+      if (!faults.has('keeps-token-after-reuse')) store.revokeTokensOf(record);
+      if (faults.has('echoes-secrets')) {
+        const echo = echoingRefusal({ clientId: params.client_id ?? '', clientSecret, code: params.code, tokens: [...record.tokens, ...store.recentCodes()] });
+        return reply.code(401).header('www-authenticate', `Basic realm="${realm}"`).header('cache-control', `no-store, code=${params.code}`).type('application/json').send(echo);
+      }
+      return oauthError(reply, 400, 'invalid_grant', 'the code was already used');
+    }
+    return sendToken(reply, store.issueToken(record.user, record), faults);
+  };
+}
