@@ -9,7 +9,8 @@ import { mockLinkProbes } from './mock-link';
 import { accountInfoOnce, connectPlatform, type BrowserProbeContext } from './platform';
 import { codesNeeded, type Probe, type ProbeContext, type ProbeResult } from './probe';
 import { accountInfoProbes, fundingSourcesProbes } from './resources';
-import { tokenExchangeProbes, workerExchangeOnce } from './token-exchange';
+import { tokenExchangeProbes } from './token-exchange';
+import { workerExchangeOnce } from './exchange';
 
 /** Every probe of the partner's HTTP endpoints, in suite order. */
 export const certificationProbes: readonly Probe[] = [...tokenExchangeProbes, ...accountInfoProbes, ...fundingSourcesProbes];

@@ -17,7 +17,7 @@ import { checkTransport } from '../checks/transport';
 import type { Profile } from '../shared/profile-schema';
 import type { HttpClient } from '../client/http';
 import { recorded, type Probe, type ProbeContext } from './probe';
-import { exchangeCode } from './token-exchange';
+import { exchangeCode } from './exchange';
 import { resourceRequest } from '../client/requests';
 
 /** The probes of the two Bearer-protected partner endpoints: account information and funding sources. */

@@ -4,42 +4,18 @@ import { checkTransport } from '../checks/transport';
 import { blocked, blockRest, evaluate, type AnyRule, type Finding } from '../checks/finding';
 import { grantsToken, otherEncoding, tokenTransportRules, type Encoding } from '../checks/token-exchange';
 import { checkRefusal, codeReuseInvalidGrant, codeReuseRejected, codeReuseRevokesToken, missingGrantTypeRejected, noTokenWithoutCredentials, schemeOf, unauthorizedNamesScheme, unknownCodeInvalidGrant, unknownCodeRejected, unsupportedGrantTypeRejected, wrongSecretInvalidClient, wrongSecretRejected, type Answered } from '../checks/token-refusals';
-import { checkJsonResponse, issuedTokenAccepted, successResponseRules, noTokenBlocker, tokenBlocker, tokenFieldRules } from '../checks/token-response';
+import { checkJsonResponse, issuedTokenAccepted, successResponseRules, noTokenBlocker, tokenFieldRules } from '../checks/token-response';
 import { issuedToken } from '../checks/token-exchange';
 import { configuredEncodingAccepted, negativeCasesEncoding, otherEncodingNoted } from '../checks/token-encoding';
 import { jsonResponse, type Exchange } from '../checks/evidence';
-import type { Profile } from '../shared/profile-schema';
-import type { HttpClient } from '../client/http';
-import { recorded, type Probe, type ProbeContext, type WorkerExchange } from './probe';
+import { exchangeCode } from './exchange';
+import { recorded, type Probe, type ProbeContext } from './probe';
 
 /** Judges one token call's transport first; `judged` is blocked when there is no usable response. */
 function judgeTransport(exchange: Exchange, judged: readonly AnyRule[]) {
   const transport = checkTransport(tokenTransportRules, exchange, 'no usable response from "tokenExchangeUrl"');
   if (!transport.usable) return { findings: [...transport.findings, ...blocked(judged, transport.blocker)] };
   return { findings: transport.findings, response: jsonResponse(exchange.response!) };
-}
-
-/**
- * Exchanges a code as the platform would, in the configured encoding. When that issues no token and was
- * refused, the same code is sent in the other encoding: a body the partner could not read spent no code,
- * and a token that way shows an encoding that works, for the requests that only need one.
- */
-export async function exchangeCode(http: HttpClient, profile: Profile, code: string): Promise<WorkerExchange> {
-  const configured = profile.tokenExchangeEncoding;
-  const first = await http.send(tokenRequest(profile, configured, { code }));
-  const answered = first.response && jsonResponse(first.response);
-  const firstToken = answered && issuedToken(answered);
-  if (firstToken) return { exchanges: [first], encoding: configured, token: firstToken };
-  if (!answered || grantsToken(answered) || answered.status < 400) return { exchanges: [first], blocker: tokenBlocker(first) };
-  const other = await http.send(tokenRequest(profile, otherEncoding(configured), { code }));
-  const otherToken = other.response && issuedToken(jsonResponse(other.response));
-  return otherToken ? { exchanges: [first, other], encoding: otherEncoding(configured), token: otherToken } : { exchanges: [first, other], blocker: tokenBlocker(first) };
-}
-
-/** One exchange per worker, memoized: an encoding shown to issue a token, and that token (the live account information reads with it). */
-export function workerExchangeOnce(http: HttpClient, ctx: Pick<ProbeContext, 'profile' | 'codes'>): () => Promise<WorkerExchange> {
-  let exchanged: Promise<WorkerExchange> | undefined;
-  return () => (exchanged ??= ctx.codes.next().then((code) => exchangeCode(http, ctx.profile, code)));
 }
 
 /** The exchange with a fresh code in the configured encoding: every rule of a successful token response. */

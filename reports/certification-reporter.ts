@@ -8,9 +8,11 @@ import { loadProfile } from '../partners/profile';
 import { type Profile } from '../shared/profile-schema';
 import { buildCertification, certificationSchema, type Certification, type TestRecord } from './certification';
 import { certificationHtml, type TestEvidence } from './html-report';
-import { profileSecrets, redact, redactBytes, redactFile, redactTree, redactValue, type Secret } from '../shared/redaction/redact';
+import { profileSecrets, redact, redactValue, type Secret } from '../shared/redaction/redact';
+import { redactTree } from '../shared/redaction/files';
 import { Vault } from '../shared/redaction/vault';
 import { readTest } from '../shared/channel';
+import { ResultMasker } from './mask-results';
 
 /**
  * The certification reporter: for every partner project of a run it writes
@@ -76,7 +78,7 @@ export default class CertificationReporter implements Reporter {
   private readonly partners = new Map<string, Partner>();
   /** The run's secrets: every profile's, and what the workers learned (shared/redaction/vault.ts). */
   private vault = new Vault();
-  private readonly masked = new WeakSet<object>();
+  private readonly masker = new ResultMasker();
 
   constructor(options: CertificationReporterOptions = {}) {
     this.outputDir = path.resolve(options.outputDir ?? process.env.CERTIFICATION_REPORT_DIR ?? 'reports/out');
@@ -125,61 +127,19 @@ export default class CertificationReporter implements Reporter {
   // they are masked for the list, HTML, JUnit, JSON and blob reporters that come after this one.
 
   onStepBegin(_test: TestCase, _result: TestResult, step: TestStep) {
-    const secrets = this.vault.secrets();
-    step.title = redact(step.title, secrets);
-    // Playwright's API steps carry their arguments (a URL with a code, a typed password) for its reports.
-    const internal = step as TestStep & { subtitle?: string; params?: Record<string, unknown> };
-    if (internal.subtitle) internal.subtitle = redact(internal.subtitle, secrets);
-    if (internal.params) internal.params = redactValue(internal.params, secrets);
+    this.masker.stepBegun(step, this.vault.secrets());
   }
 
   onStepEnd(_test: TestCase, result: TestResult, step: TestStep) {
-    const secrets = this.vault.secrets();
-    if (step.error) this.maskError(step.error, secrets);
-    for (const annotation of step.annotations) if (annotation.description) annotation.description = redact(annotation.description, secrets);
-    this.maskAttachments(result, secrets);
+    this.masker.stepEnded(step, result, this.vault.secrets());
   }
 
   onError(error: TestError) {
-    this.maskError(error, this.vault.secrets());
-  }
-
-  private maskError(error: TestError, secrets: readonly Secret[]) {
-    if (this.masked.has(error)) return;
-    this.masked.add(error);
-    for (const key of ['message', 'stack', 'value', 'snippet'] as const) if (typeof error[key] === 'string') error[key] = redact(error[key], secrets);
-    if (error.cause) this.maskError(error.cause, secrets);
-  }
-
-  /** Inline bodies now; files (traces, screenshots) too, before any reporter copies them at its end. */
-  private maskAttachments(result: TestResult, secrets: readonly Secret[]) {
-    for (const attachment of result.attachments) {
-      if (this.masked.has(attachment)) continue;
-      this.masked.add(attachment);
-      if (attachment.body) attachment.body = Buffer.from(redactBytes(attachment.body, secrets));
-      if (attachment.path && existsSync(attachment.path)) {
-        try {
-          redactFile(attachment.path, secrets);
-        } catch (error) {
-          console.error(`could not mask ${attachment.path}: ${error instanceof Error ? error.message : String(error)}`);
-        }
-      }
-    }
-  }
-
-  private maskTest(test: TestCase, result: TestResult) {
-    const secrets = this.vault.secrets();
-    for (const error of result.errors) this.maskError(error, secrets);
-    if (result.error) this.maskError(result.error, secrets);
-    for (const annotation of [...result.annotations, ...test.annotations]) if (annotation.description) annotation.description = redact(annotation.description, secrets);
-    for (const output of [result.stdout, result.stderr]) {
-      output.forEach((chunk, index) => (output[index] = typeof chunk === 'string' ? redact(chunk, secrets) : Buffer.from(redactBytes(chunk, secrets))));
-    }
-    this.maskAttachments(result, secrets);
+    this.masker.error(error, this.vault.secrets());
   }
 
   onTestEnd(test: TestCase, result: TestResult) {
-    this.maskTest(test, result);
+    this.masker.test(test, result, this.vault.secrets());
     const partner = this.partners.get(test.parent.project()?.name ?? '');
     if (!partner) return;
     const said = readTest([...result.annotations, ...test.annotations], result.attachments);

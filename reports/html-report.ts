@@ -2,7 +2,7 @@ import { clauses } from '../checks/clauses';
 import { parseJson, type Exchange } from '../checks/evidence';
 import { html, type Html } from '../shared/html';
 import { bySeverity, type Certification, type RuleOutcome } from './certification';
-import { maskPersonalData } from '../shared/redaction/redact';
+import { maskPersonalData } from '../shared/redaction/personal-data';
 import { curlOf } from './reproduce';
 
 /**

@@ -1,8 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
-import { strToU8, unzipSync, zipSync } from 'fflate';
+import { sensitiveFields } from '../../checks/catalogue';
 import type { Exchange } from '../../checks/evidence';
+import { lastSegment } from '../../checks/payload';
 import type { Profile } from '../profile-schema';
 import { base64Forms, SecretMatcher } from './secret-matcher';
 
@@ -29,8 +27,8 @@ const maskKeepingLast4 = (value: string) => `****${value.slice(-4)}`;
 const secretKeys = new Set(['access_token', 'refresh_token', 'refreshtoken', 'id_token', 'client_secret', 'password', 'token', 'api-key', 'apikey']);
 // In what the harness sends, "code" is an authorization code; in an answer it is an error code (MISSING_FILTER).
 const sentSecretKeys = new Set([...secretKeys, 'code']);
-// spec §2.3 company.taxInfo.identifier and §2.4 bankAccountNumber
-const last4Keys = new Set(['identifier', 'bankaccountnumber']);
+// The fields the spec's tables mark sensitive (company.taxInfo.identifier, bankAccountNumber), by their last segment.
+const last4Keys = new Set(sensitiveFields.map((field) => lastSegment(field.path).toLowerCase()));
 
 /**
  * Whether a value learned from an exchange is masked wherever it shows up, or only in its own field (by
@@ -205,97 +203,3 @@ export function redactEvidence(exchanges: readonly Exchange[], secrets: readonly
     ...(response ? { response: { ...response, body: maskAccountNumbers(response.body) } } : {}),
   }));
 }
-
-// ---- personal data, in the certification report handed to the partner ---------------------------------
-
-const dot = '•';
-const initials = (value: string) => value.replace(/(\p{L})\p{L}*/gu, `$1${dot.repeat(3)}`);
-const lastFourDigits = (value: string) => value.replace(/\d(?=(?:\D*\d){4})/g, dot);
-/** Enough of each value is left to recognise it and its shape (an apostrophe, a PO box), not a person. */
-const personalMasks: Record<string, (value: string) => string> = {
-  email: (value) => value.replace(/^[^@]+/, (local) => `${local.slice(0, 1)}${dot.repeat(3)}`),
-  firstname: initials,
-  lastname: initials,
-  phone: lastFourDigits,
-  phonenumber: lastFourDigits,
-  dateofbirth: (value) => value.replace(/^(\d{4})-\d{2}-\d{2}/, `$1-${dot}${dot}-${dot}${dot}`),
-  line1: (value) => value.replace(/\d/g, dot),
-  line2: (value) => value.replace(/\d/g, dot),
-};
-
-/**
- * A JSON body with the account holder's personal data masked: names to initials, e-mail to its domain,
- * phone to its last 4 digits, date of birth to its year, house numbers. A field named in `keep`
- * (dotted, array indices dropped, matched at the end of the path) stays whole: its failure quotes it anyway.
- */
-export function maskPersonalData(value: unknown, keep: ReadonlySet<string> = new Set()): unknown {
-  const kept = (path: string) => [...keep].some((field) => path === field || path.endsWith(`.${field}`));
-  const walk = (node: unknown, path: string, key: string): unknown => {
-    if (typeof node === 'string') {
-      const mask = personalMasks[key.toLowerCase()];
-      return mask && !kept(path) ? mask(node) : node;
-    }
-    if (Array.isArray(node)) return node.map((child) => walk(child, path, key));
-    if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([k, child]) => [k, walk(child, path ? `${path}.${k}` : k, k)]));
-    return node;
-  };
-  return walk(value, '', '');
-}
-
-// ---- files: text, zip archives (Playwright traces) and zips embedded as data URLs (its HTML report) --
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-function textOf(bytes: Uint8Array): string | undefined {
-  if (bytes.subarray(0, 8192).includes(0)) return undefined;
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    return undefined; // images, videos: no text to mask
-  }
-}
-
-const isZip = (bytes: Uint8Array) => bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
-const embeddedZip = /data:application\/zip;base64,([A-Za-z0-9+/=]+)/g;
-
-function redactZip(bytes: Uint8Array, secrets: readonly Secret[]): Uint8Array {
-  const entries = Object.entries(unzipSync(bytes)).map(([name, entry]) => [name, redactBytes(entry, secrets)] as const);
-  return zipSync(Object.fromEntries(entries));
-}
-
-/** The same bytes when there is nothing to mask. */
-export function redactBytes(bytes: Uint8Array, secrets: readonly Secret[]): Uint8Array {
-  if (isZip(bytes)) return redactZip(bytes, secrets);
-  const text = textOf(bytes);
-  if (text === undefined) return bytes;
-  const clean = redact(text, secrets).replace(embeddedZip, (_, base64: string) =>
-    `data:application/zip;base64,${Buffer.from(redactZip(Buffer.from(base64, 'base64'), secrets)).toString('base64')}`);
-  return clean === text ? bytes : strToU8(clean);
-}
-
-/** Synchronous, so a reporter can mask a file before the reporters after it copy it; throws when it cannot. */
-export function redactFile(file: string, secrets: readonly Secret[]): void {
-  const bytes = readFileSync(file);
-  const clean = redactBytes(bytes, secrets);
-  if (clean !== bytes) writeFileSync(file, clean);
-}
-
-
-/**
- * Every file under `dir`, recursively; a missing folder is nothing to do. certification.json is masked as
- * data when it is written, and is left alone here, where masking text could rewrite a key. Returns the
- * files that could not be masked, each with why, so the caller can say so; the others are masked anyway.
- */
-export async function redactTree(dir: string, secrets: readonly Secret[]): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  const files = entries.filter((entry) => entry.isFile() && entry.name !== 'certification.json').map((entry) => path.join(entry.parentPath, entry.name));
-  const failures: string[] = [];
-  for (const file of files) {
-    try {
-      redactFile(file, secrets);
-    } catch (error) {
-      failures.push(`${file} (${error instanceof Error ? error.message : String(error)})`);
-    }
-  }
-  return failures;
-}
-

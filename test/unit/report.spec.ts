@@ -5,7 +5,9 @@ import { parseJson, type Exchange } from '../../checks/evidence';
 import type { Finding } from '../../checks/finding';
 import { buildCertification, type RunInfo, type TestRecord } from '../../reports/certification';
 import { certificationHtml } from '../../reports/html-report';
-import { maskPersonalData, redact, redactBytes, secretsOf } from '../../shared/redaction/redact';
+import { redact, secretsOf } from '../../shared/redaction/redact';
+import { redactBytes } from '../../shared/redaction/files';
+import { maskPersonalData } from '../../shared/redaction/personal-data';
 import { curlOf } from '../../reports/reproduce';
 
 const exchange = (request: Exchange['request'], body = '{}', durationMs = 10): Exchange => ({

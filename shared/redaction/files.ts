@@ -1,0 +1,63 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { strToU8, unzipSync, zipSync } from 'fflate';
+
+import { redact, type Secret } from './redact';
+
+// ---- files: text, zip archives (Playwright traces) and zips embedded as data URLs (its HTML report) --
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+function textOf(bytes: Uint8Array): string | undefined {
+  if (bytes.subarray(0, 8192).includes(0)) return undefined;
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return undefined; // images, videos: no text to mask
+  }
+}
+
+const isZip = (bytes: Uint8Array) => bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
+const embeddedZip = /data:application\/zip;base64,([A-Za-z0-9+/=]+)/g;
+
+function redactZip(bytes: Uint8Array, secrets: readonly Secret[]): Uint8Array {
+  const entries = Object.entries(unzipSync(bytes)).map(([name, entry]) => [name, redactBytes(entry, secrets)] as const);
+  return zipSync(Object.fromEntries(entries));
+}
+
+/** The same bytes when there is nothing to mask. */
+export function redactBytes(bytes: Uint8Array, secrets: readonly Secret[]): Uint8Array {
+  if (isZip(bytes)) return redactZip(bytes, secrets);
+  const text = textOf(bytes);
+  if (text === undefined) return bytes;
+  const clean = redact(text, secrets).replace(embeddedZip, (_, base64: string) =>
+    `data:application/zip;base64,${Buffer.from(redactZip(Buffer.from(base64, 'base64'), secrets)).toString('base64')}`);
+  return clean === text ? bytes : strToU8(clean);
+}
+
+/** Synchronous, so a reporter can mask a file before the reporters after it copy it; throws when it cannot. */
+export function redactFile(file: string, secrets: readonly Secret[]): void {
+  const bytes = readFileSync(file);
+  const clean = redactBytes(bytes, secrets);
+  if (clean !== bytes) writeFileSync(file, clean);
+}
+
+
+/**
+ * Every file under `dir`, recursively; a missing folder is nothing to do. certification.json is masked as
+ * data when it is written, and is left alone here, where masking text could rewrite a key. Returns the
+ * files that could not be masked, each with why, so the caller can say so; the others are masked anyway.
+ */
+export async function redactTree(dir: string, secrets: readonly Secret[]): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  const files = entries.filter((entry) => entry.isFile() && entry.name !== 'certification.json').map((entry) => path.join(entry.parentPath, entry.name));
+  const failures: string[] = [];
+  for (const file of files) {
+    try {
+      redactFile(file, secrets);
+    } catch (error) {
+      failures.push(`${file} (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+  return failures;
+}
