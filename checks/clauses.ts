@@ -27,6 +27,7 @@ export const clauses = {
   'harness §null': 'DESIGN §5: null counts as absent; omit a field rather than send null',
   'spec §1': 'After sign-on the service shows its web application, embedded in the partner\'s application',
   'spec §2.2': 'Page envelope of list responses: items, hasMore, next.after (the id of the last item)',
+  'spec §8': 'Limits: the default page size (`limit`) is 20 to 50, depending on the endpoint',
   'spec §4.1': 'Data API: GET /v1/organizations, bills, payments, vendors with organizationId, ids, limit, after',
   'spec §5.1': 'The data API uses Bearer token authentication',
   'spec §4.3': 'Sandbox mock link: POST create-mock-link with partnerName, token (UUID), externalUserId = user.id, externalOrgId = company.id, accountInfo; answers {link} carrying a JWT',

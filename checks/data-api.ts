@@ -1,3 +1,4 @@
+import type { ClauseId } from './clauses';
 import { isObject, jsonObject, jsonType, type JsonResponse } from './evidence';
 import type { Issue, Rule } from './finding';
 
@@ -39,17 +40,17 @@ const idOf = (item: unknown) => (isObject(item) && typeof item.id === 'string' ?
 export const idsOfWalk = (walk: Walk) => walk.pages.flatMap(({ response }) => (envelopeOf(response)?.items ?? []).map(idOf)).filter((id): id is string => id !== undefined);
 const nextAfter = (envelope: Envelope) => (isObject(envelope.next) ? envelope.next.after : undefined);
 
-const rule = <I>(id: string, field: string, requirement: string, check: (input: I) => Issue[], level: 'MUST' | 'SHOULD' = 'MUST'): Rule<I> => ({
+const rule = <I>(id: string, clause: ClauseId, field: string, requirement: string, check: (input: I) => Issue[], level: 'MUST' | 'SHOULD' = 'MUST'): Rule<I> => ({
   id: `data-api/${id}`,
   field,
-  clause: id.startsWith('auth') ? 'spec §5.1' : id.startsWith('filter') ? 'spec §4.1' : 'spec §2.2',
+  clause,
   level,
   requirement,
   impact,
   check,
 });
 
-export const envelopeShape = rule<Walk>('envelope', 'items', 'every page is 200 with a JSON object {items: [...], hasMore: boolean, next: {after}}', (walk) => {
+export const envelopeShape = rule<Walk>('envelope', 'spec §2.2', 'items', 'every page is 200 with a JSON object {items: [...], hasMore: boolean, next: {after}}', (walk) => {
   for (const { query, response } of walk.pages) {
     const envelope = envelopeOf(response);
     if (response.status !== 200) return [{ message: `the page "${query}" answered ${response.status}; answer 200` }];
@@ -60,14 +61,14 @@ export const envelopeShape = rule<Walk>('envelope', 'items', 'every page is 200 
   return [];
 });
 
-export const noDuplicates = rule<Walk>('walk/no-duplicates', 'items[].id', 'walking every page serves each item once', (walk) => {
+export const noDuplicates = rule<Walk>('walk/no-duplicates', 'spec §2.2', 'items[].id', 'walking every page serves each item once', (walk) => {
   const seen = new Set<string>();
   const twice = new Set<string>();
   for (const id of idsOfWalk(walk)) (seen.has(id) ? twice : seen).add(id);
   return twice.size === 0 ? [] : [{ message: `${twice.size} items came twice (first "${[...twice][0]}"); start the next page right after "after"` }];
 });
 
-export const walksAgree = rule<{ walk: Walk; other: Walk }>('walk/complete', 'items[].id', 'walks with different page sizes serve the same items: none is lost at a page boundary', ({ walk, other }) => {
+export const walksAgree = rule<{ walk: Walk; other: Walk }>('walk/complete', 'spec §2.2', 'items[].id', 'walks with different page sizes serve the same items: none is lost at a page boundary', ({ walk, other }) => {
   const [a, b] = [new Set(idsOfWalk(walk)), new Set(idsOfWalk(other))];
   const onlyA = [...a].filter((id) => !b.has(id));
   const onlyB = [...b].filter((id) => !a.has(id));
@@ -80,7 +81,7 @@ export const walksAgree = rule<{ walk: Walk; other: Walk }>('walk/complete', 'it
   ];
 });
 
-export const cursorIsLastId = rule<Walk>('walk/cursor', 'next.after', '"next.after" is the id of the page\'s last item', (walk) => {
+export const cursorIsLastId = rule<Walk>('walk/cursor', 'spec §2.2', 'next.after', '"next.after" is the id of the page\'s last item', (walk) => {
   for (const { query, response } of walk.pages) {
     const envelope = envelopeOf(response);
     const last = envelope && idOf(envelope.items.at(-1));
@@ -90,33 +91,33 @@ export const cursorIsLastId = rule<Walk>('walk/cursor', 'next.after', '"next.aft
   return [];
 });
 
-export const lastPageEnds = rule<Walk>('walk/last-page', 'hasMore', 'the last page says "hasMore": false', (walk) => {
+export const lastPageEnds = rule<Walk>('walk/last-page', 'spec §2.2', 'hasMore', 'the last page says "hasMore": false', (walk) => {
   if (walk.cutShort) return [{ message: `the walk never reached a page with "hasMore": false: ${walk.cutShort}` }];
   const last = walk.pages.at(-1);
   const envelope = last && envelopeOf(last.response);
   return envelope?.hasMore === false ? [] : [{ message: `the last page "${last?.query}" says "hasMore": ${JSON.stringify(envelope?.hasMore)}; send false` }];
 });
 
-export const limitRespected = rule<Walk>('walk/limit', 'limit', 'no page holds more items than "limit"', (walk) => {
+export const limitRespected = rule<Walk>('walk/limit', 'spec §2.2', 'limit', 'no page holds more items than "limit"', (walk) => {
   const over = walk.pages.find(({ response }) => walk.limit !== undefined && (envelopeOf(response)?.items.length ?? 0) > walk.limit);
   return over ? [{ message: `the page "${over.query}" holds ${envelopeOf(over.response)!.items.length} items for "limit" ${walk.limit}` }] : [];
 });
 
-export const defaultLimit = rule<Walk>('walk/default-limit', 'limit', `without "limit", a page holds ${defaultLimitRange.min} to ${defaultLimitRange.max} items (spec §8)`, (walk) => {
+export const defaultLimit = rule<Walk>('walk/default-limit', 'spec §8', 'limit', `without "limit", a page holds ${defaultLimitRange.min} to ${defaultLimitRange.max} items (spec §8)`, (walk) => {
   const first = walk.pages[0] && envelopeOf(walk.pages[0].response);
   if (!first || first.hasMore !== true) return [];
   const size = first.items.length;
   return size >= defaultLimitRange.min && size <= defaultLimitRange.max ? [] : [{ message: `the first page without "limit" holds ${size} items; default to ${defaultLimitRange.min}–${defaultLimitRange.max}` }];
 });
 
-export const organizationFilter = rule<{ walk: Walk; organizationId: string }>('filter/organization', 'organizationId', 'every item served for "organizationId" belongs to that organization', ({ walk, organizationId }) => {
+export const organizationFilter = rule<{ walk: Walk; organizationId: string }>('filter/organization', 'spec §4.1', 'organizationId', 'every item served for "organizationId" belongs to that organization', ({ walk, organizationId }) => {
   const items = walk.pages.flatMap(({ response }) => envelopeOf(response)?.items ?? []);
   const foreign = items.filter((item) => isObject(item) && item.organizationId !== organizationId);
   return foreign.length === 0 ? [] : [{ message: `${foreign.length} of ${items.length} items belong to another organization (e.g. ${JSON.stringify(isObject(foreign[0]) ? foreign[0].organizationId : null)}); apply "organizationId"` }];
 });
 
 export const idsFilter = rule<{ requested: readonly string[]; answers: readonly { encoding: string; response: JsonResponse }[] }>(
-  'filter/ids',
+  'filter/ids', 'spec §4.1',
   'ids',
   '"ids" returns exactly those items, as "ids=a,b" and as "ids=a&ids=b"',
   ({ requested, answers }) =>
@@ -133,19 +134,19 @@ export interface Refused {
   response: JsonResponse;
 }
 
-const refusal = (id: string, field: string, requirement: string, accepted: readonly number[]) =>
-  rule<readonly Refused[]>(id, field, requirement, (cases) =>
+const refusal = (id: string, clause: ClauseId, field: string, requirement: string, accepted: readonly number[]) =>
+  rule<readonly Refused[]>(id, clause, field, requirement, (cases) =>
     cases.flatMap(({ case: what, response }): Issue[] => {
       if (!accepted.includes(response.status)) return [{ message: `a request ${what} was answered ${response.status}; refuse it with ${accepted.join(' or ')}` }];
       return jsonObject(response) ? [] : [{ message: `the refusal of a request ${what} is not a JSON object; answer {"code", "message"}` }];
     }),
   );
 
-export const missingTokenRefused = refusal('auth/missing-token', 'authorization', 'a request without a Bearer token is refused with 401 or 403 and a JSON error', [401, 403]);
-export const invalidTokenRefused = refusal('auth/invalid-token', 'authorization', 'a request with an invalid Bearer token is refused with 401 or 403 and a JSON error', [401, 403]);
-export const filterRequired = refusal('filter/required', 'organizationId', 'a listing that needs a filter refuses a request without one with 400', [400]);
-export const invalidLimitRefused = refusal('params/limit', 'limit', 'an invalid "limit" is refused with 400', [400]);
-export const invalidAfterRefused = refusal('params/after', 'after', 'an "after" that is no id of the listing is refused with 400', [400]);
+export const missingTokenRefused = refusal('auth/missing-token', 'spec §5.1', 'authorization', 'a request without a Bearer token is refused with 401 or 403 and a JSON error', [401, 403]);
+export const invalidTokenRefused = refusal('auth/invalid-token', 'spec §5.1', 'authorization', 'a request with an invalid Bearer token is refused with 401 or 403 and a JSON error', [401, 403]);
+export const filterRequired = refusal('filter/required', 'spec §4.1', 'organizationId', 'a listing that needs a filter refuses a request without one with 400', [400]);
+export const invalidLimitRefused = refusal('params/limit', 'spec §2.2', 'limit', 'an invalid "limit" is refused with 400', [400]);
+export const invalidAfterRefused = refusal('params/after', 'spec §2.2', 'after', 'an "after" that is no id of the listing is refused with 400', [400]);
 
 export const dataApiRules = [
   missingTokenRefused,

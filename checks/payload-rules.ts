@@ -60,6 +60,7 @@ export function presence(field: Field): PayloadRule {
   const required = field.marker === 'Yes' || field.marker === 'Yes*';
   const locate = locator(field);
   return {
+    judges: 'presence',
     id: `${field.endpoint}/${idPath(field.path)}/present`,
     field: field.path,
     clause: field.clause,
@@ -86,6 +87,7 @@ export function kind(field: Field, level: Level = 'MUST'): PayloadRule {
   const locate = locator(field);
   const absent = skipped(`"${field.path}" is missing`);
   return {
+    judges: 'type',
     id: `${field.endpoint}/${idPath(field.path)}/type`,
     field: field.path,
     clause: field.clause,
@@ -149,6 +151,7 @@ export function constraint<K extends Kind>(field: Field<K>, name: string, spec: 
     valid?.(schemaAt === undefined ? value : schemaAt.reduce<unknown>((node, step) => (node as Payload)[step], payload));
   const nothingToJudge = skipped(`no ${field.kind} value of "${field.path}" to judge`);
   return {
+    judges: 'value',
     id: `${field.endpoint}/${idPath(field.path)}/${name}`,
     field: field.path,
     clause: spec.clause ?? field.clause,
@@ -182,6 +185,7 @@ export function spelling(field: Field): PayloadRule {
   const names = [lastSegment(field.path), ...(field.spellings ?? [])];
   const locate = locator(field);
   return {
+    judges: 'spelling',
     id: `${field.endpoint}/${idPath(field.path)}/spelling`,
     field: field.path,
     clause: field.clause,

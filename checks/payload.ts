@@ -47,6 +47,8 @@ export interface Field<K extends Kind = Kind> {
 }
 
 export interface PayloadRule extends Rule<Payload, PayloadContext> {
+  /** What the rule judges of its field: whether it is there, its JSON type, a constraint on its value, or its key's spelling. */
+  judges: 'presence' | 'type' | 'value' | 'spelling';
   /** The field the rule reports on. */
   subject: Field;
   /** The rule's requirement in JSON Schema, and the path of the node it constrains. */

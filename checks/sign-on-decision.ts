@@ -16,7 +16,7 @@ export type SignOnDecision =
 
 export type SignOnErrorReason = 'MISSING_REQUIRED_ACCOUNT_INFO' | 'INVALID_ACCOUNT_INFO';
 
-const isPresence = (rule: PayloadRule) => rule.id.endsWith('/present');
+const isPresence = (rule: PayloadRule) => rule.judges === 'presence';
 const collectable = accountInfoFieldRules.filter((rule) => isPresence(rule) && rule.subject.marker === 'Yes*');
 const presenceRuleIds = new Set(accountInfoFieldRules.filter(isPresence).map((rule) => rule.id));
 

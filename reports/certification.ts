@@ -92,8 +92,8 @@ export const areaTitles: Record<keyof typeof catalogue, string> = {
 const areaOfRule = new Map<string, string>(Object.entries(catalogue).flatMap(([area, rules]) => rules.map((rule) => [rule.id, area] as const)));
 /** The spec marker (Yes*, no**…) of each field's presence rule, by rule id. */
 const markerOfPresenceRule = new Map(
-  (allRules as readonly (Rule<never, never> & Partial<Pick<PayloadRule, 'subject'>>)[])
-    .filter((rule) => rule.id.endsWith('/present') && rule.subject)
+  (allRules as readonly (Rule<never, never> & Partial<Pick<PayloadRule, 'subject' | 'judges'>>)[])
+    .filter((rule) => rule.judges === 'presence' && rule.subject)
     .map((rule) => [rule.id, rule.subject!.marker]),
 );
 

@@ -41,7 +41,7 @@ test('every conformant user passes, with nothing but notes', async () => {
 });
 
 test('the minimal user: a warning per missing Yes* field with collectMissingAccountInfo, a failure per field without it', async () => {
-  const yesStar = accountInfoFieldRules.filter((rule) => rule.subject.marker === 'Yes*' && rule.id.endsWith('/present'));
+  const yesStar = accountInfoFieldRules.filter((rule) => rule.subject.marker === 'Yes*' && rule.judges === 'presence');
   // Of the Yes* fields, only the top-level ones are reported: the address parts go with their address.
   const topLevel = yesStar.filter((rule) => !/ddress\./.test(rule.field)).map((rule) => rule.id).sort();
   const collecting = await certify([], { user: 'minimal' satisfies UserKey, collectMissingAccountInfo: true });

@@ -48,7 +48,7 @@ addFormats(ajv);
 const validators = Object.fromEntries(Object.entries(publishedSchemas).map(([name, schema]) => [name, ajv.compile(schema)]));
 
 /** What the schema can say: the verdict of the rules that carry a schema fragment, and of presence. */
-const schemaBacked = (rules: readonly PayloadRule[]) => rules.filter((rule) => rule.schema || rule.id.endsWith('/present'));
+const schemaBacked = (rules: readonly PayloadRule[]) => rules.filter((rule) => rule.schema || rule.judges === 'presence');
 
 function corpus(): { name: string; account: Payload; funding: Payload }[] {
   const users = userKeys.map((user) => ({ name: `user ${user}`, account: bodyOf('account-info', user, now, new Set()), funding: bodyOf('funding-sources', user, now, new Set()) }));
