@@ -1,9 +1,10 @@
+import { valueAt } from './paths';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ClauseId } from './clauses';
 import { jsonType } from './evidence';
 import type { Issue, Level } from './finding';
-import { idPath, kindOf, lastSegment, locator, present, shown, type Endpoint, type Field, type JsonSchema, type Kind, type Located, type Marker, type Payload, type PayloadContext, type PayloadRule, type ValueOf } from './payload';
+import { idPath, kindOf, lastSegment, locator, markerLegend, present, shown, type Endpoint, type Field, type JsonSchema, type Kind, type Located, type Payload, type PayloadContext, type PayloadRule, type ValueOf } from './payload';
 
 /** The builders of the field rules: presence, type, constraints and spellings, each deciding with ajv where JSON Schema can. */
 
@@ -47,13 +48,6 @@ function omission(field: Field, located: Located, ctx: PayloadContext): Issue {
   }
 }
 
-const presenceImpact: Record<Marker, string> = {
-  Yes: 'sign-on shows the error screen, even with collectMissingAccountInfo',
-  'Yes*': 'with collectMissingAccountInfo the user must type it at sign-on; without it, sign-on shows the error screen',
-  'no**': 'the user must type it before their first payment',
-  'no*': 'the user must type it in the web app',
-  no: 'none: the field is optional',
-};
 
 /** Spec legend → DESIGN.md §4: Yes and Yes* are MUST (Yes* softened per profile), the others INFO. */
 export function presence(field: Field): PayloadRule {
@@ -66,7 +60,7 @@ export function presence(field: Field): PayloadRule {
     clause: field.clause,
     level: required ? 'MUST' : 'INFO',
     requirement: `"${field.path}" is present (spec: Required ${field.marker})`,
-    impact: presenceImpact[field.marker],
+    impact: markerLegend[field.marker].impact,
     subject: field,
     check: (payload, ctx) => {
       const where = locate(payload);
@@ -146,9 +140,7 @@ interface ConstraintSpec<T> {
 export function constraint<K extends Kind>(field: Field<K>, name: string, spec: ConstraintSpec<ValueOf<K>>): PayloadRule {
   const valid = spec.schema ? lazyValidator(spec.schema) : undefined;
   const locate = locator(field);
-  const schemaAt = spec.schemaAt?.split('.');
-  const decides = (value: unknown, payload: Payload) =>
-    valid?.(schemaAt === undefined ? value : schemaAt.reduce<unknown>((node, step) => (node as Payload)[step], payload));
+  const decides = (value: unknown, payload: Payload) => valid?.(spec.schemaAt === undefined ? value : valueAt(payload, spec.schemaAt));
   const nothingToJudge = skipped(`no ${field.kind} value of "${field.path}" to judge`);
   return {
     judges: 'value',

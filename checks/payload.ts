@@ -12,6 +12,21 @@ import type { Rule } from './finding';
 /** The "Required" column of spec §2.3/§2.4, with its legend. */
 export type Marker = 'Yes' | 'Yes*' | 'no**' | 'no*' | 'no';
 
+/**
+ * The legend of the "Required" column, as users meet it: what a missing field costs them (`impact`) and
+ * when the platform asks them to type it (`typed`; for Yes*, only with collectMissingAccountInfo).
+ */
+export const markerLegend: Record<Marker, { impact: string; typed: string }> = {
+  Yes: { impact: 'sign-on shows the error screen, even with collectMissingAccountInfo', typed: 'never: sign-on shows them the error screen' },
+  'Yes*': {
+    impact: 'with collectMissingAccountInfo the user must type it at sign-on; without it, sign-on shows the error screen',
+    typed: 'at sign-on, on the collection screen, before the app opens',
+  },
+  'no**': { impact: 'the user must type it before their first payment', typed: 'before their first payment' },
+  'no*': { impact: 'the user must type it in the web app', typed: 'in the web app, when a screen needs it' },
+  no: { impact: 'none: the field is optional', typed: 'never: the field is optional' },
+};
+
 export interface PayloadContext {
   /** The run date: ages are judged on it (in UTC). */
   now: Date;

@@ -1,3 +1,4 @@
+import { valueAt } from './paths';
 import { isObject, jsonObject, type JsonResponse } from './evidence';
 import { fundingSourceIds } from './funding-sources';
 import { blocked, evaluate, evaluateAll, listed, type Finding, type Issue, type Rule } from './finding';
@@ -101,8 +102,6 @@ export interface TwoCalls {
   second: Payload;
 }
 
-const pick = (payload: Payload, path: string): unknown =>
-  path.split('.').reduce<unknown>((node, step) => (isObject(node) ? node[step] : undefined), payload);
 
 export const accountInfoConsistent: Rule<TwoCalls> = {
   id: 'account-info/consistent-ids',
@@ -113,7 +112,7 @@ export const accountInfoConsistent: Rule<TwoCalls> = {
   impact: 'the platform links the sign-on to another user or company, or creates duplicates',
   check: ({ first, second }) =>
     ['user.id', 'company.id'].flatMap((path): Issue[] => {
-      const [a, b] = [pick(first, path), pick(second, path)];
+      const [a, b] = [valueAt(first, path), valueAt(second, path)];
       return JSON.stringify(a) === JSON.stringify(b)
         ? []
         : [{ field: path, message: `"${path}" was ${JSON.stringify(a)}, then ${JSON.stringify(b)} for the same token; send the id that permanently names it` }];

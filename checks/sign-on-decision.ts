@@ -1,3 +1,4 @@
+import { setAt } from './paths';
 import { accountInfoFieldRules } from './account-info';
 import { isObject } from './evidence';
 import { evaluateAll, failed, type Finding } from './finding';
@@ -45,14 +46,7 @@ export function withTypedValues(accountInfo: Payload, fields: readonly Field[], 
   for (const field of fields) {
     const value = typed[field.path]?.trim();
     if (!value) continue;
-    const steps = field.path.split('.');
-    const name = steps.pop()!;
-    let node = merged;
-    for (const step of steps) {
-      if (!isObject(node[step])) node[step] = {};
-      node = node[step] as Payload;
-    }
-    node[name] = value;
+    setAt(merged, field.path, value);
   }
   return merged;
 }

@@ -1,3 +1,4 @@
+import { deleteAt } from '../checks/paths';
 import type { BrowserContext, Page } from '@playwright/test';
 import { type ReceivedMessage, type Screen, type Visit } from '../checks/sign-on';
 import { messageType } from '../checks/sign-on';
@@ -158,11 +159,7 @@ export function expectedTexts(accountInfo: Payload): string[] {
 /** A copy of the account information without the fields at `paths`. */
 export function without(accountInfo: Payload, paths: readonly string[]): Payload {
   const copy = structuredClone(accountInfo);
-  for (const path of paths) {
-    const steps = path.split('.');
-    const parent = steps.slice(0, -1).reduce<unknown>((node, step) => (isObject(node) ? node[step] : undefined), copy);
-    if (isObject(parent)) delete parent[steps.at(-1)!];
-  }
+  for (const path of paths) deleteAt(copy, path);
   return copy;
 }
 

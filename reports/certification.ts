@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { allRules, catalogue } from '../checks/catalogue';
 import type { Exchange } from '../checks/evidence';
 import type { Finding, Outcome, Rule } from '../checks/finding';
-import type { PayloadRule } from '../checks/payload';
+import { markerLegend, type Marker, type PayloadRule } from '../checks/payload';
 
 /**
  * The certification document (reports/out/<project>/certification.json) and how it is built from the
@@ -108,11 +108,9 @@ function countsOf(outcomes: readonly RuleOutcome[]) {
   return { passed: of('passed'), failed: of('failed'), warning: of('warning'), info: of('info'), skipped: of('skipped'), notChecked: of('not-checked') };
 }
 
-const when: Record<string, (outcome: Outcome) => string> = {
-  'Yes*': (o) => (o === 'failed' ? 'never: without collectMissingAccountInfo, sign-on shows them the error screen instead' : 'at sign-on, on the collection screen, before the app opens'),
-  'no**': () => 'before their first payment',
-  'no*': () => 'in the web app, when a screen needs it',
-};
+/** When the user types a missing field: a failed Yes* field is never typed, since without collection sign-on stops at the error screen. */
+const when = (marker: Marker, outcome: Outcome) =>
+  marker === 'Yes*' && outcome === 'failed' ? 'never: without collectMissingAccountInfo, sign-on shows them the error screen instead' : markerLegend[marker].typed;
 
 /** The omissions the platform makes the user make up for: Yes*, no** and no* fields missing from the payload. */
 function typingOf(findings: readonly Finding[]): Certification['typing'] {
@@ -120,7 +118,7 @@ function typingOf(findings: readonly Finding[]): Certification['typing'] {
   for (const finding of findings) {
     const marker = markerOfPresenceRule.get(finding.rule);
     if ((marker === 'Yes*' || marker === 'no**' || marker === 'no*') && ['failed', 'warning', 'info'].includes(finding.outcome)) {
-      rows.set(finding.field, { field: finding.field, marker, when: when[marker]!(finding.outcome) });
+      rows.set(finding.field, { field: finding.field, marker, when: when(marker, finding.outcome) });
     }
   }
   return [...rows.values()];

@@ -1,3 +1,4 @@
+import { maxLinkLifetimeSeconds } from '../../checks/mock-link';
 import { randomUUID } from 'node:crypto';
 import { decodeJwt, errors, jwtVerify, SignJWT } from 'jose';
 
@@ -7,7 +8,7 @@ import { decodeJwt, errors, jwtVerify, SignJWT } from 'jose';
  * that is accepted once.
  */
 export const mockLinkIssuer = 'urn:partner-certify:platform-emulator';
-export const mockLinkLifetimeSeconds = 600;
+
 const algorithm = 'HS256';
 
 export interface MockLinkClaims {
@@ -31,7 +32,7 @@ export function signMockLink(claims: MockLinkClaims, partnerName: string, key: U
     .setIssuer(mockLinkIssuer)
     .setAudience(partnerName)
     .setIssuedAt(issuedAt)
-    .setExpirationTime(issuedAt + mockLinkLifetimeSeconds)
+    .setExpirationTime(issuedAt + maxLinkLifetimeSeconds)
     .setJti(randomUUID())
     .sign(key);
 }
@@ -66,7 +67,7 @@ export async function verifyMockLink(token: string, partnerName: string, key: Ui
       currentDate,
     });
     const { accountInfo, externalUserId, externalOrgId, nonce, jti, exp, iat } = payload as Partial<MockLinkClaims> & { jti?: unknown; exp: number; iat: number };
-    if (exp - iat > mockLinkLifetimeSeconds) return { problem: `the link lives ${exp - iat} s; at most ${mockLinkLifetimeSeconds} s is accepted` };
+    if (exp - iat > maxLinkLifetimeSeconds) return { problem: `the link lives ${exp - iat} s; at most ${maxLinkLifetimeSeconds} s is accepted` };
     if (typeof accountInfo !== 'object' || accountInfo === null || typeof jti !== 'string') return { problem: 'the link carries no account information' };
     return { claims: { accountInfo, externalUserId: String(externalUserId), externalOrgId: String(externalOrgId), nonce: String(nonce), jti, exp } };
   } catch (error) {

@@ -1,3 +1,4 @@
+import { deleteAt, setAt } from '../../checks/paths';
 import { setTimeout as sleep } from 'node:timers/promises';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -44,11 +45,8 @@ export function bodyOf(resource: Resource, user: UserKey, now: Date, faults: Rea
 }
 
 function applyEdit(body: Record<string, unknown>, path: string, value: unknown) {
-  const steps = path.split('.');
-  const last = steps.pop()!;
-  const parent = steps.reduce<Record<string, unknown>>((node, step) => node[step] as Record<string, unknown>, body);
-  if (value === omitted) delete parent[last];
-  else parent[last] = value;
+  if (value === omitted) deleteAt(body, path);
+  else setAt(body, path, value);
 }
 
 /** The payload with its ids renamed, for the unstable-ids faults: a new name on every call. */
