@@ -106,7 +106,16 @@ export function keyProblemsOf(text: string): JsonResponse['keys'] {
   return keys;
 }
 
+const parsed = new WeakMap<ResponseRecord, JsonResponse>();
+
+/** The response with its body parsed: once per response, however many rules, probes and redactors read it. */
 export function jsonResponse(response: ResponseRecord): JsonResponse {
+  let read = parsed.get(response);
+  if (!read) parsed.set(response, (read = readJson(response)));
+  return read;
+}
+
+function readJson(response: ResponseRecord): JsonResponse {
   const json = parseJson(response.body);
   return {
     status: response.status,

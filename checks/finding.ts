@@ -16,6 +16,9 @@ export interface Finding {
   clause: ClauseId;
   level: Level;
   outcome: Outcome;
+  /** For a problem: its kind, stable within the rule (`missing`, `type`, `pattern`), and the values it quotes. */
+  code?: string;
+  params?: IssueParams;
   message: string;
   /** What the partner's users meet when this is not fixed. */
   impact: string;
@@ -29,10 +32,18 @@ export interface Blocker {
   reason: string;
 }
 
-/** A problem (or, for INFO rules, a note) that a rule found in its input. */
+/** The values an issue's message quotes, as data: a report shows them without re-reading the message. */
+export type IssueParams = Readonly<Record<string, string | number | boolean>>;
+
+/**
+ * A problem (or, for INFO rules, a note) that a rule found in its input. The field rules of the spec's
+ * tables give every issue a `code` and its `params`; the other rules give the message alone.
+ */
 export interface Issue {
-  message: string;
+  code?: string;
   field?: string;
+  params?: IssueParams;
+  message: string;
   /** Overrides the outcome that the rule's level implies. */
   outcome?: Outcome;
 }
@@ -82,7 +93,10 @@ export function evaluateAll<I, C>(rules: readonly Rule<I, C>[], input: I, ctx: C
       issues = [{ message: `rule crashed (${String(error)}); please report this harness bug`, outcome: 'failed' }];
     }
     if (issues.length === 0) findings.push(finding(rule, 'passed', rule.requirement));
-    for (const issue of issues.slice(0, issuesPerRule)) findings.push(finding(rule, issue.outcome ?? outcomeOfLevel[rule.level], issue.message, issue.field ?? rule.field));
+    for (const issue of issues.slice(0, issuesPerRule)) {
+      const { code, params } = issue;
+      findings.push({ ...finding(rule, issue.outcome ?? outcomeOfLevel[rule.level], issue.message, issue.field ?? rule.field), ...(code !== undefined ? { code } : {}), ...(params ? { params } : {}) });
+    }
     const more = issues.length - issuesPerRule;
     if (more > 0) {
       const last = issues[issuesPerRule]!;

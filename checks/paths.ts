@@ -1,9 +1,12 @@
-import { isObject } from './evidence';
 
-/** Dotted paths (`company.address.line1`) in parsed JSON: the one walker the rules, probes and sandbox share. */
+/** Dotted paths (`company.address.line1`, `fundingSources.0.id`) in parsed JSON: the one walker the rules, probes and sandbox share. */
+
+type Container = Record<string, unknown>;
+/** Objects and arrays alike: a numeric step indexes an array. */
+const isContainer = (value: unknown): value is Container => typeof value === 'object' && value !== null;
 
 const stepsOf = (path: string) => path.split('.');
-const walk = (node: unknown, steps: readonly string[]): unknown => steps.reduce<unknown>((current, step) => (isObject(current) ? current[step] : undefined), node);
+const walk = (node: unknown, steps: readonly string[]): unknown => steps.reduce<unknown>((current, step) => (isContainer(current) ? current[step] : undefined), node);
 
 /** The value at `path`, or undefined when any step is missing or not an object. */
 export const valueAt = (node: unknown, path: string): unknown => walk(node, stepsOf(path));
@@ -14,8 +17,8 @@ export function setAt(node: Record<string, unknown>, path: string, value: unknow
   const last = steps.pop()!;
   let parent = node;
   for (const step of steps) {
-    if (!isObject(parent[step])) parent[step] = {};
-    parent = parent[step] as Record<string, unknown>;
+    if (!isContainer(parent[step])) parent[step] = {};
+    parent = parent[step] as Container;
   }
   parent[last] = value;
 }
@@ -25,5 +28,5 @@ export function deleteAt(node: unknown, path: string): void {
   const steps = stepsOf(path);
   const last = steps.pop()!;
   const parent = walk(node, steps);
-  if (isObject(parent)) delete parent[last];
+  if (isContainer(parent)) delete parent[last];
 }

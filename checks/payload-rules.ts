@@ -31,6 +31,10 @@ const skipped = (message: string): Issue[] => [{ message, outcome: 'skipped' }];
 const skippedBecause = (where: { unreachable: string }): Issue[] => [{ message: where.unreachable, outcome: 'skipped' }];
 
 function omission(field: Field, located: Located, ctx: PayloadContext): Issue {
+  return { code: located.value === null ? 'null' : 'missing', params: { marker: field.marker }, ...omissionWords(field, located, ctx) };
+}
+
+function omissionWords(field: Field, located: Located, ctx: PayloadContext): Pick<Issue, 'message' | 'outcome'> {
   const missing = `"${located.field}" is ${located.value === null ? 'null, which counts as missing' : 'missing'}`;
   switch (field.marker) {
     case 'Yes':
@@ -100,7 +104,12 @@ export function kind(field: Field, level: Level = 'MUST'): PayloadRule {
         anyPresent = true;
         if (valid(located.value)) continue;
         const what = `${jsonType(located.value)}${field.sensitive ? '' : ` (${shown(field, located.value)})`}`;
-        issues.push({ field: located.field, message: `"${located.field}" is ${what}; send ${article(field.kind)} ${field.kind === 'number' ? 'JSON number' : field.kind}` });
+        issues.push({
+          code: 'type',
+          field: located.field,
+          params: { expected: field.kind, actual: jsonType(located.value) },
+          message: `"${located.field}" is ${what}; send ${article(field.kind)} ${field.kind === 'number' ? 'JSON number' : field.kind}`,
+        });
       }
       return anyPresent ? issues : absent;
     },
@@ -165,7 +174,7 @@ export function constraint<K extends Kind>(field: Field<K>, name: string, spec: 
         if (decides(value, payload)) continue;
         const problem = spec.problem({ value, field: located.field, parent: located.parent, payload, ctx });
         if (problem === undefined && !valid) continue;
-        issues.push({ field: located.field, message: `"${located.field}" is ${shown(field, value)}; ${problem ?? spec.requirement}` });
+        issues.push({ code: name, field: located.field, params: { value: shown(field, value) }, message: `"${located.field}" is ${shown(field, value)}; ${problem ?? spec.requirement}` });
       }
       return judgedAny ? issues : nothingToJudge;
     },
@@ -193,9 +202,9 @@ export function spelling(field: Field): PayloadRule {
         if (spelled.length === 0) return [];
         const values = new Set(spelled.map((name) => JSON.stringify(parent[name])));
         if (values.size > 1) {
-          return [{ field: seen, message: `"${seen}" is sent as ${spelled.map((n) => `"${n}"`).join(' and ')} with different values; send one spelling only` }];
+          return [{ code: 'spellings-differ', field: seen, params: { spellings: spelled.join(', ') }, message: `"${seen}" is sent as ${spelled.map((n) => `"${n}"`).join(' and ')} with different values; send one spelling only` }];
         }
-        return [{ field: seen, message: `"${seen}" is spelled ${spelled.map((n) => `"${n}"`).join(' and ')}; the platform accepts either`, outcome: 'info' }];
+        return [{ code: 'spelling', field: seen, params: { spellings: spelled.join(', ') }, message: `"${seen}" is spelled ${spelled.map((n) => `"${n}"`).join(' and ')}; the platform accepts either`, outcome: 'info' }];
       });
     },
   };

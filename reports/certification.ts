@@ -39,7 +39,7 @@ export const certificationSchema = z
       blockedBy: z.string().optional().describe('for not-checked: the failed rule that kept this one from being judged'),
     })),
     findings: z.array(z.object({
-      rule: z.string(), field: z.string(), clause: z.string(), level: z.enum(['MUST', 'SHOULD', 'INFO']), outcome, message: z.string(), impact: z.string(), blockedBy: z.string().optional(),
+      rule: z.string(), field: z.string(), clause: z.string(), level: z.enum(['MUST', 'SHOULD', 'INFO']), outcome, code: z.string().optional().describe('the kind of problem, stable within the rule: missing, null, type, pattern…'), params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().describe('the values the message quotes'), message: z.string(), impact: z.string(), blockedBy: z.string().optional(),
       test: z.string().describe('the title of the test that produced it'),
     })),
     tests: z.array(z.object({

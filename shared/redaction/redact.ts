@@ -1,5 +1,5 @@
 import { sensitiveFields } from '../../checks/catalogue';
-import type { Exchange } from '../../checks/evidence';
+import { jsonResponse, parseJson, type Exchange, type JsonBody } from '../../checks/evidence';
 import { lastSegment } from '../../checks/payload';
 import type { Profile } from '../profile-schema';
 import { base64Forms, SecretMatcher } from './secret-matcher';
@@ -39,7 +39,7 @@ export const shortestSecret = 6;
 
 export const maskedEverywhere = (value: string) => value.length >= 16 || (value.length >= 8 && /[^A-Za-z]/.test(value));
 
-function secretsInBody(body: string | undefined, keys: ReadonlySet<string>, into: Map<string, Secret>) {
+function secretsInBody(body: string | undefined, keys: ReadonlySet<string>, into: Map<string, Secret>, json: JsonBody = body ? parseJson(body) : { ok: false, error: 'empty' }) {
   if (!body) return;
   const visit = (value: unknown, key = ''): void => {
     if (typeof value === 'string' || typeof value === 'number') {
@@ -50,11 +50,8 @@ function secretsInBody(body: string | undefined, keys: ReadonlySet<string>, into
       for (const [k, v] of Object.entries(value)) visit(v, Array.isArray(value) ? key : k);
     }
   };
-  try {
-    visit(JSON.parse(body));
-  } catch {
-    for (const [key, value] of new URLSearchParams(body)) visit(value, key);
-  }
+  if (json.ok) visit(json.value);
+  else for (const [key, value] of new URLSearchParams(body)) visit(value, key);
 }
 
 const formEncoded = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
@@ -92,7 +89,7 @@ export function secretsOf(exchanges: readonly Exchange[], known: readonly (Secre
     if (request.headers['api-key']) learned.set(request.headers['api-key'], { value: request.headers['api-key'] });
     for (const [key, value] of new URL(request.url, 'http://invalid').searchParams) if (sentSecretKeys.has(key.toLowerCase())) learned.set(value, { value });
     secretsInBody(request.body, sentSecretKeys, learned);
-    secretsInBody(response?.body, secretKeys, learned);
+    if (response) secretsInBody(response.body, secretKeys, learned, jsonResponse(response).json);
   }
   const secrets = new Map<string, Secret>();
   for (const secret of known) if (secret) secrets.set(typeof secret === 'string' ? secret : secret.value, typeof secret === 'string' ? { value: secret } : secret);
