@@ -53,7 +53,12 @@ test('a partner with faults switched on is NOT CERTIFIED, with the counts, its f
   expect(faulty.stdout).toContain(`faulty: ${certification.summary}`);
   expect(faulty.stdout).toMatch(/report: .*certification[/\\]faulty[/\\]certification\.html/);
   // Every finding carries what DESIGN §4 asks of it.
-  expect(new Set(certification.findings.map((finding) => Object.keys(finding).sort().join()))).toEqual(new Set(['clause,field,impact,level,message,outcome,rule,test']));
+  const base = 'clause,field,impact,level,message,outcome,rule,test';
+  expect(new Set(certification.findings.map((finding) => Object.keys(finding).filter((key) => key !== 'code' && key !== 'params').sort().join()))).toEqual(new Set([base]));
+  // A field rule's problem also says what kind it is and the values it quotes, as data.
+  const structured = certification.findings.filter((finding) => finding.code !== undefined);
+  expect(structured.length).toBeGreaterThan(0);
+  expect(structured.find((finding) => finding.rule === 'account-info/user.lastName/pattern')).toMatchObject({ code: 'pattern', params: { value: '"O\'Brien"' } });
   expect(certification.run).toMatchObject({ partner: 'faulty', status: 'failed', node: process.version, playwright: expect.stringMatching(/^1\.\d+/), chromium: expect.stringMatching(/^chromium \d+/) });
   expect(certification.run.targets['token exchange']).toContain('/faults/expires-in-string');
   expect(certification.latency.find((row) => row.endpoint === 'token exchange')).toMatchObject({ requests: expect.any(Number), p50Ms: expect.any(Number) });
