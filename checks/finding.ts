@@ -36,8 +36,8 @@ export interface Blocker {
 export type IssueParams = Readonly<Record<string, string | number | boolean>>;
 
 /**
- * A problem (or, for INFO rules, a note) that a rule found in its input. The field rules of the spec's
- * tables give every issue a `code` and its `params`; the other rules give the message alone.
+ * A problem (or, for INFO rules, a note) that a rule found in its input. The field, transport, response,
+ * refusal and resource rules give it a `code` and its `params`; the browser and data-API rules, the message alone.
  */
 export interface Issue {
   code?: string;

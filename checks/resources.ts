@@ -61,7 +61,7 @@ function rulesOf(resource: Resource) {
     level: 'MUST',
     requirement: `${what} is refused with 401`,
     impact: 'anyone can read a user\'s account data without a valid access token',
-    check: ({ status }) => (status === 401 ? [] : [{ message: `"${urlField}" answered ${status} to ${what}; answer 401` }]),
+    check: ({ status }) => (status === 401 ? [] : [{ code: 'status', params: { status }, message: `"${urlField}" answered ${status} to ${what}; answer 401` }]),
   });
   return {
     transport: transportRules(id, urlField),
@@ -78,7 +78,7 @@ function rulesOf(resource: Resource) {
       check: ({ status, headers }) => {
         if (status !== 401) return [];
         const value = headers['www-authenticate'];
-        return /^bearer\b/i.test(value ?? '') ? [] : [{ message: `"WWW-Authenticate" is ${value === undefined ? 'missing' : JSON.stringify(value)} on a 401; send "WWW-Authenticate: Bearer"` }];
+        return /^bearer\b/i.test(value ?? '') ? [] : [{ code: 'challenge', params: { challenge: value ?? '(missing)' }, message: `"WWW-Authenticate" is ${value === undefined ? 'missing' : JSON.stringify(value)} on a 401; send "WWW-Authenticate: Bearer"` }];
       },
     } satisfies Rule<JsonResponse>,
     nullValues: {
@@ -88,7 +88,7 @@ function rulesOf(resource: Resource) {
       level: 'SHOULD',
       requirement: 'no field is sent as null',
       impact: 'a null counts as missing; the user is asked for the value as if it were left out',
-      check: (payload) => nullPaths(payload, '').map((path): Issue => ({ field: path, message: `"${path}" is null; leave the field out instead of sending null` })),
+      check: (payload) => nullPaths(payload, '').map((path): Issue => ({ code: 'null', field: path, message: `"${path}" is null; leave the field out instead of sending null` })),
     } satisfies Rule<Payload>,
   };
 }
@@ -115,7 +115,7 @@ export const accountInfoConsistent: Rule<TwoCalls> = {
       const [a, b] = [valueAt(first, path), valueAt(second, path)];
       return JSON.stringify(a) === JSON.stringify(b)
         ? []
-        : [{ field: path, message: `"${path}" was ${JSON.stringify(a)}, then ${JSON.stringify(b)} for the same token; send the id that permanently names it` }];
+        : [{ code: 'changed', field: path, message: `"${path}" was ${JSON.stringify(a)}, then ${JSON.stringify(b)} for the same token; send the id that permanently names it` }];
     }),
 };
 
@@ -134,7 +134,7 @@ export const fundingSourceIdsStable: Rule<TwoCalls> = {
     const gone = a.filter((id) => !inB.has(id));
     const added = b.filter((id) => !inA.has(id));
     if (gone.length === 0 && added.length === 0) return [];
-    return [{ message: `the second call dropped ${listed(gone) || 'nothing'} and added ${listed(added) || 'nothing'}; keep each source's "id" stable` }];
+    return [{ code: 'changed', params: { dropped: gone.length, added: added.length }, message: `the second call dropped ${listed(gone) || 'nothing'} and added ${listed(added) || 'nothing'}; keep each source's "id" stable` }];
   },
 };
 

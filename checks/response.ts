@@ -38,7 +38,7 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
     level: 'MUST',
     requirement: `${answer} has status 200`,
     impact: `${impact}: the platform accepts only 200`,
-    check: (r) => (r.status === 200 ? [] : [{ message: `"status" is ${statusDescription(r)}; answer ${answer} with 200` }]),
+    check: (r) => (r.status === 200 ? [] : [{ code: 'status', params: { status: r.status }, message: `"status" is ${statusDescription(r)}; answer ${answer} with 200` }]),
   };
   const contentType: Rule<JsonResponse> = {
     id: `${id}/content-type`,
@@ -50,7 +50,7 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
     check: (r) =>
       mediaType(r.headers) === 'application/json'
         ? []
-        : [{ message: `"content-type" is ${JSON.stringify(r.headers['content-type'] ?? '(missing)')}; send "application/json"` }],
+        : [{ code: 'content-type', params: { contentType: r.headers['content-type'] ?? '(missing)' }, message: `"content-type" is ${JSON.stringify(r.headers['content-type'] ?? '(missing)')}; send "application/json"` }],
   };
   const bodyJson: Rule<JsonResponse> = {
     id: `${id}/body-json`,
@@ -60,8 +60,8 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
     requirement: `the body of ${answer} is a JSON object`,
     impact: `${impact}: the platform cannot read the body`,
     check: (r) => {
-      if (!r.json.ok) return [{ message: `${notJson(r.body, r.json.error)}; send a JSON object such as ${example}` }];
-      return isObject(r.json.value) ? [] : [{ message: `the body is ${jsonType(r.json.value)}; send a JSON object such as ${example}` }];
+      if (!r.json.ok) return [{ code: 'not-json', message: `${notJson(r.body, r.json.error)}; send a JSON object such as ${example}` }];
+      return isObject(r.json.value) ? [] : [{ code: 'not-an-object', params: { actual: jsonType(r.json.value) }, message: `the body is ${jsonType(r.json.value)}; send a JSON object such as ${example}` }];
     },
   };
   const utf8: Rule<JsonResponse> = {
@@ -71,7 +71,7 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
     level: 'MUST',
     requirement: `the body of ${answer} is UTF-8, without a byte order mark`,
     impact: `${impact}: a strict JSON parser refuses the body, a lenient one garbles names`,
-    check: (r) => (r.encodingProblem ? [{ message: `the body ${r.encodingProblem}; send UTF-8 without a byte order mark` }] : []),
+    check: (r) => (r.encodingProblem ? [{ code: 'encoding', message: `the body ${r.encodingProblem}; send UTF-8 without a byte order mark` }] : []),
   };
   const uniqueKeys: Rule<JsonResponse> = {
     id: `${id}/unique-keys`,
@@ -80,7 +80,7 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
     level: 'MUST',
     requirement: `no key appears twice in one object of ${answer}`,
     impact: `${impact}: parsers disagree on which of two equal keys counts, so the platform may read another value than the one checked`,
-    check: (r) => r.keys.duplicates.map((path) => ({ field: path, message: `"${path}" appears twice in its object; JSON.parse would silently keep the last one, so send each key once` })),
+    check: (r) => r.keys.duplicates.map((path) => ({ code: 'duplicate-key', field: path, message: `"${path}" appears twice in its object; JSON.parse would silently keep the last one, so send each key once` })),
   };
   const noProtoKeys: Rule<JsonResponse> = {
     id: `${id}/no-proto-keys`,
@@ -89,7 +89,7 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
     level: 'MUST',
     requirement: `no key of ${answer} is named "__proto__"`,
     impact: 'a "__proto__" key merged into an object by a JavaScript client changes the prototype of every object (prototype pollution)',
-    check: (r) => r.keys.proto.map((path) => ({ field: path, message: `"${path}" is a "__proto__" key; remove it: merged into an object it pollutes every object's prototype` })),
+    check: (r) => r.keys.proto.map((path) => ({ code: 'proto-key', field: path, message: `"${path}" is a "__proto__" key; remove it: merged into an object it pollutes every object's prototype` })),
   };
   return { status, contentType, bodyJson, utf8, uniqueKeys, noProtoKeys };
 }

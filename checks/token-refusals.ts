@@ -1,7 +1,7 @@
 import type { ClauseId } from './clauses';
 import { type Exchange, type JsonResponse, type RequestRecord } from './evidence';
 import { blocked, evaluate, failed, type Finding, type Level, type Rule } from './finding';
-import { describeJsonResponse, errorCode, grantsToken, tokenVerdict } from './token-exchange';
+import { bounded, describeJsonResponse, errorCode, grantsToken, tokenVerdict } from './token-exchange';
 
 // ---- negative cases (RFC 6749) ------------------------------------------------------------------
 
@@ -22,7 +22,7 @@ function rejects({ id, what, level, clause, impact }: Situation): Rule<JsonRespo
     level,
     requirement: `${what} is refused, without a token`,
     impact,
-    check: (r) => (grantsToken(r) ? [{ message: `${what} was answered ${describeJsonResponse(r)}; refuse it` }] : []),
+    check: (r) => (grantsToken(r) ? [{ code: 'not-refused', params: { status: r.status }, message: `${what} was answered ${describeJsonResponse(r)}; refuse it` }] : []),
   };
 }
 
@@ -39,7 +39,7 @@ function answersError({ id, what, level, clause, impact }: Situation, statuses: 
     impact,
     check: (r) => {
       const code = errorCode(r);
-      return statuses.includes(r.status) && code !== undefined && errors.includes(code) ? [] : [{ message: `${what} was answered ${describeJsonResponse(r)}; answer ${expected}` }];
+      return statuses.includes(r.status) && code !== undefined && errors.includes(code) ? [] : [{ code: 'wrong-error', params: { status: r.status, error: bounded(code) ?? '(none)' }, message: `${what} was answered ${describeJsonResponse(r)}; answer ${expected}` }];
     },
   };
 }
@@ -94,7 +94,7 @@ export const codeReuseRevokesToken: Rule<Exchange> = {
   check: (exchange) => {
     const verdict = tokenVerdict(exchange);
     if (typeof verdict === 'object') return [{ message: verdict.unknown, outcome: 'skipped' }];
-    return verdict === 'accepted' ? [{ message: 'the access token issued for a "code" still works after that code was reused; revoke it' }] : [];
+    return verdict === 'accepted' ? [{ code: 'token-still-works', message: 'the access token issued for a "code" still works after that code was reused; revoke it' }] : [];
   },
 };
 
@@ -123,11 +123,11 @@ export const unauthorizedNamesScheme: Rule<Answered> = {
     if (scheme !== undefined) {
       // RFC 6749 §5.2: a client that used the Authorization header MUST get a challenge for that scheme.
       if (challenge?.toLowerCase().startsWith(scheme.toLowerCase())) return [];
-      return [{ message: `"WWW-Authenticate" is ${challenge === undefined ? 'missing' : JSON.stringify(challenge)} on a 401 to a request that authenticated with "${scheme}"; send "WWW-Authenticate: ${scheme} realm=\\"…\\""` }];
+      return [{ code: 'challenge', params: { scheme, challenge: challenge ?? '(missing)' }, message: `"WWW-Authenticate" is ${challenge === undefined ? 'missing' : JSON.stringify(challenge)} on a 401 to a request that authenticated with "${scheme}"; send "WWW-Authenticate: ${scheme} realm=\\"…\\""` }];
     }
     if (challenge !== undefined) return [];
     // Credentials in the body: RFC 6749 §5.2 allows 400 here; a 401 needs a challenge (RFC 9110 §15.5.2).
-    return [{ message: '"WWW-Authenticate" is missing on a 401 (RFC 9110 §15.5.2 requires it on every 401); the platform sent its client credentials in the body, so answer 400 with "invalid_client" (RFC 6749 §5.2 allows it) or name the scheme you accept, e.g. "WWW-Authenticate: Basic realm=\\"token\\""' }];
+    return [{ code: 'challenge', params: { challenge: '(missing)' }, message: '"WWW-Authenticate" is missing on a 401 (RFC 9110 §15.5.2 requires it on every 401); the platform sent its client credentials in the body, so answer 400 with "invalid_client" (RFC 6749 §5.2 allows it) or name the scheme you accept, e.g. "WWW-Authenticate: Basic realm=\\"token\\""' }];
   },
 };
 
@@ -165,7 +165,7 @@ export const noTokenWithoutCredentials: Rule<{ grantType: string; response: Json
   impact: 'anyone who can reach the token endpoint gets an access token, without a code or a secret',
   check: ({ grantType, response }) =>
     grantsToken(response)
-      ? [{ message: `a request with "grant_type": ${JSON.stringify(grantType)} and no client credentials was answered ${describeJsonResponse(response)}; refuse it (400 "unsupported_grant_type", or 401 "invalid_client"): such a token is free for anyone` }]
+      ? [{ code: 'token-without-credentials', params: { grantType, status: response.status }, message: `a request with "grant_type": ${JSON.stringify(grantType)} and no client credentials was answered ${describeJsonResponse(response)}; refuse it (400 "unsupported_grant_type", or 401 "invalid_client"): such a token is free for anyone` }]
       : [],
 };
 

@@ -14,7 +14,7 @@ export function transportRules(endpoint: string, urlField: string): Rule<Exchang
       level: 'MUST',
       requirement: 'a complete HTTP response arrives within "requestTimeoutMs"',
       impact: 'the platform gives up on the call and the user cannot sign in',
-      check: (exchange) => (exchange.failure ? [{ message: `"${urlField}": ${exchange.failure.message}` }] : []),
+      check: (exchange) => (exchange.failure ? [{ code: exchange.failure.kind, message: `"${urlField}": ${exchange.failure.message}` }] : []),
     },
     {
       id: `${endpoint}/redirect`,
@@ -26,7 +26,7 @@ export function transportRules(endpoint: string, urlField: string): Rule<Exchang
       check: ({ request, response }) => {
         if (!response || response.status < 300 || response.status > 399) return [];
         const location = response.headers.location;
-        return [{ message: `"${urlField}" answered ${response.status} redirecting ${whereTo(request.url, location)}; the platform never follows redirects, so configure the final URL` }];
+        return [{ code: 'redirect', params: { status: response.status }, message: `"${urlField}" answered ${response.status} redirecting ${whereTo(request.url, location)}; the platform never follows redirects, so configure the final URL` }];
       },
     },
   ];
