@@ -5,7 +5,7 @@ import { notPassing, type Finding, type AnyRule } from '../../checks/finding';
 import { runPlatformProbes } from '../../probes/certification';
 import { platformFaultNames, type PlatformFault } from '../../sandbox/platform/faults';
 import { referenceProfile } from '../support/profiles';
-import { startPlatform, startReferencePartner } from '../support/sandbox';
+import { sandboxPerFile } from '../support/sandbox';
 
 /** The rules each emulator fault must trip, and no others: the harness proves it catches a broken platform. */
 const expectedFailures: Record<PlatformFault, AnyRule[]> = {
@@ -19,17 +19,10 @@ const expectedFailures: Record<PlatformFault, AnyRule[]> = {
   'unescaped-html': [partnerDataEscaped],
 };
 
-let partner: Awaited<ReturnType<typeof startReferencePartner>>;
-let platform: Awaited<ReturnType<typeof startPlatform>>;
-test.beforeAll(async () => {
-  [partner, platform] = await Promise.all([startReferencePartner(), startPlatform()]);
-});
-test.afterAll(async () => {
-  await Promise.all([partner.close(), platform.close()]);
-});
+const sandbox = sandboxPerFile();
 
 async function signOn(browser: Parameters<typeof runPlatformProbes>[1], faults: readonly PlatformFault[]): Promise<Finding[]> {
-  const profile = { ...referenceProfile(partner.origin, [], { collectMissingAccountInfo: true }), platform: platform.block(faults) };
+  const profile = { ...referenceProfile(sandbox.partner.origin, [], { collectMissingAccountInfo: true }), platform: sandbox.platform.block(faults) };
   return (await runPlatformProbes(profile, browser)).flatMap((result) => result.findings);
 }
 

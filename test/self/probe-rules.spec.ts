@@ -8,7 +8,7 @@ import type { Fault } from '../../sandbox/reference-partner/faults';
 import type { Profile } from '../../shared/profile-schema';
 import { referenceProfile } from '../support/profiles';
 import { platformSandbox } from '../../sandbox/platform/server';
-import { startPlatform, startReferencePartner } from '../support/sandbox';
+import { sandboxPerFile } from '../support/sandbox';
 
 /**
  * What a probe declares is what it judges: each finding is of a rule it owns or says it also judges,
@@ -19,14 +19,7 @@ import { startPlatform, startReferencePartner } from '../support/sandbox';
 const frozen = new Date('2026-11-23T12:00:00Z');
 const now = () => frozen;
 
-let partner: Awaited<ReturnType<typeof startReferencePartner>>;
-let platform: Awaited<ReturnType<typeof startPlatform>>;
-test.beforeAll(async () => {
-  [partner, platform] = await Promise.all([startReferencePartner(), startPlatform()]);
-});
-test.afterAll(async () => {
-  await Promise.all([partner.close(), platform.close()]);
-});
+const sandbox = sandboxPerFile();
 
 function undeclared(probes: readonly Probe<never>[], results: readonly ProbeResult[]): string[] {
   return results.flatMap((result, index) => {
@@ -41,9 +34,9 @@ function undeclared(probes: readonly Probe<never>[], results: readonly ProbeResu
 }
 
 const profileWith = (faults: readonly Fault[], collectMissingAccountInfo = false): Profile => ({
-  ...referenceProfile(partner.origin, faults, { collectMissingAccountInfo }),
-  platform: platform.block(),
-  dataApi: { baseUrl: platform.origin, token: platformSandbox.dataApiToken },
+  ...referenceProfile(sandbox.partner.origin, faults, { collectMissingAccountInfo }),
+  platform: sandbox.platform.block(),
+  dataApi: { baseUrl: sandbox.platform.origin, token: platformSandbox.dataApiToken },
 });
 
 for (const faults of [[], ['token-redirect'], ['tokens-not-accepted'], ['html-content-type'], ['no-user'], ['no-funding-list']] as Fault[][]) {

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { test } from '@playwright/test';
 import type { FastifyInstance } from 'fastify';
 import { buildHostPage } from '../../sandbox/host-page/server';
 import { buildPlatform, platformSandbox, type PlatformOptions } from '../../sandbox/platform/server';
@@ -31,4 +32,19 @@ export async function startPlatform(options: PlatformOptions = {}) {
     }),
     close: () => Promise.all([platform.close(), host.close()]),
   };
+}
+
+/**
+ * A reference partner and a platform emulator shared by the tests of one file: started before the first
+ * test and closed after the last. Read them inside tests (`sandbox.partner.origin`), once they are set.
+ */
+export function sandboxPerFile() {
+  const sandbox = {} as { partner: Awaited<ReturnType<typeof startReferencePartner>>; platform: Awaited<ReturnType<typeof startPlatform>> };
+  test.beforeAll(async () => {
+    [sandbox.partner, sandbox.platform] = await Promise.all([startReferencePartner(), startPlatform()]);
+  });
+  test.afterAll(async () => {
+    await Promise.all([sandbox.partner.close(), sandbox.platform.close()]);
+  });
+  return sandbox;
 }
