@@ -27,12 +27,22 @@ export class CodeSourceError extends Error {
 export const codeMaxAgeMs = 30_000;
 
 /**
+ * Told of each code the moment it arrives, before it is handed out or waits as the code minted ahead:
+ * the redactor must know a code before any response can echo it.
+ */
+export type CodeReceived = (code: string) => void;
+
+/**
  * `"codes": {"mintUrl": …}`: a POST with no body answers `{"code": "…"}`. One code is always minted
  * ahead, so a test does not wait a round trip to the partner before its first call (a worker ends with
  * one code unused). A code that waited longer than `maxAgeMs` (a worker busy with browser tests) is
  * dropped for one minted just in time, so no code is spent after a short lifetime ran out.
  */
-export function mintedCodes(mintUrl: string, http: HttpClient, { maxAgeMs = codeMaxAgeMs, now = Date.now }: { maxAgeMs?: number; now?: () => number } = {}): CodeSource {
+export function mintedCodes(
+  mintUrl: string,
+  http: HttpClient,
+  { maxAgeMs = codeMaxAgeMs, now = Date.now, received = () => {} }: { maxAgeMs?: number; now?: () => number; received?: CodeReceived } = {},
+): CodeSource {
   const mintCode = async () => {
     const { response, failure } = await http.send({ method: 'POST', url: mintUrl, headers: { accept: 'application/json' } });
     const problem = (what: string) => new CodeSourceError(`"codes.mintUrl" ${what}; it should answer 200 with {"code": "…"}`);
@@ -41,6 +51,7 @@ export function mintedCodes(mintUrl: string, http: HttpClient, { maxAgeMs = code
     const json = parseJson(response.body);
     const code = json.ok && isObject(json.value) ? json.value.code : undefined;
     if (typeof code !== 'string' || code === '') throw problem(`answered ${bodyPreview(response.body)} without a "code" string`);
+    received(code);
     return code;
   };
   // Aged from when the mint was asked for: the partner issued the code no earlier.
@@ -107,7 +118,7 @@ interface RequestPaused {
  * first request of a redirect chain, so the page's requests are paused at the CDP Fetch domain, which
  * pauses every hop; the request to the auth URL is failed there, so it never leaves the machine.
  */
-export function browserCodes(config: BrowserCodes, launch: () => Promise<Browser>): CodeSource {
+export function browserCodes(config: BrowserCodes, launch: () => Promise<Browser>, received: CodeReceived = () => {}): CodeSource {
   let browser: Promise<Browser> | undefined;
   const authUrl = new URL(config.authUrl);
   return {
@@ -154,7 +165,10 @@ export function browserCodes(config: BrowserCodes, launch: () => Promise<Browser
         const url = await Promise.race([captured, timeout, failedStep.then(() => captured)]).finally(() => clearTimeout(timer));
         const query = new URL(url).searchParams;
         const code = query.get('code');
-        if (code) return code;
+        if (code) {
+          received(code);
+          return code;
+        }
         // An authorization server that refuses sends its RFC 6749 §4.1.2.1 error to the same place: quote it.
         const error = query.get('error');
         const said = error === null ? '' : ` with "error": ${JSON.stringify(error)}${query.has('error_description') ? `, "error_description": ${JSON.stringify(query.get('error_description')!.slice(0, 200))}` : ''}`;
@@ -177,10 +191,10 @@ export function browserCodes(config: BrowserCodes, launch: () => Promise<Browser
 /** The code source a profile names. `launch` is called only by the browser source, on first use. */
 export function codeSourceFor(
   profile: Profile,
-  deps: { http: HttpClient; claimDir: string; needed: number; launch: () => Promise<Browser> },
+  deps: { http: HttpClient; claimDir: string; needed: number; launch: () => Promise<Browser>; received?: CodeReceived },
 ): CodeSource {
   const { mintUrl, static: handed, browser } = profile.codes;
-  if (mintUrl) return mintedCodes(mintUrl, deps.http);
+  if (mintUrl) return mintedCodes(mintUrl, deps.http, deps.received ? { received: deps.received } : {});
   if (handed) return staticCodes(handed, deps.claimDir, deps.needed);
-  return browserCodes(browser!, deps.launch);
+  return browserCodes(browser!, deps.launch, deps.received);
 }

@@ -129,7 +129,7 @@ export function hostileFundingBody(faults: ReadonlySet<string>, body: unknown): 
 export const leakFaults = {
   'echoes-secrets': {
     description:
-      'token endpoint: refuses a reused code with 401 (a SHOULD warning) whose error_description echoes the client secret (base64, as HTTP Basic, upper case, first character \\u-escaped, split across two fields), the code (plain, percent-encoded once and twice, form-encoded, base64), the token it issued and the codes of other sessions (plain and \\u-escaped), and the code again in Cache-Control',
+      'token endpoint: refuses a reused code with 401 (a SHOULD warning) whose error_description echoes the client secret (base64, as HTTP Basic, upper case, first character \\u-escaped, split across two fields), the code (plain, percent-encoded once and twice, form-encoded, base64), the token it issued and the codes other sessions last presented for exchange (plain and \\u-escaped), and the code again in Cache-Control',
   },
   'personal-data-elsewhere': {
     description: 'account-info: a full bank account number as "accountNumber" and as "bankAccountNumber": {"value": …}, an SSN as company.taxInfo.ssn, an EIN inside company.name, and "token": "rule", "password": "request"',

@@ -42,14 +42,16 @@ export function createStore(now: () => number, opaque: () => string = randomOpaq
     mintCode(user: UserKey, clientId: string | null): string {
       prune();
       const code = opaque();
-      recent.unshift(code);
-      recent.length = Math.min(recent.length, 5);
       codes.set(code, { user, clientId, issuedAt: now(), used: false, tokens: [] });
       return code;
     },
     lookUpCode(code: string): CodeLookup {
       const record = codes.get(code);
       if (!record) return { state: 'unknown' };
+      if (!recent.includes(code)) {
+        recent.unshift(code);
+        recent.length = Math.min(recent.length, 5);
+      }
       if (now() - record.issuedAt > codeLifetimeMs) return { state: 'expired' };
       return { state: record.used ? 'used' : 'fresh', record };
     },
@@ -64,8 +66,12 @@ export function createStore(now: () => number, opaque: () => string = randomOpaq
       }
       return token;
     },
-    /** The last codes minted, for anyone: what a partner that leaks other sessions' codes echoes. */
-    recentCodes: (): readonly string[] => recent,
+    /**
+     * The last codes presented for exchange, by anyone: what a partner that leaks other sessions' codes
+     * echoes. Presented, not minted: a client knows a code before it sends it, so the harness can mask it;
+     * a code minted for a login still under way is a value no run has seen yet.
+     */
+    recentlyRedeemed: (): readonly string[] => recent,
     /** RFC 6749 §4.1.2: on reuse, revoke what the code already issued. */
     revokeTokensOf(code: CodeRecord) {
       for (const token of code.tokens) {

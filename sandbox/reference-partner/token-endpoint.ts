@@ -136,7 +136,7 @@ export function tokenEndpoint(store: Store, clientSecret: string) {
     if (found.state === 'used' && !faults.has('allows-code-reuse')) {
       if (!faults.has('keeps-token-after-reuse')) store.revokeTokensOf(record);
       if (faults.has('echoes-secrets')) {
-        const echo = echoingRefusal({ clientId: params.client_id ?? '', clientSecret, code: params.code, tokens: [...record.tokens, ...store.recentCodes()] });
+        const echo = echoingRefusal({ clientId: params.client_id ?? '', clientSecret, code: params.code, tokens: [...record.tokens, ...store.recentlyRedeemed()] });
         return reply.code(401).header('www-authenticate', `Basic realm="${realm}"`).header('cache-control', `no-store, code=${params.code}`).type('application/json').send(echo);
       }
       return oauthError(reply, 400, 'invalid_grant', 'the code was already used');
