@@ -8,6 +8,8 @@ import { type JsonSchema, type Marker } from './payload';
 import { payloadSchema } from './payload-schema';
 import { accountInfoConsistent, accountInfoResource, bodyRules, fundingSourceIdsStable, fundingSourcesResource } from './resources';
 import { tokenTransportRules } from './token-exchange';
+import { concurrentRedemption, credentialsInUriRefused, duplicateParamRefused, getRefused, noEchoedCredentials, unknownParamIgnored } from './token-hardening';
+import { unguessableCodes, unguessableTokens } from './token-entropy';
 import { configuredEncodingAccepted, negativeCasesEncoding, otherEncodingNoted } from './token-encoding';
 import { issuedTokenAccepted, successResponseRules, tokenFieldRules } from './token-response';
 import {
@@ -56,6 +58,14 @@ const tokenExchangeRules: readonly AnyRule[] = [
   missingGrantTypeRejected,
   unsupportedGrantTypeRejected,
   noTokenWithoutCredentials,
+  noEchoedCredentials,
+  getRefused,
+  credentialsInUriRefused,
+  duplicateParamRefused,
+  unknownParamIgnored,
+  concurrentRedemption,
+  unguessableTokens,
+  unguessableCodes,
 ];
 
 export const catalogue = {

@@ -10,6 +10,8 @@ export const clauses = {
   'spec §4.2': 'Partner-hosted endpoints called by the service during SSO (token exchange, account information, funding sources)',
   'RFC6749 §2.3.1': 'Client password authentication (HTTP Basic or client_secret_post)',
   'RFC6749 §3.2.1': 'Token endpoint client authentication: a confidential client MUST authenticate; the password (§4.3.2) and client-credentials (§4.4.2) grants MUST authenticate the client',
+  'RFC6749 §3.2': 'Token endpoint: the client MUST use POST; unrecognized request parameters MUST be ignored; parameters MUST NOT be included more than once',
+  'RFC6749 §10.10': 'Credentials guessing: the chance of guessing a code or token MUST be at most 2^-128 and SHOULD be at most 2^-160',
   'RFC6749 §4.1.2': 'Authorization code: short-lived, single use; reuse is denied and its tokens SHOULD be revoked',
   'RFC6749 §4.1.3': 'Access token request: grant_type=authorization_code and code are REQUIRED',
   'RFC6749 §5.1': 'Successful token response: 200, application/json, access_token, token_type, expires_in, no-store',
@@ -42,6 +44,7 @@ export const clauses = {
   'CSP3 frame-ancestors': 'Content Security Policy: frame-ancestors names the origins allowed to frame a page',
   'RFC6265bis §4.1.2': 'Cookies: Secure, and SameSite=None for a cookie sent inside another site\'s iframe',
   'harness §json-keys': 'No key named "__proto__": a JavaScript parser that merges it into an object changes the prototype of every object',
+  'harness §echo': 'The token endpoint never sends back the client secret or the code: in a body or a header, a credential reaches every log and cache on the way',
   'harness §transport': 'A partner endpoint answers with a complete HTTP response within the profile\'s requestTimeoutMs',
 } as const;
 

@@ -10,11 +10,18 @@ export type TokenClient = Pick<Profile, 'tokenExchangeUrl' | 'clientId' | 'clien
 export type TokenParams = Partial<Record<'code' | 'grant_type' | 'client_id' | 'client_secret' | 'scope', string | undefined>>;
 
 /**
+ * One deviation from the platform's request, for the probes that test how an endpoint takes it (RFC 6749
+ * §2.3.1, §3.2): sent as a GET with every parameter in the query; the client credentials moved from the
+ * body to the query; or parameters added after the platform's, where a name may repeat one already sent.
+ */
+export type RequestBend = { method: 'GET' } | { credentialsInQuery: true } | { extra: readonly (readonly [string, string])[] };
+
+/**
  * The token request as the platform sends it (spec §4.2, §5.3): code and grant_type, plus client_id,
  * client_secret and scope only when the profile predefines them. `overrides` bends one parameter for
  * the negative cases; an override of `undefined` leaves the parameter out.
  */
-export function tokenRequest(profile: TokenClient, encoding: Encoding, overrides: TokenParams): HttpRequest {
+export function tokenRequest(profile: TokenClient, encoding: Encoding, overrides: TokenParams, bend?: RequestBend): HttpRequest {
   const params: TokenParams = {
     grant_type: 'authorization_code',
     client_id: profile.clientId,
@@ -22,13 +29,27 @@ export function tokenRequest(profile: TokenClient, encoding: Encoding, overrides
     scope: profile.scope,
     ...overrides,
   };
-  const present = Object.fromEntries(Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const present = Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  if (bend && 'method' in bend) {
+    return { method: 'GET', url: withQuery(profile.tokenExchangeUrl, present), headers: { accept: 'application/json' } };
+  }
+  const isCredential = ([name]: readonly [string, string]) => name === 'client_id' || name === 'client_secret';
+  const inQuery = bend && 'credentialsInQuery' in bend ? present.filter(isCredential) : [];
+  const inBody = [...present.filter((entry) => !inQuery.includes(entry)), ...(bend && 'extra' in bend ? bend.extra : [])];
   return {
     method: 'POST',
-    url: profile.tokenExchangeUrl,
+    url: withQuery(profile.tokenExchangeUrl, inQuery),
     headers: { 'content-type': encodings[encoding].contentType, accept: 'application/json' },
-    body: encoding === 'json' ? JSON.stringify(present) : new URLSearchParams(present).toString(),
+    // Written pair by pair, so a name sent twice stays twice, in JSON as in a form.
+    body: encoding === 'json' ? `{${inBody.map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`).join(',')}}` : new URLSearchParams(inBody.map(([n, v]) => [n, v])).toString(),
   };
+}
+
+function withQuery(url: string, params: readonly (readonly [string, string])[]): string {
+  if (params.length === 0) return url;
+  const target = new URL(url);
+  for (const [name, value] of params) target.searchParams.append(name, value);
+  return target.href;
 }
 
 /** A call to a Bearer-protected partner endpoint as the platform sends it (spec §4.2); without `token`, no Authorization header. */

@@ -1,25 +1,20 @@
-import { resourceRequest, tokenRequest, type TokenParams } from '../client/requests';
+import { resourceRequest, tokenRequest } from '../client/requests';
 import { randomUUID } from 'node:crypto';
-import { checkTransport } from '../checks/transport';
-import { blocked, blockRest, evaluate, type AnyRule, type Finding } from '../checks/finding';
-import { grantsToken, otherEncoding, tokenTransportRules, type Encoding } from '../checks/token-exchange';
-import { checkRefusal, codeReuseInvalidGrant, codeReuseRejected, codeReuseRevokesToken, missingGrantTypeRejected, noTokenWithoutCredentials, schemeOf, unauthorizedNamesScheme, unknownCodeInvalidGrant, unknownCodeRejected, unsupportedGrantTypeRejected, wrongSecretInvalidClient, wrongSecretRejected, type Answered } from '../checks/token-refusals';
+import { blocked, blockRest, evaluate } from '../checks/finding';
+import { grantsToken, otherEncoding, tokenTransportRules } from '../checks/token-exchange';
+import { checkRefusal, codeReuseInvalidGrant, codeReuseRejected, codeReuseRevokesToken, missingGrantTypeRejected, noTokenWithoutCredentials, schemeOf, unauthorizedNamesScheme, unknownCodeInvalidGrant, unknownCodeRejected, unsupportedGrantTypeRejected, wrongSecretInvalidClient, wrongSecretRejected } from '../checks/token-refusals';
 import { checkJsonResponse, issuedTokenAccepted, successResponseRules, noTokenBlocker, tokenFieldRules } from '../checks/token-response';
 import { issuedToken } from '../checks/token-exchange';
 import { configuredEncodingAccepted, negativeCasesEncoding, otherEncodingNoted } from '../checks/token-encoding';
-import { jsonResponse, type Exchange } from '../checks/evidence';
+import { jsonResponse } from '../checks/evidence';
 import { exchangeCode } from './exchange';
-import { recorded, type Probe, type ProbeContext } from './probe';
-
-/** Judges one token call's transport first; `judged` is blocked when there is no usable response. */
-function judgeTransport(exchange: Exchange, judged: readonly AnyRule[]) {
-  const transport = checkTransport(tokenTransportRules, exchange, 'no usable response from "tokenExchangeUrl"');
-  if (!transport.usable) return { findings: [...transport.findings, ...blocked(judged, transport.blocker)] };
-  return { findings: transport.findings, response: jsonResponse(exchange.response!) };
-}
+import { recorded, type Probe } from './probe';
+import { judgeEcho, judgeTransport, judgedBy, negativeCase, perCall, refusalProbe, secretOf } from './token-calls';
+import { noEchoedCredentials } from '../checks/token-hardening';
+import { tokenHardeningProbes } from './token-hardening';
 
 /** The exchange with a fresh code in the configured encoding: every rule of a successful token response. */
-const judgedByConfigured = [configuredEncodingAccepted, ...successResponseRules, ...tokenFieldRules, issuedTokenAccepted];
+const judgedByConfigured = [configuredEncodingAccepted, ...successResponseRules, ...tokenFieldRules, noEchoedCredentials, issuedTokenAccepted];
 const configuredExchangeProbe: Probe = {
   id: 'token-exchange/configured',
   area: 'token-exchange',
@@ -30,12 +25,14 @@ const configuredExchangeProbe: Probe = {
     recorded(ctx, async (http) => {
       const encoding = ctx.profile.tokenExchangeEncoding;
       // A refused exchange is retried in the other encoding with the same code, to tell an encoding problem from any other.
-      const [sent, retried] = (await exchangeCode(http, ctx.profile, await ctx.codes.next())).exchanges;
-      const call = judgeTransport(sent!, judgedByConfigured);
+      const code = await ctx.codes.next();
+      const [first, retried] = (await exchangeCode(http, ctx.profile, code)).exchanges;
+      const call = judgeTransport(first!, judgedByConfigured);
       if (!call.response) return call.findings;
       const client = { clientId: ctx.profile.clientId, clientSecret: ctx.profile.clientSecret };
       const other = retried?.response && jsonResponse(retried.response);
-      const findings = [...call.findings, ...checkJsonResponse({ encoding, response: call.response, client, ...(other ? { other } : {}) })];
+      const sent = [...secretOf(ctx.profile), { what: 'the code', value: code }];
+      const findings = [...call.findings, ...checkJsonResponse({ encoding, response: call.response, client, ...(other ? { other } : {}) }), ...judgeEcho(ctx.profile, call.response, sent)];
       const token = issuedToken(call.response);
       if (!token) return blockRest(judgedByConfigured, findings, noTokenBlocker(call.response));
       const use = await http.send(resourceRequest(ctx.profile.accountInfoUrl, token));
@@ -57,43 +54,6 @@ const otherEncodingProbe: Probe = {
       return evaluate(otherEncodingNoted, { encoding, exchange }, undefined);
     }),
 };
-
-/**
- * A negative case goes in an encoding shown to issue a token (the worker's exchange), so none fails
- * because of the encoding; a note says which. Without such an encoding its rules are blocked.
- */
-async function negativeCase(ctx: ProbeContext, judged: readonly AnyRule[], body: (encoding: Encoding) => Promise<Finding[]>): Promise<Finding[]> {
-  const exchanged = await ctx.workerExchange();
-  if ('blocker' in exchanged) return blocked(judged, { ...exchanged.blocker, reason: 'no encoding issued a token, so a refusal could not be told from an unreadable request' });
-  const note = evaluate(negativeCasesEncoding, { configured: ctx.profile.tokenExchangeEncoding, used: exchanged.encoding }, undefined);
-  return [...note, ...(await body(exchanged.encoding))];
-}
-
-/** The rules every negative case judges on its own call, whoever owns them: the call's transport and the note on its encoding. */
-const perCall: readonly AnyRule[] = [...tokenTransportRules, negativeCasesEncoding];
-/** What a negative case blocks when no encoding issued a token, or its call got no usable answer: everything but its per-call rules. */
-const judgedBy = (probe: Pick<Probe, 'rules' | 'alsoJudges'>) => [...probe.rules, ...(probe.alsoJudges ?? [])].filter((rule) => !perCall.includes(rule));
-
-/** A negative case: one request that must be refused, judged by a refusal rule and its error format. */
-function refusalProbe(
-  spec: Omit<Probe, 'area' | 'run' | 'alsoJudges'> & { alsoJudges?: readonly AnyRule[] },
-  request: (ctx: ProbeContext) => Promise<TokenParams>,
-  judge: (answered: Answered) => Finding[],
-): Probe {
-  const probe = { ...spec, area: 'token-exchange' as const, alsoJudges: [...new Set([...perCall, ...(spec.alsoJudges ?? [])])].filter((rule) => !spec.rules.includes(rule)) };
-  const judged = judgedBy(probe);
-  return {
-    ...probe,
-    run: (ctx) =>
-      recorded(ctx, (http) =>
-        negativeCase(ctx, [...new Set([...probe.rules, ...judged])], async (encoding) => {
-          const sent = tokenRequest(ctx.profile, encoding, await request(ctx));
-          const call = judgeTransport(await http.send(sent), judged);
-          return call.response ? [...call.findings, ...judge({ response: call.response, scheme: schemeOf(sent) })] : call.findings;
-        }),
-      ),
-  };
-}
 
 const unknownCodeProbe = refusalProbe(
   {
@@ -160,7 +120,8 @@ const otherGrantsProbe: Probe = {
           : freeTokens.length > 0
             ? blocked([unsupportedGrantTypeRejected], { rule: noTokenWithoutCredentials.id, reason: 'other grants yield tokens without credentials' })
             : evaluate(unsupportedGrantTypeRejected, own.response, undefined);
-        return [...own.findings, ...ownFormat, ...(freeTokens.length > 0 ? freeTokens : judgedFreely.slice(0, 1))];
+        const echo = own.response ? judgeEcho(ctx.profile, own.response) : [];
+        return [...own.findings, ...echo, ...ownFormat, ...(freeTokens.length > 0 ? freeTokens : judgedFreely.slice(0, 1))];
       }),
     ),
 };
@@ -184,7 +145,7 @@ const codeReuseProbe: Probe = {
       const sent = tokenRequest(ctx.profile, first.encoding, { code });
       const second = judgeTransport(await http.send(sent), reuseRules);
       if (!second.response) return [...note, ...second.findings];
-      const refusal = checkRefusal(codeReuseRejected, codeReuseInvalidGrant, { response: second.response, scheme: schemeOf(sent) });
+      const refusal = [...judgeEcho(ctx.profile, second.response), ...checkRefusal(codeReuseRejected, codeReuseInvalidGrant, { response: second.response, scheme: schemeOf(sent) })];
       if (grantsToken(second.response)) {
         return [...note, ...second.findings, ...refusal, ...blocked([codeReuseRevokesToken], { rule: codeReuseRejected.id, reason: 'the reused code was accepted' })];
       }
@@ -201,4 +162,5 @@ export const tokenExchangeProbes: readonly Probe[] = [
   wrongSecretProbe,
   missingGrantTypeProbe,
   otherGrantsProbe,
+  ...tokenHardeningProbes,
 ];

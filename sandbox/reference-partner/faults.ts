@@ -50,6 +50,13 @@ const protocolFaults = {
   'lowercase-bearer': { description: 'sends "token_type": "bearer"', conformant: true },
   'refresh-token-camel-case': { description: 'spells the refresh token "refreshToken", as the spec sample does', conformant: true },
   'no-refresh-token': { description: 'issues no refresh token', conformant: true },
+  'token-accepts-get': { description: 'exchanges a code sent as a GET, with every parameter in the query string' },
+  'token-secret-in-query': { description: 'reads client credentials from the query string as well as the body' },
+  'token-duplicate-params': { description: 'takes a parameter sent twice without a word: the last of a JSON key, the first of a form field' },
+  'token-rejects-unknown-params': { description: 'refuses a token request carrying a parameter it does not know (400 invalid_request)' },
+  'token-race-double-redeem': { description: 'checks a code, awaits, then marks it used: codes sent at once all yield tokens' },
+  'token-sequential-tokens': { description: 'issues access tokens from a counter behind a fixed prefix' },
+  'token-echoes-secret': { description: 'sends the client secret back in the token response, as "client_secret"' },
 } as const satisfies Record<string, FaultSpec>;
 
 type Resource = 'account-info' | 'funding-sources';

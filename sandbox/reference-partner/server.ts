@@ -8,7 +8,8 @@ import { faultCatalogue, isFault, omitted, type Behaviour, type FaultSpec } from
 import { hostileAccountBody, hostileFaults, hostileFundingBody, leakFaults, leakingAccountInfo } from './hostile';
 import { createStore, type Store } from './store';
 import { isUserKey, users, type UserKey } from './users';
-import { faultsOf, isKnownFault, oauthError, realm, referenceClient, stringParams, tokenEndpoint } from './token-endpoint';
+import { keyProblemsOf } from '../../checks/evidence';
+import { faultsOf, isKnownFault, oauthError, realm, referenceClient, stringParams, tokenEndpoint, tokenEndpointGet } from './token-endpoint';
 
 /** The password of every test user on the login page. */
 export const loginPassword = 'sandbox-password';
@@ -120,6 +121,7 @@ function partnerRoutes({ store, platformAuthUrl, now, clientSecret, password }: 
       }
     });
     app.post('/oauth/token', tokenEndpoint(store, clientSecret));
+    app.get('/oauth/token', tokenEndpointGet(store, clientSecret));
     app.get('/api/account', bearerResource(store, 'account-info', now));
     app.get('/api/funding-sources', bearerResource(store, 'funding-sources', now));
     // A partner's staging test hook: a fresh code for a user, bound to the reference client unless client=none.
@@ -148,6 +150,18 @@ export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaul
   let requests = 0;
 
   void app.register(formbody);
+  // JSON.parse keeps the last of two equal keys without a word; RFC 6749 §3.2 wants a repeated parameter refused.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = String(body);
+    const repeated = keyProblemsOf(text).duplicates[0];
+    if (repeated !== undefined && !faultsOf(request).has('token-duplicate-params')) return done(Object.assign(new Error(`"${repeated}" is sent more than once`), { statusCode: 400 }));
+    try {
+      done(null, text.trim() === '' ? undefined : JSON.parse(text));
+    } catch (error) {
+      done(Object.assign(new Error(`the body is not JSON: ${(error as Error).message}`), { statusCode: 400 }));
+    }
+  });
   app.addHook('onRequest', async (request) => {
     if (!/^\/(health|faults$|test-hooks\/stats)/.test(request.url)) requests++;
     if (latencyMs > 0 && request.url !== '/health') await sleep(latencyMs);

@@ -29,6 +29,8 @@ export function createStore(now: () => number, opaque: () => string = randomOpaq
   const codes = new Map<string, CodeRecord>();
   const tokens = new Map<string, TokenRecord>();
   const recent: string[] = [];
+  const sequencePrefix = `seq-${randomBytes(6).toString('hex')}-`;
+  let issued = 0;
   /** How old the oldest code was when it was exchanged: what a partner with short-lived codes would refuse. */
   let oldestCodeSpentMs = 0;
 
@@ -55,9 +57,10 @@ export function createStore(now: () => number, opaque: () => string = randomOpaq
       if (now() - record.issuedAt > codeLifetimeMs) return { state: 'expired' };
       return { state: record.used ? 'used' : 'fresh', record };
     },
-    issueToken(user: UserKey, code?: CodeRecord): string {
+    /** `sequential`: the "token-sequential-tokens" fault's counter behind a fixed prefix, instead of a random token. */
+    issueToken(user: UserKey, code?: CodeRecord, { sequential = false } = {}): string {
       prune();
-      const token = opaque();
+      const token = sequential ? `${sequencePrefix}${String(++issued).padStart(10, '0')}` : opaque();
       tokens.set(token, { user, expiresAt: now() + tokenLifetimeSeconds * 1000, revoked: false });
       if (code) {
         if (!code.used) oldestCodeSpentMs = Math.max(oldestCodeSpentMs, now() - code.issuedAt);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { equalSecrets } from '../secrets';
 import { isFault, type Fault } from './faults';
@@ -14,6 +15,8 @@ type Params = Record<string, string>;
 type Client = { id: string; secret: string };
 
 export const realm = 'reference-partner';
+/** What the token endpoint reads; the "token-rejects-unknown-params" fault refuses anything else. */
+const knownParams = new Set(['grant_type', 'code', 'client_id', 'client_secret', 'scope', 'redirect_uri', 'code_verifier']);
 export const formType = 'application/x-www-form-urlencoded';
 
 export type Faults = ReadonlySet<Fault | HostileFault | LeakFault>;
@@ -68,18 +71,20 @@ function tokenBody(token: string, faults: Faults): Record<string, unknown> {
   return body;
 }
 
-function sendToken(reply: FastifyReply, token: string, faults: Faults) {
+function sendToken(reply: FastifyReply, token: string, faults: Faults, echoed?: string) {
   if (!faults.has('no-cache-control')) reply.header('cache-control', 'no-store');
   if (!faults.has('no-pragma')) reply.header('pragma', 'no-cache');
   const body = tokenBody(token, faults);
+  if (faults.has('token-echoes-secret') && echoed !== undefined) body.client_secret = echoed;
   reply.code(faults.has('status-201') ? 201 : 200);
   if (faults.has('token-bom')) return reply.type('application/json; charset=utf-8').send(withByteOrderMark(JSON.stringify(body)));
   return faults.has('html-content-type') ? reply.type('text/html; charset=utf-8').send(JSON.stringify(body)) : reply.send(body);
 }
 
-export function stringParams(body: unknown): Params | undefined {
+/** `firstOfRepeated`: a form field sent twice (an array) counts as its first value, as the "token-duplicate-params" fault takes it. */
+export function stringParams(body: unknown, { firstOfRepeated = false } = {}): Params | undefined {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
-  const entries = Object.entries(body);
+  const entries = Object.entries(body).map(([name, value]): [string, unknown] => [name, firstOfRepeated && Array.isArray(value) ? value[0] : value]);
   return entries.every(([, value]) => typeof value === 'string') ? Object.fromEntries<string>(entries as [string, string][]) : undefined;
 }
 
@@ -93,8 +98,11 @@ export function tokenEndpoint(store: Store, clientSecret: string) {
     if ((faults.has('json-only') && isForm) || (faults.has('form-only') && !isForm)) {
       return oauthError(reply, 415, 'invalid_request', `${isForm ? 'form-encoded' : 'JSON'} token requests are not supported`);
     }
-    const params = stringParams(request.body);
-    if (!params) return oauthError(reply, 400, 'invalid_request', 'the body must be an object of string parameters');
+    const sent = stringParams(request.method === 'GET' ? request.query : request.body, { firstOfRepeated: faults.has('token-duplicate-params') });
+    if (!sent) return oauthError(reply, 400, 'invalid_request', 'the body must be an object of string parameters, each sent once');
+    const params = faults.has('token-secret-in-query') ? { ...stringParams(request.query), ...sent } : sent;
+    const unknown = Object.keys(params).filter((name) => !knownParams.has(name));
+    if (faults.has('token-rejects-unknown-params') && unknown.length > 0) return oauthError(reply, 400, 'invalid_request', `unknown parameter "${unknown[0]}"`);
     if (faults.has('grants-without-credentials') && (params.grant_type === 'password' || params.grant_type === 'client_credentials')) {
       return sendToken(reply, store.issueToken('complete'), faults);
     }
@@ -122,6 +130,8 @@ export function tokenEndpoint(store: Store, clientSecret: string) {
     if (faults.has('requires-pkce') && params.code_verifier === undefined) return oauthError(reply, 400, 'invalid_grant', 'PKCE: code_verifier is required');
 
     const found = store.lookUpCode(params.code);
+    // Check, then await, then set: the race the "token-race-double-redeem" fault opens.
+    if (faults.has('token-race-double-redeem') && found.state === 'fresh') await sleep(50);
     if (found.state === 'unknown' || found.state === 'expired') {
       if (faults.has('accepts-any-code')) return sendToken(reply, store.issueToken('complete'), faults);
       const error = faults.has('unknown-code-invalid-request') ? 'invalid_request' : 'invalid_grant';
@@ -141,6 +151,13 @@ export function tokenEndpoint(store: Store, clientSecret: string) {
       }
       return oauthError(reply, 400, 'invalid_grant', 'the code was already used');
     }
-    return sendToken(reply, store.issueToken(record.user, record), faults);
+    return sendToken(reply, store.issueToken(record.user, record, { sequential: faults.has('token-sequential-tokens') }), faults, params.client_secret);
   };
+}
+
+/** RFC 6749 §3.2 wants POST: a GET is answered 405, unless the "token-accepts-get" fault takes it like a POST. */
+export function tokenEndpointGet(store: Store, clientSecret: string) {
+  const post = tokenEndpoint(store, clientSecret);
+  return async (request: FastifyRequest, reply: FastifyReply) =>
+    faultsOf(request).has('token-accepts-get') ? post(request, reply) : oauthError(reply.header('allow', 'POST'), 405, 'invalid_request', 'the token endpoint takes POST only');
 }

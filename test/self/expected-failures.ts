@@ -6,6 +6,8 @@ import * as funding from '../../checks/funding-sources';
 import { accountInfoConsistent, accountInfoResource as ai, fundingSourceIdsStable, fundingSourcesResource as fs } from '../../checks/resources';
 import * as encoding from '../../checks/token-encoding';
 import * as base from '../../checks/token-exchange';
+import * as entropy from '../../checks/token-entropy';
+import * as hardening from '../../checks/token-hardening';
 import * as refusals from '../../checks/token-refusals';
 import * as response from '../../checks/token-response';
 import type { Fault } from '../../sandbox/reference-partner/faults';
@@ -56,6 +58,13 @@ export const expectedFailures: Record<Fault, readonly AnyRule[]> = {
   'lowercase-bearer': [],
   'refresh-token-camel-case': [],
   'no-refresh-token': [],
+  'token-accepts-get': [hardening.getRefused],
+  'token-secret-in-query': [hardening.credentialsInUriRefused],
+  'token-duplicate-params': [hardening.duplicateParamRefused],
+  'token-rejects-unknown-params': [hardening.unknownParamIgnored],
+  'token-race-double-redeem': [hardening.concurrentRedemption],
+  'token-sequential-tokens': [entropy.unguessableTokens],
+  'token-echoes-secret': [hardening.noEchoedCredentials],
 
   'account-info-reset': [ai.transport[0]!],
   'account-info-redirect': [ai.transport[1]!],

@@ -9,6 +9,10 @@ import { oauth2ServerClient, startOauth2ServerPartner } from '../support/oauth2-
 import { oidcClient, startOidcPartner } from '../support/oidc-partner';
 import { partnersDir } from '../support/profiles';
 import { runPlaywright } from '../support/run-playwright';
+import { concurrentRedemption, credentialsInUriRefused, duplicateParamRefused, getRefused, noEchoedCredentials, unknownParamIgnored } from '../../checks/token-hardening';
+import { unguessableCodes, unguessableTokens } from '../../checks/token-entropy';
+
+const hardeningRules = [getRefused, credentialsInUriRefused, duplicateParamRefused, unknownParamIgnored, concurrentRedemption, noEchoedCredentials, unguessableTokens, unguessableCodes].map((rule) => rule.id);
 
 /**
  * Partners built on real OAuth 2.0 server libraries from npm, their token endpoints unchanged, certified
@@ -92,6 +96,10 @@ test('oidc-provider and @node-oauth/oauth2-server certify with form; redirect_ur
     expect.soft(failedRules(cert), name).toEqual([]);
     expect.soft(cert.verdict, `${name}: ${cert.summary}`).toBe('CERTIFIED');
     expect.soft(cert.rules.filter((rule) => rule.blockedBy !== undefined).map((rule) => rule.id), name).toEqual([]);
+    // A standard server passes every hardening rule (RFC 6749 §2.3.1, §3.2, §4.1.2, §10.10).
+    const hardening = cert.rules.filter((rule) => hardeningRules.includes(rule.id));
+    expect.soft(hardening.filter((rule) => rule.outcome !== 'passed').map((rule) => `${rule.id}: ${rule.outcome}`), name).toEqual([]);
+    expect.soft(hardening.length, name).toBe(hardeningRules.length);
   }
   // The platform emulator signed on through oidc-provider's own token endpoint, in form.
   expect(certification('oidc-mint').rules.find((rule) => rule.id === 'sign-on/app/shown')?.outcome).toBe('passed');

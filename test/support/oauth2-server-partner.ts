@@ -1,3 +1,4 @@
+import querystring from 'node:querystring';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -49,8 +50,9 @@ export async function startOauth2ServerPartner({ bindRedirectUri = false }: { bi
   const readForm = async (req: IncomingMessage) => {
     let text = '';
     for await (const chunk of req) text += String(chunk);
-    // The library reads parsed parameters; like body-parser's urlencoded(), only form bodies are parsed.
-    return (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded') ? Object.fromEntries(new URLSearchParams(text)) : {};
+    // The library reads parsed parameters; as body-parser's urlencoded({extended: false}) does, only form
+    // bodies are parsed, with node:querystring, so a field sent twice arrives as an array.
+    return (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded') ? { ...querystring.parse(text) } : {};
   };
 
   const server = createServer((req, res) => {

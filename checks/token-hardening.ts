@@ -1,0 +1,132 @@
+import type { JsonResponse } from './evidence';
+import type { Rule } from './finding';
+import { describeJsonResponse, grantsToken } from './token-exchange';
+
+/**
+ * How the token endpoint takes requests the platform never sends but an attacker or a careless client
+ * may (RFC 6749 §2.3.1, §3.2, §4.1.2), and what it must never send back. Each probe sends the platform's
+ * own request with exactly one deviation.
+ */
+
+export const getRefused: Rule<JsonResponse> = {
+  id: 'token-exchange/get-refused',
+  field: 'method',
+  clause: 'RFC6749 §3.2',
+  level: 'MUST',
+  requirement: 'a GET carrying the token request in its query string yields no token',
+  impact: 'a client that puts the code and client secret in a URL is rewarded: URLs end up in access logs, proxies and browser history, and with them the secret',
+  check: (r) =>
+    grantsToken(r)
+      ? [{ code: 'not-refused', params: { status: r.status }, message: `a GET to "tokenExchangeUrl" with "code" and the client credentials in its query string was answered ${describeJsonResponse(r)}; issue tokens only to a POST (RFC 6749 §3.2: "The client MUST use the HTTP POST method"), and answer a GET with 405` }]
+      : [],
+};
+
+export const credentialsInUriRefused: Rule<JsonResponse> = {
+  id: 'token-exchange/credentials-in-uri-refused',
+  field: 'client_secret',
+  clause: 'RFC6749 §2.3.1',
+  level: 'MUST',
+  requirement: 'client credentials in the request URI are not accepted: the request yields no token',
+  impact: 'the client secret is accepted from the URL, where access logs and proxies keep it for anyone who reads them',
+  check: (r) =>
+    grantsToken(r)
+      ? [{ code: 'not-refused', params: { status: r.status }, message: `a token request with "client_id" and "client_secret" in the query string of "tokenExchangeUrl" (and "code" in the body) was answered ${describeJsonResponse(r)}; read client credentials only from the body or the Authorization header (RFC 6749 §2.3.1: they "MUST NOT be included in the request URI"), and answer 401 "invalid_client"` }]
+      : [],
+};
+
+/** The two orders a repeated "code" is sent in: a fresh code first and a made-up one second, and the other way round. */
+export interface DuplicateTrial {
+  first: 'fresh' | 'made-up';
+  response: JsonResponse;
+}
+
+export const duplicateParamRefused: Rule<readonly DuplicateTrial[]> = {
+  id: 'token-exchange/duplicate-param-refused',
+  field: 'code',
+  clause: 'RFC6749 §3.2',
+  level: 'SHOULD',
+  requirement: 'a request with "code" twice yields no token, whichever value comes first',
+  impact: 'a front end and the token endpoint may read different values of one parameter, which is how parameter-pollution attacks slip a value past a check',
+  check: (trials) =>
+    trials
+      .filter(({ response }) => grantsToken(response))
+      .map(({ first, response }) => ({
+        code: 'not-refused',
+        params: { first, status: response.status },
+        message: `a token request with "code" twice (${first === 'fresh' ? 'a fresh code first, a made-up one second' : 'a made-up code first, a fresh one second'}) was answered ${describeJsonResponse(response)}; refuse a request that repeats a parameter with 400 "invalid_request" (RFC 6749 §3.2: parameters "MUST NOT be included more than once"; §5.2)`,
+      })),
+};
+
+export const unknownParamIgnored: Rule<JsonResponse> = {
+  id: 'token-exchange/unknown-param-ignored',
+  field: 'certify_unrecognised',
+  clause: 'RFC6749 §3.2',
+  level: 'SHOULD',
+  requirement: 'a parameter the endpoint does not recognise is ignored: the code is still exchanged',
+  impact: 'the day the platform sends one more parameter (a scope, a resource, a request id), every sign-on fails',
+  check: (r) =>
+    grantsToken(r)
+      ? []
+      : [{ code: 'refused', params: { status: r.status }, message: `the platform's token request with one more parameter, "certify_unrecognised", was answered ${describeJsonResponse(r)}; ignore parameters you do not recognise (RFC 6749 §3.2: the server "MUST ignore unrecognized request parameters")` }],
+};
+
+/** What came of one code sent several times at once: how many answers carried a token, and how many of those tokens still work once every answer is in. */
+export interface Race {
+  sent: number;
+  issued: number;
+  working: number;
+}
+
+export const concurrentRedemption: Rule<Race> = {
+  id: 'token-exchange/concurrent-redemption',
+  field: 'code',
+  clause: 'RFC6749 §4.1.2',
+  level: 'MUST',
+  requirement: 'one code sent several times at once yields at most one working token',
+  impact: 'an attacker who races the platform with a stolen code gets a token of their own, and the sequential reuse check never sees it',
+  check: ({ sent, issued, working }) =>
+    working > 1
+      ? [{ code: 'double-redeem', params: { sent, issued, working }, message: `of ${sent} token requests sent at once with the same "code", ${issued} were answered with an access token, and ${working} of those tokens still work; mark a code used atomically before issuing its token (a compare-and-set, a unique constraint or a transaction), and revoke every token of a code that was presented twice (RFC 6749 §4.1.2)` }]
+      : [],
+};
+
+/** A value the platform sent, by what the partner would call it: `the client secret`, `the code`. */
+export interface Sent {
+  what: string;
+  value: string;
+}
+
+/** Echoes shorter than this are too likely to be chance. */
+const shortestEchoed = 8;
+
+/** The forms a value is echoed in, each found in any letter case. */
+function echoForms({ value }: Sent, clientId: string | undefined): [form: string, how: string][] {
+  const base64 = (text: string) => Buffer.from(text).toString('base64').replace(/=+$/, '');
+  const forms: [string, string][] = [
+    [value, 'as it is'],
+    [encodeURIComponent(value), 'percent-encoded'],
+    [base64(value), 'base64-encoded'],
+    [base64(value).replaceAll('+', '-').replaceAll('/', '_'), 'base64url-encoded'],
+  ];
+  if (clientId !== undefined) forms.push([base64(`${clientId}:${value}`), 'as an HTTP Basic credential']);
+  return forms.filter(([form]) => form.length >= shortestEchoed);
+}
+
+export const noEchoedCredentials: Rule<{ response: Pick<JsonResponse, 'headers' | 'body'>; sent: readonly Sent[]; clientId?: string | undefined }> = {
+  id: 'token-exchange/no-echoed-credentials',
+  field: 'client_secret',
+  clause: 'harness §echo',
+  level: 'MUST',
+  requirement: 'the token endpoint never sends back the client secret or the code, in the body or a header',
+  impact: 'whatever logs or caches the response (a proxy, an APM agent, the platform\'s own logs) now holds the credential',
+  check: ({ response, sent, clientId }) => {
+    const places = [['the body', response.body.toLowerCase()], ...Object.entries(response.headers).map(([name, value]) => [`the "${name}" header`, value.toLowerCase()])] as const;
+    return sent.flatMap((one) => {
+      const echo = echoForms(one, clientId)
+        .map(([form, how]) => ({ how, where: places.find(([, text]) => text.includes(form.toLowerCase()))?.[0] }))
+        .find(({ where }) => where !== undefined);
+      if (!echo) return [];
+      return [{ code: 'echoed', params: { what: one.what, how: echo.how }, message: `the token endpoint's response carries ${one.what} (${echo.how}) in ${echo.where}; never send a credential back: an "error_description" or a header may say what was wrong, not quote it` }];
+    });
+  },
+};

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { resourceRequest, tokenRequest } from '../client/requests';
+import { blocked, evaluate, evaluateAll, type Finding } from '../checks/finding';
+import { issuedToken, isSuccess } from '../checks/token-exchange';
+import { unguessableCodes, unguessableTokens } from '../checks/token-entropy';
+import { concurrentRedemption, credentialsInUriRefused, duplicateParamRefused, getRefused, unknownParamIgnored, type DuplicateTrial } from '../checks/token-hardening';
+import { exchangeCode } from './exchange';
+import { jsonResponse } from '../checks/evidence';
+import { codeReuseRejected } from '../checks/token-refusals';
+import { recorded, type Probe, type WorkerExchange } from './probe';
+import { judgeEcho, judgedBy, judgeTransport, negativeCase, perCall, refusalProbe } from './token-calls';
+
+/** RFC 6749 §2.3.1, §3.2, §4.1.2, §10.10: requests the platform never sends, each the platform's own with one deviation. */
+
+const madeUpCode = () => `certify-unknown-${randomUUID()}`;
+
+const getProbe = refusalProbe(
+  { id: 'token-exchange/get', title: 'a GET with the token request in its query string yields no token', rules: [getRefused], codes: 1 },
+  async ({ codes }) => ({ code: await codes.next() }),
+  ({ response }) => evaluate(getRefused, response, undefined),
+  { method: 'GET' },
+);
+
+const credentialsInUriProbe = refusalProbe(
+  {
+    id: 'token-exchange/credentials-in-uri',
+    title: 'client credentials in the request URI are not accepted',
+    rules: [credentialsInUriRefused],
+    codes: 1,
+    skipReason: (profile) => (profile.clientSecret ? undefined : 'the profile has no "clientSecret", so there are no client credentials to move'),
+  },
+  async ({ codes }) => ({ code: await codes.next() }),
+  ({ response }) => evaluate(credentialsInUriRefused, response, undefined),
+  { credentialsInQuery: true },
+);
+
+const unknownParamProbe = refusalProbe(
+  { id: 'token-exchange/unknown-param', title: 'a parameter the endpoint does not know is ignored', rules: [unknownParamIgnored], codes: 1 },
+  async ({ codes }) => ({ code: await codes.next() }),
+  ({ response }) => evaluate(unknownParamIgnored, response, undefined),
+  { extra: [['certify_unrecognised', randomUUID()]] },
+);
+
+/** "code" twice, in both orders, so a server that reads the first value and one that reads the last are both caught. */
+const duplicateParamProbe: Probe = {
+  id: 'token-exchange/duplicate-param',
+  area: 'token-exchange',
+  title: 'a request with "code" twice yields no token',
+  rules: [duplicateParamRefused],
+  alsoJudges: perCall,
+  codes: 2,
+  run: (ctx) =>
+    recorded(ctx, (http) =>
+      negativeCase(ctx, judgedBy(duplicateParamProbe), async (encoding) => {
+        const orders = [
+          { first: 'fresh', code: await ctx.codes.next(), then: madeUpCode() },
+          { first: 'made-up', code: madeUpCode(), then: await ctx.codes.next() },
+        ] as const;
+        const answers = await Promise.all(orders.map(({ code, then }) => http.send(tokenRequest(ctx.profile, encoding, { code }, { extra: [['code', then]] }))));
+        const calls = answers.map((exchange) => judgeTransport(exchange, [duplicateParamRefused]));
+        const findings: Finding[] = calls.flatMap((call) => call.findings);
+        const trials: DuplicateTrial[] = calls.flatMap((call, i) => (call.response ? [{ first: orders[i]!.first, response: call.response }] : []));
+        if (trials.length < calls.length) return findings;
+        return [...findings, ...judgeEcho(ctx.profile, trials[0]!.response), ...evaluate(duplicateParamRefused, trials, undefined)];
+      }),
+    ),
+};
+
+const raceSize = 5;
+
+/**
+ * One fresh code sent 5 times at once; undici opens a connection per request in flight, so the requests
+ * really race. Once every answer is in, each token that came back is tried on "accountInfoUrl".
+ */
+const concurrentRedemptionProbe: Probe = {
+  id: 'token-exchange/concurrent-redemption',
+  area: 'token-exchange',
+  title: `one code sent ${raceSize} times at once yields at most one working token`,
+  rules: [concurrentRedemption],
+  alsoJudges: perCall,
+  codes: 1,
+  run: (ctx) =>
+    recorded(ctx, (http) =>
+      negativeCase(ctx, judgedBy(concurrentRedemptionProbe), async (encoding) => {
+        const code = await ctx.codes.next();
+        const answers = await Promise.all(Array.from({ length: raceSize }, () => http.send(tokenRequest(ctx.profile, encoding, { code }))));
+        const calls = answers.map((exchange) => judgeTransport(exchange, [concurrentRedemption]));
+        const findings = calls.flatMap((call) => call.findings);
+        const responses = calls.flatMap((call) => (call.response ? [call.response] : []));
+        if (responses.length < raceSize) return findings;
+        const tokens = responses.map(issuedToken).filter((token): token is string => token !== undefined);
+        const uses = await Promise.all(tokens.map((token) => http.send(resourceRequest(ctx.profile.accountInfoUrl, token))));
+        const working = uses.filter((use) => use.response && isSuccess(use.response.status)).length;
+        const echo = judgeEcho(ctx.profile, responses[0]!);
+        if (working > 1) {
+          // A code taken again even one request after another is the sequential reuse rule's failure, not a race.
+          const again = await http.send(tokenRequest(ctx.profile, encoding, { code }));
+          if (again.response && issuedToken(jsonResponse(again.response))) {
+            return [...findings, ...echo, ...blocked([concurrentRedemption], { rule: codeReuseRejected.id, reason: 'the code is exchanged again even after the race, one request after another' })];
+          }
+        }
+        return [...findings, ...echo, ...evaluate(concurrentRedemption, { sent: raceSize, issued: tokens.length, working }, undefined)];
+      }),
+    ),
+};
+
+const entropySamples = 3;
+
+/** Three codes and the three tokens they are exchanged for: what RFC 6749 §10.10's guessing rules are judged on. */
+const unguessableProbe: Probe = {
+  id: 'token-exchange/unguessable',
+  area: 'token-exchange',
+  title: 'codes and access tokens are too long and random to guess',
+  rules: [unguessableTokens, unguessableCodes],
+  codes: entropySamples,
+  run: (ctx) =>
+    recorded(ctx, async (http) => {
+      const codes: string[] = [];
+      for (let i = 0; i < entropySamples; i++) codes.push(await ctx.codes.next());
+      const exchanged = await Promise.all(codes.map((code) => exchangeCode(http, ctx.profile, code)));
+      const tokens = exchanged.flatMap((e) => ('token' in e ? [e.token] : []));
+      const refused = exchanged.find((e): e is Extract<WorkerExchange, { blocker: unknown }> => 'blocker' in e);
+      const tokenFindings = tokens.length > 0 ? evaluate(unguessableTokens, { values: tokens }, undefined) : blocked([unguessableTokens], { ...refused!.blocker, reason: 'no access token was issued to judge' });
+      const codeInput = ctx.profile.codes.static ? { notApplicable: 'the profile lists its codes by hand ("codes.static"), so they say nothing of how the partner makes codes' } : { values: codes };
+      return [...tokenFindings, ...evaluateAll([unguessableCodes], codeInput, undefined)];
+    }),
+};
+
+export const tokenHardeningProbes: readonly Probe[] = [getProbe, credentialsInUriProbe, duplicateParamProbe, unknownParamProbe, concurrentRedemptionProbe, unguessableProbe];
