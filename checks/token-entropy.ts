@@ -66,11 +66,12 @@ function sequentialStep(middles: readonly string[], alphabet: string): number | 
 export function guessability(values: readonly string[]): Guessability {
   const length = Math.min(...values.map((v) => v.length));
   const jwt = jwtKind(values);
-  const joined = values.join('');
-  const alphabet = alphabets.find((a) => a.test.test(joined)) ?? { name: 'printable', size: 95 };
   const sharedPrefix = values.length > 1 ? commonPrefix(values) : 0;
   const sharedSuffix = values.length > 1 ? Math.min(commonPrefix(values.map(reversed)), length - sharedPrefix) : 0;
   const middles = values.map((v) => v.slice(sharedPrefix, v.length - sharedSuffix));
+  // The alphabet of what varies: a fixed "tok-" says nothing of the characters a guess must cover.
+  const varyingText = middles.join('') || values.join('');
+  const alphabet = alphabets.find((a) => a.test.test(varyingText)) ?? { name: 'printable', size: 95 };
   const step = sequentialStep(middles, alphabet.name);
   const varying = Math.max(0, length - sharedPrefix - sharedSuffix);
   const signatureBits = jwt === 'signed' ? Math.min(...values.map((v) => v.split('.')[2]!.length)) * 6 : undefined;

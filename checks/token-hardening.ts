@@ -102,13 +102,15 @@ const shortestEchoed = 8;
 /** The forms a value is echoed in, each found in any letter case. */
 function echoForms({ value }: Sent, clientId: string | undefined): [form: string, how: string][] {
   const base64 = (text: string) => Buffer.from(text).toString('base64').replace(/=+$/, '');
-  const forms: [string, string][] = [
+  const forms: [string, string][] = [];
+  // First: base64 of the secret alone can sit inside a Basic credential, which names the echo better.
+  if (clientId !== undefined) forms.push([base64(`${clientId}:${value}`), 'as an HTTP Basic credential']);
+  forms.push(
     [value, 'as it is'],
     [encodeURIComponent(value), 'percent-encoded'],
     [base64(value), 'base64-encoded'],
     [base64(value).replaceAll('+', '-').replaceAll('/', '_'), 'base64url-encoded'],
-  ];
-  if (clientId !== undefined) forms.push([base64(`${clientId}:${value}`), 'as an HTTP Basic credential']);
+  );
   return forms.filter(([form]) => form.length >= shortestEchoed);
 }
 
