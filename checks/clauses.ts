@@ -16,6 +16,7 @@ export const clauses = {
   'RFC6749 §4.1.3': 'Access token request: grant_type=authorization_code and code are REQUIRED',
   'RFC6749 §5.1': 'Successful token response: 200, application/json, access_token, token_type, expires_in, no-store',
   'RFC6749 §5.2': 'Token error response: 400 with a JSON "error" code; invalid_client may be 401, and MUST be 401 with WWW-Authenticate when the client used the Authorization header',
+  'RFC6585 §4': '429 Too Many Requests: the client sent too many requests; a Retry-After header may say how long to wait',
   'RFC9110 §15.4': 'Redirection 3xx: the platform never follows redirects from partner endpoints',
   'RFC8259 §4': 'Objects: the names within an object SHOULD be unique, or parsers disagree on which value counts',
   'RFC8259 §8.1': 'JSON exchanged between systems MUST be UTF-8, and a byte order mark MUST NOT be added',

@@ -42,6 +42,11 @@ export interface Exchange {
   failure?: TransportFailure;
   startedAt: string;
   durationMs: number;
+  /**
+   * Set when the endpoint answered 429 or 503 with "Retry-After": `waitedMs` when the client waited it out
+   * and this exchange is the one retry; without it, the wait was refused (too long, or not the first).
+   */
+  rateLimited?: { status: number; retryAfter: string; waitedMs?: number; refused?: 'too-long' | 'again' };
 }
 
 export type JsonBody = { ok: true; value: unknown } | { ok: false; error: string };

@@ -29,6 +29,24 @@ export function transportRules(endpoint: string, urlField: string): Rule<Exchang
         return [{ code: 'redirect', params: { status: response.status }, message: `"${urlField}" answered ${response.status} redirecting ${whereTo(request.url, location)}; the platform never follows redirects, so configure the final URL` }];
       },
     },
+    {
+      id: `${endpoint}/rate-limit`,
+      field: urlField,
+      clause: 'RFC6585 §4',
+      level: 'MUST',
+      requirement: 'the platform\'s calls are answered, not throttled: at most one short "Retry-After" (5 s or less) per endpoint, waited out once',
+      impact: 'the platform does not wait and retry during a sign-on: a throttled call is a user who cannot sign in',
+      check: ({ response, rateLimited }) => {
+        const limited = rateLimited ?? (response?.status === 429 ? { status: 429, retryAfter: '(none)' } : undefined);
+        if (!limited) return [];
+        const answered = `"${urlField}" answered ${limited.status} with "Retry-After: ${limited.retryAfter}"`;
+        if (limited.waitedMs !== undefined && response?.status !== 429 && !(response?.status === 503 && response.headers['retry-after'] !== undefined)) {
+          return [{ code: 'waited', params: { status: limited.status, waitedMs: limited.waitedMs }, outcome: 'info', message: `${answered}; the harness waited ${limited.waitedMs / 1000} s, once, and the retry was answered. The platform itself does not wait: exempt its client from the limit` }];
+        }
+        const why = limited.waitedMs !== undefined ? `, and again ${response!.status} after the harness waited ${limited.waitedMs / 1000} s` : limited.refused === 'again' ? ' a second time, after the harness had already waited once for this endpoint' : limited.retryAfter === '(none)' ? '' : ', longer than the 5 s the harness waits';
+        return [{ code: 'rate-limited', params: { status: limited.status, retryAfter: limited.retryAfter }, message: `${answered.replace('with "Retry-After: (none)"', 'without "Retry-After"')}${why}; the platform's calls during a sign-on must not be throttled: raise the limit for the platform's client, at least while it certifies` }];
+      },
+    },
   ];
 }
 

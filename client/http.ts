@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { jsonResponse, type Exchange, type JsonResponse, type RequestRecord, type ResponseRecord, type TransportFailure } from '../checks/evidence';
 
 export interface HttpRequest {
@@ -12,6 +13,17 @@ export interface HttpClientOptions {
   /** An overall deadline for the whole exchange, headers and body: a slow drip cannot outlive it. */
   timeoutMs: number;
   maxBodyBytes?: number;
+  /** The longest "Retry-After" waited out, once per endpoint (origin and path); a longer one is reported. */
+  maxRetryAfterMs?: number;
+}
+
+export const defaultMaxRetryAfterMs = 5000;
+
+/** "Retry-After" in seconds or as an HTTP date (RFC 9110 §10.2.3), in milliseconds from `now`. */
+export function retryAfterMs(value: string, now = Date.now()): number | undefined {
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 export interface HttpClient {
@@ -22,43 +34,67 @@ export interface HttpClient {
 export const defaultMaxBodyBytes = 1024 * 1024;
 const userAgent = 'partner-certify/0.1 (+certification harness)';
 
-export function httpClient({ timeoutMs, maxBodyBytes = defaultMaxBodyBytes }: HttpClientOptions): HttpClient {
+/**
+ * A client that never hammers a partner: a 429, or a 503 with "Retry-After", is waited out once per
+ * endpoint when the wait is at most `maxRetryAfterMs`, and retried once; any other is returned as it came,
+ * marked, for the transport rules to name.
+ */
+export function httpClient({ timeoutMs, maxBodyBytes = defaultMaxBodyBytes, maxRetryAfterMs = defaultMaxRetryAfterMs }: HttpClientOptions): HttpClient {
+  const once = sendOnce(timeoutMs, maxBodyBytes);
+  const waited = new Set<string>();
   return {
-    async send({ method, url, headers = {}, body }) {
-      const request: RequestRecord = { method, url, headers, ...(body === undefined ? {} : { body }) };
-      const startedAt = new Date().toISOString();
-      const started = performance.now();
-      let response: ResponseRecord | undefined;
-      let failure: TransportFailure | undefined;
-      try {
-        const res = await fetch(url, {
-          method,
-          headers: { 'user-agent': userAgent, ...headers },
-          ...(body === undefined ? {} : { body }),
-          redirect: 'manual', // the platform never follows a partner's redirect, so neither do we
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        const received: Record<string, string> = Object.fromEntries(res.headers);
-        // Several Set-Cookie headers cannot be folded with commas (cookies contain them): one per line.
-        if (res.headers.getSetCookie().length > 1) received['set-cookie'] = res.headers.getSetCookie().join('\n');
-        response = { status: res.status, headers: received, body: '', bytes: 0 };
-        const read = await readCapped(res.body, maxBodyBytes);
-        response.body = read.text;
-        response.bytes = read.bytes;
-        const encodingProblem = read.overCap ? undefined : utf8Problem(read.raw);
-        if (encodingProblem) response.encodingProblem = encodingProblem;
-        if (read.overCap) {
-          // fetch decompresses as it reads, so the cap bounds the decompressed bytes: a gzip bomb stops here.
-          const encoding = received['content-encoding'];
-          const what = encoding ? `once decompressed ("content-encoding: ${encoding}"), the response body` : 'the response body';
-          failure = { kind: 'body-too-large', message: `${what} is larger than the ${formatBytes(maxBodyBytes)} cap; it was cut off there` };
-        }
-      } catch (error) {
-        failure = classify(error, url, timeoutMs, response !== undefined);
-      }
-      const durationMs = Math.round(performance.now() - started);
-      return { request, ...(response ? { response } : {}), ...(failure ? { failure } : {}), startedAt, durationMs };
+    async send(request) {
+      const exchange = await once(request);
+      const status = exchange.response?.status;
+      const retryAfter = exchange.response?.headers['retry-after'];
+      if (!(status === 429 || (status === 503 && retryAfter !== undefined))) return exchange;
+      const endpoint = URL.canParse(request.url) ? (({ origin, pathname }) => origin + pathname)(new URL(request.url)) : request.url;
+      const waitMs = retryAfter === undefined ? undefined : retryAfterMs(retryAfter);
+      const limited = { status, retryAfter: retryAfter ?? '(none)' };
+      if (waitMs === undefined || waitMs > maxRetryAfterMs) return { ...exchange, rateLimited: { ...limited, refused: 'too-long' } };
+      if (waited.has(endpoint)) return { ...exchange, rateLimited: { ...limited, refused: 'again' } };
+      waited.add(endpoint);
+      await sleep(waitMs);
+      return { ...(await once(request)), rateLimited: { ...limited, waitedMs: waitMs } };
     },
+  };
+}
+
+function sendOnce(timeoutMs: number, maxBodyBytes: number): HttpClient['send'] {
+  return async function send({ method, url, headers = {}, body }) {
+    const request: RequestRecord = { method, url, headers, ...(body === undefined ? {} : { body }) };
+    const startedAt = new Date().toISOString();
+    const started = performance.now();
+    let response: ResponseRecord | undefined;
+    let failure: TransportFailure | undefined;
+    try {
+      const res = await fetch(url, {
+        method,
+        headers: { 'user-agent': userAgent, ...headers },
+        ...(body === undefined ? {} : { body }),
+        redirect: 'manual', // the platform never follows a partner's redirect, so neither do we
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      const received: Record<string, string> = Object.fromEntries(res.headers);
+      // Several Set-Cookie headers cannot be folded with commas (cookies contain them): one per line.
+      if (res.headers.getSetCookie().length > 1) received['set-cookie'] = res.headers.getSetCookie().join('\n');
+      response = { status: res.status, headers: received, body: '', bytes: 0 };
+      const read = await readCapped(res.body, maxBodyBytes);
+      response.body = read.text;
+      response.bytes = read.bytes;
+      const encodingProblem = read.overCap ? undefined : utf8Problem(read.raw);
+      if (encodingProblem) response.encodingProblem = encodingProblem;
+      if (read.overCap) {
+        // fetch decompresses as it reads, so the cap bounds the decompressed bytes: a gzip bomb stops here.
+        const encoding = received['content-encoding'];
+        const what = encoding ? `once decompressed ("content-encoding: ${encoding}"), the response body` : 'the response body';
+        failure = { kind: 'body-too-large', message: `${what} is larger than the ${formatBytes(maxBodyBytes)} cap; it was cut off there` };
+      }
+    } catch (error) {
+      failure = classify(error, url, timeoutMs, response !== undefined);
+    }
+    const durationMs = Math.round(performance.now() - started);
+    return { request, ...(response ? { response } : {}), ...(failure ? { failure } : {}), startedAt, durationMs };
   };
 }
 

@@ -56,6 +56,8 @@ const protocolFaults = {
   'token-rejects-unknown-params': { description: 'refuses a token request carrying a parameter it does not know (400 invalid_request)' },
   'token-race-double-redeem': { description: 'checks a code, awaits, then marks it used: codes sent at once all yield tokens' },
   'token-sequential-tokens': { description: 'issues access tokens from a counter behind a fixed prefix' },
+  // Throttled once, briefly: the harness waits it out and notes it (token-exchange/rate-limit); it still certifies.
+  'token-rate-limited-once': { description: 'answers the first token request 429 with "Retry-After: 1"', conformant: true },
   'token-echoes-secret': { description: 'sends the client secret back in the token response, as "client_secret"' },
 } as const satisfies Record<string, FaultSpec>;
 

@@ -89,8 +89,15 @@ export function stringParams(body: unknown, { firstOfRepeated = false } = {}): P
 }
 
 export function tokenEndpoint(store: Store, clientSecret: string) {
+  const throttled = new Set<string>();
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const faults = faultsOf(request);
+    // Once per fault list: the first token request is throttled for a second, the rest are served.
+    const list = [...faults].sort().join(',');
+    if (faults.has('token-rate-limited-once') && !throttled.has(list)) {
+      throttled.add(list);
+      return oauthError(reply.header('retry-after', '1'), 429, 'slow_down', 'too many requests; retry in 1 s');
+    }
     const hostile = hostileTokenAnswer(faults, request, reply, () => JSON.stringify(tokenBody('hostile-sample-token', faults)));
     if (hostile) return hostile;
     const isForm = (request.headers['content-type'] ?? '').toLowerCase().startsWith(formType);

@@ -65,6 +65,7 @@ export const expectedFailures: Record<Fault, readonly AnyRule[]> = {
   'token-race-double-redeem': [hardening.concurrentRedemption],
   'token-sequential-tokens': [entropy.unguessableTokens],
   'token-echoes-secret': [hardening.noEchoedCredentials],
+  'token-rate-limited-once': [],
 
   'account-info-reset': [ai.transport[0]!],
   'account-info-redirect': [ai.transport[1]!],

@@ -71,6 +71,9 @@ test('every fault is caught by exactly its rules, with messages that name the fi
     if (expected.length > 0 && JSON.stringify(raised(findings)) === JSON.stringify(expected)) caught++;
   }
   console.log(`faults caught: ${caught}/${faults.length}`);
+  // The partner throttled once, briefly, certifies; the wait is noted, once.
+  const throttled = results.find(({ fault }) => fault === 'token-rate-limited-once')!.findings;
+  expect(throttled.filter((f) => f.rule === 'token-exchange/rate-limit' && f.outcome === 'info').map((f) => f.message)).toEqual([expect.stringContaining('the harness waited 1 s, once, and the retry was answered')]);
   expect(caught).toBe(faults.length);
   // Every message names the field or behaviour it is about, in quotes.
   const unnamed = results.flatMap(({ findings }) => notPassing(findings)).filter((f) => !/"[^"]+"/.test(f.message));

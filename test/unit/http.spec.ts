@@ -4,6 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import nock from 'nock';
 import { httpClient } from '../../client/http';
+import type { Exchange } from '../../checks/evidence';
+import { evaluate } from '../../checks/finding';
+import { transportRules } from '../../checks/transport';
 
 const partner = 'http://partner.test';
 
@@ -122,5 +125,64 @@ test.describe('on real loopback sockets', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const exchange = await httpClient({ timeoutMs: 2000 }).send({ method: 'GET', url: `http://127.0.0.1:${port}/` });
     expect(exchange.failure).toEqual({ kind: 'connection-refused', message: `connection refused by 127.0.0.1:${port}; is the server running?` });
+  });
+});
+
+test.describe('a throttling partner is waited out once per endpoint, briefly, and never hammered', () => {
+  let server: Server;
+  let base = '';
+  const hits = new Map<string, number>();
+  test.beforeAll(async () => {
+    server = createServer((request, response) => {
+      const path = request.url ?? '';
+      hits.set(path, (hits.get(path) ?? 0) + 1);
+      const limited = (retryAfter?: string) => {
+        response.writeHead(path.startsWith('/503') ? 503 : 429, { 'content-type': 'application/json', ...(retryAfter ? { 'retry-after': retryAfter } : {}) });
+        response.end('{"error":"slow_down"}');
+      };
+      if (path === '/once' && hits.get(path) === 1) return limited('1');
+      if (path === '/long') return limited('60');
+      if (path.startsWith('/always')) return limited('0');
+      if (path === '/bare' || path === '/503-bare') return limited();
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const judged = (exchange: Exchange) => evaluate(transportRules('token-exchange', 'tokenExchangeUrl').find((rule) => rule.id.endsWith('/rate-limit'))!, exchange, undefined)[0]!;
+
+  test('a 429 with "Retry-After: 1" is waited out and retried once, and noted', async () => {
+    const started = performance.now();
+    const exchange = await httpClient({ timeoutMs: 2000 }).send({ method: 'POST', url: `${base}/once` });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    expect([exchange.response?.status, exchange.rateLimited]).toEqual([200, { status: 429, retryAfter: '1', waitedMs: 1000 }]);
+    expect(hits.get('/once')).toBe(2);
+    expect(judged(exchange)).toMatchObject({ rule: 'token-exchange/rate-limit', outcome: 'info' });
+  });
+
+  test('a "Retry-After" over 5 s is not waited, and is a failure that names it', async () => {
+    const exchange = await httpClient({ timeoutMs: 2000 }).send({ method: 'POST', url: `${base}/long` });
+    expect(hits.get('/long')).toBe(1);
+    expect(judged(exchange)).toMatchObject({ outcome: 'failed', message: expect.stringMatching(/^"tokenExchangeUrl" answered 429 with "Retry-After: 60", longer than the 5 s the harness waits; /) });
+  });
+
+  test('a second throttle on the same endpoint is not waited again; one after the wait is named too', async () => {
+    const client = httpClient({ timeoutMs: 2000 });
+    const first = await client.send({ method: 'POST', url: `${base}/always` });
+    expect(judged(first).message).toMatch(/^"tokenExchangeUrl" answered 429 with "Retry-After: 0", and again 429 after the harness waited 0 s; /);
+    const second = await client.send({ method: 'POST', url: `${base}/always?other=query` });
+    expect(judged(second).message).toMatch(/a second time, after the harness had already waited once for this endpoint; /);
+    expect(hits.get('/always')).toBe(2);
+    expect(hits.get('/always?other=query')).toBe(1);
+  });
+
+  test('a 429 without "Retry-After" fails at once; a 503 without it is left to the status rules', async () => {
+    const client = httpClient({ timeoutMs: 2000 });
+    expect(judged(await client.send({ method: 'POST', url: `${base}/bare` })).message).toMatch(/^"tokenExchangeUrl" answered 429 without "Retry-After"; /);
+    expect(hits.get('/bare')).toBe(1);
+    const unavailable = await client.send({ method: 'POST', url: `${base}/503-bare` });
+    expect([unavailable.response?.status, unavailable.rateLimited, judged(unavailable).outcome]).toEqual([503, undefined, 'passed']);
   });
 });
