@@ -8,7 +8,7 @@ import { type JsonSchema, type Marker } from './payload';
 import { payloadSchema } from './payload-schema';
 import { accountInfoConsistent, accountInfoResource, bodyRules, fundingSourceIdsStable, fundingSourcesResource } from './resources';
 import { tokenTransportRules } from './token-exchange';
-import { concurrentRedemption, credentialsInUriRefused, duplicateParamRefused, getRefused, noEchoedCredentials, unknownParamIgnored } from './token-hardening';
+import { codeExpires, concurrentRedemption, credentialsInUriRefused, duplicateParamRefused, getRefused, noEchoedCredentials, unknownParamIgnored } from './token-hardening';
 import { unguessableCodes, unguessableTokens } from './token-entropy';
 import { configuredEncodingAccepted, negativeCasesEncoding, otherEncodingNoted } from './token-encoding';
 import { issuedTokenAccepted, successResponseRules, tokenFieldRules } from './token-response';
@@ -66,6 +66,7 @@ const tokenExchangeRules: readonly AnyRule[] = [
   concurrentRedemption,
   unguessableTokens,
   unguessableCodes,
+  codeExpires,
 ];
 
 export const catalogue = {

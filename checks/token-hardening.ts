@@ -132,3 +132,24 @@ export const noEchoedCredentials: Rule<{ response: Pick<JsonResponse, 'headers' 
     });
   },
 };
+
+/** How long past the lifetime a held code is redeemed: enough that a clock a little slow does not count. */
+export const codeLifetimeMarginSeconds = 5;
+
+export const codeExpires: Rule<{ heldSeconds: number; response: JsonResponse }> = {
+  id: 'token-exchange/code-expires',
+  field: 'code',
+  clause: 'RFC6749 §4.1.2',
+  level: 'SHOULD',
+  requirement: 'a code held past its lifetime (10 minutes at most) is refused',
+  impact: 'a code that leaked through a log, a referrer or browser history stays good for as long as it sits there',
+  check: ({ heldSeconds, response }) =>
+    grantsToken(response)
+      ? [{ code: 'not-expired', params: { heldSeconds, status: response.status }, message: `a "code" held ${formatDuration(heldSeconds)} before its exchange was answered ${describeJsonResponse(response)}; let codes expire after at most 10 minutes (RFC 6749 §4.1.2: "A maximum authorization code lifetime of 10 minutes is RECOMMENDED")` }]
+      : [],
+};
+
+export function formatDuration(seconds: number): string {
+  const minutes = Math.floor(seconds / 60);
+  return minutes === 0 ? `${seconds} s` : `${minutes} min ${seconds % 60} s`;
+}

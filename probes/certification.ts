@@ -39,10 +39,12 @@ function standaloneContext(profile: Profile, now: () => Date = () => new Date())
   return { profile, http, codes, now, workerExchange: workerExchangeOnce(http, { profile, codes }) };
 }
 
-/** Runs probes all at once, outside Playwright. */
+const applies = (profile: Profile) => (probe: Pick<Probe, 'skipReason'>) => !probe.skipReason?.(profile);
+
+/** Runs the probes that apply to the profile all at once, outside Playwright. */
 export async function runProbes(profile: Profile, probes: readonly Probe[] = certificationProbes, now?: () => Date): Promise<ProbeResult[]> {
   const ctx = standaloneContext(profile, now);
-  return Promise.all(probes.map((probe) => probe.run(ctx)));
+  return Promise.all(probes.filter(applies(profile)).map((probe) => probe.run(ctx)));
 }
 
 /** Runs the mock-link and browser probes (or only `only` of the browser ones) all at once, outside Playwright, for a profile with "platform". */
@@ -50,9 +52,8 @@ export async function runPlatformProbes(profile: Profile, browser: Browser, only
   const ctx = standaloneContext(profile, now);
   const platform = await connectPlatform(profile, ctx.http);
   const accountInfo = accountInfoOnce(ctx.http, ctx);
-  const applies = (probe: Pick<Probe, 'skipReason'>) => !probe.skipReason?.(profile);
   return Promise.all([
-    ...(only ? [] : mockLinkProbes.filter(applies).map((probe) => probe.run({ ...ctx, platform, accountInfo }))),
-    ...(only ?? browserProbes).filter(applies).map((probe) => probe.run({ ...ctx, platform, accountInfo, browser })),
+    ...(only ? [] : mockLinkProbes.filter(applies(profile)).map((probe) => probe.run({ ...ctx, platform, accountInfo }))),
+    ...(only ?? browserProbes).filter(applies(profile)).map((probe) => probe.run({ ...ctx, platform, accountInfo, browser })),
   ]);
 }

@@ -47,6 +47,8 @@ export interface Probe<Context extends ProbeContext = ProbeContext> {
   codes: number;
   /** Why the probe does not apply to this profile, if it does not. */
   skipReason?(profile: Profile): string | undefined;
+  /** Time the probe spends waiting on purpose, added to its test's timeout. */
+  waitsMs?(profile: Profile): number;
   run(ctx: Context): Promise<ProbeResult>;
 }
 

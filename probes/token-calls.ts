@@ -44,7 +44,7 @@ export const judgedBy = (probe: Pick<Probe, 'rules' | 'alsoJudges'>) => [...prob
 export function refusalProbe(
   spec: Omit<Probe, 'area' | 'run' | 'alsoJudges'> & { alsoJudges?: readonly AnyRule[] },
   request: (ctx: ProbeContext) => Promise<TokenParams>,
-  judge: (answered: Answered) => Finding[],
+  judge: (answered: Answered, ctx: ProbeContext) => Finding[],
   bend?: RequestBend,
 ): Probe {
   const probe = { ...spec, area: 'token-exchange' as const, alsoJudges: [...new Set([...perCall, ...(spec.alsoJudges ?? [])])].filter((rule) => !spec.rules.includes(rule)) };
@@ -56,7 +56,7 @@ export function refusalProbe(
         negativeCase(ctx, [...new Set([...probe.rules, ...judged])], async (encoding) => {
           const sent = tokenRequest(ctx.profile, encoding, await request(ctx), bend);
           const call = judgeTransport(await http.send(sent), judged);
-          return call.response ? [...call.findings, ...judgeEcho(ctx.profile, call.response), ...judge({ response: call.response, scheme: schemeOf(sent) })] : call.findings;
+          return call.response ? [...call.findings, ...judgeEcho(ctx.profile, call.response), ...judge({ response: call.response, scheme: schemeOf(sent) }, ctx)] : call.findings;
         }),
       ),
   };

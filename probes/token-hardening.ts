@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Profile } from '../shared/profile-schema';
 import { resourceRequest, tokenRequest } from '../client/requests';
 import { blocked, evaluate, evaluateAll, type Finding } from '../checks/finding';
 import { issuedToken, isSuccess } from '../checks/token-exchange';
 import { unguessableCodes, unguessableTokens } from '../checks/token-entropy';
-import { concurrentRedemption, credentialsInUriRefused, duplicateParamRefused, getRefused, unknownParamIgnored, type DuplicateTrial } from '../checks/token-hardening';
+import { codeExpires, codeLifetimeMarginSeconds, formatDuration, concurrentRedemption, credentialsInUriRefused, duplicateParamRefused, getRefused, unknownParamIgnored, type DuplicateTrial } from '../checks/token-hardening';
 import { exchangeCode } from './exchange';
 import { jsonResponse } from '../checks/evidence';
 import { codeReuseRejected } from '../checks/token-refusals';
@@ -126,4 +128,24 @@ const unguessableProbe: Probe = {
     }),
 };
 
-export const tokenHardeningProbes: readonly Probe[] = [getProbe, credentialsInUriProbe, duplicateParamProbe, unknownParamProbe, concurrentRedemptionProbe, unguessableProbe];
+const holdSeconds = (profile: Profile) => profile.maxCodeLifetimeSeconds + codeLifetimeMarginSeconds;
+
+/** Opt-in ("slowChecks", or `--slow`): a fresh code held past the lifetime, then redeemed. Ten minutes of waiting, no load. */
+const codeLifetimeProbe = refusalProbe(
+  {
+    id: 'token-exchange/code-lifetime',
+    title: 'a code held past its lifetime is refused (opt-in: --slow)',
+    rules: [codeExpires],
+    codes: 1,
+    skipReason: (profile) => (profile.slowChecks ? undefined : `opt-in, as it holds a code for ${formatDuration(holdSeconds(profile))}: run with --slow, or set "slowChecks": true`),
+    waitsMs: (profile) => holdSeconds(profile) * 1000,
+  },
+  async ({ codes, profile }) => {
+    const code = await codes.next();
+    await sleep(holdSeconds(profile) * 1000);
+    return { code };
+  },
+  ({ response }, { profile }) => evaluate(codeExpires, { heldSeconds: holdSeconds(profile), response }, undefined),
+);
+
+export const tokenHardeningProbes: readonly Probe[] = [getProbe, credentialsInUriProbe, duplicateParamProbe, unknownParamProbe, concurrentRedemptionProbe, unguessableProbe, codeLifetimeProbe];

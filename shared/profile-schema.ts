@@ -136,6 +136,17 @@ export const profileSchema = z
     codes: codesSchema,
     platform: platformSchema.optional(),
     dataApi: dataApiSchema.optional(),
+    slowChecks: z
+      .boolean({ error: fieldError('give true or false') })
+      .default(false)
+      .meta({ description: 'run the opt-in checks that take long: the code-lifetime check holds a code for 10 min 5 s before redeeming it. `npm run certify -- <partner> --slow` turns it on for one run' }),
+    maxCodeLifetimeSeconds: z
+      .number({ error: fieldError('give seconds as a number') })
+      .int()
+      .min(1)
+      .max(600)
+      .default(600)
+      .meta({ description: 'the code lifetime the slow check holds a code past (plus 5 s): RFC 6749 §4.1.2 recommends 10 minutes at most' }),
     requestTimeoutMs: z
       .number({ error: fieldError('give milliseconds as a number') })
       .int()

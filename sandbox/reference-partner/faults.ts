@@ -7,6 +7,8 @@
 export interface FaultSpec {
   description: string;
   conformant?: true;
+  /** Caught only by an opt-in check ("slowChecks"), so by a self-test of its own rather than the fault matrix. */
+  slow?: true;
   /** Changes to the complete user's account information: path → value, or `omitted`. */
   account?: Edits;
   /** Changes to its funding-sources body, `{fundingSources: […]}`. */
@@ -58,6 +60,7 @@ const protocolFaults = {
   'token-sequential-tokens': { description: 'issues access tokens from a counter behind a fixed prefix' },
   // Throttled once, briefly: the harness waits it out and notes it (token-exchange/rate-limit); it still certifies.
   'token-rate-limited-once': { description: 'answers the first token request 429 with "Retry-After: 1"', conformant: true },
+  'token-codes-never-expire': { description: 'exchanges a code however long ago it was issued', slow: true },
   'token-echoes-secret': { description: 'sends the client secret back in the token response, as "client_secret"' },
 } as const satisfies Record<string, FaultSpec>;
 

@@ -28,6 +28,8 @@ export interface ReferencePartnerOptions {
   opaque?: () => string;
   /** Added before every answer but /health: a partner far away, for the bench's latency sensitivity. */
   latencyMs?: number;
+  /** How long a code may wait before its exchange; 10 minutes (RFC 6749 §4.1.2) unless a test needs it short. */
+  codeLifetimeMs?: number;
 }
 
 type Resource = 'account-info' | 'funding-sources';
@@ -144,9 +146,9 @@ function partnerRoutes({ store, platformAuthUrl, now, clientSecret, password }: 
   };
 }
 
-export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaultPlatformAuthUrl, clientSecret = referenceClient.secret, loginPassword: password = loginPassword, opaque, latencyMs = 0 }: ReferencePartnerOptions = {}) {
+export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaultPlatformAuthUrl, clientSecret = referenceClient.secret, loginPassword: password = loginPassword, opaque, latencyMs = 0, codeLifetimeMs }: ReferencePartnerOptions = {}) {
   const app = Fastify({ logger: false });
-  const store = createStore(now, opaque);
+  const store = createStore(now, opaque, codeLifetimeMs);
   let requests = 0;
 
   void app.register(formbody);

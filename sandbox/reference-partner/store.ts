@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { UserKey } from './users';
 
-export const codeLifetimeMs = 10 * 60 * 1000;
+/** RFC 6749 §4.1.2's recommended maximum, the reference partner's default. */
+export const defaultCodeLifetimeMs = 10 * 60 * 1000;
 export const tokenLifetimeSeconds = 3600;
 const pruneAbove = 10_000;
 
@@ -20,12 +21,12 @@ interface TokenRecord {
   revoked: boolean;
 }
 
-export type CodeLookup = { state: 'unknown' } | { state: 'expired' } | { state: 'used'; record: CodeRecord } | { state: 'fresh'; record: CodeRecord };
+export type CodeLookup = { state: 'unknown' } | { state: 'expired'; record: CodeRecord } | { state: 'used'; record: CodeRecord } | { state: 'fresh'; record: CodeRecord };
 
 export const randomOpaque = () => randomBytes(24).toString('base64url');
 
 /** Codes and tokens in memory, on an injected clock. */
-export function createStore(now: () => number, opaque: () => string = randomOpaque) {
+export function createStore(now: () => number, opaque: () => string = randomOpaque, codeLifetimeMs = defaultCodeLifetimeMs) {
   const codes = new Map<string, CodeRecord>();
   const tokens = new Map<string, TokenRecord>();
   const recent: string[] = [];
@@ -54,7 +55,7 @@ export function createStore(now: () => number, opaque: () => string = randomOpaq
         recent.unshift(code);
         recent.length = Math.min(recent.length, 5);
       }
-      if (now() - record.issuedAt > codeLifetimeMs) return { state: 'expired' };
+      if (now() - record.issuedAt > codeLifetimeMs) return { state: 'expired', record };
       return { state: record.used ? 'used' : 'fresh', record };
     },
     /** `sequential`: the "token-sequential-tokens" fault's counter behind a fixed prefix, instead of a random token. */

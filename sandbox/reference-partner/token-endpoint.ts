@@ -136,7 +136,8 @@ export function tokenEndpoint(store: Store, clientSecret: string) {
     if (faults.has('requires-redirect-uri') && params.redirect_uri === undefined) return oauthError(reply, 400, 'invalid_request', 'redirect_uri is required');
     if (faults.has('requires-pkce') && params.code_verifier === undefined) return oauthError(reply, 400, 'invalid_grant', 'PKCE: code_verifier is required');
 
-    const found = store.lookUpCode(params.code);
+    const looked = store.lookUpCode(params.code);
+    const found = looked.state === 'expired' && faults.has('token-codes-never-expire') ? { state: looked.record.used ? ('used' as const) : ('fresh' as const), record: looked.record } : looked;
     // Check, then await, then set: the race the "token-race-double-redeem" fault opens.
     if (faults.has('token-race-double-redeem') && found.state === 'fresh') await sleep(50);
     if (found.state === 'unknown' || found.state === 'expired') {

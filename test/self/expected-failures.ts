@@ -66,6 +66,7 @@ export const expectedFailures: Record<Fault, readonly AnyRule[]> = {
   'token-sequential-tokens': [entropy.unguessableTokens],
   'token-echoes-secret': [hardening.noEchoedCredentials],
   'token-rate-limited-once': [],
+  'token-codes-never-expire': [hardening.codeExpires],
 
   'account-info-reset': [ai.transport[0]!],
   'account-info-redirect': [ai.transport[1]!],

@@ -57,8 +57,10 @@ test('every fault is caught by exactly its rules, with messages that name the fi
   // Bounded parallelism: each certification already sends its probes at once.
   // Eight at a time: the partner and the probes share this worker's event loop, and sixteen certifications
   // at once on a loaded 2-core machine kept some answers past requestTimeoutMs (10 s).
-  for (let i = 0; i < faultNames.length; i += 8) {
-    const batch = faultNames.slice(i, i + 8);
+  // A slow fault is caught only by an opt-in check: test/self/code-lifetime.spec.ts proves it.
+  const quick = faultNames.filter((fault) => !('slow' in faultCatalogue[fault]));
+  for (let i = 0; i < quick.length; i += 8) {
+    const batch = quick.slice(i, i + 8);
     results.push(...(await Promise.all(batch.map(async (fault) => ({ fault, findings: await certify([fault]) })))));
   }
   let caught = 0;

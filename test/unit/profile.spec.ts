@@ -29,9 +29,14 @@ test('a minimal profile loads with its defaults', () => {
   expect(loadProfile(path.join(dir, 'acme.json'), {}).profile).toEqual({
     name: 'acme',
     file: path.join(dir, 'acme.json'),
-    profile: { ...valid, collectMissingAccountInfo: false, requestTimeoutMs: 10_000 },
+    profile: { ...valid, collectMissingAccountInfo: false, requestTimeoutMs: 10_000, slowChecks: false, maxCodeLifetimeSeconds: 600 },
     envValues: [],
   });
+});
+
+test('CERTIFY_SLOW=1 (npm run certify -- <partner> --slow) turns the slow checks on for one run', () => {
+  const dir = folderWith({ 'acme.json': valid });
+  expect(loadProfile(path.join(dir, 'acme.json'), { CERTIFY_SLOW: '1' }).profile?.profile.slowChecks).toBe(true);
 });
 
 test('tokenExchangeEncoding is required, and its error says why and what to choose', () => {

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { referenceClient } from '../../sandbox/reference-partner/token-endpoint';
-import { codeLifetimeMs } from '../../sandbox/reference-partner/store';
+import { defaultCodeLifetimeMs } from '../../sandbox/reference-partner/store';
 import { users } from '../../sandbox/reference-partner/users';
 import { startReferencePartner } from '../support/sandbox';
 
@@ -50,7 +50,7 @@ test('codes are bound to their client; a client=none code needs no credentials',
 
 test('codes live exactly ten minutes', async () => {
   const [onTime, late] = [await mint(), await mint()];
-  clock += codeLifetimeMs;
+  clock += defaultCodeLifetimeMs;
   expect((await exchange({ grant_type: 'authorization_code', code: onTime, ...credentials })).status).toBe(200);
   clock += 1;
   const response = await exchange({ grant_type: 'authorization_code', code: late, ...credentials });

@@ -9,6 +9,8 @@ const bare: Profile = {
   collectMissingAccountInfo: false,
   tokenExchangeEncoding: 'json',
   requestTimeoutMs: 1000,
+  slowChecks: false,
+  maxCodeLifetimeSeconds: 600,
 };
 
 test('without predefined credentials only code and grant_type are sent, in both encodings', () => {
