@@ -8,6 +8,7 @@ export const clauses = {
   'spec §2.4': 'Funding source: the fundingSources array and each source\'s id, type, nickname, bank numbers and last 4 digits',
   'spec §4.2 sync': 'The platform adds each funding source it finds and removes a known source whose id is gone',
   'spec §4.2': 'Partner-hosted endpoints called by the service during SSO (token exchange, account information, funding sources)',
+  'RFC6749 §1.6': 'TLS: the token endpoint MUST be called over TLS (§3.2), in a version current for its day: TLS 1.2 or 1.3 (RFC 9325 §3.1.1, RFC 9700 §2.6)',
   'RFC6749 §2.3.1': 'Client password authentication (HTTP Basic or client_secret_post)',
   'RFC6749 §3.2.1': 'Token endpoint client authentication: a confidential client MUST authenticate; the password (§4.3.2) and client-credentials (§4.4.2) grants MUST authenticate the client',
   'RFC6749 §3.2': 'Token endpoint: the client MUST use POST; unrecognized request parameters MUST be ignored; parameters MUST NOT be included more than once',

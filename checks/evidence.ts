@@ -27,6 +27,9 @@ export type TransportFailureKind =
   | 'body-too-large'
   | 'dns'
   | 'invalid-url'
+  /** A handshake refused for its protocol or certificate (client/tls.ts), or plain http:// in a production profile. */
+  | 'tls'
+  | 'plain-http'
   | 'network';
 
 export interface TransportFailure {

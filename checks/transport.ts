@@ -1,5 +1,7 @@
-import type { Exchange } from './evidence';
+import type { Exchange, TransportFailureKind } from './evidence';
 import { evaluateAll, failed, firstFailure, type Blocker, type Finding, type Rule } from './finding';
+
+const securityFailures: ReadonlySet<TransportFailureKind> = new Set(['tls', 'plain-http']);
 
 /**
  * Rules every call to a partner endpoint must pass before its content can be judged: a complete
@@ -14,7 +16,17 @@ export function transportRules(endpoint: string, urlField: string): Rule<Exchang
       level: 'MUST',
       requirement: 'a complete HTTP response arrives within "requestTimeoutMs"',
       impact: 'the platform gives up on the call and the user cannot sign in',
-      check: (exchange) => (exchange.failure ? [{ code: exchange.failure.kind, message: `"${urlField}": ${exchange.failure.message}` }] : []),
+      // A refused handshake or plain http:// in production is the TLS rule's to name.
+      check: ({ failure }) => (failure && !securityFailures.has(failure.kind) ? [{ code: failure.kind, message: `"${urlField}": ${failure.message}` }] : []),
+    },
+    {
+      id: `${endpoint}/tls`,
+      field: urlField,
+      clause: 'RFC6749 §1.6',
+      level: 'MUST',
+      requirement: 'an https:// endpoint negotiates TLS 1.2 or 1.3 with a certificate valid for its host name, and a production profile calls https:// only',
+      impact: 'codes, client secrets, tokens and the user\'s data cross the network where others can read or alter them',
+      check: ({ failure }) => (failure && securityFailures.has(failure.kind) ? [{ code: failure.kind, message: `"${urlField}": ${failure.message}` }] : []),
     },
     {
       id: `${endpoint}/redirect`,

@@ -1,5 +1,9 @@
 import { isUtf8 } from 'node:buffer';
+import { readFileSync } from 'node:fs';
+import type { Profile } from '../shared/profile-schema';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Dispatcher } from 'undici';
+import { checkedAgent, TlsProblem, type TlsOptions } from './tls';
 import { jsonResponse, type Exchange, type JsonResponse, type RequestRecord, type ResponseRecord, type TransportFailure } from '../checks/evidence';
 
 export interface HttpRequest {
@@ -15,6 +19,10 @@ export interface HttpClientOptions {
   maxBodyBytes?: number;
   /** The longest "Retry-After" waited out, once per endpoint (origin and path); a longer one is reported. */
   maxRetryAfterMs?: number;
+  /** A partner's private CA, trusted besides the system's roots. */
+  tls?: TlsOptions;
+  /** A production profile sends nothing over plain http://: the call fails before it is made. */
+  production?: boolean;
 }
 
 export const defaultMaxRetryAfterMs = 5000;
@@ -34,13 +42,22 @@ export interface HttpClient {
 export const defaultMaxBodyBytes = 1024 * 1024;
 const userAgent = 'partner-certify/0.1 (+certification harness)';
 
+/** The client a profile calls its partner with: its timeout, its private CA, and no plain http:// in production. */
+export function profileClient(profile: Pick<Profile, 'requestTimeoutMs' | 'environment' | 'caFile'>): HttpClient {
+  return httpClient({
+    timeoutMs: profile.requestTimeoutMs,
+    production: profile.environment === 'production',
+    ...(profile.caFile !== undefined ? { tls: { ca: readFileSync(profile.caFile, 'utf8') } } : {}),
+  });
+}
+
 /**
  * A client that never hammers a partner: a 429, or a 503 with "Retry-After", is waited out once per
  * endpoint when the wait is at most `maxRetryAfterMs`, and retried once; any other is returned as it came,
  * marked, for the transport rules to name.
  */
-export function httpClient({ timeoutMs, maxBodyBytes = defaultMaxBodyBytes, maxRetryAfterMs = defaultMaxRetryAfterMs }: HttpClientOptions): HttpClient {
-  const once = sendOnce(timeoutMs, maxBodyBytes);
+export function httpClient({ timeoutMs, maxBodyBytes = defaultMaxBodyBytes, maxRetryAfterMs = defaultMaxRetryAfterMs, tls, production = false }: HttpClientOptions): HttpClient {
+  const once = sendOnce(timeoutMs, maxBodyBytes, checkedAgent(tls), production);
   const waited = new Set<string>();
   return {
     async send(request) {
@@ -60,21 +77,28 @@ export function httpClient({ timeoutMs, maxBodyBytes = defaultMaxBodyBytes, maxR
   };
 }
 
-function sendOnce(timeoutMs: number, maxBodyBytes: number): HttpClient['send'] {
+function sendOnce(timeoutMs: number, maxBodyBytes: number, dispatcher: Dispatcher, production: boolean): HttpClient['send'] {
   return async function send({ method, url, headers = {}, body }) {
     const request: RequestRecord = { method, url, headers, ...(body === undefined ? {} : { body }) };
     const startedAt = new Date().toISOString();
+    if (production && url.toLowerCase().startsWith('http://')) {
+      const host = URL.canParse(url) ? new URL(url).host : url;
+      return { request, failure: { kind: 'plain-http', message: `${host} is called over plain http:// in a production profile, so the request (and any code, token or secret in it) was not sent; serve it over https://` }, startedAt, durationMs: 0 };
+    }
     const started = performance.now();
     let response: ResponseRecord | undefined;
     let failure: TransportFailure | undefined;
     try {
-      const res = await fetch(url, {
+      // Node's fetch is undici inside, and dispatches through the package's Agent; the DOM's RequestInit has no word for it.
+      const init: RequestInit & { dispatcher: Dispatcher } = {
+        dispatcher,
         method,
         headers: { 'user-agent': userAgent, ...headers },
         ...(body === undefined ? {} : { body }),
         redirect: 'manual', // the platform never follows a partner's redirect, so neither do we
         signal: AbortSignal.timeout(timeoutMs),
-      });
+      };
+      const res = await fetch(url, init);
       const received: Record<string, string> = Object.fromEntries(res.headers);
       // Several Set-Cookie headers cannot be folded with commas (cookies contain them): one per line.
       if (res.headers.getSetCookie().length > 1) received['set-cookie'] = res.headers.getSetCookie().join('\n');
@@ -139,6 +163,12 @@ function utf8Problem(raw: Buffer): string | undefined {
   return `is not valid UTF-8: byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')} at offset ${low} (Latin-1 or Windows-1252, perhaps)`;
 }
 
+/** The message of a handshake client/tls.ts refused, wherever fetch wrapped it. */
+function tlsProblemOf(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) if (e instanceof TlsProblem) return e.message;
+  return undefined;
+}
+
 /** Error codes and messages along an error's `cause` chain (fetch wraps the socket error). */
 function causes(error: unknown): { codes: string[]; text: string } {
   const codes: string[] = [];
@@ -160,6 +190,10 @@ function classify(error: unknown, url: string, timeoutMs: number, headersArrived
   if (!URL.canParse(url)) return { kind: 'invalid-url', message: `${JSON.stringify(url)} is not a valid URL` };
   const { codes, text } = causes(error);
   const host = new URL(url).host;
+  const refused = tlsProblemOf(error);
+  if (refused) return { kind: 'tls', message: refused };
+  const handshake = codes.find((c) => /^ERR_SSL_|^ERR_TLS_|^EPROTO$/.test(c));
+  if (handshake) return { kind: 'tls', message: `the TLS handshake with ${host} failed (${handshake}: ${text}); serve TLS 1.2 or 1.3 with a certificate valid for ${host.replace(/:\d+$/, '')}` };
   if (codes.includes('ECONNREFUSED')) return { kind: 'connection-refused', message: `connection refused by ${host}; is the server running?` };
   if (codes.some((c) => c === 'ENOTFOUND' || c === 'EAI_AGAIN')) return { kind: 'dns', message: `the host name of ${host} does not resolve` };
   if (codes.some((c) => c === 'ECONNRESET' || c === 'UND_ERR_SOCKET' || c === 'EPIPE') || /other side closed|socket hang up|terminated/i.test(text)) {

@@ -69,6 +69,12 @@ export function loadProfile(file: string, env: NodeJS.ProcessEnv = process.env):
   if (!parsed.success) return fail(...parsed.error.issues.map(formatIssue));
   // `npm run certify -- <partner> --slow` turns the slow checks on for one run, whatever the profile says.
   if (env.CERTIFY_SLOW === '1') parsed.data.slowChecks = true;
+  if (parsed.data.caFile !== undefined) {
+    const caFile = path.resolve(path.dirname(file), parsed.data.caFile);
+    const problem = pemProblem(caFile);
+    if (problem) return fail(`"caFile": ${problem}`);
+    parsed.data.caFile = caFile;
+  }
   return { profile: { name, file, profile: parsed.data, envValues }, errors: [] };
 }
 
@@ -144,4 +150,15 @@ function allowEnvReferences(node: unknown): unknown {
   // A bare {"type": "string"} already accepts "env:NAME"; only constrained strings need the alternative.
   if (copy.type !== 'string' || Object.keys(rest).length === 1) return copy;
   return { ...(description === undefined ? {} : { description }), anyOf: [rest, { type: 'string', pattern: envReference.source }] };
+}
+
+/** Why a "caFile" cannot be used: missing, unreadable, or without a PEM certificate. */
+function pemProblem(file: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return `cannot read ${display(file)}; give the path of a PEM file, relative to the profile`;
+  }
+  return text.includes('-----BEGIN CERTIFICATE-----') ? undefined : `${display(file)} holds no PEM certificate ("-----BEGIN CERTIFICATE-----")`;
 }

@@ -1,6 +1,6 @@
 import type { Profile } from '../shared/profile-schema';
 import { CodeSourceError, mintedCodes } from './codes';
-import { httpClient } from '../client/http';
+import { profileClient } from '../client/http';
 import type { Browser } from '@playwright/test';
 import { signOnProbes } from './sign-on';
 import { dataApiProbes } from './data-api';
@@ -34,7 +34,7 @@ export function codesForRun(profile: Profile, workers = 1): number {
 function standaloneContext(profile: Profile, now: () => Date = () => new Date()): ProbeContext {
   const { mintUrl } = profile.codes;
   if (!mintUrl) throw new CodeSourceError('running probes outside Playwright needs a profile with "codes.mintUrl"');
-  const http = httpClient({ timeoutMs: profile.requestTimeoutMs });
+  const http = profileClient(profile);
   const codes = mintedCodes(mintUrl, http);
   return { profile, http, codes, now, workerExchange: workerExchangeOnce(http, { profile, codes }) };
 }

@@ -136,6 +136,15 @@ export const profileSchema = z
     codes: codesSchema,
     platform: platformSchema.optional(),
     dataApi: dataApiSchema.optional(),
+    environment: z
+      .enum(['staging', 'production'], { error: fieldError('must be "staging" or "production"') })
+      .default('staging')
+      .meta({ description: 'what the profile points at: "production" makes any plain http:// endpoint a failure (nothing is sent to it), where "staging" allows http:// for a test server' }),
+    caFile: z
+      .string({ error: fieldError('give the path of a PEM file') })
+      .min(1)
+      .optional()
+      .meta({ description: 'a PEM file of CA certificates to trust besides the system\'s (a private CA), relative to the profile file' }),
     slowChecks: z
       .boolean({ error: fieldError('give true or false') })
       .default(false)

@@ -1,5 +1,6 @@
 import { deleteAt, setAt } from '../../checks/paths';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { ServerOptions as HttpsOptions } from 'node:https';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { html } from '../../shared/html';
@@ -30,6 +31,8 @@ export interface ReferencePartnerOptions {
   latencyMs?: number;
   /** How long a code may wait before its exchange; 10 minutes (RFC 6749 §4.1.2) unless a test needs it short. */
   codeLifetimeMs?: number;
+  /** Served over TLS with these options (key, cert, protocol versions), for the TLS self-tests. */
+  https?: HttpsOptions;
 }
 
 type Resource = 'account-info' | 'funding-sources';
@@ -146,8 +149,8 @@ function partnerRoutes({ store, platformAuthUrl, now, clientSecret, password }: 
   };
 }
 
-export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaultPlatformAuthUrl, clientSecret = referenceClient.secret, loginPassword: password = loginPassword, opaque, latencyMs = 0, codeLifetimeMs }: ReferencePartnerOptions = {}) {
-  const app = Fastify({ logger: false });
+export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaultPlatformAuthUrl, clientSecret = referenceClient.secret, loginPassword: password = loginPassword, opaque, latencyMs = 0, codeLifetimeMs, https }: ReferencePartnerOptions = {}) {
+  const app = (https ? Fastify({ logger: false, https }) : Fastify({ logger: false })) as FastifyInstance;
   const store = createStore(now, opaque, codeLifetimeMs);
   let requests = 0;
 

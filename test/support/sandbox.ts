@@ -7,13 +7,13 @@ import type { PlatformFault } from '../../sandbox/platform/faults';
 import { buildReferencePartner, type ReferencePartnerOptions } from '../../sandbox/reference-partner/server';
 import type { PlatformProfile } from '../../shared/profile-schema';
 
-async function listen(app: FastifyInstance) {
+async function listen(app: FastifyInstance, scheme = 'http') {
   await app.listen({ host: '127.0.0.1', port: 0 });
-  return { origin: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, close: () => app.close() };
+  return { origin: `${scheme}://127.0.0.1:${(app.server.address() as AddressInfo).port}`, close: () => app.close() };
 }
 
-/** A reference partner of the test's own, on an ephemeral loopback port. */
-export const startReferencePartner = (options: ReferencePartnerOptions = {}) => listen(buildReferencePartner(options));
+/** A reference partner of the test's own, on an ephemeral loopback port (https:// with `options.https`). */
+export const startReferencePartner = (options: ReferencePartnerOptions = {}) => listen(buildReferencePartner(options), options.https ? 'https' : 'http');
 
 /** A platform emulator and a host page of the test's own, each on an ephemeral port (so on origins of their own). */
 export async function startPlatform(options: PlatformOptions = {}) {

@@ -29,7 +29,7 @@ test('a minimal profile loads with its defaults', () => {
   expect(loadProfile(path.join(dir, 'acme.json'), {}).profile).toEqual({
     name: 'acme',
     file: path.join(dir, 'acme.json'),
-    profile: { ...valid, collectMissingAccountInfo: false, requestTimeoutMs: 10_000, slowChecks: false, maxCodeLifetimeSeconds: 600 },
+    profile: { ...valid, collectMissingAccountInfo: false, requestTimeoutMs: 10_000, slowChecks: false, maxCodeLifetimeSeconds: 600, environment: 'staging' },
     envValues: [],
   });
 });

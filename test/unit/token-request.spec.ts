@@ -11,6 +11,7 @@ const bare: Profile = {
   requestTimeoutMs: 1000,
   slowChecks: false,
   maxCodeLifetimeSeconds: 600,
+  environment: 'staging',
 };
 
 test('without predefined credentials only code and grant_type are sent, in both encodings', () => {
