@@ -37,6 +37,11 @@ export function retryAfterMs(value: string, now = Date.now()): number | undefine
 export interface HttpClient {
   /** Never throws: transport problems come back as `exchange.failure`, named. */
   send(request: HttpRequest): Promise<Exchange>;
+  /**
+   * The throttles waited out and answered since the last call, each handed over once, marked
+   * `rateLimited`: whichever probe takes one notes it, however the call that met it was judged.
+   */
+  takeWaits?: () => Exchange[];
 }
 
 export const defaultMaxBodyBytes = 1024 * 1024;
@@ -59,23 +64,35 @@ export function profileClient(profile: Pick<Profile, 'requestTimeoutMs' | 'envir
 export function httpClient({ timeoutMs, maxBodyBytes = defaultMaxBodyBytes, maxRetryAfterMs = defaultMaxRetryAfterMs, tls, production = false }: HttpClientOptions): HttpClient {
   const once = sendOnce(timeoutMs, maxBodyBytes, checkedAgent(tls), production);
   const waited = new Set<string>();
+  const waits: Exchange[] = [];
   return {
+    takeWaits: () => waits.splice(0),
     async send(request) {
       const exchange = await once(request);
-      const status = exchange.response?.status;
-      const retryAfter = exchange.response?.headers['retry-after'];
-      if (!(status === 429 || (status === 503 && retryAfter !== undefined))) return exchange;
-      const endpoint = URL.canParse(request.url) ? (({ origin, pathname }) => origin + pathname)(new URL(request.url)) : request.url;
+      if (!isThrottle(exchange)) return exchange;
+      const status = exchange.response!.status;
+      const retryAfter = exchange.response!.headers['retry-after'];
+      const endpoint = endpointOf(request.url);
       const waitMs = retryAfter === undefined ? undefined : retryAfterMs(retryAfter);
       const limited = { status, retryAfter: retryAfter ?? '(none)' };
       if (waitMs === undefined || waitMs > maxRetryAfterMs) return { ...exchange, rateLimited: { ...limited, refused: 'too-long' } };
       if (waited.has(endpoint)) return { ...exchange, rateLimited: { ...limited, refused: 'again' } };
       waited.add(endpoint);
       await sleep(waitMs);
-      return { ...(await once(request)), rateLimited: { ...limited, waitedMs: waitMs } };
+      const retried = await once(request);
+      const wait = { ...retried, rateLimited: { ...limited, waitedMs: waitMs } };
+      if (isThrottle(retried)) return wait;
+      // Answered: the call is judged as it came; the wait is noted once, by whichever probe takes it.
+      waits.push(wait);
+      return retried;
     },
   };
 }
+
+/** A URL's origin and path: throttles are waited out once per endpoint, whatever the query. */
+export const endpointOf = (url: string) => (URL.canParse(url) ? (({ origin, pathname }) => origin + pathname)(new URL(url)) : url);
+
+const isThrottle = ({ response }: Exchange) => response?.status === 429 || (response?.status === 503 && response.headers['retry-after'] !== undefined);
 
 function sendOnce(timeoutMs: number, maxBodyBytes: number, dispatcher: Dispatcher, production: boolean): HttpClient['send'] {
   return async function send({ method, url, headers = {}, body }) {
@@ -212,6 +229,7 @@ export function recorder(http: HttpClient): Recorder {
   const exchanges: Exchange[] = [];
   return {
     exchanges,
+    ...(http.takeWaits ? { takeWaits: http.takeWaits } : {}),
     async send(request) {
       const exchange = await http.send(request);
       exchanges.push(exchange);

@@ -5,7 +5,12 @@ import type { AnyRule, Blocker } from '../checks/finding';
 import type { Area } from '../checks/catalogue';
 import type { Encoding } from '../checks/token-exchange';
 import type { CodeSource } from './codes';
-import { recorder, type HttpClient, type Recorder } from '../client/http';
+import { endpointOf, recorder, type HttpClient, type Recorder } from '../client/http';
+import { evaluate } from '../checks/finding';
+import { tokenTransportRules } from '../checks/token-exchange';
+import { accountInfoResource, fundingSourcesResource } from '../checks/resources';
+import { mockLinkTransportRules } from '../checks/mock-link';
+import { mockLinkUrl } from '../shared/platform-urls';
 
 /** One exchange of a fresh code per worker: an encoding shown to issue a token, and the token; or why none came. */
 export type WorkerExchange = { exchanges: Exchange[] } & ({ encoding: Encoding; token: string } | { blocker: Blocker });
@@ -63,5 +68,19 @@ export const codesNeeded = (probes: readonly Pick<Probe, 'codes' | 'skipReason'>
 export async function recorded(ctx: ProbeContext, body: (http: Recorder) => Promise<Finding[]>): Promise<ProbeResult> {
   const http = recorder(ctx.http);
   const findings = await body(http);
-  return { findings, exchanges: http.exchanges };
+  const waits = ctx.http.takeWaits?.() ?? [];
+  return { findings: [...findings, ...waits.flatMap((wait) => waitNoted(ctx.profile, wait))], exchanges: [...http.exchanges, ...waits] };
+}
+
+/** A throttle waited out, noted by its endpoint's rate-limit rule (an endpoint the profile does not name has none). */
+function waitNoted(profile: Profile, wait: Exchange): Finding[] {
+  const endpoints: [string | undefined, readonly AnyRule[]][] = [
+    [profile.tokenExchangeUrl, tokenTransportRules],
+    [profile.accountInfoUrl, accountInfoResource.transport],
+    [profile.fundingSourcesUrl, fundingSourcesResource.transport],
+    [profile.platform && mockLinkUrl(profile.platform.url), mockLinkTransportRules],
+  ];
+  const rules = endpoints.find(([url]) => url !== undefined && endpointOf(url) === endpointOf(wait.request.url))?.[1];
+  const rateLimit = rules?.find((rule) => rule.id.endsWith('/rate-limit'));
+  return rateLimit ? evaluate(rateLimit, wait, undefined) : [];
 }
