@@ -129,7 +129,7 @@ export function hostileFundingBody(faults: ReadonlySet<string>, body: unknown): 
 export const leakFaults = {
   'echoes-secrets': {
     description:
-      'token endpoint: refuses a reused code with 401 (a SHOULD warning) whose error_description echoes the client secret (base64, as HTTP Basic, upper case, first character \\u-escaped, split across two fields), the code (plain, percent-encoded once and twice, form-encoded, base64), the token it issued and the codes other sessions last presented for exchange (plain and \\u-escaped), and the code again in Cache-Control',
+      'token endpoint: refuses a reused code with 401 (a SHOULD warning) whose error_description echoes the client secret (base64, as HTTP Basic, upper case, first character \\u-escaped, its tail after a "…", split across two fields), the code (plain, percent-encoded once and twice, form-encoded, base64), the token it issued and the codes other sessions last presented for exchange (plain and \\u-escaped); the code again in Cache-Control, the secret in headers (base64url, HTTP Basic) and in a cookie (upper case, percent-encoded)',
   },
   'personal-data-elsewhere': {
     description: 'account-info: a full bank account number as "accountNumber" and as "bankAccountNumber": {"value": …}, an SSN as company.taxInfo.ssn, an EIN inside company.name, and "token": "rule", "password": "request"',
@@ -150,10 +150,21 @@ export function echoingRefusal({ clientId, clientSecret, code, tokens }: { clien
     `basic=${escaped(base64(`${clientId}:${clientSecret}`))}`,
     `upper=${escaped(clientSecret.toUpperCase())}`,
     `unicode=${firstAsUnicodeEscape(clientSecret)}`,
+    `preview=${escaped(clientSecret.slice(0, 4))}…${escaped(clientSecret.slice(4))}`,
     `code=${escaped(code)} ${escaped(encodeURIComponent(code))} ${escaped(encodeURIComponent(encodeURIComponent(code)))} ${escaped(new URLSearchParams({ code }).toString())} ${base64(code)}`,
     `sessions=${tokens.map(firstAsUnicodeEscape).join(' ')} ${tokens.map(escaped).join(' ')}`,
   ].join('; ');
   return `{"error":"invalid_grant","error_description":"${description}","secret_start":"${escaped(clientSecret.slice(0, half))}","secret_end":"${escaped(clientSecret.slice(half))}"}`;
+}
+
+/** The headers of the "echoes-secrets" refusal: the secret in a debugging header, as HTTP Basic, and in a cookie. */
+export function echoingHeaders({ clientId, clientSecret, code }: { clientId: string; clientSecret: string; code: string }): Record<string, string> {
+  return {
+    'cache-control': `no-store, code=${code}`,
+    'x-debug-secret': Buffer.from(clientSecret).toString('base64url'),
+    'x-debug-authorization': `Basic ${base64(`${clientId}:${clientSecret}`)}`,
+    'set-cookie': `debug_secret=${encodeURIComponent(clientSecret.toUpperCase())}; Path=/; HttpOnly`,
+  };
 }
 
 /** Account information with personal data under keys no masking by name knows. */

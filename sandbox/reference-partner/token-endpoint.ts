@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { equalSecrets } from '../secrets';
 import { isFault, type Fault } from './faults';
-import { echoingRefusal, hostileTokenAnswer, isHostileFault, isLeakFault, withByteOrderMark, type HostileFault, type LeakFault } from './hostile';
+import { echoingHeaders, echoingRefusal, hostileTokenAnswer, isHostileFault, isLeakFault, withByteOrderMark, type HostileFault, type LeakFault } from './hostile';
 import { tokenLifetimeSeconds, type Store } from './store';
 
 
@@ -155,7 +155,7 @@ export function tokenEndpoint(store: Store, clientSecret: string) {
       if (!faults.has('keeps-token-after-reuse')) store.revokeTokensOf(record);
       if (faults.has('echoes-secrets')) {
         const echo = echoingRefusal({ clientId: params.client_id ?? '', clientSecret, code: params.code, tokens: [...record.tokens, ...store.recentlyRedeemed()] });
-        return reply.code(401).header('www-authenticate', `Basic realm="${realm}"`).header('cache-control', `no-store, code=${params.code}`).type('application/json').send(echo);
+        return reply.code(401).header('www-authenticate', `Basic realm="${realm}"`).headers(echoingHeaders({ clientId: params.client_id ?? '', clientSecret, code: params.code })).type('application/json').send(echo);
       }
       return oauthError(reply, 400, 'invalid_grant', 'the code was already used');
     }
