@@ -56,6 +56,8 @@ export interface Rule<Input, Ctx = void> {
   level: Level;
   /** What a conformant endpoint does; the message of a passing finding. */
   requirement: string;
+  /** Why the rule has its level, where that was a decision rather than the clause's own word (docs/RULES.md shows it). */
+  levelWhy?: string;
   impact: string;
   check(input: Input, ctx: Ctx): Issue[];
 }

@@ -94,6 +94,7 @@ function unguessable(id: string, what: string, field: string): Rule<{ values: re
     level: 'SHOULD',
     requirement: `${what} carry at least ${minimumBits} bits an attacker must guess (RFC 6749 §10.10), judged from a few samples`,
     impact: `an attacker who can guess ${what} needs no user, no code and no secret`,
+    levelWhy: 'RFC 6749 §10.10 says MUST, but a few samples give only an upper bound on the entropy, never a proof: a warning that says what was measured',
     check: (input) => {
       if ('notApplicable' in input) return [{ message: input.notApplicable, outcome: 'skipped' }];
       if (input.values.length === 0) return [{ message: `no ${what} were issued to judge`, outcome: 'skipped' }];

@@ -14,6 +14,7 @@ export const getRefused: Rule<JsonResponse> = {
   clause: 'RFC6749 §3.2',
   level: 'MUST',
   requirement: 'a GET carrying the token request in its query string yields no token',
+  levelWhy: 'RFC 6749 §3.2 says the client MUST use POST; a server that issues a token to a GET rewards credentials in URLs, where logs keep them',
   impact: 'a client that puts the code and client secret in a URL is rewarded: URLs end up in access logs, proxies and browser history, and with them the secret',
   check: (r) =>
     grantsToken(r)
@@ -27,6 +28,7 @@ export const credentialsInUriRefused: Rule<JsonResponse> = {
   clause: 'RFC6749 §2.3.1',
   level: 'MUST',
   requirement: 'client credentials in the request URI are not accepted: the request yields no token',
+  levelWhy: 'RFC 6749 §2.3.1: the credentials MUST NOT be included in the request URI; accepting them there exposes the secret to every log on the way',
   impact: 'the client secret is accepted from the URL, where access logs and proxies keep it for anyone who reads them',
   check: (r) =>
     grantsToken(r)
@@ -46,6 +48,7 @@ export const duplicateParamRefused: Rule<readonly DuplicateTrial[]> = {
   clause: 'RFC6749 §3.2',
   level: 'SHOULD',
   requirement: 'a request with "code" twice yields no token, whichever value comes first',
+  levelWhy: 'RFC 6749 §3.2 forbids the client to repeat a parameter and §5.2 names the error, but nothing obliges the server to detect it; a warning, as OAuch grades it',
   impact: 'a front end and the token endpoint may read different values of one parameter, which is how parameter-pollution attacks slip a value past a check',
   check: (trials) =>
     trials
@@ -63,6 +66,7 @@ export const unknownParamIgnored: Rule<JsonResponse> = {
   clause: 'RFC6749 §3.2',
   level: 'SHOULD',
   requirement: 'a parameter the endpoint does not recognise is ignored: the code is still exchanged',
+  levelWhy: 'RFC 6749 §3.2\'s "MUST ignore" binds the server, but no sign-on fails today because of it: the platform sends only known parameters, so it warns of the day it sends one more',
   impact: 'the day the platform sends one more parameter (a scope, a resource, a request id), every sign-on fails',
   check: (r) =>
     grantsToken(r)
@@ -83,6 +87,7 @@ export const concurrentRedemption: Rule<Race> = {
   clause: 'RFC6749 §4.1.2',
   level: 'MUST',
   requirement: 'one code sent several times at once yields at most one working token',
+  levelWhy: 'RFC 6749 §4.1.2: a code MUST NOT be used more than once; a race that yields two working tokens is that use, however it got there',
   impact: 'an attacker who races the platform with a stolen code gets a token of their own, and the sequential reuse check never sees it',
   check: ({ sent, issued, working }) =>
     working > 1
@@ -120,6 +125,7 @@ export const noEchoedCredentials: Rule<{ response: Pick<JsonResponse, 'headers' 
   clause: 'harness §echo',
   level: 'MUST',
   requirement: 'the token endpoint never sends back the client secret or the code, in the body or a header',
+  levelWhy: 'a secret in a response is a leaked secret: every log, proxy and cache on the way keeps it; no RFC grades it, so it is graded as the leak it is',
   impact: 'whatever logs or caches the response (a proxy, an APM agent, the platform\'s own logs) now holds the credential',
   check: ({ response, sent, clientId }) => {
     const places = [['the body', response.body.toLowerCase()], ...Object.entries(response.headers).map(([name, value]) => [`the "${name}" header`, value.toLowerCase()])] as const;
@@ -142,6 +148,7 @@ export const codeExpires: Rule<{ heldSeconds: number; response: JsonResponse }> 
   clause: 'RFC6749 §4.1.2',
   level: 'SHOULD',
   requirement: 'a code held past its lifetime (10 minutes at most) is refused',
+  levelWhy: 'RFC 6749 §4.1.2 RECOMMENDS (SHOULD) a 10-minute maximum',
   impact: 'a code that leaked through a log, a referrer or browser history stays good for as long as it sits there',
   check: ({ heldSeconds, response }) =>
     grantsToken(response)

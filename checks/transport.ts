@@ -26,6 +26,7 @@ export function transportRules(endpoint: string, urlField: string): Rule<Exchang
       level: 'MUST',
       requirement: 'an https:// endpoint negotiates TLS 1.2 or 1.3 with a certificate valid for its host name, and a production profile calls https:// only',
       impact: 'codes, client secrets, tokens and the user\'s data cross the network where others can read or alter them',
+      levelWhy: 'RFC 6749 §3.2 requires TLS for the token endpoint (and §1.6 a version in current use); RFC 9325 §3.1.1 says TLS 1.0 and 1.1 MUST NOT be used',
       check: ({ failure }) => (failure && securityFailures.has(failure.kind) ? [{ code: failure.kind, message: `"${urlField}": ${failure.message}` }] : []),
     },
     {
@@ -48,6 +49,7 @@ export function transportRules(endpoint: string, urlField: string): Rule<Exchang
       level: 'MUST',
       requirement: 'the platform\'s calls are answered, not throttled: at most one short "Retry-After" (5 s or less) per endpoint, waited out once',
       impact: 'the platform does not wait and retry during a sign-on: a throttled call is a user who cannot sign in',
+      levelWhy: 'a throttled sign-on call fails a user today; one short wait is forgiven (and noted) so a burst limit met during certification does not fail it',
       check: ({ response, rateLimited }) => {
         const limited = rateLimited ?? (response?.status === 429 ? { status: 429, retryAfter: '(none)' } : undefined);
         if (!limited) return [];

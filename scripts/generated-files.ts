@@ -50,7 +50,7 @@ function rulesDoc(): string {
   for (const [endpoint, endpointRules] of Object.entries(catalogue)) {
     const others = (endpointRules as readonly AnyRule[]).filter((rule) => !rule.subject?.row);
     lines.push(`### ${endpoint}`, '', '| Rule | Field | Level | Clause | Requirement |', '|---|---|---|---|---|');
-    for (const rule of others) lines.push(`| \`${rule.id}\` | \`${rule.field}\` | ${rule.level} | ${rule.clause} | ${cell(rule.requirement)}${inPublishedSchema(rule) ? ' ¹' : ''} |`);
+    for (const rule of others) lines.push(`| \`${rule.id}\` | \`${rule.field}\` | ${rule.level} | ${rule.clause} | ${cell(rule.requirement)}${inPublishedSchema(rule) ? ' ¹' : ''}${rule.levelWhy ? ` *${rule.level}: ${cell(rule.levelWhy)}*` : ''} |`);
     lines.push('');
   }
   lines.push('## Clauses', '', '| Clause | What it says |', '|---|---|');
