@@ -25,7 +25,7 @@ type Behaviour = HostileFault | Extract<Fault, 'account-info-redirect' | 'accoun
 /** The rule that names each behaviour, and how it names it. */
 const named: Record<Behaviour, { rule: string; message: RegExp; outcome?: Finding['outcome'] }> = {
   'token-html-page': { rule: 'token-exchange/body-json', message: /the body is an HTML page, not JSON; it starts "<!doctype html>/ },
-  'token-503-retry-after': { rule: 'token-exchange/encoding', message: /was answered 503, a server error with "Retry-After: 120"/ },
+  'token-503-retry-after': { rule: 'token-exchange/rate-limit', message: /"tokenExchangeUrl" answered 503 with "Retry-After: 120", longer than the 5 s the harness waits/ },
   'token-500': { rule: 'token-exchange/encoding', message: /was answered 500, a server error without Retry-After/ },
   'token-truncated-json': { rule: 'token-exchange/body-json', message: /the body is JSON cut off after \d+ characters/ },
   'token-oversized-body': { rule: 'token-exchange/transport', message: /the response body is larger than the 1 MiB cap/ },

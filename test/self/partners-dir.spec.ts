@@ -28,8 +28,9 @@ test('a profile only in PARTNERS_DIR, for a server outside this project, certifi
   const run = await runPlaywright(['--project=acme'], { PARTNERS_DIR: dir, ACME_CLIENT_SECRET: secret });
   expect(run.stderr).not.toContain('invalid partner profile');
   // Without "fundingSourcesUrl" the 2 funding-source tests are skipped; without "platform", the 2
-  // mock-link and 8 browser tests; without "dataApi", the 3 data-API tests; each saying why.
-  expect(run.report?.stats).toMatchObject({ expected: 9, unexpected: 0, skipped: 15 });
+  // mock-link and 8 browser tests; without "dataApi", the 3 data-API tests; without "slowChecks", the
+  // code-lifetime test; each saying why.
+  expect(run.report?.stats).toMatchObject({ expected: 15, unexpected: 0, skipped: 16 });
   const reasons = Object.values(skipReasons(run.report));
   expect(reasons.filter((reason) => reason.startsWith('the profile has no "platform" block'))).toHaveLength(10);
   expect(reasons.filter((reason) => reason.startsWith('the profile has no "dataApi" block'))).toHaveLength(3);
@@ -41,8 +42,9 @@ test('the platform emulator learns a PARTNERS_DIR profile and signs its users on
   const platform = { url: 'http://127.0.0.1:4401', apiKey: 'reference-platform-api-key', partnerName: 'acme' };
   const dir = partnersDir({ acme: { ...acmeProfile({ mintUrl: `${acme.origin}/staging/mint` }), platform } });
   const run = await runPlaywright(['--project=acme'], { PARTNERS_DIR: dir, ACME_CLIENT_SECRET: secret });
-  // Skipped: the 2 funding-source tests and the funding sync (no "fundingSourcesUrl"), and the 3 data-API tests.
-  expect(run.report?.stats).toMatchObject({ expected: 18, unexpected: 0, skipped: 6 });
+  // Skipped: the 2 funding-source tests and the funding sync (no "fundingSourcesUrl"), the 3 data-API
+  // tests, and the code-lifetime test (no "slowChecks").
+  expect(run.report?.stats).toMatchObject({ expected: 24, unexpected: 0, skipped: 7 });
   expect(run.code).toBe(0);
 });
 
@@ -53,14 +55,14 @@ test('static codes are spent exactly once across parallel workers, and a run nee
   const codes = await Promise.all(Array.from({ length: needed }, mint));
   const dir = partnersDir({ 'acme-static': acmeProfile({ static: codes }) });
   const run = await runPlaywright(['--project=acme-static', '--workers=4'], { PARTNERS_DIR: dir, ACME_CLIENT_SECRET: secret });
-  expect(run.report?.stats).toMatchObject({ expected: 9, unexpected: 0 });
+  expect(run.report?.stats).toMatchObject({ expected: 15, unexpected: 0 });
 });
 
 test('a run with too few static codes says how many it needs and fails clearly when they run out', async () => {
   const dir = partnersDir({ 'acme-short': acmeProfile({ static: ['spent-1', 'spent-2'] }) });
   const run = await runPlaywright(['--project=acme-short'], { PARTNERS_DIR: dir, ACME_CLIENT_SECRET: secret });
-  expect(run.stderr + run.stdout).toContain('acme-short: "codes.static" holds 2 codes; a full certification run needs 11');
-  expect(JSON.stringify(run.report)).toContain('\\"codes.static\\" ran out: it holds 2 codes and this run needs 11; ask the partner for 11 fresh codes');
+  expect(run.stderr + run.stdout).toContain('acme-short: "codes.static" holds 2 codes; a full certification run needs 18');
+  expect(JSON.stringify(run.report)).toContain('\\"codes.static\\" ran out: it holds 2 codes and this run needs 18; ask the partner for 18 fresh codes');
   expect(run.code).toBe(1);
 });
 
