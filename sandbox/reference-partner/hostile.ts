@@ -153,6 +153,8 @@ export function echoingRefusal({ clientId, clientSecret, code, tokens }: { clien
     `preview=${escaped(clientSecret.slice(0, 4))}…${escaped(clientSecret.slice(4))}`,
     `code=${escaped(code)} ${escaped(encodeURIComponent(code))} ${escaped(encodeURIComponent(encodeURIComponent(code)))} ${escaped(new URLSearchParams({ code }).toString())} ${base64(code)}`,
     `sessions=${tokens.map(firstAsUnicodeEscape).join(' ')} ${tokens.map(escaped).join(' ')}`,
+    // Markup a report must show as text, never run.
+    'markup=<img src=x onerror=window.partnerMarkupRan=1><script>window.partnerMarkupRan=1</script>',
   ].join('; ');
   return `{"error":"invalid_grant","error_description":"${description}","secret_start":"${escaped(clientSecret.slice(0, half))}","secret_end":"${escaped(clientSecret.slice(half))}"}`;
 }

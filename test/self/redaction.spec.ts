@@ -127,7 +127,7 @@ function leaksOf(secrets: Record<string, string>, texts: readonly { file: string
   return [...leaks];
 }
 
-test('no planted secret, in any form or as half of one, survives in any file of a run, in any zip or blob, or in its console', async () => {
+test('no planted secret, in any form or as half of one, survives in any file of a run, in any zip or blob, or in its console', async ({ browser }) => {
   test.setTimeout(300_000);
   // Planted: secrets holding the characters escapes are made of, and codes and tokens in the standard base64 alphabet.
   const clientSecret = `Pl4nted"Secret\\with+slash/and=${randomBytes(8).toString('hex')}`;
@@ -219,6 +219,14 @@ test('no planted secret, in any form or as half of one, survives in any file of 
     };
     expect(leaksOf(planted, texts)).toEqual([]);
     expect(texts.filter(({ text }) => /eyJ[\w-]{10,}\.eyJ[\w-]{10,}/.test(text)).map((t) => `a JWT in ${t.file}`)).toEqual([]);
+
+    // The partner's markup, in its evidence, is shown as text in Chromium, and none of it runs.
+    const page = await browser.newPage();
+    await page.goto(`file://${path.join(run.out, 'certification', 'planted', 'certification.html')}`);
+    await expect(page.locator('#evidence')).toContainText('markup=<img src=x onerror=window.partnerMarkupRan=1><script>');
+    expect(await page.evaluate(() => (window as { partnerMarkupRan?: number }).partnerMarkupRan)).toBeUndefined();
+    expect(await page.locator('#evidence img, #evidence script').count()).toBe(0);
+    await page.close();
   } finally {
     await partner.close();
   }
