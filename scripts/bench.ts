@@ -2,7 +2,6 @@
  * `npm run bench`: wall time and partner requests of a reference certification. Prints a table and
  * writes reports/out/bench.json. Not a test: it measures, it does not judge.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -19,22 +18,13 @@ import { buildPlatform, platformSandbox } from '../sandbox/platform/server';
 import { bodyOf, buildReferencePartner } from '../sandbox/reference-partner/server';
 import { loadEmulator } from './load';
 import { redact, secretsOf } from '../shared/redaction/redact';
-import { buildSandbox, sandboxHost } from '../sandbox/sandbox';
+import { sandboxHost } from '../sandbox/sandbox';
+import { ensureSandbox, httpSuites, median, playwright, sandboxOrigin as origin, timed as timedRuns } from './bench-support';
+import { fleets, printFleets } from './bench-fleet';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
-const origin = 'http://127.0.0.1:4400';
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const partnerRequests = async () => ((await (await fetch(`${origin}/test-hooks/stats`)).json()) as { requests: number }).requests;
-
-// The playwright runs below reuse this sandbox (reuseExistingServer), so its request counter sees them.
-const sandbox = buildSandbox();
-const started = await fetch(`${origin}/health`).then(
-  () => false,
-  async () => {
-    for (const { server, port } of sandbox) await server.listen({ host: sandboxHost, port });
-    return true;
-  },
-);
+const stopSandbox = await ensureSandbox();
 
 async function measure(label: string, run: () => Promise<void> | void) {
   const walls: number[] = [];
@@ -85,16 +75,6 @@ const profile = loadProfile('partners/reference.json').profile!.profile;
 const probesOnly = await measure('probes in-process (all in parallel)', async () => {
   await runProbes(profile);
 });
-// Asynchronous on purpose: the sandbox above lives in this process and must keep answering.
-const playwright = (args: string[], project = 'reference', env: Record<string, string> = {}) => async () => {
-  const child = spawn(process.execPath, [path.resolve('node_modules/@playwright/test/cli.js'), 'test', `--project=${project}`, '--reporter=dot', ...args], {
-    stdio: 'ignore',
-    env: { ...process.env, ...env, CERTIFICATION_REPORT_DIR: mkdtempSync(path.join(os.tmpdir(), 'bench-')) },
-  });
-  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  if (status !== 0) throw new Error(`the ${project} certification failed; run it alone to see why`);
-};
-const httpSuites = ['suites/token-exchange.spec.ts', 'suites/account-info.spec.ts', 'suites/funding-sources.spec.ts'];
 const withoutBrowser = await measure('playwright, HTTP suites only', playwright(httpSuites));
 const certification = await measure('playwright, all suites (browser included)', playwright([]));
 
@@ -137,16 +117,7 @@ async function latencySensitivity(latencies: readonly number[]) {
   return { measured, addedPer100Ms: { probesMs: per100('probesMs'), httpSuitesMs: per100('httpSuitesMs'), allSuitesMs: per100('allSuitesMs') } };
 }
 
-/** Median wall time of `runs` runs. */
-async function timed(run: () => Promise<unknown>): Promise<number> {
-  const walls: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await run();
-    walls.push(performance.now() - t0);
-  }
-  return Math.round(median(walls));
-}
+const timed = (run: () => Promise<unknown>) => timedRuns(run, runs);
 const latency = await latencySensitivity([0, 200]);
 
 // The data API: the typed client walks one organization's bills with limit=100, on an emulator of its own.
@@ -200,6 +171,7 @@ function maskingThroughput() {
   });
 }
 const masking = maskingThroughput();
+const fleet = await fleets();
 const conditions = { runs, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, partner: 'reference sandbox on loopback, no injected latency', workers: 4 };
 console.log(`\nreference certification, median of ${runs} runs (${conditions.cpus} cores, ${conditions.node}, ${conditions.partner})\n`);
 console.log(`${'what'.padEnd(44)} ${'median'.padStart(8)} ${'min'.padStart(8)} ${'partner requests'.padStart(17)}`);
@@ -221,7 +193,8 @@ console.log(`${'what'.padEnd(52)} ${'requests'.padStart(9)} ${'req/s'.padStart(7
 for (const l of load) console.log(`${l.label.padEnd(52)} ${String(l.requests).padStart(9)} ${String(l.requestsPerSecond).padStart(7)} ${`${l.p99Ms} ms`.padStart(7)} ${String(l.errors + l.non2xx).padStart(7)} ${String(l.server5xx).padStart(5)}`);
 console.log(`\nmasking: redact() with 50 secrets, median of ${runs}; 4 MiB over 1 MiB shows it linear (about 4)\n`);
 for (const m of masking) console.log(`${m.label.padEnd(32)} ${`${m.msPerMiB} ms per MiB`.padStart(16)} ${`${m.ratio4to1}×`.padStart(8)}`);
+printFleets(fleet);
 mkdirSync('reports/out', { recursive: true });
-writeFileSync('reports/out/bench.json', JSON.stringify({ at: new Date().toISOString(), conditions, rows, validations, dataApi: { walks, linearity }, latency, load, masking }, null, 2));
+writeFileSync('reports/out/bench.json', JSON.stringify({ at: new Date().toISOString(), conditions, rows, validations, dataApi: { walks, linearity }, latency, load, masking, fleet }, null, 2));
 console.log('\nwrote reports/out/bench.json');
-if (started) await Promise.all(sandbox.map(({ server }) => server.close()));
+await stopSandbox();
