@@ -3,6 +3,16 @@ import { evaluateAll, failed, firstFailure, type Blocker, type Finding, type Rul
 
 const securityFailures: ReadonlySet<TransportFailureKind> = new Set(['tls', 'plain-http']);
 
+/** A transport failure named as it came, by the TLS rule when it is a security failure and by the transport rule otherwise. */
+const failureNamed = (urlField: string, { security }: { security: boolean }) => ({ failure }: Exchange) =>
+  failure && securityFailures.has(failure.kind) === security ? [{ code: failure.kind, message: `"${urlField}": ${failure.message}` }] : [];
+
+/** The kinds of transport rule each endpoint has, the last part of their ids. */
+export type TransportKind = 'transport' | 'tls' | 'redirect' | 'rate-limit';
+
+/** One endpoint's transport rule of a kind, from its `transportRules`. */
+export const transportRule = (rules: readonly Rule<Exchange>[], kind: TransportKind): Rule<Exchange> => rules.find((rule) => rule.id.endsWith(`/${kind}`))!;
+
 /**
  * Rules every call to a partner endpoint must pass before its content can be judged: a complete
  * response arrived in time, and it is not a redirect (the platform never follows one).
@@ -17,7 +27,7 @@ export function transportRules(endpoint: string, urlField: string): Rule<Exchang
       requirement: 'a complete HTTP response arrives within "requestTimeoutMs"',
       impact: 'the platform gives up on the call and the user cannot sign in',
       // A refused handshake or plain http:// in production is the TLS rule's to name.
-      check: ({ failure }) => (failure && !securityFailures.has(failure.kind) ? [{ code: failure.kind, message: `"${urlField}": ${failure.message}` }] : []),
+      check: failureNamed(urlField, { security: false }),
     },
     {
       id: `${endpoint}/tls`,
@@ -27,7 +37,7 @@ export function transportRules(endpoint: string, urlField: string): Rule<Exchang
       requirement: 'an https:// endpoint negotiates TLS 1.2 or 1.3 with a certificate valid for its host name, and a production profile calls https:// only',
       impact: 'codes, client secrets, tokens and the user\'s data cross the network where others can read or alter them',
       levelWhy: 'RFC 6749 §3.2 requires TLS for the token endpoint (and §1.6 a version in current use); RFC 9325 §3.1.1 says TLS 1.0 and 1.1 MUST NOT be used',
-      check: ({ failure }) => (failure && securityFailures.has(failure.kind) ? [{ code: failure.kind, message: `"${urlField}": ${failure.message}` }] : []),
+      check: failureNamed(urlField, { security: true }),
     },
     {
       id: `${endpoint}/redirect`,

@@ -6,7 +6,8 @@ import type { Area } from '../checks/catalogue';
 import type { Encoding } from '../checks/token-exchange';
 import type { CodeSource } from './codes';
 import { endpointOf, recorder, type HttpClient, type Recorder } from '../client/http';
-import { evaluate } from '../checks/finding';
+import { evaluate, type Rule } from '../checks/finding';
+import { transportRule } from '../checks/transport';
 import { tokenTransportRules } from '../checks/token-exchange';
 import { accountInfoResource, fundingSourcesResource } from '../checks/resources';
 import { mockLinkTransportRules } from '../checks/mock-link';
@@ -74,13 +75,12 @@ export async function recorded(ctx: ProbeContext, body: (http: Recorder) => Prom
 
 /** A throttle waited out, noted by its endpoint's rate-limit rule (an endpoint the profile does not name has none). */
 function waitNoted(profile: Profile, wait: Exchange): Finding[] {
-  const endpoints: [string | undefined, readonly AnyRule[]][] = [
+  const endpoints: [string | undefined, readonly Rule<Exchange>[]][] = [
     [profile.tokenExchangeUrl, tokenTransportRules],
     [profile.accountInfoUrl, accountInfoResource.transport],
     [profile.fundingSourcesUrl, fundingSourcesResource.transport],
     [profile.platform && mockLinkUrl(profile.platform.url), mockLinkTransportRules],
   ];
   const rules = endpoints.find(([url]) => url !== undefined && endpointOf(url) === endpointOf(wait.request.url))?.[1];
-  const rateLimit = rules?.find((rule) => rule.id.endsWith('/rate-limit'));
-  return rateLimit ? evaluate(rateLimit, wait, undefined) : [];
+  return rules ? evaluate(transportRule(rules, 'rate-limit'), wait, undefined) : [];
 }

@@ -27,8 +27,8 @@ export async function fleetCost(sizes: readonly number[], { browser, runs }: { b
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-fleet-'));
   const reference = JSON.parse(readFileSync('partners/reference.json', 'utf8')) as { platform: { partnerName: string }; dataApi?: unknown };
   const names = Array.from({ length: Math.max(...sizes) }, (_, i) => `fleet-${String(i + 1).padStart(3, '0')}`);
+  const { platform, dataApi, ...http } = reference;
   for (const name of names) {
-    const { platform, dataApi, ...http } = reference;
     writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(browser ? { ...http, platform: { ...platform, partnerName: name }, dataApi } : http));
   }
   const measured = [];

@@ -2,6 +2,7 @@ import * as accountAddress from '../../checks/account-info-address';
 import * as accountCompany from '../../checks/account-info-company';
 import * as accountUser from '../../checks/account-info-user';
 import type { AnyRule } from '../../checks/finding';
+import { transportRule } from '../../checks/transport';
 import * as funding from '../../checks/funding-sources';
 import { accountInfoConsistent, accountInfoResource as ai, fundingSourceIdsStable, fundingSourcesResource as fs } from '../../checks/resources';
 import * as encoding from '../../checks/token-encoding';
@@ -15,8 +16,6 @@ import type { Fault } from '../../sandbox/reference-partner/faults';
 const account = { ...accountUser, ...accountCompany, ...accountAddress };
 
 const rules = { ...base, ...encoding, ...response, ...refusals };
-/** The transport rule of an endpoint whose id ends with `/<name>`. */
-const transportRule = (all: readonly AnyRule[], name: string): AnyRule => all.find((rule) => rule.id.endsWith(`/${name}`))!;
 const redirect = transportRule(rules.tokenTransportRules, 'redirect');
 
 /**

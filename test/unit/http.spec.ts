@@ -6,7 +6,7 @@ import nock from 'nock';
 import { httpClient } from '../../client/http';
 import type { Exchange } from '../../checks/evidence';
 import { evaluate } from '../../checks/finding';
-import { transportRules } from '../../checks/transport';
+import { transportRule, transportRules } from '../../checks/transport';
 
 const partner = 'http://partner.test';
 
@@ -151,7 +151,7 @@ test.describe('a throttling partner is waited out once per endpoint, briefly, an
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const judged = (exchange: Exchange) => evaluate(transportRules('token-exchange', 'tokenExchangeUrl').find((rule) => rule.id.endsWith('/rate-limit'))!, exchange, undefined)[0]!;
+  const judged = (exchange: Exchange) => evaluate(transportRule(transportRules('token-exchange', 'tokenExchangeUrl'), 'rate-limit'), exchange, undefined)[0]!;
 
   test('a 429 with "Retry-After: 1" is waited out and retried once, and noted', async () => {
     const started = performance.now();
