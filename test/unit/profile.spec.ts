@@ -115,3 +115,12 @@ test('the published JSON Schema accepts env: references wherever a string goes',
   const schema = profileJsonSchema() as { properties: Record<string, { anyOf?: { pattern?: string }[] }> };
   expect(schema.properties.tokenExchangeUrl?.anyOf?.[1]?.pattern).toBe('^env:([A-Za-z_][A-Za-z0-9_]*)$');
 });
+
+test('"caFile" is read relative to the profile; a missing file, or one without a PEM certificate, is one line', () => {
+  const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+  const dir = folderWith({ 'acme.json': { ...valid, caFile: 'ca.pem' }, 'ca.pem': pem });
+  expect(loadProfile(path.join(dir, 'acme.json'), {}).profile?.profile.caFile).toBe(path.join(dir, 'ca.pem'));
+  expect(errorsOf({ ...valid, caFile: 'no-such-ca.pem' })).toEqual([expect.stringMatching(/^acme\.json: "caFile": cannot read .*no-such-ca\.pem; give the path of a PEM file, relative to the profile$/)]);
+  const notPem = folderWith({ 'acme.json': { ...valid, caFile: 'ca.txt' }, 'ca.txt': 'not a certificate' });
+  expect(loadProfile(path.join(notPem, 'acme.json'), {}).errors).toEqual([expect.stringMatching(/acme\.json: "caFile": .*ca\.txt holds no PEM certificate \("-----BEGIN CERTIFICATE-----"\)$/)]);
+});
