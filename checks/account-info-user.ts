@@ -1,4 +1,4 @@
-import { differenceInYears } from 'date-fns';
+import { differenceInYears } from 'date-fns/differenceInYears';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Level } from './finding';
 import { type Field } from './payload';

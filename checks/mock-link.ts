@@ -1,4 +1,5 @@
-import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { decodeJwt } from 'jose/jwt/decode';
+import { decodeProtectedHeader } from 'jose/decode/protected_header';
 import { isObject, jsonObject, type JsonResponse } from './evidence';
 import type { Issue, Rule } from './finding';
 import { transportRules } from './transport';

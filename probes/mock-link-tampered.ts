@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { decodeJwt, SignJWT, UnsecuredJWT, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
+import { decodeJwt } from 'jose/jwt/decode';
+import { SignJWT } from 'jose/jwt/sign';
+import { UnsecuredJWT } from 'jose/jwt/unsecured';
 import { type Visit } from '../checks/sign-on';
 import { tamperedLinkRules } from '../checks/mock-link-landing';
 import { evaluate, skip, unjudged, type Finding, type Rule } from '../checks/finding';

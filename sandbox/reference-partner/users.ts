@@ -1,4 +1,6 @@
-import { addDays, format, subYears } from 'date-fns';
+import { addDays } from 'date-fns/addDays';
+import { format } from 'date-fns/format';
+import { subYears } from 'date-fns/subYears';
 
 /**
  * The reference partner's test users. Every one is conformant: the harness must raise no failure for
