@@ -17,7 +17,7 @@ import { recorded, type Probe, type ProbeResult, type Screenshot } from './probe
  */
 
 const screenTimeoutMs = 10_000;
-/** How long a host keeps listening for a message that must not come. */
+/** How long a host keeps listening for a message that must not come, where no sentinel can end the wait. */
 const quietMs = 750;
 const noAccountInfo = 'the partner served no account information to build a mock link from; see the account-info results';
 
@@ -80,24 +80,48 @@ async function messagesOf(page: Page): Promise<ReceivedMessage[]> {
 
 const messageOfScreen: Partial<Record<Screen, string>> = { app: 'NAVIGATED_TO_TARGET', error: 'AUTHENTICATION_ERROR' };
 
+const sentinelType = 'CERTIFY_SENTINEL';
+const isSentinel = (message: ReceivedMessage) => isObject(message.data) && message.data.type === sentinelType;
+
+/**
+ * Once the frame's document has loaded, posts a message of the harness's own from it to the host: a
+ * window receives the messages of one frame in the order they were posted, so when this one is in, so
+ * is every message the page posted while it loaded. False when the frame holds no document to post from.
+ */
+async function postSentinel(page: Page): Promise<boolean> {
+  const frame = page.mainFrame().childFrames()[0];
+  if (!frame) return false;
+  return frame
+    .evaluate(async (type) => {
+      if (document.readyState !== 'complete') await new Promise((loaded) => addEventListener('load', loaded, { once: true }));
+      parent.postMessage({ type }, '*');
+    }, sentinelType)
+    .then(() => true, () => false);
+}
+
 /**
  * What the frame shows, once a screen is there (a screen left behind by a form submission does not
- * count), and the messages the host received by then: after waiting for the one that screen posts, or,
- * with `quiet`, for a moment in which a message that must not come could arrive.
+ * count), and the messages the host received by then: every message the page posted while it loaded,
+ * known from the sentinel that follows them. Where no sentinel can be posted, the wait is for the message
+ * the screen posts, or a moment in which a message that must not come could arrive.
  */
-export async function observe(page: Page, platform: Platform, { waitMs = screenTimeoutMs, quiet = false } = {}): Promise<Visit> {
+export async function observe(page: Page, platform: Platform, { waitMs = screenTimeoutMs } = {}): Promise<Visit> {
   const shown = frameOf(page).locator('main[data-screen]:not([data-stale])');
   await shown.waitFor({ timeout: waitMs }).catch(() => undefined);
   const screen = (await shown.count()) > 0 ? (((await shown.getAttribute('data-screen')) ?? 'none') as Screen) : 'none';
   const text = screen === 'none' ? '' : await shown.innerText();
-  const awaited = quiet ? undefined : messageOfScreen[screen];
-  const deadline = Date.now() + (awaited ? screenTimeoutMs : quiet ? quietMs : 0);
+  const sentinel = await postSentinel(page);
+  const awaited = messageOfScreen[screen];
+  const arrived = (messages: ReceivedMessage[]) => (sentinel ? messages.some(isSentinel) : awaited !== undefined && messages.some((m) => messageType(m) === awaited));
+  const deadline = Date.now() + (sentinel || awaited ? screenTimeoutMs : quietMs);
   let messages = await messagesOf(page);
-  while (Date.now() < deadline && !(awaited && messages.some((m) => messageType(m) === awaited))) {
-    await page.waitForTimeout(50);
+  while (Date.now() < deadline && !arrived(messages)) {
+    await page.waitForTimeout(25);
     messages = await messagesOf(page);
   }
-  return { screen, text, messages, platformOrigin: platform.origin };
+  // The host page lists what it receives: the sentinel leaves the list before a screenshot shows it.
+  await page.locator('#messages li').evaluateAll((items, type) => items.filter((item) => item.textContent?.includes(type)).forEach((item) => item.remove()), sentinelType);
+  return { screen, text, messages: messages.filter((message) => !isSentinel(message)), platformOrigin: platform.origin };
 }
 
 /** Creates a mock link for `accountInfo`; undefined (with the reason) when the platform issues none. */

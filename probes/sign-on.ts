@@ -198,13 +198,13 @@ const foreignHostSignOn = browserProbe(
 
     await page.goto(foreignHost(framed!.link));
     // page.goto waited for the frame's load event: a screen that is not there now never comes.
-    const blocked = await observe(page, ctx.platform, { waitMs: 250, quiet: true });
+    const blocked = await observe(page, ctx.platform, { waitMs: 250 });
     await session.shoot('foreign-host-framed');
 
     // Take the frame-ancestors defence away, so only the message's target origin stands between them.
     stripCsp = true;
     await page.goto(foreignHost(unframed!.link));
-    const open = await observe(page, ctx.platform, { quiet: true });
+    const open = await observe(page, ctx.platform);
     await session.shoot('foreign-host-without-csp');
     return [
       ...evaluate(foreignHostCannotFrame, { framed: blocked.screen, messages: blocked.messages, foreignOrigin }, undefined),
