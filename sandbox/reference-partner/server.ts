@@ -150,7 +150,10 @@ function partnerRoutes({ store, platformAuthUrl, now, clientSecret, password }: 
 }
 
 export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaultPlatformAuthUrl, clientSecret = referenceClient.secret, loginPassword: password = loginPassword, opaque, latencyMs = 0, codeLifetimeMs, https }: ReferencePartnerOptions = {}) {
-  const app = (https ? Fastify({ logger: false, https }) : Fastify({ logger: false })) as FastifyInstance;
+  // Closing ends every connection at once: a client that gave up on a hostile answer (no headers, a slow drip)
+  // may leave its socket open, and waiting for it would hold the close for a minute.
+  const options = { logger: false, forceCloseConnections: true } as const;
+  const app = (https ? Fastify({ ...options, https }) : Fastify(options)) as FastifyInstance;
   const store = createStore(now, opaque, codeLifetimeMs);
   let requests = 0;
 
