@@ -120,7 +120,7 @@ export async function observe(page: Page, platform: Platform, { waitMs = screenT
     messages = await messagesOf(page);
   }
   // The host page lists what it receives: the sentinel leaves the list before a screenshot shows it.
-  await page.locator('#messages li').evaluateAll((items, type) => items.filter((item) => item.textContent?.includes(type)).forEach((item) => item.remove()), sentinelType);
+  await page.locator('#messages li').evaluateAll((items, type) => items.filter((item) => item.textContent === JSON.stringify({ type })).forEach((item) => item.remove()), sentinelType);
   return { screen, text, messages: messages.filter((message) => !isSentinel(message)), platformOrigin: platform.origin };
 }
 
