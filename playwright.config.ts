@@ -4,7 +4,7 @@ import type { HarnessWorkerOptions } from './fixtures/harness';
 import { chromiumLaunchOptions } from './fixtures/browser';
 import { loadProfiles } from './partners/profile';
 import { codesForRun } from './probes/certification';
-import { openRunVault } from './shared/redaction/vault';
+import { openRunDir } from './shared/run-dir';
 
 // Every partners/*.json (and $PARTNERS_DIR/*.json) is a project; an invalid one stops the run, one line a problem.
 const { profiles, errors } = loadProfiles('partners');
@@ -13,14 +13,14 @@ if (errors.length > 0) {
   process.exit(1);
 }
 
-// Probes wait on the network, not the CPU: more workers than cores shortens a run.
+// Probes wait on the network, not the CPU: more workers than cores shortens a run of several partners.
 const workers = 4;
 const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
-// Where the workers share the secrets they learn, so each masks the others' (shared/redaction/vault.ts).
-if (isMainProcess) openRunVault();
+// Where the workers share the secrets they learn and the run's plan (shared/run-dir.ts).
+if (isMainProcess) openRunDir();
 for (const { name, profile } of profiles) {
   const handed = profile.codes.static?.length;
-  const needed = codesForRun(profile, workers);
+  const needed = codesForRun(profile);
   if (isMainProcess && handed !== undefined && handed < needed) {
     console.warn(`${name}: "codes.static" holds ${handed} codes; a full certification run needs ${needed}`);
   }
@@ -56,6 +56,9 @@ export default defineConfig<object, HarnessWorkerOptions>({
       testDir: 'suites',
       // A probe makes up to four sequential calls, each bounded by requestTimeoutMs.
       timeout: profile.requestTimeoutMs * 4 + 15_000,
+      // One worker a partner, which starts all the partner's probes at once (fixtures/probe-runs.ts): a
+      // worker costs a process and its modules, and the partner's latency is paid once, not once a test.
+      workers: 1,
       use: { profileFile: file },
       // Also here: a blob report (sharding) keeps a project's metadata but not its "use".
       metadata: { profileFile: file },

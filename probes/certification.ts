@@ -21,10 +21,17 @@ export const browserProbes: readonly Probe<BrowserProbeContext>[] = [...signOnPr
 /** Every probe of a certification, in suite order: each catalogue rule is owned by exactly one of them. */
 export const allProbes: readonly Probe<never>[] = [...certificationProbes, ...mockLinkProbes, ...tamperedLinkProbes, ...signOnProbes, ...dataApiProbes];
 
+/** What a probe's context holds beyond the HTTP client: nothing, the platform, or the platform and a browser. */
+export function contextNeeded(probe: Probe<never>): 'http' | 'platform' | 'browser' {
+  if ((browserProbes as readonly Probe<never>[]).includes(probe)) return 'browser';
+  return (mockLinkProbes as readonly Probe<never>[]).includes(probe) ? 'platform' : 'http';
+}
+
 /**
  * The codes a full run spends: every probe's own, plus one per worker for the worker's exchange, which
  * shows an encoding that issues tokens (the negative cases are sent in it) and reads the live account
- * information the mock-link and browser probes build on.
+ * information the mock-link and browser probes build on. A run has one worker a partner
+ * (playwright.config.ts).
  */
 export function codesForRun(profile: Profile, workers = 1): number {
   return codesNeeded(allProbes, profile) + workers;

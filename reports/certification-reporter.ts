@@ -12,6 +12,7 @@ import { profileSecrets, redact, redactValue, type Secret } from '../shared/reda
 import { redactTree } from '../shared/redaction/files';
 import { Vault } from '../shared/redaction/vault';
 import { readTest } from '../shared/channel';
+import { writeRunPlan } from '../shared/run-dir';
 import { ResultMasker } from './mask-results';
 
 /**
@@ -120,6 +121,8 @@ export default class CertificationReporter implements Reporter {
       }
       this.partners.set(project.name, partner);
     }
+    // Each partner's worker starts the probes of its tests at once; only this process knows which tests run.
+    writeRunPlan(Object.fromEntries([...this.partners].map(([name, partner]) => [name, [...partner.tests.values()].flatMap((test) => test.probe ?? [])])));
     this.vault = new Vault([...this.partners.values()].flatMap((partner) => partner.secrets));
   }
 

@@ -1,27 +1,16 @@
-import { appendFileSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { appendFileSync, closeSync, mkdirSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Exchange } from '../../checks/evidence';
 import { secretsOf, shortestSecret, type Secret } from './redact';
+import { runFolder } from '../run-dir';
 
 /**
  * The secrets of one run, shared by its processes: each worker adds every secret its exchanges carried
  * (codes, tokens, credentials), so a partner that echoes a token issued to another worker is masked
  * there too, and the reporter masks them in what Playwright stores (steps, errors, traces).
  *
- * It lives outside every output folder, in a private temporary folder (0700, files 0600) that the run's
- * main process creates and removes when it exits; CERTIFY_VAULT_DIR tells the workers where it is.
+ * It lives in the run's private folder (shared/run-dir.ts), a file per process.
  */
-const variable = 'CERTIFY_VAULT_DIR';
-
-/** In the run's main process (playwright.config.ts): a fresh vault, removed when the process exits. */
-export function openRunVault(env: NodeJS.ProcessEnv = process.env): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'partner-certify-vault-'));
-  env[variable] = dir;
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
 export class Vault {
   private readonly known = new Map<string, Secret>();
   private readonly others = new Map<string, Secret>();
@@ -30,7 +19,7 @@ export class Vault {
   private readonly read = new Map<string, number>();
   private cache: Secret[] | undefined;
 
-  constructor(base: readonly Secret[] = [], { dir = process.env[variable], name = String(process.pid) }: { dir?: string | undefined; name?: string } = {}) {
+  constructor(base: readonly Secret[] = [], { dir = runFolder('vault'), name = String(process.pid) }: { dir?: string | undefined; name?: string } = {}) {
     for (const secret of base) this.known.set(secret.value, secret);
     this.file = dir ? path.join(dir, `${name}.jsonl`) : undefined;
     if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -50,7 +50,7 @@ test('the platform emulator learns a PARTNERS_DIR profile and signs its users on
 
 test('static codes are spent exactly once across parallel workers, and a run needs no more than it says', async () => {
   const file = partnersDir({ probe: acmeProfile({ static: ['x'] }) });
-  const needed = codesForRun(loadProfile(path.join(file, 'probe.json'), { ACME_CLIENT_SECRET: secret }).profile!.profile, 4);
+  const needed = codesForRun(loadProfile(path.join(file, 'probe.json'), { ACME_CLIENT_SECRET: secret }).profile!.profile);
   const mint = async () => ((await (await fetch(`${acme.origin}/staging/mint`, { method: 'POST' })).json()) as { code: string }).code;
   const codes = await Promise.all(Array.from({ length: needed }, mint));
   const dir = partnersDir({ 'acme-static': acmeProfile({ static: codes }) });
@@ -61,8 +61,8 @@ test('static codes are spent exactly once across parallel workers, and a run nee
 test('a run with too few static codes says how many it needs and fails clearly when they run out', async () => {
   const dir = partnersDir({ 'acme-short': acmeProfile({ static: ['spent-1', 'spent-2'] }) });
   const run = await runPlaywright(['--project=acme-short'], { PARTNERS_DIR: dir, ACME_CLIENT_SECRET: secret });
-  expect(run.stderr + run.stdout).toContain('acme-short: "codes.static" holds 2 codes; a full certification run needs 18');
-  expect(JSON.stringify(run.report)).toContain('\\"codes.static\\" ran out: it holds 2 codes and this run needs 18; ask the partner for 18 fresh codes');
+  expect(run.stderr + run.stdout).toContain('acme-short: "codes.static" holds 2 codes; a full certification run needs 15');
+  expect(JSON.stringify(run.report)).toContain('\\"codes.static\\" ran out: it holds 2 codes and this run needs 15; ask the partner for 15 fresh codes');
   expect(run.code).toBe(1);
 });
 

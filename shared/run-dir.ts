@@ -1,0 +1,54 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * What one run's processes share, outside every output folder: a private temporary folder (0700, files
+ * 0600) that the run's main process creates and removes when it exits; CERTIFY_RUN_DIR tells the workers
+ * where it is. It holds the vault of secrets (`vault/`), the run's plan (`plan.json`) and the probe
+ * results a worker leaves for the one that follows it (`results/`).
+ */
+const variable = 'CERTIFY_RUN_DIR';
+
+/** In the run's main process (playwright.config.ts): a fresh folder, removed when the process exits. */
+export function openRunDir(env: NodeJS.ProcessEnv = process.env): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'partner-certify-run-'));
+  env[variable] = dir;
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A folder of the run's shared folder, created on first use; undefined outside a run (self-tests, the bench). */
+export function runFolder(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const root = env[variable];
+  if (!root) return undefined;
+  const dir = path.join(root, name);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}
+
+/** The probes each partner's tests will run, by project name. */
+export type RunPlan = Record<string, readonly string[]>;
+
+/**
+ * Written when the run begins by the certification reporter, the one process that sees the run's tests
+ * after `-g`, `file:line`, `--shard` and `--last-failed` have chosen them; read by each partner's worker,
+ * which starts those probes at once. Without it (another reporter, a merged report) workers run each
+ * probe when its test comes.
+ */
+export function writeRunPlan(plan: RunPlan, env: NodeJS.ProcessEnv = process.env): void {
+  const root = env[variable];
+  if (root) writeFileSync(path.join(root, 'plan.json'), JSON.stringify(plan), { mode: 0o600 });
+}
+
+/** The probes the plan gives this project, or undefined when the run has no plan. */
+export function plannedProbes(project: string, env: NodeJS.ProcessEnv = process.env): ReadonlySet<string> | undefined {
+  const root = env[variable];
+  if (!root) return undefined;
+  try {
+    const plan = JSON.parse(readFileSync(path.join(root, 'plan.json'), 'utf8')) as RunPlan;
+    return new Set(plan[project] ?? []);
+  } catch {
+    return undefined;
+  }
+}

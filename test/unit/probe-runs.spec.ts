@@ -1,0 +1,72 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { Finding } from '../../checks/finding';
+import type { Probe } from '../../probes/probe';
+import { ProbeRuns, type Outcome } from '../../fixtures/probe-runs';
+import { Vault } from '../../shared/redaction/vault';
+
+const token = 'tok-issued-to-a-probe-0123456789';
+const probe = (id: string) => ({ id, area: 'token-exchange', title: id, rules: [], codes: 0, run: () => Promise.reject(new Error('run through ProbeRuns')) }) as unknown as Probe<never>;
+const [a, b, c] = ['area/a', 'area/b', 'area/c'].map(probe) as [Probe<never>, Probe<never>, Probe<never>];
+const finding = (message: string): Finding => ({ rule: 'token-exchange/transport', outcome: 'passed', level: 'MUST', message }) as Finding;
+
+/** ProbeRuns over real folders, counting the runs of each probe; a probe named in `failing` throws. */
+function worker(leftDir: string, { failing = [] as string[], browser = [] as string[] } = {}) {
+  const ran: string[] = [];
+  const vault = new Vault([], { dir: mkdtempSync(path.join(tmpdir(), 'vault-')) });
+  const run = async (p: Probe<never>): Promise<Outcome> => {
+    ran.push(p.id);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (failing.includes(p.id)) throw new Error(`${p.id} could not run with ${token}`);
+    const exchange = { request: { method: 'POST', url: 'https://p.example/token', headers: {} }, response: { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_token: token }) }, startedAt: '', durationMs: 1 };
+    return { result: { findings: [finding(`${p.id} got ${token}`)], exchanges: [exchange] as never } };
+  };
+  return { ran, runs: new ProbeRuns(run, vault, leftDir, (p) => browser.includes(p.id)) };
+}
+
+test('planned probes start together and each runs once, whichever test takes it', async () => {
+  const { ran, runs } = worker(mkdtempSync(path.join(tmpdir(), 'left-')));
+  runs.start([a, b, c]);
+  expect(ran).toEqual(['area/a', 'area/b', 'area/c']); // all under way before any test takes one
+  expect('result' in (await runs.take(b))).toBe(true);
+  await runs.take(a);
+  await runs.take(c);
+  expect(ran).toEqual(['area/a', 'area/b', 'area/c']);
+});
+
+test('a probe no plan started runs when its test takes it, and again on a retry', async () => {
+  const { ran, runs } = worker(mkdtempSync(path.join(tmpdir(), 'left-')));
+  await runs.take(a);
+  await runs.take(a);
+  expect(ran).toEqual(['area/a', 'area/a']);
+});
+
+test('after a failed test, the next worker takes what the last one left, masked, and reruns nothing', async () => {
+  const left = mkdtempSync(path.join(tmpdir(), 'left-'));
+  const first = worker(left, { failing: ['area/c'] });
+  first.runs.start([a, b, c]);
+  await first.runs.take(a); // this test failed: Playwright replaces the worker
+  await first.runs.leave();
+  const stored = readdirSync(left).map((file) => readFileSync(path.join(left, file), 'utf8')).join('\n');
+  expect(stored).toContain('area/b got [redacted]');
+  expect(stored).not.toContain(token);
+
+  const second = worker(left);
+  second.runs.start([a, b, c]);
+  const outcome = await second.runs.take(b);
+  expect('result' in outcome && outcome.result.findings.map((f) => f.message)).toEqual(['area/b got [redacted]']);
+  expect(await second.runs.take(c)).toEqual({ error: 'area/c could not run with [redacted]' });
+  expect(second.ran).toEqual([]);
+});
+
+test('a test ends only once no browser probe is under way', async () => {
+  const { runs } = worker(mkdtempSync(path.join(tmpdir(), 'left-')), { browser: ['area/c'] });
+  let settled = false;
+  runs.start([a, c]);
+  void runs.take(c).then(() => (settled = true));
+  await runs.take(a);
+  await runs.browsersClosed();
+  expect(settled).toBe(true);
+});
