@@ -21,12 +21,13 @@ export async function ensureSandbox(): Promise<() => Promise<void>> {
 }
 
 /**
- * A nested `playwright test` of `projects`, limited to `files` (none: every suite). Asynchronous on
- * purpose: a sandbox in this process must keep answering.
+ * A nested `playwright test` of `projects`, limited to `files` (none: every suite), with the certification
+ * reporter as a certification run has it (it also plans the run: each partner's probes start together) and
+ * dot for the rest. Asynchronous on purpose: a sandbox in this process must keep answering.
  */
 export const playwright = (files: string[], projects: string | readonly string[] = 'reference', env: Record<string, string> = {}) => async () => {
   const projectArgs = (typeof projects === 'string' ? [projects] : projects).map((project) => `--project=${project}`);
-  const child = spawn(process.execPath, [path.resolve('node_modules/@playwright/test/cli.js'), 'test', ...projectArgs, '--reporter=dot', ...files], {
+  const child = spawn(process.execPath, [path.resolve('node_modules/@playwright/test/cli.js'), 'test', ...projectArgs, `--reporter=${path.resolve('reports/certification-reporter.ts')},dot`, ...files], {
     stdio: 'ignore',
     env: { ...process.env, ...env, CERTIFICATION_REPORT_DIR: mkdtempSync(path.join(os.tmpdir(), 'bench-')) },
   });
