@@ -28,13 +28,12 @@ export function contextNeeded(probe: Probe<never>): 'http' | 'platform' | 'brows
 }
 
 /**
- * The codes a full run spends: every probe's own, plus one per worker for the worker's exchange, which
- * shows an encoding that issues tokens (the negative cases are sent in it) and reads the live account
- * information the mock-link and browser probes build on. A run has one worker a partner
- * (playwright.config.ts).
+ * The codes a full run spends: every probe's own, plus one for the exchange of the partner's one worker
+ * (playwright.config.ts), which shows an encoding that issues tokens (the negative cases are sent in it)
+ * and reads the live account information the mock-link and browser probes build on.
  */
-export function codesForRun(profile: Profile, workers = 1): number {
-  return codesNeeded(allProbes, profile) + workers;
+export function codesForRun(profile: Profile): number {
+  return codesNeeded(allProbes, profile) + 1;
 }
 
 /** A probe context outside Playwright (self-tests, the benchmark): codes come from "codes.mintUrl". */

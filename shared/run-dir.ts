@@ -6,7 +6,7 @@ import path from 'node:path';
  * What one run's processes share, outside every output folder: a private temporary folder (0700, files
  * 0600) that the run's main process creates and removes when it exits; CERTIFY_RUN_DIR tells the workers
  * where it is. It holds the vault of secrets (`vault/`), the run's plan (`plan.json`) and the probe
- * results a worker leaves for the one that follows it (`results/`).
+ * outcomes a partner's worker leaves for the one that follows it (`left/<project>/`).
  */
 const variable = 'CERTIFY_RUN_DIR';
 
@@ -45,10 +45,15 @@ export function writeRunPlan(plan: RunPlan, env: NodeJS.ProcessEnv = process.env
 export function plannedProbes(project: string, env: NodeJS.ProcessEnv = process.env): ReadonlySet<string> | undefined {
   const root = env[variable];
   if (!root) return undefined;
+  const plan = readJsonFile<RunPlan | undefined>(path.join(root, 'plan.json'), undefined);
+  return plan && new Set(plan[project] ?? []);
+}
+
+/** A JSON file of the run's folder, or `fallback` when it is missing or unreadable. */
+export function readJsonFile<T>(file: string, fallback: T): T {
   try {
-    const plan = JSON.parse(readFileSync(path.join(root, 'plan.json'), 'utf8')) as RunPlan;
-    return new Set(plan[project] ?? []);
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
   } catch {
-    return undefined;
+    return fallback;
   }
 }
