@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
 import { loadProfile } from '../partners/profile';
@@ -61,7 +60,7 @@ function targetsOf(profile: Profile | undefined): Record<string, string> {
 }
 
 function harnessVersion(rootDir: string) {
-  const version = json<{ version?: string }>(readFileSync(new URL('../package.json', import.meta.url)), {}).version ?? 'unknown';
+  const version = json<{ version?: string }>(readFileSync(path.join(__dirname, '../package.json')), {}).version ?? 'unknown';
   let commit: string | null = null;
   try {
     commit = execFileSync('git', ['describe', '--always', '--dirty', '--abbrev=12'], { cwd: rootDir, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
@@ -200,7 +199,7 @@ export default class CertificationReporter implements Reporter {
     const safe = redactValue(cert, secrets);
     const jsonFile = path.join(partner.outputDir, 'certification.json');
     const htmlFile = path.join(partner.outputDir, 'certification.html');
-    const $schema = path.relative(partner.outputDir, fileURLToPath(new URL('../schemas/certification.schema.json', import.meta.url)));
+    const $schema = path.relative(partner.outputDir, path.join(__dirname, '../schemas/certification.schema.json'));
     writeFileSync(jsonFile, `${JSON.stringify({ $schema, ...safe }, null, 2)}\n`);
     writeFileSync(htmlFile, redact(certificationHtml(safe, tests), secrets));
     const shard = this.config.shard ? ` [shard ${this.config.shard.current} of ${this.config.shard.total}: partial, merge the shards' blob reports for the certification]` : '';

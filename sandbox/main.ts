@@ -5,15 +5,18 @@
 import { buildSandbox, sandboxHost } from './sandbox';
 
 const servers = buildSandbox();
-for (const { name, server, port, hint } of servers) {
-  try {
-    const address = await server.listen({ host: sandboxHost, port });
-    console.log(`${name} listening on ${address} (${address}${hint})`);
-  } catch (error) {
-    console.error(`the ${name} could not listen on ${sandboxHost}:${port}: ${(error as Error).message}`);
-    process.exit(1);
+async function listen() {
+  for (const { name, server, port, hint } of servers) {
+    try {
+      const address = await server.listen({ host: sandboxHost, port });
+      console.log(`${name} listening on ${address} (${address}${hint})`);
+    } catch (error) {
+      console.error(`the ${name} could not listen on ${sandboxHost}:${port}: ${(error as Error).message}`);
+      process.exit(1);
+    }
   }
 }
+void listen();
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void Promise.all(servers.map(({ server }) => server.close())).then(() => process.exit(0)));

@@ -6,7 +6,6 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ensureSandbox, playwright, timed } from './bench-support';
 
 export interface FleetFigures {
@@ -55,8 +54,9 @@ export function printFleets(figures: readonly FleetFigures[]) {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const stop = await ensureSandbox();
-  printFleets(await fleets());
-  await stop();
+if (require.main === module) {
+  void ensureSandbox().then(async (stop) => {
+    printFleets(await fleets());
+    await stop();
+  });
 }

@@ -24,7 +24,6 @@ import { fleets, printFleets } from './bench-fleet';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const partnerRequests = async () => ((await (await fetch(`${origin}/test-hooks/stats`)).json()) as { requests: number }).requests;
-const stopSandbox = await ensureSandbox();
 
 async function measure(label: string, run: () => Promise<void> | void) {
   const walls: number[] = [];
@@ -59,27 +58,6 @@ function validationsPerSecond(texts: string[], rounds = 6, batch = 10_000): numb
   }
   return Math.round(count / (ms / 1000));
 }
-const today = new Date();
-const complete = JSON.stringify(bodyOf('account-info', 'complete', today, new Set()));
-const faulty = faultNames.filter((fault) => (faultCatalogue[fault] as FaultSpec).account).map((fault) => JSON.stringify(bodyOf('account-info', 'complete', today, new Set([fault]))));
-// US phone verdicts are remembered per distinct number; 10,000 distinct numbers defeat that.
-const distinctPhones = Array.from({ length: 10_000 }, (_, i) => complete.replace('212-555-0142', `212-555-${String(i).padStart(4, '0')}`));
-const validations = [
-  { label: 'complete user', perSecond: validationsPerSecond([complete]) },
-  { label: `rotation through ${faulty.length} account faults`, perSecond: validationsPerSecond(faulty) },
-  { label: 'complete user, every phone number new', perSecond: validationsPerSecond(distinctPhones) },
-];
-
-
-const profile = loadProfile('partners/reference.json').profile!.profile;
-const probesOnly = await measure('probes in-process (all in parallel)', async () => {
-  await runProbes(profile);
-});
-const withoutBrowser = await measure('playwright, HTTP suites only', playwright(httpSuites));
-const certification = await measure('playwright, all suites (browser included)', playwright([]));
-
-const rows = [probesOnly, withoutBrowser, certification];
-
 /**
  * Latency sensitivity: the same certification against two reference partners of the bench's own, one
  * answering at once and one 200 ms later (every route, code minting included); the platform emulator
@@ -118,7 +96,6 @@ async function latencySensitivity(latencies: readonly number[]) {
 }
 
 const timed = (run: () => Promise<unknown>) => timedRuns(run, runs);
-const latency = await latencySensitivity([0, 200]);
 
 // The data API: the typed client walks one organization's bills with limit=100, on an emulator of its own.
 async function dataApiWalk(bills: number) {
@@ -143,8 +120,6 @@ async function dataApiWalk(bills: number) {
   const ms = median(walls);
   return { bills, walked, requests: pages, medianMs: Math.round(ms), requestsPerSecond: Math.round(pages / (ms / 1000)) };
 }
-const walks = [await dataApiWalk(100_000), await dataApiWalk(200_000)];
-const linearity = Number((walks[1]!.medianMs / walks[0]!.medianMs).toFixed(2));
 /**
  * Masking throughput: redact() on 1 MiB and 4 MiB of three kinds of text, with 50 secrets. The ratio of
  * the two sizes shows it linear (about 4) whatever the text holds.
@@ -170,44 +145,74 @@ function maskingThroughput() {
     return { label, msPerMiB: Math.round(one), ratio4to1: Number((four / one).toFixed(2)) };
   });
 }
-const masking = maskingThroughput();
-const fleet = await fleets();
-const conditions = { runs, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, partner: 'reference sandbox on loopback, no injected latency', workers: 4 };
-console.log(`\nreference certification, median of ${runs} runs (${conditions.cpus} cores, ${conditions.node}, ${conditions.partner})\n`);
-console.log(`${'what'.padEnd(44)} ${'median'.padStart(8)} ${'min'.padStart(8)} ${'partner requests'.padStart(17)}`);
-for (const row of rows) console.log(`${row.label.padEnd(44)} ${`${row.medianMs} ms`.padStart(8)} ${`${row.minMs} ms`.padStart(8)} ${String(row.requests).padStart(17)}`);
-console.log(`\naccount-information validations per second, one thread (${accountInfoFieldRules.length + 1} rules per payload)\n`);
-for (const row of validations) console.log(`${row.label.padEnd(44)} ${row.perSecond.toLocaleString('en-US').padStart(10)} /s`);
-console.log(`\ndata API: the typed client walks one organization's bills, limit=100, median of ${runs} (client and emulator in one process)\n`);
-console.log(`${'bills'.padEnd(10)} ${'requests'.padStart(9)} ${'median'.padStart(10)} ${'requests/s'.padStart(11)}`);
-for (const w of walks) console.log(`${w.walked.toLocaleString('en-US').padEnd(10)} ${String(w.requests).padStart(9)} ${`${w.medianMs} ms`.padStart(10)} ${String(w.requestsPerSecond).padStart(11)}`);
-console.log(`200,000 bills take ${linearity}× the time of 100,000 (linear: about 2)`);
-console.log(`\nlatency sensitivity: a reference partner answering after 0 ms and after 200 ms, median of ${runs}\n`);
-console.log(`${'partner latency'.padEnd(16)} ${'probes in-process'.padStart(18)} ${'HTTP suites'.padStart(12)} ${'all suites'.padStart(11)} ${'oldest code spent'.padStart(18)}`);
-for (const m of latency.measured) console.log(`${`${m.latencyMs} ms`.padEnd(16)} ${`${m.probesMs} ms`.padStart(18)} ${`${m.httpSuitesMs} ms`.padStart(12)} ${`${m.allSuitesMs} ms`.padStart(11)} ${`${(m.oldestCodeSpentMs / 1000).toFixed(1)} s`.padStart(18)}`);
-const added = latency.addedPer100Ms;
-console.log(`${'added per 100 ms'.padEnd(16)} ${`${added.probesMs} ms`.padStart(18)} ${`${added.httpSuitesMs} ms`.padStart(12)} ${`${added.allSuitesMs} ms`.padStart(11)}   (target: 1000 ms or less)`);
-const load = await loadEmulator({ durationS: 10, connections: 10 });
-console.log(`\nload: autocannon on loopback, 10 connections for 10 s each, against an emulator in this process\n`);
-console.log(`${'what'.padEnd(52)} ${'requests'.padStart(9)} ${'req/s'.padStart(7)} ${'p99'.padStart(7)} ${'errors'.padStart(7)} ${'5xx'.padStart(5)}`);
-for (const l of load) console.log(`${l.label.padEnd(52)} ${String(l.requests).padStart(9)} ${String(l.requestsPerSecond).padStart(7)} ${`${l.p99Ms} ms`.padStart(7)} ${String(l.errors + l.non2xx).padStart(7)} ${String(l.server5xx).padStart(5)}`);
-console.log(`\nmasking: redact() with 50 secrets, median of ${runs}; 4 MiB over 1 MiB shows it linear (about 4)\n`);
-for (const m of masking) console.log(`${m.label.padEnd(32)} ${`${m.msPerMiB} ms per MiB`.padStart(16)} ${`${m.ratio4to1}×`.padStart(8)}`);
-printFleets(fleet);
-/** Issue 17's targets beside what this run measured: a round trip is 100 ms of added time per 100 ms of partner latency. */
-const roundTrips = { httpSuites: added.httpSuitesMs / 100, allSuites: added.allSuitesMs / 100 };
-const httpFleet = fleet.find((figures) => !figures.browser);
-const targets: (readonly [what: string, now: string, target: string])[] = [
-  ['HTTP suites', `${withoutBrowser.medianMs} ms`, '≤ 1,500 ms'],
-  ['all suites, browser included', `${certification.medianMs} ms`, '≤ 5,000 ms'],
-  ['added per 100 ms of partner latency, all suites', `${added.allSuitesMs} ms`, '≤ 500 ms'],
-  ['sequential partner round trips, HTTP suites', roundTrips.httpSuites.toFixed(1), '—'],
-  ['sequential partner round trips, all suites', roundTrips.allSuites.toFixed(1), '≤ 5'],
-];
-if (httpFleet) targets.push(['each extra partner, HTTP suites', `${httpFleet.perExtraPartnerMs} ms`, '≤ 500 ms']);
-console.log(`\ntargets (issue 17)\n`);
-for (const [what, now, target] of targets) console.log(`${what.padEnd(52)} ${now.padStart(10)} ${target.padStart(12)}`);
-mkdirSync('reports/out', { recursive: true });
-writeFileSync('reports/out/bench.json', JSON.stringify({ at: new Date().toISOString(), conditions, rows, validations, dataApi: { walks, linearity }, latency, criticalPathRoundTrips: roundTrips.allSuites, load, masking, fleet }, null, 2));
-console.log('\nwrote reports/out/bench.json');
-await stopSandbox();
+
+async function main() {
+  const stopSandbox = await ensureSandbox();
+
+  const today = new Date();
+  const complete = JSON.stringify(bodyOf('account-info', 'complete', today, new Set()));
+  const faulty = faultNames.filter((fault) => (faultCatalogue[fault] as FaultSpec).account).map((fault) => JSON.stringify(bodyOf('account-info', 'complete', today, new Set([fault]))));
+  // US phone verdicts are remembered per distinct number; 10,000 distinct numbers defeat that.
+  const distinctPhones = Array.from({ length: 10_000 }, (_, i) => complete.replace('212-555-0142', `212-555-${String(i).padStart(4, '0')}`));
+  const validations = [
+    { label: 'complete user', perSecond: validationsPerSecond([complete]) },
+    { label: `rotation through ${faulty.length} account faults`, perSecond: validationsPerSecond(faulty) },
+    { label: 'complete user, every phone number new', perSecond: validationsPerSecond(distinctPhones) },
+  ];
+
+  const profile = loadProfile('partners/reference.json').profile!.profile;
+  const probesOnly = await measure('probes in-process (all in parallel)', async () => {
+    await runProbes(profile);
+  });
+  const withoutBrowser = await measure('playwright, HTTP suites only', playwright(httpSuites));
+  const certification = await measure('playwright, all suites (browser included)', playwright([]));
+
+  const rows = [probesOnly, withoutBrowser, certification];
+
+  const latency = await latencySensitivity([0, 200]);
+  const walks = [await dataApiWalk(100_000), await dataApiWalk(200_000)];
+  const linearity = Number((walks[1]!.medianMs / walks[0]!.medianMs).toFixed(2));
+  const masking = maskingThroughput();
+  const fleet = await fleets();
+  const conditions = { runs, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, partner: 'reference sandbox on loopback, no injected latency', workers: 4 };
+  console.log(`\nreference certification, median of ${runs} runs (${conditions.cpus} cores, ${conditions.node}, ${conditions.partner})\n`);
+  console.log(`${'what'.padEnd(44)} ${'median'.padStart(8)} ${'min'.padStart(8)} ${'partner requests'.padStart(17)}`);
+  for (const row of rows) console.log(`${row.label.padEnd(44)} ${`${row.medianMs} ms`.padStart(8)} ${`${row.minMs} ms`.padStart(8)} ${String(row.requests).padStart(17)}`);
+  console.log(`\naccount-information validations per second, one thread (${accountInfoFieldRules.length + 1} rules per payload)\n`);
+  for (const row of validations) console.log(`${row.label.padEnd(44)} ${row.perSecond.toLocaleString('en-US').padStart(10)} /s`);
+  console.log(`\ndata API: the typed client walks one organization's bills, limit=100, median of ${runs} (client and emulator in one process)\n`);
+  console.log(`${'bills'.padEnd(10)} ${'requests'.padStart(9)} ${'median'.padStart(10)} ${'requests/s'.padStart(11)}`);
+  for (const w of walks) console.log(`${w.walked.toLocaleString('en-US').padEnd(10)} ${String(w.requests).padStart(9)} ${`${w.medianMs} ms`.padStart(10)} ${String(w.requestsPerSecond).padStart(11)}`);
+  console.log(`200,000 bills take ${linearity}× the time of 100,000 (linear: about 2)`);
+  console.log(`\nlatency sensitivity: a reference partner answering after 0 ms and after 200 ms, median of ${runs}\n`);
+  console.log(`${'partner latency'.padEnd(16)} ${'probes in-process'.padStart(18)} ${'HTTP suites'.padStart(12)} ${'all suites'.padStart(11)} ${'oldest code spent'.padStart(18)}`);
+  for (const m of latency.measured) console.log(`${`${m.latencyMs} ms`.padEnd(16)} ${`${m.probesMs} ms`.padStart(18)} ${`${m.httpSuitesMs} ms`.padStart(12)} ${`${m.allSuitesMs} ms`.padStart(11)} ${`${(m.oldestCodeSpentMs / 1000).toFixed(1)} s`.padStart(18)}`);
+  const added = latency.addedPer100Ms;
+  console.log(`${'added per 100 ms'.padEnd(16)} ${`${added.probesMs} ms`.padStart(18)} ${`${added.httpSuitesMs} ms`.padStart(12)} ${`${added.allSuitesMs} ms`.padStart(11)}   (target: 1000 ms or less)`);
+  const load = await loadEmulator({ durationS: 10, connections: 10 });
+  console.log(`\nload: autocannon on loopback, 10 connections for 10 s each, against an emulator in this process\n`);
+  console.log(`${'what'.padEnd(52)} ${'requests'.padStart(9)} ${'req/s'.padStart(7)} ${'p99'.padStart(7)} ${'errors'.padStart(7)} ${'5xx'.padStart(5)}`);
+  for (const l of load) console.log(`${l.label.padEnd(52)} ${String(l.requests).padStart(9)} ${String(l.requestsPerSecond).padStart(7)} ${`${l.p99Ms} ms`.padStart(7)} ${String(l.errors + l.non2xx).padStart(7)} ${String(l.server5xx).padStart(5)}`);
+  console.log(`\nmasking: redact() with 50 secrets, median of ${runs}; 4 MiB over 1 MiB shows it linear (about 4)\n`);
+  for (const m of masking) console.log(`${m.label.padEnd(32)} ${`${m.msPerMiB} ms per MiB`.padStart(16)} ${`${m.ratio4to1}×`.padStart(8)}`);
+  printFleets(fleet);
+  /** Issue 17's targets beside what this run measured: a round trip is 100 ms of added time per 100 ms of partner latency. */
+  const roundTrips = { httpSuites: added.httpSuitesMs / 100, allSuites: added.allSuitesMs / 100 };
+  const httpFleet = fleet.find((figures) => !figures.browser);
+  const targets: (readonly [what: string, now: string, target: string])[] = [
+    ['HTTP suites', `${withoutBrowser.medianMs} ms`, '≤ 1,500 ms'],
+    ['all suites, browser included', `${certification.medianMs} ms`, '≤ 5,000 ms'],
+    ['added per 100 ms of partner latency, all suites', `${added.allSuitesMs} ms`, '≤ 500 ms'],
+    ['sequential partner round trips, HTTP suites', roundTrips.httpSuites.toFixed(1), '—'],
+    ['sequential partner round trips, all suites', roundTrips.allSuites.toFixed(1), '≤ 5'],
+  ];
+  if (httpFleet) targets.push(['each extra partner, HTTP suites', `${httpFleet.perExtraPartnerMs} ms`, '≤ 500 ms']);
+  console.log(`\ntargets (issue 17)\n`);
+  for (const [what, now, target] of targets) console.log(`${what.padEnd(52)} ${now.padStart(10)} ${target.padStart(12)}`);
+  mkdirSync('reports/out', { recursive: true });
+  writeFileSync('reports/out/bench.json', JSON.stringify({ at: new Date().toISOString(), conditions, rows, validations, dataApi: { walks, linearity }, latency, criticalPathRoundTrips: roundTrips.allSuites, load, masking, fleet }, null, 2));
+  console.log('\nwrote reports/out/bench.json');
+  await stopSandbox();
+}
+
+void main();
