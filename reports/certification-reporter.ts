@@ -210,7 +210,8 @@ export default class CertificationReporter implements Reporter {
   async onExit() {
     const secrets = this.vault.secrets();
     if (this.partners.size === 0) return;
-    const failures = (await Promise.all([redactTree(this.htmlReportDir(), secrets), redactTree(this.outputDir, secrets)])).flat();
+    const since = { since: this.startedAt };
+    const failures = (await Promise.all([redactTree(this.htmlReportDir(), secrets, since), redactTree(this.outputDir, secrets, since)])).flat();
     for (const failure of failures) console.error(`could not mask ${failure}; it may hold a secret unmasked: delete it before sharing it`);
     if (failures.length > 0) process.exitCode = 1;
   }

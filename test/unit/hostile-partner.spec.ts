@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -72,6 +72,17 @@ test('a file that cannot be masked is named, and every other file is still maske
   const failures = await redactTree(dir, []);
   expect(failures).toEqual([expect.stringMatching(/broken\.html \(.+\)$/)]);
   expect(readFileSync(path.join(dir, 'junit.xml'), 'utf8')).toBe('<failure>auth?code=[redacted]</failure>');
+});
+
+test('after a run, only the files written since it began are masked again: an older file was masked by its own run', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tree-'));
+  const [older, written] = [path.join(dir, 'older.html'), path.join(dir, 'junit.xml')];
+  writeFileSync(older, 'left as it is: auth?code=c0de-12345');
+  utimesSync(older, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+  writeFileSync(written, '<failure>auth?code=c0de-12345</failure>');
+  expect(await redactTree(dir, [], { since: new Date() })).toEqual([]);
+  expect(readFileSync(older, 'utf8')).toBe('left as it is: auth?code=c0de-12345');
+  expect(readFileSync(written, 'utf8')).toBe('<failure>auth?code=[redacted]</failure>');
 });
 
 test.describe('1b. codes and tokens of earlier tests, echoed later', () => {
