@@ -38,7 +38,9 @@ export default defineConfig<object, HarnessWorkerOptions>({
     ['html', { open: 'never' }],
     ['junit', { outputFile: path.join(process.env.CERTIFICATION_REPORT_DIR ?? 'reports/out', 'junit.xml') }],
   ],
-  use: { launchOptions: chromiumLaunchOptions(), trace: 'retain-on-failure' },
+  // A failing test keeps its trace: actions, DOM snapshots, network, console. Not the screencast: each screen
+  // is attached as a screenshot already, and filming every context cost a second of a 2-core run's 8.
+  use: { launchOptions: chromiumLaunchOptions(), trace: { mode: 'retain-on-failure', screenshots: false } },
   webServer: {
     command: 'node --import tsx sandbox/main.ts',
     url: 'http://127.0.0.1:4400/health',
@@ -48,9 +50,10 @@ export default defineConfig<object, HarnessWorkerOptions>({
   },
   projects: [
     { name: 'unit', testDir: 'test/unit' },
-    // Self-tests start nested runs of 4 workers and browsers of their own, or certify in-process against a
-    // partner in their own event loop: one at a time, so 2 cores do not starve them past their timeouts.
-    { name: 'self-test', testDir: 'test/self', timeout: 120_000, workers: 1 },
+    // Self-tests start nested runs and browsers of their own, or certify in-process against a partner in
+    // their own event loop: two at a time keep 2 cores busy (one left them idle a third of the time, three
+    // were no faster) without starving any past its timeout.
+    { name: 'self-test', testDir: 'test/self', timeout: 120_000, workers: 2 },
     ...profiles.map(({ name, file, profile }) => ({
       name,
       testDir: 'suites',
