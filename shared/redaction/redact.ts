@@ -121,14 +121,27 @@ const shapes: readonly [RegExp, string | ((...groups: string[]) => string)][] = 
   [/(?<![\d-])\d{2}-\d{3}(\d{4})(?![\d-])/g, '**-***$1'],
 ];
 
-// One matcher per secrets array: the vault hands out the same array while nothing changed.
+const matchable = (secret: Secret) => ({ value: secret.value, forms: [...(secret.forms ?? []), ...(secret.keepLast4 ? [] : base64Forms(secret.value))] });
+
+// One matcher per secrets array: the vault hands out the same array while nothing changed, and when it
+// learns more, a new array that starts with the last one. That matcher then only adds the new secrets:
+// rebuilding it for every secret a fleet's workers learn cost the reporter seconds.
 const matchers = new WeakMap<readonly Secret[], SecretMatcher>();
+let latest: { secrets: readonly Secret[]; matcher: SecretMatcher } | undefined;
+const startsWith = (secrets: readonly Secret[], prefix: readonly Secret[]) => secrets.length > prefix.length && prefix.every((secret, i) => secrets[i] === secret);
 function matcherFor(secrets: readonly Secret[]): SecretMatcher {
   let matcher = matchers.get(secrets);
-  if (!matcher) {
-    matcher = new SecretMatcher(secrets.map((secret) => ({ value: secret.value, forms: [...(secret.forms ?? []), ...(secret.keepLast4 ? [] : base64Forms(secret.value))] })));
-    matchers.set(secrets, matcher);
+  if (matcher) return matcher;
+  if (latest && startsWith(secrets, latest.secrets)) {
+    // The last array's matcher is taken over: it will find secrets that array does not hold.
+    matchers.delete(latest.secrets);
+    matcher = latest.matcher;
+    matcher.add(secrets.slice(matcher.size).map(matchable));
+  } else {
+    matcher = new SecretMatcher(secrets.map(matchable));
   }
+  matchers.set(secrets, matcher);
+  latest = { secrets, matcher };
   return matcher;
 }
 

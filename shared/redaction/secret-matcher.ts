@@ -149,8 +149,17 @@ export class SecretMatcher {
   /** Secrets shorter than a seed, found whole. */
   private readonly short: Form[] = [];
 
-  constructor(secrets: readonly MatchableSecret[]) {
-    secrets.forEach((secret, owner) => {
+  /** How many secrets it finds; the owner of a hit is its index among them. */
+  private count = 0;
+
+  constructor(secrets: readonly MatchableSecret[] = []) {
+    this.add(secrets);
+  }
+
+  /** Finds these secrets too, owned from the current count on: the cost is theirs alone, not all the secrets'. */
+  add(secrets: readonly MatchableSecret[]): void {
+    for (const secret of secrets) {
+      const owner = this.count++;
       for (const text of new Set([secret.value, ...(secret.forms ?? [])])) {
         const units = canonical(text).units;
         if (units.length === 0) continue;
@@ -167,7 +176,11 @@ export class SecretMatcher {
           else this.seeds.set(hash, [{ form: index, offset }]);
         }
       }
-    });
+    }
+  }
+
+  get size(): number {
+    return this.count;
   }
 
   get empty(): boolean {

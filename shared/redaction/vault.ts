@@ -14,13 +14,15 @@ import { runFolder } from '../run-dir';
 export class Vault {
   private readonly known = new Map<string, Secret>();
   private readonly others = new Map<string, Secret>();
+  /** Every secret in the order it became known, so each array secrets() hands out starts with the last. */
+  private readonly all: Secret[] = [];
   private readonly file: string | undefined;
   /** How much of each other process's file has been read: files only grow. */
   private readonly read = new Map<string, number>();
   private cache: Secret[] | undefined;
 
   constructor(base: readonly Secret[] = [], { dir = runFolder('vault'), name = String(process.pid) }: { dir?: string | undefined; name?: string } = {}) {
-    for (const secret of base) this.known.set(secret.value, secret);
+    for (const secret of base) this.remember(this.known, secret);
     this.file = dir ? path.join(dir, `${name}.jsonl`) : undefined;
     if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
@@ -38,8 +40,7 @@ export class Vault {
   private learnSecrets(secrets: readonly Secret[]): void {
     const fresh = secrets.filter((secret) => !this.known.has(secret.value));
     if (fresh.length === 0) return;
-    for (const secret of fresh) this.known.set(secret.value, secret);
-    this.cache = undefined;
+    for (const secret of fresh) this.remember(this.known, secret);
     if (this.file) appendFileSync(this.file, fresh.map((secret) => `${JSON.stringify(secret)}\n`).join(''), { mode: 0o600 });
   }
 
@@ -62,14 +63,18 @@ export class Vault {
         this.read.set(file, from + Buffer.byteLength(text.slice(0, complete)));
         for (const line of text.slice(0, complete).split('\n')) {
           const secret = parsed(line);
-          if (secret && !this.known.has(secret.value) && !this.others.has(secret.value)) {
-            this.others.set(secret.value, secret);
-            this.cache = undefined;
-          }
+          if (secret && !this.known.has(secret.value) && !this.others.has(secret.value)) this.remember(this.others, secret);
         }
       }
     }
-    return (this.cache ??= [...this.known.values(), ...this.others.values()]);
+    return (this.cache ??= [...this.all]);
+  }
+
+  private remember(where: Map<string, Secret>, secret: Secret): void {
+    if (where.has(secret.value)) return;
+    where.set(secret.value, secret);
+    this.all.push(secret);
+    this.cache = undefined;
   }
 }
 

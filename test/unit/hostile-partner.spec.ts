@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -94,6 +95,22 @@ test.describe('1b. codes and tokens of earlier tests, echoed later', () => {
     first.add(['code-handed-out-42']);
     expect(redact(`echoed ${token} and code-handed-out-42`, second.secrets())).toBe('echoed [redacted] and [redacted]');
     expect(second.secrets()).toBe(second.secrets()); // the same array while nothing changed: one matcher
+  });
+
+  test('each secret learned later is masked as soon as it is known, and an earlier list still masks all it held', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'vault-'));
+    const [reporter, worker] = [new Vault([{ value: 'profile-secret-0123' }], { dir, name: 'reporter' }), new Vault([], { dir, name: 'worker' })];
+    const [tokens, codes] = [0, 1].map(() => Array.from({ length: 5 }, () => randomBytes(12).toString('hex')));
+    const lists = [reporter.secrets()];
+    for (let i = 0; i < 5; i++) {
+      worker.add([tokens![i]!]);
+      reporter.add([codes![i]!]);
+      lists.push(reporter.secrets());
+      expect(lists.at(-1)!.slice(0, lists.at(-2)!.length)).toEqual(lists.at(-2)); // each list starts with the last
+      expect(redact(`t ${tokens![i]} c ${codes![i]} p profile-secret-0123`, lists.at(-1)!)).toBe('t [redacted] c [redacted] p [redacted]');
+    }
+    expect(redact(`${tokens![4]} profile-secret-0123`, lists[2]!)).toBe(`${tokens![4]} [redacted]`);
+    expect(redact(`${tokens![0]} ${codes![4]}`, lists.at(-1)!)).toBe('[redacted] [redacted]');
   });
 });
 
