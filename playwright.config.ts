@@ -50,8 +50,10 @@ export default defineConfig<object, HarnessWorkerOptions>({
     { name: 'unit', testDir: 'test/unit' },
     // Self-tests start nested runs and browsers of their own, or certify in-process against a partner in
     // their own event loop: two at a time keep 2 cores busy (one left them idle a third of the time, three
-    // were no faster) without starving any past its timeout.
-    { name: 'self-test', testDir: 'test/self', timeout: 120_000, workers: 2 },
+    // were no faster) without starving any past its timeout. Their own browser work is not traced: the DOM
+    // snapshots cost a sixth of the platform-fault matrix's CPU, and a self-test judges findings, which its
+    // failure prints. The nested runs are traced as any certification is.
+    { name: 'self-test', testDir: 'test/self', timeout: 120_000, workers: 2, use: { trace: 'off' } },
     ...profiles.map(({ name, file, profile }) => ({
       name,
       testDir: 'suites',

@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadProfile } from '../../partners/profile';
 import { type Profile } from '../../shared/profile-schema';
 import type { Fault } from '../../sandbox/reference-partner/faults';
 import type { HostileFault, LeakFault } from '../../sandbox/reference-partner/hostile';
 import type { UserKey } from '../../sandbox/reference-partner/users';
+import { tempDir } from './temp';
 
 /**
  * partners/reference.json, pointed at a reference partner on `origin` with `faults` switched on:
@@ -43,7 +43,7 @@ export const endpointsOf = ({ tokenExchangeUrl, accountInfoUrl, fundingSourcesUr
 
 /** A PARTNERS_DIR of its own: each profile written as `<name>.json` in a new temporary folder. */
 export function partnersDir(profiles: Record<string, object>): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'partners-'));
+  const dir = tempDir('partners-');
   for (const [name, profile] of Object.entries(profiles)) writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(profile, null, 2));
   return dir;
 }

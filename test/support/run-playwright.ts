@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { tempDir } from './temp';
 
 export interface NestedRun {
   code: number | null;
@@ -20,7 +20,7 @@ export interface NestedRun {
  * `html` into `<out>/html-report`, `junit` into `<out>/junit.xml`, `blob` into `<out>/blob-report`.
  */
 export async function runPlaywright(args: string[], env: Record<string, string>, { reporters = [] }: { reporters?: ('list' | 'certification' | 'html' | 'junit' | 'blob')[] } = {}): Promise<NestedRun> {
-  const out = mkdtempSync(path.join(tmpdir(), 'nested-run-'));
+  const out = tempDir('nested-run-');
   const reportFile = path.join(out, 'report.json');
   const reporterPaths = { list: 'list', certification: path.resolve('reports/certification-reporter.ts'), html: 'html', junit: 'junit', blob: 'blob' };
   // The certification reporter first, as in playwright.config.ts: it masks what the others store.

@@ -1,13 +1,11 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import nock from 'nock';
 import { CodeSourceError, mintedCodes, staticCodes } from '../../probes/codes';
 import { httpClient } from '../../client/http';
+import { tempDir } from '../support/temp';
 
 test('static codes: each code is handed out once across sources sharing a claim folder, then a clear error', async () => {
-  const claims = mkdtempSync(path.join(tmpdir(), 'claims-'));
+  const claims = tempDir('claims-');
   const codes = ['a', 'b', 'c', 'd', 'e'];
   // Two sources on one folder stand for two worker processes.
   const [one, two] = [staticCodes(codes, claims, 7), staticCodes(codes, claims, 7)];

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Exchange } from '../../checks/evidence';
@@ -15,6 +14,7 @@ import type { FullConfig, Suite, TestCase, TestResult, TestStep } from '@playwri
 import { buildCertification } from '../../reports/certification';
 import CertificationReporter from '../../reports/certification-reporter';
 import { Vault } from '../../shared/redaction/vault';
+import { tempDir } from '../support/temp';
 
 /**
  * What a hostile partner or a careless operator tried (issue "Hold against a hostile partner"), one case
@@ -34,7 +34,7 @@ const leaks = (text: string, value = secret) => {
 test.describe('1. artifacts that bypass the redactor', () => {
   // End to end (junit, the Playwright report's report.json, a blob's report.jsonl, traces): test/self/redaction.spec.ts.
   test('the certification reporter masks steps, errors, annotations and attachments in place, before the reporters after it store them', () => {
-    const reporter = new CertificationReporter({ outputDir: mkdtempSync(path.join(tmpdir(), 'report-')) });
+    const reporter = new CertificationReporter({ outputDir: tempDir('report-') });
     reporter.onBegin({ reporter: [['./reports/certification-reporter.ts']] } as unknown as FullConfig, { suites: [] } as unknown as Suite);
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
     const step = { title: 'Navigate', subtitle: `127.0.0.1:4402/?src=auth%3Fcode%3Dc0de-abc-123`, params: { url: `http://127.0.0.1:4401/p/auth?token=${jwt}` }, annotations: [] } as unknown as TestStep;
@@ -67,7 +67,7 @@ test.describe('1c. masking never corrupts what it stores', () => {
 });
 
 test('a file that cannot be masked is named, and every other file is still masked', async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'tree-'));
+  const dir = tempDir('tree-');
   writeFileSync(path.join(dir, 'broken.html'), '<template>data:application/zip;base64,AAAAAAAA</template>');
   writeFileSync(path.join(dir, 'junit.xml'), '<failure>auth?code=c0de-12345</failure>');
   const failures = await redactTree(dir, []);
@@ -76,7 +76,7 @@ test('a file that cannot be masked is named, and every other file is still maske
 });
 
 test('after a run, only the files written since it began are masked again: an older file was masked by its own run', async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'tree-'));
+  const dir = tempDir('tree-');
   const [older, written] = [path.join(dir, 'older.html'), path.join(dir, 'junit.xml')];
   writeFileSync(older, 'left as it is: auth?code=c0de-12345');
   utimesSync(older, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
@@ -88,7 +88,7 @@ test('after a run, only the files written since it began are masked again: an ol
 
 test.describe('1b. codes and tokens of earlier tests, echoed later', () => {
   test('a token one worker learned is masked by another worker of the run', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'vault-'));
+    const dir = tempDir('vault-');
     const [first, second] = [new Vault([], { dir, name: 'worker-1' }), new Vault([], { dir, name: 'worker-2' })];
     const token = 'at-from-worker-1-0123456789';
     first.learn([{ request: { method: 'GET', url: 'https://p.example/a', headers: { authorization: `Bearer ${token}` } }, startedAt: '', durationMs: 1 }]);
@@ -98,7 +98,7 @@ test.describe('1b. codes and tokens of earlier tests, echoed later', () => {
   });
 
   test('each secret learned later is masked as soon as it is known, and an earlier list still masks all it held', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'vault-'));
+    const dir = tempDir('vault-');
     const [reporter, worker] = [new Vault([{ value: 'profile-secret-0123' }], { dir, name: 'reporter' }), new Vault([], { dir, name: 'worker' })];
     const [tokens, codes] = [0, 1].map(() => Array.from({ length: 5 }, () => randomBytes(12).toString('hex')));
     const lists = [reporter.secrets()];
@@ -154,7 +154,7 @@ test.describe('2. encodings and fragments that masking by value misses', () => {
 
 test.describe('3. secrets inside a profile\'s URLs and browser steps', () => {
   test('a gateway key in a query string, as env:, is a secret of the profile wherever it sits', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'profiles-'));
+    const dir = tempDir('profiles-');
     writeFileSync(path.join(dir, 'acme.json'), JSON.stringify({ tokenExchangeUrl: 'env:ACME_TOKEN_URL', accountInfoUrl: 'https://p.example/a', tokenExchangeEncoding: 'form', codes: { mintUrl: 'https://p.example/c' } }));
     const loaded = loadProfile(path.join(dir, 'acme.json'), { ACME_TOKEN_URL: 'https://gw.example/token?subscription-key=k3y-0123456789' }).profile!;
     const masked = redact('POST https://gw.example/token?subscription-key=k3y-0123456789 failed', profileSecrets(loaded.profile, loaded.envValues));
@@ -237,7 +237,7 @@ test.describe('6. runs that never end', () => {
 
 test.describe('7. fleet isolation', () => {
   test('two profiles with one platform.partnerName on one platform are refused, naming both files', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'profiles-'));
+    const dir = tempDir('profiles-');
     const profile = { tokenExchangeUrl: 'https://a.example/t', accountInfoUrl: 'https://a.example/a', tokenExchangeEncoding: 'form', codes: { mintUrl: 'https://a.example/c' }, platform: { url: 'http://127.0.0.1:4401', apiKey: 'k', partnerName: 'acme' } };
     writeFileSync(path.join(dir, 'acme.json'), JSON.stringify(profile));
     writeFileSync(path.join(dir, 'acme-staging.json'), JSON.stringify({ ...profile, tokenExchangeUrl: 'https://b.example/t' }));

@@ -1,11 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Finding } from '../../checks/finding';
 import type { Probe } from '../../probes/probe';
 import { ProbeRuns, type Outcome } from '../../fixtures/probe-runs';
 import { Vault } from '../../shared/redaction/vault';
+import { tempDir } from '../support/temp';
 
 const token = 'tok-issued-to-a-probe-0123456789';
 const probe = (id: string) => ({ id, area: 'token-exchange', title: id, rules: [], codes: 0, run: () => Promise.reject(new Error('run through ProbeRuns')) }) as unknown as Probe<never>;
@@ -15,7 +15,7 @@ const finding = (message: string): Finding => ({ rule: 'token-exchange/transport
 /** ProbeRuns over real folders, counting the runs of each probe; a probe named in `failing` throws. */
 function worker(leftDir: string, { failing = [] as string[], browser = [] as string[] } = {}) {
   const ran: string[] = [];
-  const vault = new Vault([], { dir: mkdtempSync(path.join(tmpdir(), 'vault-')) });
+  const vault = new Vault([], { dir: tempDir('vault-') });
   const run = async (p: Probe<never>): Promise<Outcome> => {
     ran.push(p.id);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -27,7 +27,7 @@ function worker(leftDir: string, { failing = [] as string[], browser = [] as str
 }
 
 test('planned probes start together and each runs once, whichever test takes it', async () => {
-  const { ran, runs } = worker(mkdtempSync(path.join(tmpdir(), 'left-')));
+  const { ran, runs } = worker(tempDir('left-'));
   runs.start([a, b, c]);
   expect(ran).toEqual(['area/a', 'area/b', 'area/c']); // all under way before any test takes one
   expect('result' in (await runs.take(b))).toBe(true);
@@ -37,14 +37,14 @@ test('planned probes start together and each runs once, whichever test takes it'
 });
 
 test('a probe no plan started runs when its test takes it, and again on a retry', async () => {
-  const { ran, runs } = worker(mkdtempSync(path.join(tmpdir(), 'left-')));
+  const { ran, runs } = worker(tempDir('left-'));
   await runs.take(a);
   await runs.take(a);
   expect(ran).toEqual(['area/a', 'area/a']);
 });
 
 test('after a failed test, the next worker takes what the last one left, masked, and reruns nothing', async () => {
-  const left = mkdtempSync(path.join(tmpdir(), 'left-'));
+  const left = tempDir('left-');
   const first = worker(left, { failing: ['area/c'] });
   first.runs.start([a, b, c]);
   await first.runs.take(a); // this test failed: Playwright replaces the worker
@@ -62,7 +62,7 @@ test('after a failed test, the next worker takes what the last one left, masked,
 });
 
 test('a test ends only once no browser probe is under way', async () => {
-  const { runs } = worker(mkdtempSync(path.join(tmpdir(), 'left-')), { browser: ['area/c'] });
+  const { runs } = worker(tempDir('left-'), { browser: ['area/c'] });
   let settled = false;
   runs.start([a, c]);
   void runs.take(c).then(() => (settled = true));

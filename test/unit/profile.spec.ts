@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { loadProfile, loadProfiles, profileJsonSchema } from '../../partners/profile';
+import { tempDir } from '../support/temp';
 
 const valid = {
   tokenExchangeUrl: 'https://partner.example/oauth/token',
@@ -12,7 +12,7 @@ const valid = {
 };
 
 function folderWith(files: Record<string, unknown>): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'profiles-'));
+  const dir = tempDir('profiles-');
   for (const [name, content] of Object.entries(files)) {
     writeFileSync(path.join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
   }
