@@ -3,7 +3,7 @@
  * every live partner. Reported as the wall time of each size and the cost of each extra partner. Alone:
  * `npx tsx scripts/bench-fleet.ts` (BENCH_FLEET, BENCH_FLEET_BROWSER: the sizes; BENCH_FLEET_RUNS).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureSandbox, playwright, timed } from './bench-support';
@@ -32,6 +32,7 @@ export async function fleetCost(sizes: readonly number[], { browser, runs }: { b
   }
   const measured = [];
   for (const partners of sizes) measured.push({ partners, wallMs: await timed(playwright([], names.slice(0, partners), { PARTNERS_DIR: dir }), runs) });
+  rmSync(dir, { recursive: true, force: true });
   const [first, last] = [measured[0]!, measured.at(-1)!];
   const perExtraPartnerMs = last.partners > first.partners ? Math.round((last.wallMs - first.wallMs) / (last.partners - first.partners)) : 0;
   return { browser, runs, sizes: measured, perExtraPartnerMs };

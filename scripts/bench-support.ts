@@ -1,6 +1,6 @@
 /** What the bench's parts share: the bundled sandbox, and timed nested Playwright runs against it. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildSandbox, sandboxHost } from '../sandbox/sandbox';
@@ -27,11 +27,14 @@ export async function ensureSandbox(): Promise<() => Promise<void>> {
  */
 export const playwright = (files: string[], projects: string | readonly string[] = 'reference', env: Record<string, string> = {}) => async () => {
   const projectArgs = (typeof projects === 'string' ? [projects] : projects).map((project) => `--project=${project}`);
+  // The reports are not read: each run's go to a folder of its own, removed after it.
+  const reports = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
   const child = spawn(process.execPath, [path.resolve('node_modules/@playwright/test/cli.js'), 'test', ...projectArgs, `--reporter=${path.resolve('reports/certification-reporter.ts')},dot`, ...files], {
     stdio: 'ignore',
-    env: { ...process.env, ...env, CERTIFICATION_REPORT_DIR: mkdtempSync(path.join(os.tmpdir(), 'bench-')) },
+    env: { ...process.env, ...env, CERTIFICATION_REPORT_DIR: reports },
   });
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  rmSync(reports, { recursive: true, force: true });
   if (status !== 0) throw new Error(`the certification of ${projectArgs.join(' ')} failed; run it alone to see why`);
 };
 

@@ -2,7 +2,7 @@
  * `npm run bench`: wall time and partner requests of a reference certification. Prints a table and
  * writes reports/out/bench.json. Not a test: it measures, it does not judge.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -90,6 +90,7 @@ async function latencySensitivity(latencies: readonly number[]) {
     });
   }
   await Promise.all(partners.map(({ app }) => app.close()));
+  rmSync(dir, { recursive: true, force: true });
   const [fast, slow] = [measured[0]!, measured.at(-1)!];
   const per100 = (key: 'probesMs' | 'httpSuitesMs' | 'allSuitesMs') => Math.round(((slow[key] - fast[key]) / (slow.latencyMs - fast.latencyMs)) * 100);
   return { measured, addedPer100Ms: { probesMs: per100('probesMs'), httpSuitesMs: per100('httpSuitesMs'), allSuitesMs: per100('allSuitesMs') } };
