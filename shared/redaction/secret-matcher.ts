@@ -192,7 +192,8 @@ export class SecretMatcher {
     if (this.empty || text.length === 0) return [];
     const { units, start, end } = canonical(text);
     const hits: { from: number; to: number; owner: number }[] = [];
-    const covered = new Int32Array(this.forms.length).fill(-1);
+    // Per form with a hit only: an array of every form, made for each of a report's thousands of short strings, cost more than the search.
+    const covered = new Map<number, number>();
     if (units.length >= seedLength && this.forms.length > 0) {
       let hash = hashAt(units, 0);
       for (let at = 0; at + seedLength <= units.length; at++) {
@@ -200,7 +201,7 @@ export class SecretMatcher {
         const candidates = this.seeds.get(hash);
         if (!candidates) continue;
         for (const { form: index, offset } of candidates) {
-          if (at + seedLength <= covered[index]!) continue; // inside a run already found for this form
+          if (at + seedLength <= (covered.get(index) ?? -1)) continue; // inside a run already found for this form
           const form = this.forms[index]!;
           let left = 0;
           while (left < seedLength && units[at + left] === form.units[offset + left]) left++;
@@ -211,7 +212,7 @@ export class SecretMatcher {
           while (offset + ahead < form.units.length && at + ahead < units.length && units[at + ahead] === form.units[offset + ahead]) ahead++;
           const from = at - back;
           const to = at + ahead;
-          covered[index] = to;
+          covered.set(index, to);
           if (to - from >= form.minRun) hits.push({ from: start[from]!, to: end[to - 1]!, owner: form.owner });
         }
       }

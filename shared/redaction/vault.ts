@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, mkdirSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Exchange } from '../../checks/evidence';
 import { secretsOf, shortestSecret, type Secret } from './redact';
@@ -9,7 +9,10 @@ import { runFolder } from '../run-dir';
  * (codes, tokens, credentials), so a partner that echoes a token issued to another worker is masked
  * there too, and the reporter masks them in what Playwright stores (steps, errors, traces).
  *
- * It lives in the run's private folder (shared/run-dir.ts), a file per process.
+ * It lives in the run's private folder (shared/run-dir.ts): one file every process appends its lines to
+ * (each line one write, so lines never interleave) and reads from where it stopped, so asking for the
+ * secrets costs one stat, not one per process: a 40-partner run's reporter spent 5 s listing and sizing
+ * the files of a file per process.
  */
 export class Vault {
   private readonly known = new Map<string, Secret>();
@@ -17,13 +20,13 @@ export class Vault {
   /** Every secret in the order it became known, so each array secrets() hands out starts with the last. */
   private readonly all: Secret[] = [];
   private readonly file: string | undefined;
-  /** How much of each other process's file has been read: files only grow. */
-  private readonly read = new Map<string, number>();
+  /** How much of the file has been read: it only grows. */
+  private read = 0;
   private cache: Secret[] | undefined;
 
-  constructor(base: readonly Secret[] = [], { dir = runFolder('vault'), name = String(process.pid) }: { dir?: string | undefined; name?: string } = {}) {
+  constructor(base: readonly Secret[] = [], { dir = runFolder('vault') }: { dir?: string | undefined } = {}) {
     for (const secret of base) this.remember(this.known, secret);
-    this.file = dir ? path.join(dir, `${name}.jsonl`) : undefined;
+    this.file = dir ? path.join(dir, 'secrets.jsonl') : undefined;
     if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
@@ -46,25 +49,18 @@ export class Vault {
 
   /**
    * Every secret of the run so far: this process's, and what the others have added to the vault since the
-   * last call (only the new bytes of each file are read). The same array while nothing changed, so its
+   * last call (only the file's new bytes are read). The same array while nothing changed, so its
    * matcher is built once.
    */
   secrets(): readonly Secret[] {
-    if (this.file) {
-      const dir = path.dirname(this.file);
-      for (const name of safeList(dir)) {
-        const file = path.join(dir, name);
-        if (file === this.file) continue;
-        const size = safeSize(file);
-        const from = this.read.get(file) ?? 0;
-        if (size <= from) continue;
-        const text = safeRead(file, from, size);
-        const complete = text.lastIndexOf('\n') + 1; // a line still being written is read next time
-        this.read.set(file, from + Buffer.byteLength(text.slice(0, complete)));
-        for (const line of text.slice(0, complete).split('\n')) {
-          const secret = parsed(line);
-          if (secret && !this.known.has(secret.value) && !this.others.has(secret.value)) this.remember(this.others, secret);
-        }
+    const size = this.file ? safeSize(this.file) : 0;
+    if (this.file && size > this.read) {
+      const text = safeRead(this.file, this.read, size);
+      const complete = text.lastIndexOf('\n') + 1; // a line still being written is read next time
+      this.read += Buffer.byteLength(text.slice(0, complete));
+      for (const line of text.slice(0, complete).split('\n')) {
+        const secret = parsed(line);
+        if (secret && !this.known.has(secret.value) && !this.others.has(secret.value)) this.remember(this.others, secret);
       }
     }
     return (this.cache ??= [...this.all]);
@@ -78,13 +74,6 @@ export class Vault {
   }
 }
 
-const safeList = (dir: string) => {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-};
 const safeSize = (file: string) => {
   try {
     return statSync(file).size;

@@ -89,7 +89,7 @@ test('after a run, only the files written since it began are masked again: an ol
 test.describe('1b. codes and tokens of earlier tests, echoed later', () => {
   test('a token one worker learned is masked by another worker of the run', () => {
     const dir = tempDir('vault-');
-    const [first, second] = [new Vault([], { dir, name: 'worker-1' }), new Vault([], { dir, name: 'worker-2' })];
+    const [first, second] = [new Vault([], { dir }), new Vault([], { dir })];
     const token = 'at-from-worker-1-0123456789';
     first.learn([{ request: { method: 'GET', url: 'https://p.example/a', headers: { authorization: `Bearer ${token}` } }, startedAt: '', durationMs: 1 }]);
     first.add(['code-handed-out-42']);
@@ -99,7 +99,7 @@ test.describe('1b. codes and tokens of earlier tests, echoed later', () => {
 
   test('each secret learned later is masked as soon as it is known, and an earlier list still masks all it held', () => {
     const dir = tempDir('vault-');
-    const [reporter, worker] = [new Vault([{ value: 'profile-secret-0123' }], { dir, name: 'reporter' }), new Vault([], { dir, name: 'worker' })];
+    const [reporter, worker] = [new Vault([{ value: 'profile-secret-0123' }], { dir }), new Vault([], { dir })];
     const [tokens, codes] = [0, 1].map(() => Array.from({ length: 5 }, () => randomBytes(12).toString('hex')));
     const lists = [reporter.secrets()];
     for (let i = 0; i < 5; i++) {
