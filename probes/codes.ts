@@ -118,11 +118,35 @@ interface RequestPaused {
  * first request of a redirect chain, so the page's requests are paused at the CDP Fetch domain, which
  * pauses every hop; the request to the auth URL is failed there, so it never leaves the machine.
  */
+/**
+ * At most this many logins at once. The probes ask for their codes together, and each login is a page
+ * of its own: fifteen at once on a loaded 2-core machine left logins short of their 30 s; nor is the
+ * partner's login page there to be load-tested.
+ */
+const concurrentLogins = 4;
+
+/** Runs at most `limit` of the tasks given at once, the others in the order they came. */
+export function limited(limit: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (running >= limit) await new Promise<void>((start) => waiting.push(start));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+
 export function browserCodes(config: BrowserCodes, launch: () => Promise<Browser>, received: CodeReceived = () => {}): CodeSource {
   let browser: Promise<Browser> | undefined;
   const authUrl = new URL(config.authUrl);
+  const slot = limited(concurrentLogins);
   return {
-    async next() {
+    next: () => slot(async () => {
       browser ??= launch();
       const context = await (await browser).newContext();
       let page: Page | undefined;
@@ -181,7 +205,7 @@ export function browserCodes(config: BrowserCodes, launch: () => Promise<Browser
       } finally {
         await context.close();
       }
-    },
+    }),
     async close() {
       if (browser) await (await browser).close();
     },

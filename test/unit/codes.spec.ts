@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import nock from 'nock';
-import { CodeSourceError, mintedCodes, staticCodes } from '../../probes/codes';
+import { CodeSourceError, limited, mintedCodes, staticCodes } from '../../probes/codes';
 import { httpClient } from '../../client/http';
 import { tempDir } from '../support/temp';
 
@@ -44,4 +44,23 @@ test.describe('minted codes', () => {
     await expect(source.next()).rejects.toThrow('"codes.mintUrl" answered 404 "<h1>Not Found</h1>"; it should answer 200 with {"code": "…"}');
     await expect(source.next()).rejects.toThrow('"codes.mintUrl" answered "{\\"token\\":\\"x\\"}" without a "code" string; it should answer 200 with {"code": "…"}');
   });
+});
+
+test('browser logins run at most a few at once, in the order asked, and a failed one frees its place', async () => {
+  const slot = limited(4);
+  let running = 0;
+  let most = 0;
+  const started: number[] = [];
+  const login = (i: number) => slot(async () => {
+    started.push(i);
+    most = Math.max(most, ++running);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    running--;
+    if (i % 3 === 0) throw new Error(`login ${i} failed`);
+    return i;
+  });
+  const outcomes = await Promise.allSettled(Array.from({ length: 15 }, (_, i) => login(i)));
+  expect(most).toBe(4);
+  expect(started).toEqual(Array.from({ length: 15 }, (_, i) => i));
+  expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toHaveLength(5);
 });
