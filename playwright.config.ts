@@ -17,11 +17,13 @@ if (errors.length > 0) {
 const workers = 4;
 const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
 // Where the workers share the secrets they learn and the run's plan (shared/run-dir.ts).
-if (isMainProcess) openRunDir();
-for (const { name, profile } of isMainProcess ? profiles : []) {
-  const handed = profile.codes.static?.length;
-  const needed = codesForRun(profile);
-  if (handed !== undefined && handed < needed) console.warn(`${name}: "codes.static" holds ${handed} codes; a full certification run needs ${needed}`);
+if (isMainProcess) {
+  openRunDir();
+  for (const { name, profile } of profiles) {
+    const handed = profile.codes.static?.length;
+    const needed = codesForRun(profile);
+    if (handed !== undefined && handed < needed) console.warn(`${name}: "codes.static" holds ${handed} codes; a full certification run needs ${needed}`);
+  }
 }
 
 export default defineConfig<object, HarnessWorkerOptions>({

@@ -112,13 +112,6 @@ interface RequestPaused {
 }
 
 /**
- * `"codes": {"browser": …}`: log in to the partner's own app and capture the code when the app sends the
- * user to the platform's auth URL, after any number of hops: 302, 303 and 307 redirects, a form POST
- * followed by redirects, a meta refresh, `location.href` set by script. Playwright's routes see only the
- * first request of a redirect chain, so the page's requests are paused at the CDP Fetch domain, which
- * pauses every hop; the request to the auth URL is failed there, so it never leaves the machine.
- */
-/**
  * At most this many logins at once. The probes ask for their codes together, and each login is a page
  * of its own: fifteen at once on a loaded 2-core machine left logins short of their 30 s; nor is the
  * partner's login page there to be load-tested.
@@ -141,6 +134,13 @@ export function limited(limit: number) {
   };
 }
 
+/**
+ * `"codes": {"browser": …}`: log in to the partner's own app and capture the code when the app sends the
+ * user to the platform's auth URL, after any number of hops: 302, 303 and 307 redirects, a form POST
+ * followed by redirects, a meta refresh, `location.href` set by script. Playwright's routes see only the
+ * first request of a redirect chain, so the page's requests are paused at the CDP Fetch domain, which
+ * pauses every hop; the request to the auth URL is failed there, so it never leaves the machine.
+ */
 export function browserCodes(config: BrowserCodes, launch: () => Promise<Browser>, received: CodeReceived = () => {}): CodeSource {
   let browser: Promise<Browser> | undefined;
   const authUrl = new URL(config.authUrl);

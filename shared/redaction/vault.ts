@@ -15,17 +15,15 @@ import { runFolder } from '../run-dir';
  * the files of a file per process.
  */
 export class Vault {
+  /** Every secret this process knows, in the order it became known: each array secrets() hands out starts with the last. */
   private readonly known = new Map<string, Secret>();
-  private readonly others = new Map<string, Secret>();
-  /** Every secret in the order it became known, so each array secrets() hands out starts with the last. */
-  private readonly all: Secret[] = [];
   private readonly file: string | undefined;
   /** How much of the file has been read: it only grows. */
   private read = 0;
   private cache: Secret[] | undefined;
 
   constructor(base: readonly Secret[] = [], { dir = runFolder('vault') }: { dir?: string | undefined } = {}) {
-    for (const secret of base) this.remember(this.known, secret);
+    for (const secret of base) this.remember(secret);
     this.file = dir ? path.join(dir, 'secrets.jsonl') : undefined;
     if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
@@ -43,7 +41,7 @@ export class Vault {
   private learnSecrets(secrets: readonly Secret[]): void {
     const fresh = secrets.filter((secret) => !this.known.has(secret.value));
     if (fresh.length === 0) return;
-    for (const secret of fresh) this.remember(this.known, secret);
+    for (const secret of fresh) this.remember(secret);
     if (this.file) appendFileSync(this.file, fresh.map((secret) => `${JSON.stringify(secret)}\n`).join(''), { mode: 0o600 });
   }
 
@@ -60,16 +58,15 @@ export class Vault {
       this.read += Buffer.byteLength(text.slice(0, complete));
       for (const line of text.slice(0, complete).split('\n')) {
         const secret = parsed(line);
-        if (secret && !this.known.has(secret.value) && !this.others.has(secret.value)) this.remember(this.others, secret);
+        if (secret && !this.known.has(secret.value)) this.remember(secret);
       }
     }
-    return (this.cache ??= [...this.all]);
+    return (this.cache ??= [...this.known.values()]);
   }
 
-  private remember(where: Map<string, Secret>, secret: Secret): void {
-    if (where.has(secret.value)) return;
-    where.set(secret.value, secret);
-    this.all.push(secret);
+  private remember(secret: Secret): void {
+    if (this.known.has(secret.value)) return;
+    this.known.set(secret.value, secret);
     this.cache = undefined;
   }
 }
