@@ -1,4 +1,5 @@
 import type { ClauseId } from './clauses';
+import type { WaiverUse } from './waivers';
 
 /** Requirement levels of DESIGN.md §4. */
 export type Level = 'MUST' | 'SHOULD' | 'INFO';
@@ -6,8 +7,9 @@ export type Level = 'MUST' | 'SHOULD' | 'INFO';
  * `skipped`: the rule does not apply (the profile has no such endpoint, the payload no such value).
  * `not-checked`: the rule applies but could not be judged, because the rule named in `blockedBy` failed
  * first (no token was issued, no usable response came): one root cause, one failure.
+ * `waived`: never a rule's own verdict; a failure or warning the partner's waiver covers (checks/waivers.ts).
  */
-export type Outcome = 'passed' | 'failed' | 'warning' | 'info' | 'skipped' | 'not-checked';
+export type Outcome = 'passed' | 'failed' | 'warning' | 'info' | 'skipped' | 'not-checked' | 'waived';
 
 /** One verdict of one rule on one piece of evidence: what the suites attach and the reports read. */
 export interface Finding {
@@ -24,6 +26,10 @@ export interface Finding {
   impact: string;
   /** For `not-checked`: the id of the failed rule that kept this one from being judged. */
   blockedBy?: string;
+  /** The waiver that matched: it waived the finding (outcome `waived`), or it had expired (`expired`). */
+  waiver?: WaiverUse;
+  /** For `waived`: what the rule found. */
+  waivedOutcome?: 'failed' | 'warning';
 }
 
 /** Why a rule could not be judged: the failed rule that came first, and what it left missing. */

@@ -1,8 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { config as loadDotenv } from 'dotenv';
 import { z } from 'zod';
+import { allRules } from '../checks/catalogue';
+import type { Waiver } from '../checks/waivers';
 import { profileSchema, type Profile } from '../shared/profile-schema';
+import { waiversFileSchema } from '../shared/waiver-schema';
 
 export interface LoadedProfile {
   /** The Playwright project name: the file name without `.json`. */
@@ -11,6 +14,9 @@ export interface LoadedProfile {
   profile: Profile;
   /** Every value read from an `env:` variable, wherever it sits (a key in a URL, a typed password): all secrets. */
   envValues: string[];
+  /** `<name>.waivers.json` beside the profile, when there is one; its waivers, in the file's order. */
+  waiversFile?: string;
+  waivers: Waiver[];
 }
 
 const envReference = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
@@ -75,7 +81,30 @@ export function loadProfile(file: string, env: NodeJS.ProcessEnv = process.env):
     if (problem) return fail(`"caFile": ${problem}`);
     parsed.data.caFile = caFile;
   }
-  return { profile: { name, file, profile: parsed.data, envValues }, errors: [] };
+  const waiversFile = file.replace(/\.json$/, waiversSuffix);
+  const waivers = existsSync(waiversFile) ? loadWaivers(waiversFile) : { waivers: [], errors: [] };
+  if (waivers.errors.length > 0) return { errors: waivers.errors };
+  return { profile: { name, file, profile: parsed.data, envValues, waivers: waivers.waivers, ...(existsSync(waiversFile) ? { waiversFile } : {}) }, errors: [] };
+}
+
+const waiversSuffix = '.waivers.json';
+const ruleIds = new Set(allRules.map((rule) => rule.id));
+
+/** A partner's waivers; each error names the file, the waiver and the fix. A waiver of no known rule is an error, since it could never apply. */
+export function loadWaivers(file: string): { waivers: Waiver[]; errors: string[] } {
+  const fail = (...problems: string[]) => ({ waivers: [], errors: problems.map((problem) => `${display(file)}: ${problem}`) });
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    return fail(`is not valid JSON (${error instanceof Error ? error.message : String(error)}); fix the syntax`);
+  }
+  const parsed = waiversFileSchema.safeParse(raw);
+  if (!parsed.success) return fail(...parsed.error.issues.map(formatIssue));
+  const unknown = parsed.data.waivers.flatMap(({ rule }, index) =>
+    ruleIds.has(rule) ? [] : [`"waivers.${index}.rule" names no rule ("${rule}"); copy the id from the report or docs/RULES.md`]);
+  if (unknown.length > 0) return fail(...unknown);
+  return { waivers: parsed.data.waivers.map(({ rule, field, message, reason, approvedBy, expires }) => ({ rule, reason, approvedBy, expires, ...(field !== undefined ? { field } : {}), ...(message !== undefined ? { message } : {}) })), errors: [] };
 }
 
 const sameUrl = (a: string, b: string) => {
@@ -88,7 +117,7 @@ const sameUrl = (a: string, b: string) => {
 
 const jsonFiles = (dir: string) =>
   readdirSync(dir)
-    .filter((entry) => entry.endsWith('.json') && !entry.endsWith('.schema.json'))
+    .filter((entry) => entry.endsWith('.json') && !entry.endsWith('.schema.json') && !entry.endsWith(waiversSuffix))
     .sort()
     .map((entry) => path.join(dir, entry));
 
@@ -130,6 +159,12 @@ export function loadProfiles(
   }
   return { profiles, errors };
 }
+
+/** partners/waivers.schema.json. */
+export const waiversJsonSchema = () => ({
+  $id: 'https://partner-certify.invalid/partners/waivers.schema.json',
+  ...z.toJSONSchema(waiversFileSchema, { io: 'input', target: 'draft-2020-12' }),
+});
 
 /** partners/profile.schema.json: the zod schema as JSON Schema, where any string may be an `env:NAME` reference. */
 export function profileJsonSchema(): Record<string, unknown> {

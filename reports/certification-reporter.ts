@@ -1,78 +1,61 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
+import type { Waiver } from '../checks/waivers';
 import { loadProfile } from '../partners/profile';
 import { type Profile } from '../shared/profile-schema';
-import { buildCertification, certificationSchema, type Certification, type TestRecord } from './certification';
-import { certificationHtml, type TestEvidence } from './html-report';
-import { profileSecrets, redact, redactValue, type Secret } from '../shared/redaction/redact';
+import { buildCertification, type Certification, type TestRecord } from './certification';
+import { type TestEvidence } from './html-report';
+import { profileSecrets, redactValue, type Secret } from '../shared/redaction/redact';
 import { redactTree } from '../shared/redaction/files';
 import { Vault } from '../shared/redaction/vault';
 import { readTest } from '../shared/channel';
 import { writeRunPlan } from '../shared/run-dir';
 import { ResultMasker } from './mask-results';
+import { comparedRun, historyDirOf, keepRun, previousRun, recentRuns } from './history';
+import { historyShown, overviewHtml, overviewOf } from './fleet-overview';
+import { files, writePartnerFiles, type Written } from './partner-files';
+import { choosingOption, harnessVersion, partialOf, targetsOf, testFilesLeftOut } from './run-info';
+import { signingKeyFrom, signingKeyVariable, type SigningKey } from './signing';
 
 /**
- * The certification reporter: for every partner project of a run it writes
- * `<outputDir>/<project>/certification.html` and `certification.json`, also when tests fail, time out
- * or the run is interrupted, then prints the verdict and where the report is. It also passes every file
- * the run leaves behind (traces, Playwright's HTML report) through the one redaction.
+ * The certification reporter: for every partner project of a run it writes `<outputDir>/<project>/`
+ * (certification.html and .json, exchanges.har, and certification.json.jws when a signing key is set),
+ * also when tests fail, time out or the run is interrupted; keeps each run in the history; writes the
+ * fleet overview (`<outputDir>/index.html` and `index.json`); then prints the verdicts and where the
+ * reports are. It also passes every file the run leaves behind (traces, Playwright's HTML report) through
+ * the one redaction.
  *
- * Options (or environment): `outputDir` (CERTIFICATION_REPORT_DIR, default reports/out) and `compare`
- * (CERTIFY_COMPARE): a previous certification.json, or a folder holding `<project>/certification.json`.
+ * Options (or environment): `outputDir` (CERTIFICATION_REPORT_DIR, default reports/out), `historyDir`
+ * (CERTIFY_HISTORY_DIR, default `history/` beside outputDir) and `compare` (CERTIFY_COMPARE): the run to
+ * compare with instead of the partner's previous one, a certification.json or a folder holding
+ * `<project>/certification.json`. The signing key is CERTIFY_SIGNING_KEY (reports/signing.ts).
  */
 export interface CertificationReporterOptions {
   outputDir?: string;
+  historyDir?: string;
   compare?: string;
 }
 
 interface Partner {
   name: string;
   profile?: Profile;
+  waivers: readonly Waiver[];
   secrets: Secret[];
   outputDir: string;
+  /** What chose some of the partner's tests only, if anything did: an option, or a file filter. */
+  chosenBy?: string;
   previous?: Certification;
   tests: Map<string, TestRecord & TestEvidence>;
   chromium: string | null;
 }
 
-const json = <T>(body: Buffer | undefined, fallback: T): T => {
-  try {
-    return body ? (JSON.parse(body.toString('utf8')) as T) : fallback;
-  } catch {
-    return fallback;
-  }
-};
-
-function targetsOf(profile: Profile | undefined): Record<string, string> {
-  if (!profile) return {};
-  const targets: Record<string, string | undefined> = {
-    'token exchange': profile.tokenExchangeUrl,
-    'account information': profile.accountInfoUrl,
-    'funding sources': profile.fundingSourcesUrl,
-    'mock link': profile.platform && `${profile.platform.url}/v1/auth/providers/standard/create-mock-link`,
-    'auth URL': profile.platform && `${profile.platform.url}/${profile.platform.partnerName}/auth`,
-    'data API': profile.dataApi?.baseUrl,
-  };
-  return Object.fromEntries(Object.entries(targets).filter((entry): entry is [string, string] => entry[1] !== undefined));
-}
-
-function harnessVersion(rootDir: string) {
-  const version = json<{ version?: string }>(readFileSync(path.join(__dirname, '../package.json')), {}).version ?? 'unknown';
-  let commit: string | null = null;
-  try {
-    commit = execFileSync('git', ['describe', '--always', '--dirty', '--abbrev=12'], { cwd: rootDir, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-  } catch {
-    // not a git checkout
-  }
-  return { version, commit };
-}
-
 export default class CertificationReporter implements Reporter {
   private readonly outputDir: string;
+  private readonly historyDir: string;
   private readonly compare: string | undefined;
+  private signing: SigningKey | undefined;
   private config!: FullConfig;
   private startedAt = new Date();
   private readonly partners = new Map<string, Partner>();
@@ -82,6 +65,7 @@ export default class CertificationReporter implements Reporter {
 
   constructor(options: CertificationReporterOptions = {}) {
     this.outputDir = path.resolve(options.outputDir ?? process.env.CERTIFICATION_REPORT_DIR ?? 'reports/out');
+    this.historyDir = path.resolve(options.historyDir ?? historyDirOf(this.outputDir));
     this.compare = options.compare ?? process.env.CERTIFY_COMPARE;
   }
 
@@ -106,13 +90,17 @@ export default class CertificationReporter implements Reporter {
       const partner: Partner = {
         name: project.name,
         ...(profile ? { profile } : {}),
+        waivers: loaded?.waivers ?? [],
         secrets: loaded ? profileSecrets(loaded.profile, loaded.envValues) : [],
         outputDir: path.join(this.outputDir, project.name),
         tests: new Map(),
         chromium: null,
       };
       // Read before this run overwrites it, so `--compare reports/out/<project>/certification.json` works.
-      const previous = this.previousFor(project.name);
+      const previous = this.compare ? comparedRun(this.compare, project.name) : previousRun(this.historyDir, project.name);
+      const leftOut = testFilesLeftOut(project.testDir, projectSuite.suites.map((file) => file.location?.file ?? ''));
+      const chosenBy = choosingOption() ?? (leftOut.length > 0 ? `a file filter (${leftOut.length} test ${leftOut.length === 1 ? 'file' : 'files'} left out)` : undefined);
+      if (chosenBy) partner.chosenBy = chosenBy;
       if (previous) partner.previous = previous;
       for (const test of projectSuite.allTests()) {
         const { probe, area = unknownArea } = readTest(test.annotations);
@@ -122,7 +110,14 @@ export default class CertificationReporter implements Reporter {
     }
     // Each partner's worker starts the probes of its tests at once; only this process knows which tests run.
     writeRunPlan(Object.fromEntries([...this.partners].map(([name, partner]) => [name, [...partner.tests.values()].flatMap((test) => test.probe ?? [])])));
-    this.vault = new Vault([...this.partners.values()].flatMap((partner) => partner.secrets));
+    try {
+      this.signing = signingKeyFrom();
+    } catch (error) {
+      console.error(`${error instanceof Error ? error.message : String(error)}; the reports are written unsigned`);
+      process.exitCode = 1;
+    }
+    const signingSecrets = (this.signing?.secrets ?? (process.env[signingKeyVariable] ? [process.env[signingKeyVariable]] : [])).map((value) => ({ value }));
+    this.vault = new Vault([...[...this.partners.values()].flatMap((partner) => partner.secrets), ...signingSecrets]);
   }
 
   // Playwright hands every reporter the same objects, one reporter after another: masked here, in place,
@@ -164,46 +159,64 @@ export default class CertificationReporter implements Reporter {
     const finishedAt = new Date();
     if (this.partners.size === 0) return;
     const harness = harnessVersion(this.config.rootDir);
+    const written: Written[] = [];
     for (const partner of this.partners.values()) {
       try {
-        this.write(partner, result, finishedAt, harness);
+        written.push(await this.write(partner, result, finishedAt, harness));
       } catch (error) {
         // One partner's report failing to write must not cost the others theirs.
         console.error(`\n${partner.name}: the certification report could not be written: ${error instanceof Error ? error.message : String(error)}`);
         process.exitCode = 1;
       }
     }
+    try {
+      this.writeOverview(written, finishedAt);
+    } catch (error) {
+      console.error(`\nthe fleet overview could not be written: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    }
   }
 
-  /** Writes one partner's certification.json and .html, and prints its verdict. */
-  private write(partner: Partner, result: FullResult, finishedAt: Date, harness: ReturnType<typeof harnessVersion>) {
+  /** Writes one partner's files, keeps the run in its history, and prints its verdict. */
+  private async write(partner: Partner, result: FullResult, finishedAt: Date, harness: Certification['run']['harness']): Promise<Written> {
     const tests = [...partner.tests.values()];
-    const cert = buildCertification(
-      {
-        partner: partner.name,
-        targets: targetsOf(partner.profile),
-        harness,
-        startedAt: this.startedAt.toISOString(),
-        finishedAt: finishedAt.toISOString(),
-        status: result.status,
-        node: process.version,
-        playwright: this.config.version,
-        chromium: partner.chromium,
-      },
-      tests,
-      partner.previous,
+    const run = {
+      partner: partner.name,
+      targets: targetsOf(partner.profile),
+      harness,
+      startedAt: this.startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      status: result.status,
+      node: process.version,
+      playwright: this.config.version,
+      chromium: partner.chromium,
+    };
+    const partial = partialOf(tests, partner.previous, partner.chosenBy, this.config.shard);
+    const cert = buildCertification(run, tests, partner.previous, { waivers: partner.waivers, partial });
+    const creator = { name: 'partner-certify', version: harness.version };
+    const out = await writePartnerFiles(partner.outputDir, cert, tests, { secrets: this.vault.secrets(), signing: this.signing, creator });
+    // A shard's run is a part of one: the merged report's run is the one to keep.
+    if (!this.config.shard) keepRun(this.historyDir, out.json, out.certification);
+    const report = path.relative(process.cwd(), path.join(partner.outputDir, files.html));
+    console.log(`\n${partner.name}: ${cert.summary}\n  report: ${report} (and ${files.json}, ${files.har}${this.signing ? `, ${files.jws}` : ''} beside it)`);
+    return out;
+  }
+
+  /** index.html and index.json: the run's partners on one page, each with its last runs from the history. */
+  private writeOverview(written: readonly Written[], finishedAt: Date) {
+    if (written.length === 0) return;
+    const overview = overviewOf(
+      written.map(({ dir, certification }) => ({
+        certification,
+        report: path.relative(this.outputDir, path.join(dir, files.html)).split(path.sep).join('/'),
+        history: recentRuns(this.historyDir, certification.run.partner, historyShown),
+      })),
+      finishedAt,
     );
-    mkdirSync(partner.outputDir, { recursive: true });
     const secrets = this.vault.secrets();
-    // Masked as data: a secret never rewrites a key or the structure, so the report is always written.
-    const safe = redactValue(cert, secrets);
-    const jsonFile = path.join(partner.outputDir, 'certification.json');
-    const htmlFile = path.join(partner.outputDir, 'certification.html');
-    const $schema = path.relative(partner.outputDir, path.join(__dirname, '../schemas/certification.schema.json'));
-    writeFileSync(jsonFile, `${JSON.stringify({ $schema, ...safe }, null, 2)}\n`);
-    writeFileSync(htmlFile, redact(certificationHtml(safe, tests), secrets));
-    const shard = this.config.shard ? ` [shard ${this.config.shard.current} of ${this.config.shard.total}: partial, merge the shards' blob reports for the certification]` : '';
-    console.log(`\n${partner.name}: ${cert.summary}${shard}\n  report: ${path.relative(process.cwd(), htmlFile)} (and certification.json beside it)`);
+    writeFileSync(path.join(this.outputDir, 'index.json'), `${JSON.stringify(redactValue(overview, secrets), null, 2)}\n`);
+    writeFileSync(path.join(this.outputDir, 'index.html'), overviewHtml(redactValue(overview, secrets)));
+    if (written.length > 1) console.log(`\noverview of ${written.length} partners: ${path.relative(process.cwd(), path.join(this.outputDir, 'index.html'))}`);
   }
 
   /** Playwright's HTML report and JUnit XML are written in their own onEnd; this runs after every reporter's. */
@@ -220,23 +233,6 @@ export default class CertificationReporter implements Reporter {
     const html = this.config.reporter.find(([name]) => name === 'html');
     const configured = (html?.[1] as { outputFolder?: string } | undefined)?.outputFolder;
     return path.resolve(path.dirname(this.config.configFile ?? this.config.rootDir), configured ?? process.env.PLAYWRIGHT_HTML_OUTPUT_DIR ?? 'playwright-report');
-  }
-
-  private previousFor(project: string): Certification | undefined {
-    if (!this.compare) return undefined;
-    let file = path.resolve(this.compare);
-    if (existsSync(file) && statSync(file).isDirectory()) {
-      const inProject = path.join(file, project, 'certification.json');
-      file = existsSync(inProject) ? inProject : path.join(file, 'certification.json');
-    }
-    try {
-      const parsed = certificationSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-      if (parsed.success) return parsed.data;
-      console.warn(`--compare: ${file} is not a certification.json (${parsed.error.issues[0]?.message ?? 'invalid'}); the report is written without a comparison`);
-    } catch (error) {
-      console.warn(`--compare: cannot read ${file} (${error instanceof Error ? error.message : String(error)}); the report is written without a comparison`);
-    }
-    return undefined;
   }
 }
 

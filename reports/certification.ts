@@ -1,68 +1,17 @@
-import { z } from 'zod';
 import { allRules, catalogue } from '../checks/catalogue';
 import type { Exchange } from '../checks/evidence';
 import type { Finding, Outcome, Rule } from '../checks/finding';
+import { isExpired, type Waiver } from '../checks/waivers';
 import { markerLegend, type Marker, type PayloadRule } from '../checks/payload';
+import type { Certification, RuleOutcome, TestStatus } from './certification-schema';
+
+export type { Certification, RuleOutcome, TestStatus };
 
 /**
- * The certification document (reports/out/<project>/certification.json) and how it is built from the
- * results of a run. Pure: the reporter gathers the tests' attachments, this decides the verdict.
+ * How the certification document (reports/out/<project>/certification.json, its schema in
+ * certification-schema.ts) is built from the results of a run. Pure: the reporter gathers the tests'
+ * attachments, this decides the verdict.
  */
-
-const outcome = z.enum(['passed', 'failed', 'warning', 'info', 'skipped', 'not-checked']).describe('skipped: the rule does not apply; not-checked: blocked by the failed rule named in blockedBy');
-const ruleOutcome = z.enum(['failed', 'warning', 'info', 'passed', 'skipped', 'not-checked']).describe('the worst outcome of the rule in this run; skipped when it does not apply; not-checked when its test did not run or a failed rule blocked it (blockedBy)');
-const count = z.number().int().nonnegative();
-const counts = z.object({ passed: count, failed: count, warning: count, info: count, skipped: count, notChecked: count });
-
-export const testStatus = z.enum(['passed', 'failed', 'timedOut', 'skipped', 'interrupted', 'not-run']);
-
-export const certificationSchema = z
-  .object({
-    $schema: z.string().optional(),
-    verdict: z.enum(['CERTIFIED', 'NOT CERTIFIED']).describe('CERTIFIED when no rule failed and every test ran to the end'),
-    summary: z.string().describe('the verdict in one line, with the counts'),
-    counts: counts.extend({ rules: count, testsNotCompleted: count }).describe('rules by their worst outcome'),
-    run: z.object({
-      partner: z.string(),
-      targets: z.record(z.string(), z.string()).describe('the endpoints certified, by name'),
-      harness: z.object({ version: z.string(), commit: z.string().nullable() }),
-      startedAt: z.iso.datetime(),
-      finishedAt: z.iso.datetime(),
-      status: z.enum(['passed', 'failed', 'timedout', 'interrupted']).describe("Playwright's status of the whole run"),
-      node: z.string(),
-      playwright: z.string(),
-      chromium: z.string().nullable().describe('null when no browser test ran'),
-    }),
-    areas: z.array(counts.extend({ area: z.string(), title: z.string() })),
-    rules: z.array(z.object({
-      id: z.string(), area: z.string(), field: z.string(), clause: z.string(), level: z.enum(['MUST', 'SHOULD', 'INFO']), outcome: ruleOutcome, requirement: z.string(),
-      blockedBy: z.string().optional().describe('for not-checked: the failed rule that kept this one from being judged'),
-    })),
-    findings: z.array(z.object({
-      rule: z.string(), field: z.string(), clause: z.string(), level: z.enum(['MUST', 'SHOULD', 'INFO']), outcome, code: z.string().optional().describe('the kind of problem, stable within the rule: missing, null, type, pattern…'), params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().describe('the values the message quotes'), message: z.string(), impact: z.string(), blockedBy: z.string().optional(),
-      test: z.string().describe('the title of the test that produced it'),
-    })),
-    tests: z.array(z.object({
-      title: z.string(), probe: z.string().optional().describe('the id of the probe the test ran'), area: z.string().describe('the area of the probe: a key of areas[] and the prefix of its rules'), status: testStatus, durationMs: count, errors: z.array(z.string()), skipReason: z.string().optional(),
-      complete: z.boolean().describe('false when the test stopped before its rules were judged: timed out, interrupted, not run, or failed with no rule failing'),
-    })),
-    typing: z.array(z.object({ field: z.string(), marker: z.enum(['Yes*', 'no**', 'no*']), when: z.string() })).describe('what the partner\'s users will be asked to type'),
-    latency: z.array(z.object({ endpoint: z.string(), requests: count, p50Ms: count, p95Ms: count, maxMs: count })),
-    comparison: z
-      .object({ previous: z.object({ finishedAt: z.string(), verdict: z.string() }), fixed: z.array(z.string()), regressed: z.array(z.string()), new: z.array(z.string()) })
-      .nullable()
-      .describe('against the certification.json given with --compare'),
-  })
-  .describe('A certification run of one partner by partner-certify.');
-
-export type Certification = z.output<typeof certificationSchema>;
-export type RuleOutcome = z.output<typeof ruleOutcome>;
-export type TestStatus = z.output<typeof testStatus>;
-
-export const certificationJsonSchema = () => ({
-  $id: 'https://partner-certify.invalid/schemas/certification.schema.json',
-  ...z.toJSONSchema(certificationSchema, { target: 'draft-2020-12' }),
-});
 
 /** What the reporter gathered of one test. */
 export interface TestRecord {
@@ -98,14 +47,14 @@ const markerOfPresenceRule = new Map(
 );
 
 // A rule blocked in one test but judged in another was judged; one blocked is not merely not applicable.
-const severity: RuleOutcome[] = ['failed', 'warning', 'info', 'passed', 'not-checked', 'skipped'];
+const severity: RuleOutcome[] = ['failed', 'waived', 'warning', 'info', 'passed', 'not-checked', 'skipped'];
 const worst = (outcomes: readonly Outcome[]): RuleOutcome =>
   outcomes.length === 0 ? 'not-checked' : severity.find((candidate) => outcomes.includes(candidate))!;
 export const bySeverity = <T extends { outcome: RuleOutcome }>(a: T, b: T) => severity.indexOf(a.outcome) - severity.indexOf(b.outcome);
 
 function countsOf(outcomes: readonly RuleOutcome[]) {
   const of = (wanted: RuleOutcome) => outcomes.filter((o) => o === wanted).length;
-  return { passed: of('passed'), failed: of('failed'), warning: of('warning'), info: of('info'), skipped: of('skipped'), notChecked: of('not-checked') };
+  return { passed: of('passed'), failed: of('failed'), warning: of('warning'), info: of('info'), skipped: of('skipped'), notChecked: of('not-checked'), waived: of('waived') };
 }
 
 /** When the user types a missing field: a failed Yes* field is never typed, since without collection sign-on stops at the error screen. */
@@ -157,6 +106,7 @@ function compare(rules: Certification['rules'], previous: Certification): NonNul
   return {
     previous: { finishedAt: previous.run.finishedAt, verdict: previous.verdict },
     fixed: rules.filter((rule) => failedBefore(rule.id) && ['passed', 'warning', 'info'].includes(rule.outcome)).map((rule) => rule.id),
+    // A rule waived before and failing now (its waiver expired or was withdrawn) regressed.
     regressed: rules.filter((rule) => rule.outcome === 'failed' && checkedBefore(rule.id) && !failedBefore(rule.id)).map((rule) => rule.id),
     new: rules.filter((rule) => rule.outcome === 'failed' && !checkedBefore(rule.id)).map((rule) => rule.id),
   };
@@ -175,7 +125,24 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const incomplete = (test: TestRecord) =>
   test.status !== 'passed' && test.status !== 'skipped' && !(test.status === 'failed' && test.findings.some((f) => f.outcome === 'failed'));
 
-export function buildCertification(run: RunInfo, tests: readonly TestRecord[], previous?: Certification): Certification {
+/** What each waiver did this run. The findings carry the waiver that matched them (checks/waivers.ts). */
+function waiversOf(waivers: readonly Waiver[], findings: readonly Finding[], rules: Certification['rules'], now: Date): Certification['waivers'] {
+  const judged = new Set(rules.filter((rule) => rule.outcome !== 'not-checked').map((rule) => rule.id));
+  return waivers.map((waiver, index) => {
+    const number = index + 1;
+    const matched = findings.filter((f) => f.waiver?.waiver === number).length;
+    const status = isExpired(waiver, now) ? 'expired' : matched > 0 ? 'used' : judged.has(waiver.rule) ? 'stale' : 'unjudged';
+    return { waiver: number, ...waiver, status, findings: matched };
+  });
+}
+
+export interface CertificationExtras {
+  /** The partner's waivers, in the file's order. */
+  waivers?: readonly Waiver[];
+  partial?: Certification['partial'];
+}
+
+export function buildCertification(run: RunInfo, tests: readonly TestRecord[], previous?: Certification, { waivers = [], partial = null }: CertificationExtras = {}): Certification {
   const findings = tests.flatMap((test) => test.findings.map((finding) => ({ ...finding, test: test.title })));
   const outcomesOf = new Map<string, Outcome[]>();
   const blockerOf = new Map<string, string>();
@@ -199,23 +166,34 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
   const testsNotCompleted = tests.filter(incomplete).length;
   // A run's own status is global: 'failed' may be another partner's test. Only a cut-short run blocks every partner.
   const cutShort = run.status === 'interrupted' || run.status === 'timedout';
-  const certified = ruleCounts.failed === 0 && testsNotCompleted === 0 && !cutShort;
+  const whole = ruleCounts.failed === 0 && testsNotCompleted === 0 && !cutShort;
+  const certified = whole && !partial;
+  const verdict = certified ? 'CERTIFIED' : whole ? 'PARTIAL' : 'NOT CERTIFIED';
+  const waiverList = waiversOf(waivers, findings, rules, new Date(run.finishedAt));
+  const waiversSaid = (status: Certification['waivers'][number]['status'], word: string) => {
+    const n = waiverList.filter((w) => w.status === status).length;
+    return n > 0 && `${n} ${word} ${n === 1 ? 'waiver' : 'waivers'}`;
+  };
   const problems = [
+    partial && `partial run: ${plural(partial.ran.length, 'test')} ran (${partial.reason})${partial.failedBeforeNotRun.length > 0 ? `, ${partial.failedBeforeNotRun.length} that failed last time did not` : ''}; run them all to certify`,
     ruleCounts.failed > 0 && `${plural(ruleCounts.failed, 'rule')} failed`,
     testsNotCompleted > 0 && `${plural(testsNotCompleted, 'test')} did not complete`,
     cutShort && ruleCounts.failed === 0 && testsNotCompleted === 0 && `the run ended ${run.status}`,
   ].filter(Boolean);
   const notes = [
     `${ruleCounts.passed} of ${plural(rules.length, 'rule')} passed`,
+    ruleCounts.waived > 0 && `${plural(ruleCounts.waived, 'rule')} waived (${waiverList.filter((w) => w.status === 'used').length} ${waiverList.filter((w) => w.status === 'used').length === 1 ? 'waiver' : 'waivers'} used)`,
     plural(ruleCounts.warning, 'warning'),
     ruleCounts.info > 0 && plural(ruleCounts.info, 'note'),
     ruleCounts.skipped > 0 && `${ruleCounts.skipped} not applicable`,
     ruleCounts.notChecked > 0 && `${ruleCounts.notChecked} not checked${blockersOf(rules)}`,
+    waiversSaid('expired', 'expired'),
+    waiversSaid('stale', 'stale'),
   ].filter(Boolean);
   const areas = Object.entries(areaTitles).map(([area, title]) => ({ area, title, ...countsOf(rules.filter((rule) => rule.area === area).map((rule) => rule.outcome)) }));
   return {
-    verdict: certified ? 'CERTIFIED' : 'NOT CERTIFIED',
-    summary: [certified ? 'CERTIFIED' : 'NOT CERTIFIED', [...problems, ...notes].join(', ')].join(': '),
+    verdict,
+    summary: [verdict, [...problems, ...notes].join(', ')].join(': '),
     counts: { rules: rules.length, ...ruleCounts, testsNotCompleted },
     run,
     areas,
@@ -229,5 +207,9 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
     typing: typingOf(findings),
     latency: latencyOf(tests.flatMap((test) => test.exchanges), run.targets),
     comparison: previous ? compare(rules, previous) : null,
+    waivers: waiverList,
+    partial,
+    artifacts: {},
+    signing: null,
   };
 }

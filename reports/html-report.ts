@@ -23,14 +23,14 @@ h1{font-size:1.5rem;margin:0 0 .25rem}h2{font-size:1.2rem;margin:2rem 0 .5rem;bo
 table{border-collapse:collapse;width:100%;margin:.25rem 0 1rem}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}th{font-weight:600;background:#f8f9fa}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}pre{background:#f8f9fa;border:1px solid var(--line);padding:.5rem;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
 .banner{padding:1rem 1.25rem;border-radius:6px;color:#fff;margin:1rem 0}.banner strong{font-size:1.6rem;display:block;letter-spacing:.02em}
-.banner.certified{background:var(--pass)}.banner.not-certified{background:var(--fail)}
-.outcome{font-weight:600;white-space:nowrap}.o-failed{color:var(--fail)}.o-warning{color:var(--warn)}.o-passed{color:var(--pass)}.o-info,.o-skipped,.o-not-checked{color:var(--muted)}
-tr.failed td{background:#fce8e6}tr.warning td{background:#fef7e0}.detail{margin:.25rem 0}.muted{color:var(--muted)}
+.banner.certified{background:var(--pass)}.banner.not-certified{background:var(--fail)}.banner.partial{background:var(--muted)}
+.outcome{font-weight:600;white-space:nowrap}.o-failed{color:var(--fail)}.o-warning{color:var(--warn)}.o-passed{color:var(--pass)}.o-waived{color:#5b3fa0}.o-info,.o-skipped,.o-not-checked{color:var(--muted)}
+tr.failed td{background:#fce8e6}tr.warning td{background:#fef7e0}tr.waived td{background:#f1ecfa}.detail{margin:.25rem 0}.muted{color:var(--muted)}
 figure{display:inline-block;margin:0 1rem 1rem 0;vertical-align:top;max-width:22rem}figure img{max-width:100%;border:1px solid var(--line)}figcaption{font-size:12px;color:var(--muted)}
 @media print{body{max-width:none;padding:0}.banner{-webkit-print-color-adjust:exact;print-color-adjust:exact}section,figure,tr{break-inside:avoid}pre{max-height:none}}
 `;
 
-const outcomeLabel: Record<RuleOutcome, string> = { failed: '✗ failed', warning: '! warning', info: 'i info', passed: '✓ passed', skipped: '– skipped', 'not-checked': '· not checked' };
+const outcomeLabel: Record<RuleOutcome, string> = { failed: '✗ failed', waived: '≈ waived', warning: '! warning', info: 'i info', passed: '✓ passed', skipped: '– skipped', 'not-checked': '· not checked' };
 const outcomeCell = (outcome: RuleOutcome) => html`<span class="outcome o-${outcome}">${outcomeLabel[outcome]}</span>`;
 
 const anchor = (title: string) => `test-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
@@ -48,17 +48,18 @@ function bodyText(raw: string, keep: ReadonlySet<string>): string {
 const headersText = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\n');
 
 function banner(cert: Certification): Html {
-  const certified = cert.verdict === 'CERTIFIED';
-  return html`<div class="banner ${certified ? 'certified' : 'not-certified'}" id="verdict" data-verdict="${cert.verdict}">
+  const kind = { CERTIFIED: 'certified', 'NOT CERTIFIED': 'not-certified', PARTIAL: 'partial' }[cert.verdict];
+  return html`<div class="banner ${kind}" id="verdict" data-verdict="${cert.verdict}">
 <strong>${cert.verdict}</strong>${cert.summary.replace(/^[A-Z ]+: /, '')}</div>`;
 }
 
-function runTable({ run }: Certification): Html {
+function runTable({ run, signing }: Certification): Html {
   const rows: [string, string][] = [
     ...Object.entries(run.targets),
     ['harness', `partner-certify ${run.harness.version}${run.harness.commit ? ` (${run.harness.commit})` : ''}`],
     ['run', `${run.startedAt} → ${run.finishedAt} (${run.status})`],
     ['versions', `Node ${run.node}, Playwright ${run.playwright}, ${run.chromium ?? 'no browser used'}`],
+    ['signed', signing ? `by ${signing.signer ?? 'an unnamed signer'}, Ed25519 key SHA-256 ${signing.keyThumbprint}: certification.json.jws; check it with npm run verify` : 'no (no signing key was configured)'],
   ];
   return html`<table class="run">${rows.map(([name, value]) => html`<tr><th>${name}</th><td><code>${value}</code></td></tr>`)}</table>`;
 }
@@ -72,19 +73,20 @@ ${list('Fixed', c.fixed)}${list('Regressed', c.regressed)}${list('New failures',
 }
 
 function areaSummary(cert: Certification): Html {
-  return html`<table id="areas"><tr><th>Area</th><th class="n">Failed</th><th class="n">Warnings</th><th class="n">Passed</th><th class="n">Notes</th><th class="n">Not applicable</th><th class="n">Not checked</th></tr>
-${cert.areas.map((a) => html`<tr><td><a href="#area-${a.area}">${a.title}</a></td><td class="n o-failed">${a.failed || ''}</td><td class="n o-warning">${a.warning || ''}</td><td class="n">${a.passed}</td><td class="n">${a.info || ''}</td><td class="n">${a.skipped || ''}</td><td class="n">${a.notChecked || ''}</td></tr>`)}</table>`;
+  return html`<table id="areas"><tr><th>Area</th><th class="n">Failed</th><th class="n">Waived</th><th class="n">Warnings</th><th class="n">Passed</th><th class="n">Notes</th><th class="n">Not applicable</th><th class="n">Not checked</th></tr>
+${cert.areas.map((a) => html`<tr><td><a href="#area-${a.area}">${a.title}</a></td><td class="n o-failed">${a.failed || ''}</td><td class="n o-waived">${a.waived || ''}</td><td class="n o-warning">${a.warning || ''}</td><td class="n">${a.passed}</td><td class="n">${a.info || ''}</td><td class="n">${a.skipped || ''}</td><td class="n">${a.notChecked || ''}</td></tr>`)}</table>`;
 }
 
 function ruleRows(cert: Certification, area: string): Html {
   const rules = cert.rules.filter((rule) => rule.area === area).sort(bySeverity);
   return html`${rules.map((rule) => {
     const findings = cert.findings.filter((f) => f.rule === rule.id && f.outcome === rule.outcome);
-    const detailed = rule.outcome === 'failed' || rule.outcome === 'warning';
+    const detailed = rule.outcome === 'failed' || rule.outcome === 'warning' || rule.outcome === 'waived';
     const shown = detailed ? findings : [];
     return html`<tr class="rule ${rule.outcome}" id="rule-${rule.id}" data-rule="${rule.id}" data-outcome="${rule.outcome}"><td>${outcomeCell(rule.outcome)}</td><td><code>${rule.id}</code>
 ${rule.blockedBy ? html`<div class="detail muted" data-blocked-by="${rule.blockedBy}">blocked by <a href="#rule-${rule.blockedBy}"><code>${rule.blockedBy}</code></a></div>` : ''}
 ${[...new Set(shown.map((f) => f.message))].map((message) => html`<div class="detail"><strong>${message}</strong></div>`)}
+${[...new Map(findings.flatMap((f) => (f.waiver ? [[f.waiver.waiver, f.waiver] as const] : []))).values()].map((w) => html`<div class="detail o-waived" data-waiver="${w.waiver}">${w.expired ? 'No longer waived: waiver' : 'Waived by waiver'} #${w.waiver} (${w.reason}; approved by ${w.approvedBy}, ${w.expired ? 'expired' : 'until'} ${w.expires})</div>`)}
 ${detailed ? html`<div class="detail">Fix: ${rule.requirement || 'see the message'}</div><div class="detail muted">Impact: ${findings[0]?.impact ?? ''}</div>
 <div class="detail muted">${rule.clause}: ${clauses[rule.clause as keyof typeof clauses] ?? ''}</div>
 ${[...new Set(findings.map((f) => f.test))].map((test) => html`<div class="detail muted">Evidence: <a href="#${anchor(test)}">${test}</a></div>`)}` : ''}</td>
@@ -96,6 +98,28 @@ function rulesByArea(cert: Certification): Html {
   const areas = [...cert.areas].sort((a, b) => Number(b.failed > 0) - Number(a.failed > 0) || Number(b.warning > 0) - Number(a.warning > 0));
   return html`${areas.map((a) => html`<section class="area" id="area-${a.area}"><h3>${a.title}</h3>
 <table><tr><th>Outcome</th><th>Rule</th><th>Level</th><th>Clause</th></tr>${ruleRows(cert, a.area)}</table></section>`)}`;
+}
+
+const waiverStatus: Record<Certification['waivers'][number]['status'], string> = {
+  used: 'used',
+  expired: 'expired: no longer applies',
+  stale: 'stale: matched nothing this run; remove it',
+  unjudged: 'its rule was not judged this run',
+};
+
+function waivers(cert: Certification): Html | undefined {
+  if (cert.waivers.length === 0) return undefined;
+  return html`<section id="waivers"><h2>Waivers</h2><p class="muted">Deviations the platform accepted from this partner, each until its date (partners/${cert.run.partner}.waivers.json).</p>
+<table><tr><th>#</th><th>Rule</th><th>Reason</th><th>Approved by</th><th>Expires</th><th>This run</th><th class="n">Findings</th></tr>
+${cert.waivers.map((w) => html`<tr class="waiver" data-waiver="${w.waiver}" data-status="${w.status}"><td>${w.waiver}</td><td><code>${w.rule}</code>${w.field ? html` <span class="muted">field ${w.field}</span>` : ''}${w.message ? html` <span class="muted">message “${w.message}”</span>` : ''}</td><td>${w.reason}</td><td>${w.approvedBy}</td><td>${w.expires}</td><td>${waiverStatus[w.status]}</td><td class="n">${w.findings}</td></tr>`)}</table></section>`;
+}
+
+function partialRun(cert: Certification): Html | undefined {
+  const partial = cert.partial;
+  if (!partial) return undefined;
+  return html`<section id="partial"><h2>A partial run</h2><p>This run (${partial.reason}) ran ${partial.ran.length} of the partner's tests, so it cannot certify: run every test for a certification.</p>
+<h3>Tests that ran</h3><ul>${partial.ran.map((title) => html`<li>${title}</li>`)}</ul>
+${partial.failedBeforeNotRun.length > 0 ? html`<h3>Failed last time, not run this time</h3><ul>${partial.failedBeforeNotRun.map((title) => html`<li>${title}</li>`)}</ul>` : ''}</section>`;
 }
 
 function incompleteTests(cert: Certification): Html | undefined {
@@ -169,7 +193,9 @@ export function certificationHtml(cert: Certification, tests: readonly TestEvide
 <title>${cert.verdict}: ${cert.run.partner} partner certification</title><style>${style}</style></head><body>
 <h1>Partner certification: ${cert.run.partner}</h1>${banner(cert)}
 ${part('The run', () => runTable(cert))}
+${part('Partial run', () => partialRun(cert))}
 ${part('Comparison', () => comparison(cert))}
+${part('Waivers', () => waivers(cert))}
 <section id="summary"><h2>Summary by area</h2>${part('Summary by area', () => areaSummary(cert))}</section>
 ${part('Tests that did not finish', () => incompleteTests(cert))}
 <section id="rules"><h2>Every rule, by endpoint, failures first</h2>${part('Rules', () => rulesByArea(cert))}</section>

@@ -3,8 +3,8 @@ import { clauses } from '../checks/clauses';
 import type { Rule } from '../checks/finding';
 import { type PayloadRule } from '../checks/payload';
 import { inPublishedSchema } from '../checks/payload-schema';
-import { profileJsonSchema } from '../partners/profile';
-import { certificationJsonSchema } from '../reports/certification';
+import { profileJsonSchema, waiversJsonSchema } from '../partners/profile';
+import { certificationJsonSchema } from '../reports/certification-schema';
 import { specFile, specRows } from './spec-tables';
 
 /**
@@ -63,6 +63,7 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 export function generatedFiles(): Record<string, string> {
   return {
     'partners/profile.schema.json': json(profileJsonSchema()),
+    'partners/waivers.schema.json': json(waiversJsonSchema()),
     ...Object.fromEntries(Object.entries(publishedSchemas).map(([name, schema]) => [`schemas/${name}`, json(schema)])),
     'schemas/certification.schema.json': json(certificationJsonSchema()),
     'docs/RULES.md': rulesDoc(),

@@ -45,14 +45,15 @@ export function redactFile(file: string, secrets: readonly Secret[]): void {
 
 /**
  * Every file under `dir`, recursively; a missing folder is nothing to do. certification.json is masked as
- * data when it is written, and is left alone here, where masking text could rewrite a key. With `since`,
+ * data when it is written, and is left alone here, where masking text could rewrite a key; so is its
+ * signature (`.jws`), which has the shape of a token but holds only a public key and a signature. With `since`,
  * only the files written from then on: an older file was masked by the run that wrote it (2 s earlier, for
  * file systems that store coarse times). Returns the files that could not be masked, each with why, so the
  * caller can say so; the others are masked anyway.
  */
 export async function redactTree(dir: string, secrets: readonly Secret[], { since }: { since?: Date } = {}): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  const files = entries.filter((entry) => entry.isFile() && entry.name !== 'certification.json').map((entry) => path.join(entry.parentPath, entry.name));
+  const files = entries.filter((entry) => entry.isFile() && entry.name !== 'certification.json' && !entry.name.endsWith('.jws')).map((entry) => path.join(entry.parentPath, entry.name));
   const failures: string[] = [];
   for (const file of files) {
     try {

@@ -110,7 +110,8 @@ const shapes: readonly [RegExp, string | ((...groups: string[]) => string)][] = 
   [/(\\*"(?:access_token|refresh_token|refreshToken|id_token|client_secret|password|api-key|apiKey|token|secret)\\*"\s*:\s*\\*")[^"\\]+/gi, `$1${mask}`],
   [/(\\*"(?:identifier|bankAccountNumber)\\*"\s*:\s*\\*")([^"\\]+)/gi, (_, key: string, value: string) => key + maskKeepingLast4(value)],
   // Form bodies and URLs, also percent-encoded inside another URL (the host page's ?src=…auth%3Fcode%3D…).
-  [new RegExp(`((?:[?&;]|%3F|%26)(?:${secretParams})(?:=|%3D))[^&#\\s"'<>\\\\]+?(?=%26|[&#\\s"'<>\\\\]|$)`, 'gim'), `$1${mask}`],
+  // A mask already percent-encoded (a HAR's URLs are URIs: reports/har.ts) is left as it is.
+  [new RegExp(`((?:[?&;]|%3F|%26)(?:${secretParams})(?:=|%3D))(?!${encodeURIComponent(mask)}(?:%26|[&#\\s"'<>\\\\]|$))[^&#\\s"'<>\\\\]+?(?=%26|[&#\\s"'<>\\\\]|$)`, 'gim'), `$1${mask}`],
   // A password in a URL's userinfo: https://gateway:PASSWORD@host/.
   [/(\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#@"'<>:]*:)[^\s/?#@"'<>]+@/gi, `$1${mask}@`],
   [/(\bapi-key:\s*)\S+/gi, `$1${mask}`],

@@ -99,7 +99,8 @@ test('a run against several hostile partners at once still writes each certifica
   for (const behaviour of inOneRun) {
     const certification = JSON.parse(readFileSync(path.join(run.out, 'certification', `hostile-${behaviour}`, 'certification.json'), 'utf8')) as Certification;
     const { rule, message, outcome = 'failed' } = named[behaviour];
-    expect.soft(certification.verdict, behaviour).toBe(outcome === 'failed' ? 'NOT CERTIFIED' : 'CERTIFIED');
+    // The HTTP suites only: a run a file filter chose is partial, never CERTIFIED.
+    expect.soft(certification.verdict, behaviour).toBe(outcome === 'failed' ? 'NOT CERTIFIED' : 'PARTIAL');
     expect.soft(certification.findings.filter((f) => f.rule === rule && f.outcome === outcome).map((f) => f.message).join('\n'), behaviour).toMatch(message);
   }
   console.log(`${inOneRun.length} hostile partners certified in one run: ${wallMs} ms`);

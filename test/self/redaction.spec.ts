@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -173,8 +173,12 @@ test('no planted secret, in any form or as half of one, survives in any file of 
         dataApi: { baseUrl: 'http://127.0.0.1:4401', token: 'env:PLANTED_DATA_API_TOKEN' },
       },
     });
+    // The run's signing key, which signs the certificate and must be nowhere else.
+    const signingKey = generateKeyPairSync('ed25519').privateKey;
+    const signingPem = signingKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     // Traces for every test, every report Playwright can write, and the certification report.
     const run = await runPlaywright(['--project=planted', '--trace=on'], {
+      CERTIFY_SIGNING_KEY: signingPem,
       PARTNERS_DIR: dir,
       PLANTED_TOKEN_URL: withKey(endpoints.tokenExchangeUrl),
       PLANTED_CLIENT_SECRET: clientSecret,
@@ -192,6 +196,10 @@ test('no planted secret, in any form or as half of one, survives in any file of 
     expect(files.some((file) => /html-report.*index\.html!embedded\.zip!/.test(file))).toBe(true);
     expect(files.some((file) => /blob-report.*\.zip!report\.jsonl$/.test(file))).toBe(true);
     expect(files.some((file) => file.endsWith('junit.xml'))).toBe(true);
+    // The HAR, the signature, the fleet overview and the history are searched too.
+    for (const written of [path.join('planted', 'exchanges.har'), path.join('planted', 'certification.json.jws'), path.join('certification', 'index.json'), path.join('certification', 'index.html')]) expect(files.some((file) => file.endsWith(written)), written).toBe(true);
+    expect(files.some((file) => file.includes(path.join('history', 'planted', '')))).toBe(true);
+    expect(texts.find((t) => t.file.endsWith('exchanges.har'))!.text).toContain('%5Bredacted%5D');
     expect(texts.some((t) => /trace\.zip!/.test(t.file) && t.text.includes('/planted/auth?'))).toBe(true);
     expect(texts.some((t) => /trace\.zip!/.test(t.file) && t.text.includes('[redacted]'))).toBe(true);
     // The leaking partner was really met: its echo was judged (a warning), and the report was written whole.
@@ -206,6 +214,9 @@ test('no planted secret, in any form or as half of one, survives in any file of 
       'gateway password': gatewayPassword,
       'api-key': platformSandbox.apiKey,
       'signing key': platformSandbox.mockLinkKey,
+      'certificate signing key': signingPem,
+      'certificate signing key, its base64': signingPem.replace(/-----[^-]+-----|\s/g, ''),
+      'certificate signing key, its private part': signingKey.export({ format: 'jwk' }).d!,
       'data-API token': platformSandbox.dataApiToken,
       // the complete user's tax id and bank account numbers, and the leaking partner's
       'tax id': '12-3456789',

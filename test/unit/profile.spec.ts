@@ -31,6 +31,7 @@ test('a minimal profile loads with its defaults', () => {
     file: path.join(dir, 'acme.json'),
     profile: { ...valid, collectMissingAccountInfo: false, requestTimeoutMs: 10_000, slowChecks: false, maxCodeLifetimeSeconds: 600, environment: 'staging' },
     envValues: [],
+    waivers: [],
   });
 });
 

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+/**
+ * certification.json, as a zod schema: the type the reports are built as, the check `--compare`, the
+ * history and `npm run verify` read files with, and schemas/certification.schema.json (npm run generate).
+ */
+
+const outcome = z.enum(['passed', 'failed', 'warning', 'info', 'skipped', 'not-checked', 'waived']).describe('skipped: the rule does not apply; not-checked: blocked by the failed rule named in blockedBy; waived: a failure or warning a waiver in force covers (waiver)');
+const ruleOutcome = z.enum(['failed', 'waived', 'warning', 'info', 'passed', 'skipped', 'not-checked']).describe('the worst outcome of the rule in this run; skipped when it does not apply; not-checked when its test did not run or a failed rule blocked it (blockedBy); waived when waivers cover every failure and warning of the rule');
+const count = z.number().int().nonnegative();
+// Defaults let a certification.json written before waivers be read as a previous run.
+const counts = z.object({ passed: count, failed: count, warning: count, info: count, skipped: count, notChecked: count, waived: count.default(0) });
+const waiverUse = z.object({ waiver: z.number().int().positive().describe("the waiver's place in the waivers file, from 1"), reason: z.string(), approvedBy: z.string(), expires: z.string(), expired: z.literal(true).optional().describe('the waiver matched but had expired, so the finding keeps its outcome') });
+
+export const testStatus = z.enum(['passed', 'failed', 'timedOut', 'skipped', 'interrupted', 'not-run']);
+
+export const certificationSchema = z
+  .object({
+    $schema: z.string().optional(),
+    verdict: z.enum(['CERTIFIED', 'NOT CERTIFIED', 'PARTIAL']).describe('CERTIFIED when no rule failed unwaived and every test ran to the end; PARTIAL when nothing failed but the run was not whole (partial)'),
+    summary: z.string().describe('the verdict in one line, with the counts'),
+    counts: counts.extend({ rules: count, testsNotCompleted: count }).describe('rules by their worst outcome'),
+    run: z.object({
+      partner: z.string(),
+      targets: z.record(z.string(), z.string()).describe('the endpoints certified, by name'),
+      harness: z.object({ version: z.string(), commit: z.string().nullable() }),
+      startedAt: z.iso.datetime(),
+      finishedAt: z.iso.datetime(),
+      status: z.enum(['passed', 'failed', 'timedout', 'interrupted']).describe("Playwright's status of the whole run"),
+      node: z.string(),
+      playwright: z.string(),
+      chromium: z.string().nullable().describe('null when no browser test ran'),
+    }),
+    areas: z.array(counts.extend({ area: z.string(), title: z.string() })),
+    rules: z.array(z.object({
+      id: z.string(), area: z.string(), field: z.string(), clause: z.string(), level: z.enum(['MUST', 'SHOULD', 'INFO']), outcome: ruleOutcome, requirement: z.string(),
+      blockedBy: z.string().optional().describe('for not-checked: the failed rule that kept this one from being judged'),
+    })),
+    findings: z.array(z.object({
+      rule: z.string(), field: z.string(), clause: z.string(), level: z.enum(['MUST', 'SHOULD', 'INFO']), outcome, code: z.string().optional().describe('the kind of problem, stable within the rule: missing, null, type, pattern…'), params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().describe('the values the message quotes'), message: z.string(), impact: z.string(), blockedBy: z.string().optional(),
+      waiver: waiverUse.optional(), waivedOutcome: z.enum(['failed', 'warning']).optional().describe('for waived: what the rule found'),
+      test: z.string().describe('the title of the test that produced it'),
+    })),
+    tests: z.array(z.object({
+      title: z.string(), probe: z.string().optional().describe('the id of the probe the test ran'), area: z.string().describe('the area of the probe: a key of areas[] and the prefix of its rules'), status: testStatus, durationMs: count, errors: z.array(z.string()), skipReason: z.string().optional(),
+      complete: z.boolean().describe('false when the test stopped before its rules were judged: timed out, interrupted, not run, or failed with no rule failing'),
+    })),
+    typing: z.array(z.object({ field: z.string(), marker: z.enum(['Yes*', 'no**', 'no*']), when: z.string() })).describe('what the partner\'s users will be asked to type'),
+    latency: z.array(z.object({ endpoint: z.string(), requests: count, p50Ms: count, p95Ms: count, maxMs: count })),
+    comparison: z
+      .object({ previous: z.object({ finishedAt: z.string(), verdict: z.string() }), fixed: z.array(z.string()), regressed: z.array(z.string()), new: z.array(z.string()) })
+      .nullable()
+      .describe("against the partner's previous run in the history, or the certification.json given with --compare"),
+    waivers: z
+      .array(z.object({
+        waiver: z.number().int().positive(), rule: z.string(), field: z.string().optional(), message: z.string().optional(), reason: z.string(), approvedBy: z.string(), expires: z.string(),
+        status: z.enum(['used', 'stale', 'expired', 'unjudged']).describe('used: it waived findings (findings); stale: its rule was judged and it matched nothing, so it can be removed; expired: past its date, it no longer applies (findings: what it would have covered); unjudged: its rule was not judged this run'),
+        findings: count,
+      }))
+      .default([])
+      .describe("the partner's waivers (partners/<name>.waivers.json) and what each did this run"),
+    partial: z
+      .object({ reason: z.string(), ran: z.array(z.string()).describe('the titles of the tests this run ran'), failedBeforeNotRun: z.array(z.string()).describe('tests that did not complete or failed in the previous run and did not run in this one') })
+      .nullable()
+      .default(null)
+      .describe('set when the run did not run every test (--last-failed, -g, a shard, or tests that failed in the previous run left out): never CERTIFIED'),
+    artifacts: z.record(z.string(), z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/) })).default({}).describe('the files written beside this one (certification.html, exchanges.har), by name, with the SHA-256 of their bytes'),
+    signing: z
+      .object({ keyThumbprint: z.string().describe('RFC 7638 SHA-256 thumbprint of the Ed25519 public key'), signer: z.string().nullable() })
+      .nullable()
+      .default(null)
+      .describe('set when the run was signed: certification.json.jws beside this file is a detached JWS over its bytes (npm run verify)'),
+  })
+  .describe('A certification run of one partner by partner-certify.');
+
+export type Certification = z.output<typeof certificationSchema>;
+export type RuleOutcome = z.output<typeof ruleOutcome>;
+export type TestStatus = z.output<typeof testStatus>;
+
+export const certificationJsonSchema = () => ({
+  $id: 'https://partner-certify.invalid/schemas/certification.schema.json',
+  ...z.toJSONSchema(certificationSchema, { target: 'draft-2020-12' }),
+});

@@ -1,0 +1,45 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Certification, TestRecord } from './certification';
+import { harOf } from './har';
+import { certificationHtml, type TestEvidence } from './html-report';
+import { sha256, signDetached, type SigningKey } from './signing';
+import { redact, redactEvidence, redactValue, type Secret } from '../shared/redaction/redact';
+
+/**
+ * One partner's files in `<outputDir>/<partner>/`: exchanges.har, certification.html, certification.json
+ * (with the SHA-256 of the other two) and, with a signing key, certification.json.jws. Each is masked as
+ * it is written; the JSON is written last because it holds the others' digests, and the signature is over
+ * its bytes as written.
+ */
+export const files = { json: 'certification.json', html: 'certification.html', har: 'exchanges.har', jws: 'certification.json.jws' } as const;
+
+export interface Written {
+  dir: string;
+  /** certification.json's text, as written. */
+  json: string;
+  certification: Certification;
+}
+
+export async function writePartnerFiles(
+  dir: string,
+  cert: Certification,
+  tests: readonly (TestRecord & TestEvidence)[],
+  { secrets, signing, creator }: { secrets: readonly Secret[]; signing: SigningKey | undefined; creator: { name: string; version: string } },
+): Promise<Written> {
+  mkdirSync(dir, { recursive: true });
+  // Masked as data: a secret never rewrites a key or the structure, so the report is always written.
+  const safe = redactValue({ ...cert, signing: signing ? { keyThumbprint: signing.thumbprint, signer: signing.signer } : null }, secrets);
+  // The evidence as the tests attached it, masked again with every secret the run learned since, as data
+  // and then as text, as the evidence attachments are (by shape too: a credential under its header's name).
+  const har = redact(`${JSON.stringify(harOf(tests.map((test) => ({ title: test.title, exchanges: redactEvidence(test.exchanges, secrets) })), creator), null, 2)}\n`, secrets);
+  const html = redact(certificationHtml(safe, tests), secrets);
+  writeFileSync(path.join(dir, files.har), har);
+  writeFileSync(path.join(dir, files.html), html);
+  const $schema = path.relative(dir, path.join(__dirname, '../schemas/certification.schema.json'));
+  const certification: Certification = { ...safe, artifacts: { [files.html]: { sha256: sha256(html) }, [files.har]: { sha256: sha256(har) } } };
+  const json = `${JSON.stringify({ $schema, ...certification }, null, 2)}\n`;
+  writeFileSync(path.join(dir, files.json), json);
+  if (signing) writeFileSync(path.join(dir, files.jws), `${await signDetached(Buffer.from(json), signing, new Date())}\n`);
+  return { dir, json, certification };
+}

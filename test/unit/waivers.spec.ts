@@ -1,0 +1,89 @@
+import path from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import type { Finding } from '../../checks/finding';
+import { applyWaivers, globMatches, type Waiver } from '../../checks/waivers';
+import { loadProfile, loadProfiles } from '../../partners/profile';
+import { buildCertification, type TestRecord } from '../../reports/certification';
+import { tempDir } from '../support/temp';
+
+const profile = {
+  tokenExchangeUrl: 'https://partner.example/oauth/token',
+  accountInfoUrl: 'https://partner.example/api/account',
+  tokenExchangeEncoding: 'form',
+  codes: { mintUrl: 'https://partner.example/test/codes' },
+};
+const nameRule = 'account-info/user.lastName/pattern';
+const waiver: Waiver = { rule: nameRule, field: 'user.lastName', reason: "the spec's pattern refuses O'Brien", approvedBy: 'Dana Ruiz, platform integration', expires: '2026-12-31' };
+const failure = (over: Partial<Finding> = {}): Finding => ({
+  rule: nameRule, field: 'user.lastName', clause: 'spec §2.3', level: 'MUST', outcome: 'failed', message: `"user.lastName" ("O'Brien") does not match the spec's pattern`, impact: 'sign-on stops', ...over,
+});
+const onDay = (day: string) => new Date(`${day}T12:00:00Z`);
+
+test('a waiver in force waives the failure it matches, with its terms; the day after its expiry it no longer does', () => {
+  const [waived] = applyWaivers([failure()], [waiver], onDay('2026-12-31'));
+  expect(waived).toMatchObject({ outcome: 'waived', waivedOutcome: 'failed', waiver: { waiver: 1, reason: waiver.reason, approvedBy: waiver.approvedBy, expires: '2026-12-31' } });
+  const [expired] = applyWaivers([failure()], [waiver], onDay('2027-01-01'));
+  expect(expired).toMatchObject({ outcome: 'failed', waiver: { waiver: 1, expired: true } });
+});
+
+test('a waiver matches its rule, and its field and message patterns, and nothing else', () => {
+  const now = onDay('2026-12-01');
+  const outcomes = (w: Waiver, f: Finding) => applyWaivers([f], [w], now)[0]!.outcome;
+  expect(outcomes(waiver, failure({ rule: 'account-info/user.firstName/pattern' }))).toBe('failed');
+  expect(outcomes(waiver, failure({ field: 'user.firstName' }))).toBe('failed');
+  expect(outcomes({ ...waiver, field: 'fundingSources[*].routingNumber', rule: nameRule }, failure({ field: 'fundingSources[3].routingNumber' }))).toBe('waived');
+  expect(outcomes({ ...waiver, message: "o'brien" }, failure())).toBe('waived');
+  expect(outcomes({ ...waiver, message: 'does not*pattern' }, failure())).toBe('waived');
+  expect(outcomes({ ...waiver, message: 'smith' }, failure())).toBe('failed');
+  // Only failures and warnings are waived: a pass, a note, a rule not checked are what they are.
+  for (const outcome of ['passed', 'info', 'not-checked', 'skipped'] as const) expect(outcomes(waiver, failure({ outcome }))).toBe(outcome);
+  expect(outcomes(waiver, failure({ outcome: 'warning', level: 'SHOULD' }))).toBe('waived');
+});
+
+test('glob patterns are matched in linear time: a hostile 1 MiB message against many stars', () => {
+  const text = 'a'.repeat(1 << 20);
+  const started = performance.now();
+  expect(globMatches('*a*a*a*a*a*a*a*a*b', text, { anchored: true })).toBe(false);
+  expect(globMatches('a*a*a', text, { anchored: true })).toBe(true);
+  expect(performance.now() - started).toBeLessThan(2_000); // a backtracking matcher takes minutes here
+});
+
+const recordOf = (findings: Finding[]): TestRecord => ({ title: 'account information', area: 'account-info', status: 'passed', durationMs: 1, errors: [], findings, exchanges: [] });
+const run = { partner: 'acme', targets: {}, harness: { version: '0', commit: null }, startedAt: '2026-12-01T00:00:00.000Z', finishedAt: '2026-12-01T00:01:00.000Z', status: 'passed' as const, node: 'v20', playwright: '1.65', chromium: null };
+
+test('a waived failure does not block CERTIFIED; the verdict counts the waivers used, and stale and expired waivers are reported', () => {
+  const waivers: Waiver[] = [waiver, { ...waiver, rule: 'account-info/user.firstName/pattern', field: 'user.firstName' }, { ...waiver, expires: '2026-11-01' }];
+  const findings = applyWaivers([failure(), failure({ rule: 'account-info/user.firstName/pattern', field: 'user.firstName', outcome: 'passed' })], waivers, new Date(run.finishedAt));
+  const cert = buildCertification(run, [recordOf(findings)], undefined, { waivers });
+  expect(cert.verdict).toBe('CERTIFIED');
+  expect(cert.summary).toMatch(/1 rule waived \(1 waiver used\)/);
+  expect(cert.summary).toMatch(/1 expired waiver, 1 stale waiver/);
+  expect(cert.rules.find((r) => r.id === nameRule)?.outcome).toBe('waived');
+  expect(cert.waivers.map((w) => [w.waiver, w.status, w.findings])).toEqual([[1, 'used', 1], [2, 'stale', 0], [3, 'expired', 0]]);
+});
+
+test('a MUST failure no waiver covers stays a failure', () => {
+  const findings = applyWaivers([failure({ field: 'user.firstName' })], [waiver], new Date(run.finishedAt));
+  expect(buildCertification(run, [recordOf(findings)], undefined, { waivers: [waiver] }).verdict).toBe('NOT CERTIFIED');
+});
+
+test('partners/<name>.waivers.json loads beside its profile; an unknown rule id or a bad date is a profile error naming the waiver', () => {
+  const dir = tempDir('waivers-');
+  writeFileSync(path.join(dir, 'acme.json'), JSON.stringify(profile));
+  writeFileSync(path.join(dir, 'acme.waivers.json'), JSON.stringify({ waivers: [waiver] }));
+  expect(loadProfile(path.join(dir, 'acme.json'), {}).profile?.waivers).toEqual([waiver]);
+  // The waivers file is no profile of its own.
+  expect(loadProfiles(dir, { env: {}, envFile: '/nonexistent' }).profiles.map((p) => p.name)).toEqual(['acme']);
+  writeFileSync(path.join(dir, 'acme.waivers.json'), JSON.stringify({ waivers: [{ ...waiver, rule: 'account-info/user.lastname/pattern' }, { ...waiver, expires: '2026-02-30' }] }));
+  expect(loadProfile(path.join(dir, 'acme.json'), {}).errors.map((e) => e.slice(e.indexOf('acme.waivers.json')))).toEqual(['acme.waivers.json: "waivers.1.expires" is not a calendar date']);
+  writeFileSync(path.join(dir, 'acme.waivers.json'), JSON.stringify({ waivers: [{ ...waiver, rule: 'account-info/user.lastname/pattern' }] }));
+  expect(loadProfile(path.join(dir, 'acme.json'), {}).errors.map((e) => e.slice(e.indexOf('acme.waivers.json')))).toEqual([
+    'acme.waivers.json: "waivers.0.rule" names no rule ("account-info/user.lastname/pattern"); copy the id from the report or docs/RULES.md',
+  ]);
+  writeFileSync(path.join(dir, 'acme.waivers.json'), JSON.stringify({ waivers: [{ rule: nameRule, expires: '2027-01-01' }] }));
+  expect(loadProfile(path.join(dir, 'acme.json'), {}).errors.map((e) => e.slice(e.indexOf('acme.waivers.json')))).toEqual([
+    'acme.waivers.json: "waivers.0.reason" is missing; give why the platform accepts the deviation',
+    'acme.waivers.json: "waivers.0.approvedBy" is missing; give who approved it',
+  ]);
+});
