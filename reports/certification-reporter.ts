@@ -16,7 +16,7 @@ import { ResultMasker } from './mask-results';
 import { comparedRun, historyDirOf, keepRun, previousRun, recentRuns } from './history';
 import { historyShown, overviewHtml, overviewOf } from './fleet-overview';
 import { files, writePartnerFiles, type Written } from './partner-files';
-import { choosingOption, harnessVersion, partialOf, targetsOf, testFilesLeftOut } from './run-info';
+import { choosingOption, harnessVersion, isTestCommand, partialOf, targetsOf, testFilesLeftOut } from './run-info';
 import { signingKeyFrom, signingKeyVariable, type SigningKey } from './signing';
 
 /**
@@ -98,7 +98,7 @@ export default class CertificationReporter implements Reporter {
       };
       // Read before this run overwrites it, so `--compare reports/out/<project>/certification.json` works.
       const previous = this.compare ? comparedRun(this.compare, project.name) : previousRun(this.historyDir, project.name);
-      const leftOut = testFilesLeftOut(project.testDir, projectSuite.suites.map((file) => file.location?.file ?? ''));
+      const leftOut = isTestCommand() ? testFilesLeftOut(project.testDir, projectSuite.suites.map((file) => file.location?.file ?? '')) : [];
       const chosenBy = choosingOption() ?? (leftOut.length > 0 ? `a file filter (${leftOut.length} test ${leftOut.length === 1 ? 'file' : 'files'} left out)` : undefined);
       if (chosenBy) partner.chosenBy = chosenBy;
       if (previous) partner.previous = previous;

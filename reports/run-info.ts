@@ -38,9 +38,12 @@ export function harnessVersion(rootDir: string): Certification['run']['harness']
 /** Playwright's options that run some of a project's tests only (`playwright test --help`). */
 const choosingOptions = ['--last-failed', '--only-changed', '--grep', '-g', '--grep-invert', '--test-list', '--test-list-invert'];
 
+/** Whether this process is `playwright test`, not `merge-reports`, whose shards chose their own tests. */
+export const isTestCommand = (argv: readonly string[] = process.argv) => argv.includes('test');
+
 /** The option of this `playwright test` command that runs only some tests, if any; in merge-reports, none. */
 export function choosingOption(argv: readonly string[] = process.argv): string | undefined {
-  if (!argv.includes('test')) return undefined;
+  if (!isTestCommand(argv)) return undefined;
   return argv.find((arg) => choosingOptions.some((option) => arg === option || arg.startsWith(`${option}=`)))?.split('=')[0];
 }
 

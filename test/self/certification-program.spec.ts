@@ -162,3 +162,29 @@ test('--last-failed re-runs what failed: the report says it is partial and which
   expect(charlie.summary).toMatch(new RegExp(`^PARTIAL: partial run: ${failedBefore.length} tests? ran \\(--last-failed chose the tests\\); run them all to certify`));
   expect(readFileSync(path.join(rerun.out, 'certification', 'charlie', 'certification.html'), 'utf8')).toContain('A partial run');
 });
+
+test('two shards merged: each shard is partial and kept out of the history; the merge writes the certification, the overview and the history', async () => {
+  test.setTimeout(120_000);
+  const dir = partnersDir({ delta: profileOf([]) });
+  const shardHistory = tempDir('shard-history-');
+  const shards = await Promise.all([1, 2].map((n) => runPlaywright(['--project=delta', `--shard=${n}/2`], { ...env(dir), CERTIFY_HISTORY_DIR: shardHistory }, { reporters: ['certification', 'blob'] })));
+  for (const [index, shard] of shards.entries()) {
+    const partial = certificationOf(shard, 'delta');
+    expect(partial.verdict, partial.summary).toBe('PARTIAL');
+    expect(partial.partial?.reason).toMatch(new RegExp(`^shard ${index + 1} of 2`));
+  }
+  expect(readdirSync(shardHistory)).toEqual([]);
+  const blobs = tempDir('blobs-');
+  for (const [index, shard] of shards.entries()) copyFileSync(path.join(shard.out, 'blob-report', readdirSync(path.join(shard.out, 'blob-report'))[0]!), path.join(blobs, `shard-${index + 1}.zip`));
+  const merged = tempDir('merged-');
+  const merge = spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'merge-reports', `--reporter=${path.resolve('reports/certification-reporter.ts')}`, blobs], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env(dir), CERTIFY_HISTORY_DIR: shardHistory, CERTIFICATION_REPORT_DIR: merged },
+  });
+  expect(merge.status, merge.stderr).toBe(0);
+  const certification = JSON.parse(readFileSync(path.join(merged, 'delta', 'certification.json'), 'utf8')) as Certification;
+  expect(certification.summary).toMatch(/^CERTIFIED: /);
+  expect(certification.partial).toBeNull();
+  expect(overviewSchema.parse(JSON.parse(readFileSync(path.join(merged, 'index.json'), 'utf8'))).partners.map((p) => [p.partner, p.verdict])).toEqual([['delta', 'CERTIFIED']]);
+  expect(readdirSync(path.join(shardHistory, 'delta'))).toHaveLength(1);
+});
