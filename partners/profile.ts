@@ -20,7 +20,8 @@ export interface LoadedProfile {
 }
 
 const envReference = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
-const reservedNames = new Set(['unit', 'self-test']);
+// The harness's own projects, and the history's folder inside a moved report folder (reports/history.ts).
+const reservedNames = new Set(['unit', 'self-test', 'history']);
 const profileName = /^[a-z0-9][a-z0-9-]*$/;
 const schemaHint = 'partners/profile.schema.json';
 
@@ -60,7 +61,7 @@ export function loadProfile(file: string, env: NodeJS.ProcessEnv = process.env):
   const name = path.basename(file, '.json');
   const fail = (...problems: string[]) => ({ errors: problems.map((problem) => `${display(file)}: ${problem}`) });
   if (!profileName.test(name)) return fail(`the file name must be lower-case letters, digits and dashes, since it becomes the project name`);
-  if (reservedNames.has(name)) return fail(`"${name}" is the name of the harness's own test project; rename the file`);
+  if (reservedNames.has(name)) return fail(`"${name}" is a name the harness keeps for itself (${name === 'history' ? 'the history\'s folder' : 'its own test project'}); rename the file`);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));

@@ -13,7 +13,7 @@ import { Vault } from '../shared/redaction/vault';
 import { readTest } from '../shared/channel';
 import { writeRunPlan } from '../shared/run-dir';
 import { ResultMasker } from './mask-results';
-import { comparedRun, historyDirOf, keepRun, previousRun, recentRuns } from './history';
+import { comparedRun, defaultReportDir, historyDirOf, keepRun, previousRun, recentRuns } from './history';
 import { historyShown, overviewHtml, overviewOf } from './fleet-overview';
 import { files, writePartnerFiles, type Written } from './partner-files';
 import { choosingOption, harnessVersion, isTestCommand, partialOf, targetsOf, testFilesLeftOut } from './run-info';
@@ -28,7 +28,7 @@ import { signingKeyFrom, signingKeyVariable, type SigningKey } from './signing';
  * the one redaction.
  *
  * Options (or environment): `outputDir` (CERTIFICATION_REPORT_DIR, default reports/out), `historyDir`
- * (CERTIFY_HISTORY_DIR, default `history/` beside outputDir) and `compare` (CERTIFY_COMPARE): the run to
+ * (CERTIFY_HISTORY_DIR, default reports/history: reports/history.ts) and `compare` (CERTIFY_COMPARE): the run to
  * compare with instead of the partner's previous one, a certification.json or a folder holding
  * `<project>/certification.json`. The signing key is CERTIFY_SIGNING_KEY (reports/signing.ts).
  */
@@ -64,7 +64,7 @@ export default class CertificationReporter implements Reporter {
   private readonly masker = new ResultMasker();
 
   constructor(options: CertificationReporterOptions = {}) {
-    this.outputDir = path.resolve(options.outputDir ?? process.env.CERTIFICATION_REPORT_DIR ?? 'reports/out');
+    this.outputDir = path.resolve(options.outputDir ?? process.env.CERTIFICATION_REPORT_DIR ?? defaultReportDir);
     this.historyDir = path.resolve(options.historyDir ?? historyDirOf(this.outputDir));
     this.compare = options.compare ?? process.env.CERTIFY_COMPARE;
   }

@@ -4,10 +4,17 @@ import { certificationSchema, type Certification } from './certification-schema'
 
 /**
  * Every run's certification.json, kept: `<history>/<partner>/<finishedAt>.json`. The folder is
- * CERTIFY_HISTORY_DIR, or `history/` beside the report folder (reports/history for reports/out). A run's
- * previous run is the newest entry of its partner, so comparing needs no --compare.
+ * CERTIFY_HISTORY_DIR; by default reports/history beside reports/out, or `history/` inside a report folder
+ * moved elsewhere (CERTIFICATION_REPORT_DIR=/tmp/x keeps it in /tmp/x, not in /tmp). A run's previous run
+ * is the newest entry of its partner, so comparing needs no --compare.
  */
-export const historyDirOf = (outputDir: string, env: NodeJS.ProcessEnv = process.env) => path.resolve(env.CERTIFY_HISTORY_DIR ?? path.join(path.dirname(outputDir), 'history'));
+export function historyDirOf(outputDir: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (env.CERTIFY_HISTORY_DIR) return path.resolve(env.CERTIFY_HISTORY_DIR);
+  const out = path.resolve(outputDir);
+  return out === path.resolve(defaultReportDir) ? path.join(path.dirname(out), 'history') : path.join(out, 'history');
+}
+
+export const defaultReportDir = 'reports/out';
 
 const fileOf = (finishedAt: string) => `${finishedAt.replace(/:/g, '-')}.json`;
 

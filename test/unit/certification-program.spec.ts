@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { buildCertification, type Certification, type TestRecord } from '../../reports/certification';
 import { overviewHtml, overviewOf } from '../../reports/fleet-overview';
 import { harOf } from '../../reports/har';
-import { keepRun, previousRun, recentRuns } from '../../reports/history';
+import { historyDirOf, keepRun, previousRun, recentRuns } from '../../reports/history';
 import { choosingOption, partialOf } from '../../reports/run-info';
 import { publicKeyOf, signDetached, signingKeyFrom, verifyDetached } from '../../reports/signing';
 import { redact } from '../../shared/redaction/redact';
@@ -38,6 +38,12 @@ test('choosingOption reads the options of `playwright test` that choose tests, a
   expect(choosingOption(['node', 'cli.js', 'test', '-g', 'token'])).toBe('-g');
   expect(choosingOption(['node', 'cli.js', 'test', '--project=x', '--workers=2'])).toBeUndefined();
   expect(choosingOption(['node', 'cli.js', 'merge-reports', '--grep=x'])).toBeUndefined();
+});
+
+test('the history sits beside reports/out, inside a report folder moved elsewhere, or where CERTIFY_HISTORY_DIR says', () => {
+  expect(historyDirOf('reports/out', {})).toBe(path.resolve('reports/history'));
+  expect(historyDirOf('/tmp/x', {})).toBe('/tmp/x/history');
+  expect(historyDirOf('/tmp/x', { CERTIFY_HISTORY_DIR: 'kept' })).toBe(path.resolve('kept'));
 });
 
 test('the history keeps each run; the previous run is the newest; the overview says since when a verdict holds', () => {

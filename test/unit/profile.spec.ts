@@ -103,11 +103,12 @@ test('PARTNERS_DIR adds profiles; name clashes and a missing folder are errors',
 });
 
 test('project names are safe, and the harness\'s own project names are reserved', () => {
-  const dir = folderWith({ 'self-test.json': valid, 'Acme Corp.json': valid });
+  const dir = folderWith({ 'self-test.json': valid, 'Acme Corp.json': valid, 'history.json': valid });
   const { errors } = loadProfiles(dir, { env: {}, envFile: '/nonexistent/.env' });
   expect(errors).toEqual([
     expect.stringMatching(/Acme Corp\.json: the file name must be lower-case letters, digits and dashes/),
-    expect.stringMatching(/self-test\.json: "self-test" is the name of the harness's own test project; rename the file$/),
+    expect.stringMatching(/history\.json: "history" is a name the harness keeps for itself \(the history's folder\); rename the file$/),
+    expect.stringMatching(/self-test\.json: "self-test" is a name the harness keeps for itself \(its own test project\); rename the file$/),
   ]);
 });
 
