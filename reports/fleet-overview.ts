@@ -33,6 +33,11 @@ export const overviewSchema = z
   .describe('The partners of one partner-certify run.');
 
 export type Overview = z.output<typeof overviewSchema>;
+
+export const overviewJsonSchema = () => ({
+  $id: 'https://partner-certify.invalid/schemas/fleet-overview.schema.json',
+  ...z.toJSONSchema(overviewSchema, { target: 'draft-2020-12' }),
+});
 export const historyShown = 10;
 
 export function overviewOf(runs: readonly { certification: Certification; report: string; history: readonly Certification[] }[], generatedAt: Date): Overview {

@@ -28,7 +28,13 @@ export async function verifyCertification(file: string, pinned?: JWK | string): 
     fail(`${path.basename(file)}: the signature does not hold (${error instanceof Error ? error.message : String(error)}): the file was changed after it was signed, or signed by another key`);
     return { ok, lines };
   }
-  const parsed = certificationSchema.safeParse(JSON.parse(bytes.toString('utf8')));
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    json = undefined;
+  }
+  const parsed = certificationSchema.safeParse(json);
   if (!parsed.success) {
     fail(`${path.basename(file)} is signed but is not a certification.json (${parsed.error.issues[0]?.message ?? 'invalid'})`);
     return { ok, lines };

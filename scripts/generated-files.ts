@@ -5,6 +5,7 @@ import { type PayloadRule } from '../checks/payload';
 import { inPublishedSchema } from '../checks/payload-schema';
 import { profileJsonSchema, waiversJsonSchema } from '../partners/profile';
 import { certificationJsonSchema } from '../reports/certification-schema';
+import { overviewJsonSchema } from '../reports/fleet-overview';
 import { specFile, specRows } from './spec-tables';
 
 /**
@@ -66,6 +67,7 @@ export function generatedFiles(): Record<string, string> {
     'partners/waivers.schema.json': json(waiversJsonSchema()),
     ...Object.fromEntries(Object.entries(publishedSchemas).map(([name, schema]) => [`schemas/${name}`, json(schema)])),
     'schemas/certification.schema.json': json(certificationJsonSchema()),
+    'schemas/fleet-overview.schema.json': json(overviewJsonSchema()),
     'docs/RULES.md': rulesDoc(),
   };
 }
