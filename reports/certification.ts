@@ -66,8 +66,10 @@ function typingOf(findings: readonly Finding[]): Certification['typing'] {
   const rows = new Map<string, Certification['typing'][number]>();
   for (const finding of findings) {
     const marker = markerOfPresenceRule.get(finding.rule);
-    if ((marker === 'Yes*' || marker === 'no**' || marker === 'no*') && ['failed', 'warning', 'info'].includes(finding.outcome)) {
-      rows.set(finding.field, { field: finding.field, marker, when: when(marker, finding.outcome) });
+    // A waiver changes the verdict, not what the platform does: a waived omission is still typed (or not).
+    const outcome = finding.waivedOutcome ?? finding.outcome;
+    if ((marker === 'Yes*' || marker === 'no**' || marker === 'no*') && ['failed', 'warning', 'info'].includes(outcome)) {
+      rows.set(finding.field, { field: finding.field, marker, when: when(marker, outcome) });
     }
   }
   return [...rows.values()];

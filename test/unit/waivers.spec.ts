@@ -87,3 +87,11 @@ test('partners/<name>.waivers.json loads beside its profile; an unknown rule id 
     'acme.waivers.json: "waivers.0.approvedBy" is missing; give who approved it',
   ]);
 });
+
+test('a waived omission is still in the list of what users will be asked to type: a waiver changes the verdict, not the platform', () => {
+  const missing = failure({ rule: 'account-info/user.lastName/present', field: 'user.lastName', outcome: 'warning', level: 'MUST', message: '"user.lastName" is missing' });
+  const waivers = [{ ...waiver, rule: 'account-info/user.lastName/present' }];
+  const cert = buildCertification(run, [recordOf(applyWaivers([missing], waivers, new Date(run.finishedAt)))], undefined, { waivers });
+  expect(cert.rules.find((r) => r.id === 'account-info/user.lastName/present')?.outcome).toBe('waived');
+  expect(cert.typing.map((row) => row.field)).toEqual(['user.lastName']);
+});
