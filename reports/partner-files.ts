@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Certification, TestRecord } from './certification';
 import { harOf } from './har';
@@ -40,6 +40,8 @@ export async function writePartnerFiles(
   const certification: Certification = { ...safe, artifacts: { [files.html]: { sha256: sha256(html) }, [files.har]: { sha256: sha256(har) } } };
   const json = `${JSON.stringify({ $schema, ...certification }, null, 2)}\n`;
   writeFileSync(path.join(dir, files.json), json);
+  // An unsigned run removes an earlier run's signature, which no longer signs anything here.
   if (signing) writeFileSync(path.join(dir, files.jws), `${await signDetached(Buffer.from(json), signing, new Date())}\n`);
+  else rmSync(path.join(dir, files.jws), { force: true });
   return { dir, json, certification };
 }

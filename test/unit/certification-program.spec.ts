@@ -1,10 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { buildCertification, type Certification, type TestRecord } from '../../reports/certification';
 import { overviewHtml, overviewOf } from '../../reports/fleet-overview';
 import { harOf } from '../../reports/har';
+import { writePartnerFiles } from '../../reports/partner-files';
 import { historyDirOf, keepRun, previousRun, recentRuns } from '../../reports/history';
 import { choosingOption, partialOf } from '../../reports/run-info';
 import { publicKeyOf, signDetached, signingKeyFrom, verifyDetached } from '../../reports/signing';
@@ -94,4 +95,16 @@ test("a HAR entry's URL is a URI: a mask's brackets are percent-encoded, and the
   expect(url).toBe('http://127.0.0.1:4400/oauth/token?client_secret=%5Bredacted%5D&x=a%20b');
   expect(redact(url, [])).toBe(url);
   expect(har.log.entries[0]).toMatchObject({ time: 12.5, response: { status: 0 }, timings: { wait: 12.5 } });
+});
+
+test('a signed run writes the signature over certification.json as written; an unsigned run removes an earlier one', async () => {
+  const dir = tempDir('partner-');
+  const key = signingKeyFrom({ CERTIFY_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() })!;
+  const cert = certAt('acme', '2026-11-04T00:00:00.000Z', 'passed');
+  const creator = { name: 'partner-certify', version: '0' };
+  const signed = await writePartnerFiles(dir, cert, [], { secrets: [], signing: key, creator });
+  expect(signed.certification.signing).toEqual({ keyThumbprint: key.thumbprint, signer: null });
+  await expect(verifyDetached(readFileSync(path.join(dir, 'certification.json.jws'), 'utf8'), Buffer.from(signed.json))).resolves.toMatchObject({ thumbprint: key.thumbprint });
+  await writePartnerFiles(dir, cert, [], { secrets: [], signing: undefined, creator });
+  expect(existsSync(path.join(dir, 'certification.json.jws'))).toBe(false);
 });
