@@ -56,6 +56,8 @@ export default class CertificationReporter implements Reporter {
   private readonly historyDir: string;
   private readonly compare: string | undefined;
   private signing: SigningKey | undefined;
+  /** A problem of the reporter's own (a signing key it cannot use, a report it could not write) fails the run. */
+  private failed = false;
   private config!: FullConfig;
   private startedAt = new Date();
   private readonly partners = new Map<string, Partner>();
@@ -114,7 +116,7 @@ export default class CertificationReporter implements Reporter {
       this.signing = signingKeyFrom();
     } catch (error) {
       console.error(`${error instanceof Error ? error.message : String(error)}; the reports are written unsigned`);
-      process.exitCode = 1;
+      this.failed = true;
     }
     const signingSecrets = (this.signing?.secrets ?? (process.env[signingKeyVariable] ? [process.env[signingKeyVariable]] : [])).map((value) => ({ value }));
     this.vault = new Vault([...[...this.partners.values()].flatMap((partner) => partner.secrets), ...signingSecrets]);
@@ -155,9 +157,10 @@ export default class CertificationReporter implements Reporter {
     });
   }
 
-  async onEnd(result: FullResult) {
+  // Playwright sets the exit code from the status onEnd returns; process.exitCode would be overwritten.
+  async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     const finishedAt = new Date();
-    if (this.partners.size === 0) return;
+    if (this.partners.size === 0) return undefined;
     const harness = harnessVersion(this.config.rootDir);
     const written: Written[] = [];
     for (const partner of this.partners.values()) {
@@ -166,15 +169,16 @@ export default class CertificationReporter implements Reporter {
       } catch (error) {
         // One partner's report failing to write must not cost the others theirs.
         console.error(`\n${partner.name}: the certification report could not be written: ${error instanceof Error ? error.message : String(error)}`);
-        process.exitCode = 1;
+        this.failed = true;
       }
     }
     try {
       this.writeOverview(written, finishedAt);
     } catch (error) {
       console.error(`\nthe fleet overview could not be written: ${error instanceof Error ? error.message : String(error)}`);
-      process.exitCode = 1;
+      this.failed = true;
     }
+    return this.failed ? { status: 'failed' } : undefined;
   }
 
   /** Writes one partner's files, keeps the run in its history, and prints its verdict. */

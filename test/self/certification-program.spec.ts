@@ -188,3 +188,12 @@ test('two shards merged: each shard is partial and kept out of the history; the 
   expect(overviewSchema.parse(JSON.parse(readFileSync(path.join(merged, 'index.json'), 'utf8'))).partners.map((p) => [p.partner, p.verdict])).toEqual([['delta', 'CERTIFIED']]);
   expect(readdirSync(path.join(shardHistory, 'delta'))).toHaveLength(1);
 });
+
+test('a signing key that cannot be used fails the run, saying why and how to make one; the reports are written unsigned', async () => {
+  const dir = partnersDir({ echo: profileOf([]) });
+  const ecKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const run = await runPlaywright(['--project=echo', 'suites/funding-sources.spec.ts'], { ...env(dir), CERTIFY_SIGNING_KEY: ecKey }, { reporters: ['certification'] });
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain('CERTIFY_SIGNING_KEY is not an Ed25519 private key in PEM (PKCS#8) or JWK (it is an ec key); make one with: openssl genpkey -algorithm ed25519; the reports are written unsigned');
+  expect(readdirSync(path.join(run.out, 'certification', 'echo')).sort()).toEqual(['certification.html', 'certification.json', 'exchanges.har']);
+});
