@@ -13,7 +13,7 @@ import { Vault } from '../shared/redaction/vault';
 import { readTest } from '../shared/channel';
 import { writeRunPlan } from '../shared/run-dir';
 import { ResultMasker } from './mask-results';
-import { comparedRun, defaultReportDir, historyDirOf, keepRun, previousRun, recentRuns } from './history';
+import { comparedRun, defaultReportDir, historyDirOf, keepRun, recentRuns } from './history';
 import { historyShown, overviewHtml, overviewOf } from './fleet-overview';
 import { files, writePartnerFiles, type Written } from './partner-files';
 import { choosingOption, harnessVersion, isTestCommand, partialOf, targetsOf, testFilesLeftOut } from './run-info';
@@ -46,6 +46,8 @@ interface Partner {
   outputDir: string;
   /** What chose some of the partner's tests only, if anything did: an option, or a file filter. */
   chosenBy?: string;
+  /** Its last runs in the history, oldest first, read once when the run begins. */
+  history: readonly Certification[];
   previous?: Certification;
   tests: Map<string, TestRecord & TestEvidence>;
   chromium: string | null;
@@ -95,11 +97,12 @@ export default class CertificationReporter implements Reporter {
         waivers: loaded?.waivers ?? [],
         secrets: loaded ? profileSecrets(loaded.profile, loaded.envValues) : [],
         outputDir: path.join(this.outputDir, project.name),
+        history: recentRuns(this.historyDir, project.name, historyShown),
         tests: new Map(),
         chromium: null,
       };
       // Read before this run overwrites it, so `--compare reports/out/<project>/certification.json` works.
-      const previous = this.compare ? comparedRun(this.compare, project.name) : previousRun(this.historyDir, project.name);
+      const previous = this.compare ? comparedRun(this.compare, project.name) : partner.history.at(-1);
       const leftOut = isTestCommand() ? testFilesLeftOut(project.testDir, projectSuite.suites.map((file) => file.location?.file ?? '')) : [];
       const chosenBy = choosingOption() ?? (leftOut.length > 0 ? `a file filter (${leftOut.length} test ${leftOut.length === 1 ? 'file' : 'files'} left out)` : undefined);
       if (chosenBy) partner.chosenBy = chosenBy;
@@ -162,10 +165,10 @@ export default class CertificationReporter implements Reporter {
     const finishedAt = new Date();
     if (this.partners.size === 0) return undefined;
     const harness = harnessVersion(this.config.rootDir);
-    const written: Written[] = [];
+    const written: { partner: Partner; out: Written }[] = [];
     for (const partner of this.partners.values()) {
       try {
-        written.push(await this.write(partner, result, finishedAt, harness));
+        written.push({ partner, out: await this.write(partner, result, finishedAt, harness) });
       } catch (error) {
         // One partner's report failing to write must not cost the others theirs.
         console.error(`\n${partner.name}: the certification report could not be written: ${error instanceof Error ? error.message : String(error)}`);
@@ -207,19 +210,19 @@ export default class CertificationReporter implements Reporter {
   }
 
   /** index.html and index.json: the run's partners on one page, each with its last runs from the history. */
-  private writeOverview(written: readonly Written[], finishedAt: Date) {
+  private writeOverview(written: readonly { partner: Partner; out: Written }[], finishedAt: Date) {
     if (written.length === 0) return;
     const overview = overviewOf(
-      written.map(({ dir, certification }) => ({
-        certification,
-        report: path.relative(this.outputDir, path.join(dir, files.html)).split(path.sep).join('/'),
-        history: recentRuns(this.historyDir, certification.run.partner, historyShown),
+      written.map(({ partner, out }) => ({
+        certification: out.certification,
+        report: path.relative(this.outputDir, path.join(out.dir, files.html)).split(path.sep).join('/'),
+        history: partner.history,
       })),
       finishedAt,
     );
-    const secrets = this.vault.secrets();
-    writeFileSync(path.join(this.outputDir, 'index.json'), `${JSON.stringify(redactValue(overview, secrets), null, 2)}\n`);
-    writeFileSync(path.join(this.outputDir, 'index.html'), overviewHtml(redactValue(overview, secrets)));
+    const safe = redactValue(overview, this.vault.secrets());
+    writeFileSync(path.join(this.outputDir, 'index.json'), `${JSON.stringify(safe, null, 2)}\n`);
+    writeFileSync(path.join(this.outputDir, 'index.html'), overviewHtml(safe));
     if (written.length > 1) console.log(`\noverview of ${written.length} partners: ${path.relative(process.cwd(), path.join(this.outputDir, 'index.html'))}`);
   }
 

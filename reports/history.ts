@@ -1,12 +1,13 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseJson } from '../checks/evidence';
 import { certificationSchema, type Certification } from './certification-schema';
 
 /**
  * Every run's certification.json, kept: `<history>/<partner>/<finishedAt>.json`. The folder is
  * CERTIFY_HISTORY_DIR; by default reports/history beside reports/out, or `history/` inside a report folder
  * moved elsewhere (CERTIFICATION_REPORT_DIR=/tmp/x keeps it in /tmp/x, not in /tmp). A run's previous run
- * is the newest entry of its partner, so comparing needs no --compare.
+ * is the newest readable entry of its partner (recentRuns), so comparing needs no --compare.
  */
 export function historyDirOf(outputDir: string, env: NodeJS.ProcessEnv = process.env): string {
   if (env.CERTIFY_HISTORY_DIR) return path.resolve(env.CERTIFY_HISTORY_DIR);
@@ -28,14 +29,23 @@ function entries(historyDir: string, partner: string): string[] {
   }
 }
 
-/** A certification.json, or why it is not one. */
+/** A certification.json's text as a certification, or why it is not one (`name` says which file). */
+export function parseCertification(text: string, name: string): { certification?: Certification; problem?: string } {
+  const json = parseJson(text);
+  const parsed = certificationSchema.safeParse(json.ok ? json.value : undefined);
+  if (parsed.success) return { certification: parsed.data };
+  return { problem: `${name} is not a certification.json (${json.ok ? (parsed.error.issues[0]?.message ?? 'invalid') : json.error})` };
+}
+
+/** A certification.json file, or why it is not one. */
 export function readCertification(file: string): { certification?: Certification; problem?: string } {
+  let text: string;
   try {
-    const parsed = certificationSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-    return parsed.success ? { certification: parsed.data } : { problem: `${file} is not a certification.json (${parsed.error.issues[0]?.message ?? 'invalid'})` };
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     return { problem: `cannot read ${file} (${error instanceof Error ? error.message : String(error)})` };
   }
+  return parseCertification(text, file);
 }
 
 /** The partner's last `n` readable runs, oldest first: an entry that cannot be read is passed over. */
@@ -48,8 +58,6 @@ export function recentRuns(historyDir: string, partner: string, n: number): Cert
   }
   return runs;
 }
-
-export const previousRun = (historyDir: string, partner: string): Certification | undefined => recentRuns(historyDir, partner, 1)[0];
 
 /** Keeps the run in the partner's history: its certification.json, byte for byte as written (masked). */
 export function keepRun(historyDir: string, json: string, certification: Certification): string {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { certificationSchema } from './certification-schema';
+import { parseCertification } from './history';
 import { files } from './partner-files';
 import { sha256, signingKeyVariable, verifyDetached } from './signing';
 import type { JWK } from 'jose';
@@ -28,18 +28,11 @@ export async function verifyCertification(file: string, pinned?: JWK | string): 
     fail(`${path.basename(file)}: the signature does not hold (${error instanceof Error ? error.message : String(error)}): the file was changed after it was signed, or signed by another key`);
     return { ok, lines };
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    json = undefined;
-  }
-  const parsed = certificationSchema.safeParse(json);
-  if (!parsed.success) {
-    fail(`${path.basename(file)} is signed but is not a certification.json (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+  const { certification: cert, problem } = parseCertification(bytes.toString('utf8'), path.basename(file));
+  if (!cert) {
+    fail(`${problem ?? 'not a certification.json'}, though signed`);
     return { ok, lines };
   }
-  const cert = parsed.data;
   lines.push(`  partner:   ${cert.run.partner}, run ${cert.run.startedAt} → ${cert.run.finishedAt}`);
   lines.push(`  verdict:   ${cert.summary}`);
   for (const name of [files.html, files.har]) {

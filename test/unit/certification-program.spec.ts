@@ -6,7 +6,7 @@ import { buildCertification, type Certification, type TestRecord } from '../../r
 import { overviewHtml, overviewOf } from '../../reports/fleet-overview';
 import { harOf } from '../../reports/har';
 import { writePartnerFiles } from '../../reports/partner-files';
-import { historyDirOf, keepRun, previousRun, recentRuns } from '../../reports/history';
+import { historyDirOf, keepRun, recentRuns } from '../../reports/history';
 import { choosingOption, partialOf } from '../../reports/run-info';
 import { publicKeyOf, signDetached, signingKeyFrom, verifyDetached } from '../../reports/signing';
 import { redact } from '../../shared/redaction/redact';
@@ -53,9 +53,9 @@ test('the history keeps each run; the previous run is the newest; the overview s
   for (const run of runs) keepRun(dir, `${JSON.stringify(run)}\n`, run);
   // An entry that cannot be read, newest by its name, is passed over.
   writeFileSync(path.join(dir, 'acme', '2026-11-09T00-00-00.000Z.json'), '{');
-  expect(previousRun(dir, 'acme')?.run.finishedAt).toBe('2026-11-03T00:00:00.000Z');
+  expect(recentRuns(dir, 'acme', 1).at(-1)?.run.finishedAt).toBe('2026-11-03T00:00:00.000Z');
   expect(recentRuns(dir, 'acme', 10).map((r) => r.run.finishedAt)).toEqual(runs.map((r) => r.run.finishedAt));
-  expect(previousRun(dir, 'nobody')).toBeUndefined();
+  expect(recentRuns(dir, 'nobody', 1)).toEqual([]);
   const now = certAt('acme', '2026-11-04T00:00:00.000Z', 'passed', runs[2]);
   const [row] = overviewOf([{ certification: now, report: 'acme/certification.html', history: recentRuns(dir, 'acme', 10) }], new Date('2026-11-04T00:00:01Z')).partners;
   expect(row).toMatchObject({ verdict: 'CERTIFIED', since: '2026-11-02T00:00:00.000Z', history: [{ verdict: 'NOT CERTIFIED' }, { verdict: 'CERTIFIED' }, { verdict: 'CERTIFIED' }, { verdict: 'CERTIFIED' }] });
