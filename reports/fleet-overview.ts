@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { html, type Html } from '../shared/html';
 import type { Certification } from './certification';
+import { baseStyle } from './style';
 
 /**
  * `<outputDir>/index.html` and `index.json`: every partner of a run on one page, with its verdict, what
@@ -67,14 +68,11 @@ export function overviewOf(runs: readonly { certification: Certification; report
   return { generatedAt: generatedAt.toISOString(), partners: partners.sort((a, b) => a.partner.localeCompare(b.partner)) };
 }
 
-const style = `
-:root{--fail:#b3261e;--warn:#8a5a00;--pass:#1e6b34;--muted:#5f6368;--line:#dadce0;--waive:#5b3fa0}
-*{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;color:#202124;margin:0 auto;max-width:80rem;padding:1.5rem}
-h1{font-size:1.5rem;margin:0 0 .25rem}table{border-collapse:collapse;width:100%;margin:1rem 0}th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}
-th{font-weight:600;background:#f8f9fa}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}code{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}
+const style = `${baseStyle}
+body{max-width:80rem}table{margin:1rem 0}th,td{padding:.4rem .5rem}
 .verdict{font-weight:700;white-space:nowrap}.v-CERTIFIED{color:var(--pass)}.v-NOT-CERTIFIED{color:var(--fail)}.v-PARTIAL{color:var(--muted)}
 .run{display:inline-block;width:.9rem;height:.9rem;border-radius:2px;margin-right:2px;vertical-align:middle}.run.v-CERTIFIED{background:var(--pass)}.run.v-NOT-CERTIFIED{background:var(--fail)}.run.v-PARTIAL{background:var(--muted)}
-tr.regressed td{background:#fce8e6}.muted{color:var(--muted)}ul.regressed,span.regressed{color:var(--fail)}ul.fixed{color:var(--pass)}.waived{color:var(--waive)}ul{margin:0;padding-left:1rem}
+tr.regressed td{background:#fce8e6}ul.regressed,span.regressed{color:var(--fail)}ul.fixed{color:var(--pass)}.waived{color:var(--waive)}ul{margin:0;padding-left:1rem}
 `;
 
 const cls = (v: string) => `v-${v.replace(/ /g, '-')}`;

@@ -4,6 +4,7 @@ import { html, type Html } from '../shared/html';
 import { bySeverity, type Certification, type RuleOutcome } from './certification';
 import { maskPersonalData } from '../shared/redaction/personal-data';
 import { curlOf } from './reproduce';
+import { baseStyle } from './style';
 
 /**
  * certification.html: one self-contained file (inline CSS, images as data URLs, a CSP that forbids every
@@ -16,16 +17,13 @@ export interface TestEvidence {
   screenshots: readonly { name: string; png: Buffer }[];
 }
 
-const style = `
-:root{--fail:#b3261e;--warn:#8a5a00;--pass:#1e6b34;--muted:#5f6368;--line:#dadce0}
-*{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;color:#202124;margin:0 auto;max-width:72rem;padding:1.5rem}
-h1{font-size:1.5rem;margin:0 0 .25rem}h2{font-size:1.2rem;margin:2rem 0 .5rem;border-bottom:1px solid var(--line);padding-bottom:.25rem}h3{font-size:1.05rem;margin:1.25rem 0 .4rem}
-table{border-collapse:collapse;width:100%;margin:.25rem 0 1rem}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}th{font-weight:600;background:#f8f9fa}
-td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}pre{background:#f8f9fa;border:1px solid var(--line);padding:.5rem;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
+const style = `${baseStyle}
+h2{font-size:1.2rem;margin:2rem 0 .5rem;border-bottom:1px solid var(--line);padding-bottom:.25rem}h3{font-size:1.05rem;margin:1.25rem 0 .4rem}
+pre{background:#f8f9fa;border:1px solid var(--line);padding:.5rem;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
 .banner{padding:1rem 1.25rem;border-radius:6px;color:#fff;margin:1rem 0}.banner strong{font-size:1.6rem;display:block;letter-spacing:.02em}
 .banner.certified{background:var(--pass)}.banner.not-certified{background:var(--fail)}.banner.partial{background:var(--muted)}
-.outcome{font-weight:600;white-space:nowrap}.o-failed{color:var(--fail)}.o-warning{color:var(--warn)}.o-passed{color:var(--pass)}.o-waived{color:#5b3fa0}.o-info,.o-skipped,.o-not-checked{color:var(--muted)}
-tr.failed td{background:#fce8e6}tr.warning td{background:#fef7e0}tr.waived td{background:#f1ecfa}.detail{margin:.25rem 0}.muted{color:var(--muted)}
+.outcome{font-weight:600;white-space:nowrap}.o-failed{color:var(--fail)}.o-warning{color:var(--warn)}.o-passed{color:var(--pass)}.o-waived{color:var(--waive)}.o-info,.o-skipped,.o-not-checked{color:var(--muted)}
+tr.failed td{background:#fce8e6}tr.warning td{background:#fef7e0}tr.waived td{background:#f1ecfa}.detail{margin:.25rem 0}
 figure{display:inline-block;margin:0 1rem 1rem 0;vertical-align:top;max-width:22rem}figure img{max-width:100%;border:1px solid var(--line)}figcaption{font-size:12px;color:var(--muted)}
 @media print{body{max-width:none;padding:0}.banner{-webkit-print-color-adjust:exact;print-color-adjust:exact}section,figure,tr{break-inside:avoid}pre{max-height:none}}
 `;
