@@ -172,10 +172,7 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
   const certified = whole && !partial;
   const verdict = certified ? 'CERTIFIED' : whole ? 'PARTIAL' : 'NOT CERTIFIED';
   const waiverList = waiversOf(waivers, findings, rules, new Date(run.finishedAt));
-  const waiversSaid = (status: Certification['waivers'][number]['status'], word: string) => {
-    const n = waiverList.filter((w) => w.status === status).length;
-    return n > 0 && `${n} ${word} ${n === 1 ? 'waiver' : 'waivers'}`;
-  };
+  const waiversThat = (status: Certification['waivers'][number]['status']) => waiverList.filter((w) => w.status === status).length;
   const problems = [
     partial && `partial run: ${plural(partial.ran.length, 'test')} ran (${partial.reason})${partial.failedBeforeNotRun.length > 0 ? `, ${partial.failedBeforeNotRun.length} that failed last time did not` : ''}; run them all to certify`,
     ruleCounts.failed > 0 && `${plural(ruleCounts.failed, 'rule')} failed`,
@@ -184,13 +181,13 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
   ].filter(Boolean);
   const notes = [
     `${ruleCounts.passed} of ${plural(rules.length, 'rule')} passed`,
-    ruleCounts.waived > 0 && `${plural(ruleCounts.waived, 'rule')} waived (${waiverList.filter((w) => w.status === 'used').length} ${waiverList.filter((w) => w.status === 'used').length === 1 ? 'waiver' : 'waivers'} used)`,
+    ruleCounts.waived > 0 && `${plural(ruleCounts.waived, 'rule')} waived (${plural(waiversThat('used'), 'waiver')} used)`,
     plural(ruleCounts.warning, 'warning'),
     ruleCounts.info > 0 && plural(ruleCounts.info, 'note'),
     ruleCounts.skipped > 0 && `${ruleCounts.skipped} not applicable`,
     ruleCounts.notChecked > 0 && `${ruleCounts.notChecked} not checked${blockersOf(rules)}`,
-    waiversSaid('expired', 'expired'),
-    waiversSaid('stale', 'stale'),
+    waiversThat('expired') > 0 && plural(waiversThat('expired'), 'expired waiver'),
+    waiversThat('stale') > 0 && plural(waiversThat('stale'), 'stale waiver'),
   ].filter(Boolean);
   const areas = Object.entries(areaTitles).map(([area, title]) => ({ area, title, ...countsOf(rules.filter((rule) => rule.area === area).map((rule) => rule.outcome)) }));
   return {

@@ -41,6 +41,7 @@ const headerOf = (headers: Record<string, string>, name: string) => Object.entri
 function entryOf({ request, response, failure, startedAt, durationMs, rateLimited }: Exchange, test: string) {
   const time = Math.max(0, Math.round(durationMs * 1000) / 1000);
   const body = request.body;
+  const answered = response?.headers ?? {};
   return {
     startedDateTime: startedAt,
     time,
@@ -61,9 +62,9 @@ function entryOf({ request, response, failure, startedAt, durationMs, rateLimite
       statusText: '',
       httpVersion: 'HTTP/1.1',
       cookies: [],
-      headers: pairs(response?.headers ?? {}),
-      content: { size: response?.bytes ?? 0, mimeType: headerOf(response?.headers ?? {}, 'content-type') ?? '', text: response?.body ?? '' },
-      redirectURL: headerOf(response?.headers ?? {}, 'location') ?? '',
+      headers: pairs(answered),
+      content: { size: response?.bytes ?? 0, mimeType: headerOf(answered, 'content-type') ?? '', text: response?.body ?? '' },
+      redirectURL: headerOf(answered, 'location') ?? '',
       headersSize: -1,
       bodySize: response?.bytes ?? -1,
     },
