@@ -131,6 +131,9 @@ export const leakFaults = {
     description:
       'token endpoint: refuses a reused code with 401 (a SHOULD warning) whose error_description echoes the client secret (base64, as HTTP Basic, upper case, first character \\u-escaped, its tail after a "…", split across two fields), the code (plain, percent-encoded once and twice, form-encoded, base64), the token it issued and the codes other sessions last presented for exchange (plain and \\u-escaped); the code again in Cache-Control, the secret in headers (base64url, HTTP Basic) and in a cookie (upper case, percent-encoded)',
   },
+  'echoes-issued-tokens': {
+    description: 'token endpoint: every refusal lists, in "error_description", the access tokens the partner issued so far (the worker\'s own exchange\'s among them), as a debugging aid left on',
+  },
   'personal-data-elsewhere': {
     description: 'account-info: a full bank account number as "accountNumber" and as "bankAccountNumber": {"value": …}, an SSN as company.taxInfo.ssn, an EIN inside company.name, and "token": "rule", "password": "request"',
   },

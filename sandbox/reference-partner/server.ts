@@ -10,7 +10,7 @@ import { hostileAccountBody, hostileFaults, hostileFundingBody, leakFaults, leak
 import { createStore, type Store } from './store';
 import { isUserKey, users, type UserKey } from './users';
 import { keyProblemsOf } from '../../checks/evidence';
-import { faultsOf, isKnownFault, oauthError, realm, referenceClient, stringParams, tokenEndpoint, tokenEndpointGet } from './token-endpoint';
+import { faultsOf, isKnownFault, oauthError, realm, referenceClient, stringParams, tokenEndpoint, tokenEndpointGet, type TokenEndpointOptions } from './token-endpoint';
 
 /** The password of every test user on the login page. */
 export const loginPassword = 'sandbox-password';
@@ -33,6 +33,8 @@ export interface ReferencePartnerOptions {
   codeLifetimeMs?: number;
   /** Served over TLS with these options (key, cert, protocol versions), for the TLS self-tests. */
   https?: HttpsOptions;
+  /** Makes the refresh token issued with an access token (`refresh-<token>` by default); planted by the masking self-tests. */
+  refreshToken?: (accessToken: string) => string;
 }
 
 type Resource = 'account-info' | 'funding-sources';
@@ -116,7 +118,7 @@ ${message && html`<p role="alert">${message}</p>`}
 }
 
 /** Every partner-facing route; registered once plainly and once under `/faults/:faults`. */
-function partnerRoutes({ store, platformAuthUrl, now, clientSecret, password }: { store: Store; platformAuthUrl: string; now: () => number; clientSecret: string; password: string }) {
+function partnerRoutes({ store, platformAuthUrl, now, token, password }: { store: Store; platformAuthUrl: string; now: () => number; token: TokenEndpointOptions; password: string }) {
   return async (app: FastifyInstance) => {
     app.addHook('onRequest', async (request, reply) => {
       const list = (request.params as { faults?: string }).faults;
@@ -125,8 +127,18 @@ function partnerRoutes({ store, platformAuthUrl, now, clientSecret, password }: 
         return reply.code(404).send({ error: 'unknown_fault', error_description: `unknown fault ${unknown.map((n) => `"${n}"`).join(', ')}; GET /faults lists them` });
       }
     });
-    app.post('/oauth/token', tokenEndpoint(store, clientSecret));
-    app.get('/oauth/token', tokenEndpointGet(store, clientSecret));
+    app.post('/oauth/token', tokenEndpoint(store, token));
+    app.get('/oauth/token', tokenEndpointGet(store, token));
+    // The "echoes-issued-tokens" fault: every refusal of the token endpoint lists the tokens issued so far.
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (reply.statusCode < 400 || !request.url.split('?')[0]!.endsWith('/oauth/token') || !faultsOf(request).has('echoes-issued-tokens') || typeof payload !== 'string') return payload;
+      try {
+        const body = JSON.parse(payload) as { error_description?: string };
+        return JSON.stringify({ ...body, error_description: `${body.error_description ?? ''} (issued so far: ${store.issuedTokens().join(' ')})` });
+      } catch {
+        return payload;
+      }
+    });
     app.get('/api/account', bearerResource(store, 'account-info', now));
     app.get('/api/funding-sources', bearerResource(store, 'funding-sources', now));
     // A partner's staging test hook: a fresh code for a user, bound to the reference client unless client=none.
@@ -149,7 +161,7 @@ function partnerRoutes({ store, platformAuthUrl, now, clientSecret, password }: 
   };
 }
 
-export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaultPlatformAuthUrl, clientSecret = referenceClient.secret, loginPassword: password = loginPassword, opaque, latencyMs = 0, codeLifetimeMs, https }: ReferencePartnerOptions = {}) {
+export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaultPlatformAuthUrl, clientSecret = referenceClient.secret, loginPassword: password = loginPassword, opaque, latencyMs = 0, codeLifetimeMs, https, refreshToken }: ReferencePartnerOptions = {}) {
   // Closing ends every connection at once: a client that gave up on a hostile answer (no headers, a slow drip)
   // may leave its socket open, and waiting for it would hold the close for a minute.
   const options = { logger: false, forceCloseConnections: true } as const;
@@ -186,7 +198,7 @@ export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaul
   app.get('/health', async () => ({ ok: true }));
   app.get('/faults', async () => ({ ...faultCatalogue, ...hostileFaults, ...leakFaults }));
   app.get('/test-hooks/stats', async () => ({ requests, oldestCodeSpentMs: store.oldestCodeSpentMs() }));
-  const routes = { store, platformAuthUrl, now, clientSecret, password };
+  const routes = { store, platformAuthUrl, now, token: { clientSecret, ...(refreshToken ? { refreshToken } : {}) }, password };
   void app.register(partnerRoutes(routes));
   void app.register(partnerRoutes(routes), { prefix: '/faults/:faults' });
   return app;

@@ -30,6 +30,8 @@ export function createStore(now: () => number, opaque: () => string = randomOpaq
   const codes = new Map<string, CodeRecord>();
   const tokens = new Map<string, TokenRecord>();
   const recent: string[] = [];
+  /** The last access tokens issued, newest last: what the "echoes-issued-tokens" fault lists. */
+  const issuedTokens: string[] = [];
   const sequencePrefix = `seq-${randomBytes(6).toString('hex')}-`;
   let issued = 0;
   /** How old the oldest code was when it was exchanged: what a partner with short-lived codes would refuse. */
@@ -63,6 +65,8 @@ export function createStore(now: () => number, opaque: () => string = randomOpaq
       prune();
       const token = sequential ? `${sequencePrefix}${String(++issued).padStart(10, '0')}` : opaque();
       tokens.set(token, { user, expiresAt: now() + tokenLifetimeSeconds * 1000, revoked: false });
+      issuedTokens.push(token);
+      if (issuedTokens.length > 50) issuedTokens.shift();
       if (code) {
         if (!code.used) oldestCodeSpentMs = Math.max(oldestCodeSpentMs, now() - code.issuedAt);
         code.used = true;
@@ -76,6 +80,8 @@ export function createStore(now: () => number, opaque: () => string = randomOpaq
      * a code minted for a login still under way is a value no run has seen yet.
      */
     recentlyRedeemed: (): readonly string[] => recent,
+    /** The access tokens issued so far (the last 50): each went to the harness, which knows it. */
+    issuedTokens: (): readonly string[] => issuedTokens,
     /** RFC 6749 §4.1.2: on reuse, revoke what the code already issued. */
     revokeTokensOf(code: CodeRecord) {
       for (const token of code.tokens) {

@@ -52,13 +52,21 @@ function authenticateClient(request: FastifyRequest, params: Params, faults: Fau
   return { client: referenceClient };
 }
 
+/** What the token endpoint is set up with: the client's secret, and how it makes a refresh token. */
+export interface TokenEndpointOptions {
+  clientSecret: string;
+  /** The refresh token issued with an access token; a self-test plants values that read like a report's own words. */
+  refreshToken?: (accessToken: string) => string;
+}
+const defaultRefreshToken = (token: string) => `refresh-${token}`;
+
 /** The token response, with the response-shape faults applied. */
-function tokenBody(token: string, faults: Faults): Record<string, unknown> {
+function tokenBody(token: string, faults: Faults, refreshToken = defaultRefreshToken): Record<string, unknown> {
   const body: Record<string, unknown> = {
     access_token: token,
     token_type: faults.has('lowercase-bearer') ? 'bearer' : faults.has('token-type-mac') ? 'mac' : 'Bearer',
     expires_in: faults.has('expires-in-string') ? String(tokenLifetimeSeconds) : faults.has('expires-in-zero') ? 0 : tokenLifetimeSeconds,
-    [faults.has('refresh-token-camel-case') ? 'refreshToken' : 'refresh_token']: `refresh-${token}`,
+    [faults.has('refresh-token-camel-case') ? 'refreshToken' : 'refresh_token']: refreshToken(token),
   };
   if (faults.has('no-access-token')) delete body.access_token;
   if (faults.has('access-token-not-string')) body.access_token = 4815162342;
@@ -71,10 +79,10 @@ function tokenBody(token: string, faults: Faults): Record<string, unknown> {
   return body;
 }
 
-function sendToken(reply: FastifyReply, token: string, faults: Faults, echoed?: string) {
+function sendToken(reply: FastifyReply, token: string, faults: Faults, { echoed, refreshToken }: { echoed?: string | undefined; refreshToken?: ((token: string) => string) | undefined } = {}) {
   if (!faults.has('no-cache-control')) reply.header('cache-control', 'no-store');
   if (!faults.has('no-pragma')) reply.header('pragma', 'no-cache');
-  const body = tokenBody(token, faults);
+  const body = tokenBody(token, faults, refreshToken);
   if (faults.has('token-echoes-secret') && echoed !== undefined) body.client_secret = echoed;
   reply.code(faults.has('status-201') ? 201 : 200);
   if (faults.has('token-bom')) return reply.type('application/json; charset=utf-8').send(withByteOrderMark(JSON.stringify(body)));
@@ -88,8 +96,11 @@ export function stringParams(body: unknown, { firstOfRepeated = false } = {}): P
   return entries.every(([, value]) => typeof value === 'string') ? Object.fromEntries<string>(entries as [string, string][]) : undefined;
 }
 
-export function tokenEndpoint(store: Store, clientSecret: string) {
+export function tokenEndpoint(store: Store, { clientSecret, refreshToken }: TokenEndpointOptions) {
   const throttled = new Set<string>();
+  /** Per fault list: whether the "accepts-unknown-code-once" fault has let its one made-up code through. */
+  const acceptedOnce = new Set<string>();
+  const issue = (reply: FastifyReply, token: string, faults: Faults, echoed?: string) => sendToken(reply, token, faults, { echoed, refreshToken });
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const faults = faultsOf(request);
     // Once per fault list: the first token request is throttled for a second, the rest are served.
@@ -111,7 +122,7 @@ export function tokenEndpoint(store: Store, clientSecret: string) {
     const unknown = Object.keys(params).filter((name) => !knownParams.has(name));
     if (faults.has('token-rejects-unknown-params') && unknown.length > 0) return oauthError(reply, 400, 'invalid_request', `unknown parameter "${unknown[0]}"`);
     if (faults.has('grants-without-credentials') && (params.grant_type === 'password' || params.grant_type === 'client_credentials')) {
-      return sendToken(reply, store.issueToken('complete'), faults);
+      return issue(reply, store.issueToken('complete'), faults);
     }
     if (faults.has('unknown-client')) return oauthError(reply.header('www-authenticate', `Basic realm="${realm}"`), 401, 'invalid_client', `unknown client "${params.client_id ?? ''}"`);
     if (faults.has('requires-basic-auth') && params.client_secret !== undefined) {
@@ -141,7 +152,12 @@ export function tokenEndpoint(store: Store, clientSecret: string) {
     // Check, then await, then set: the race the "token-race-double-redeem" fault opens.
     if (faults.has('token-race-double-redeem') && found.state === 'fresh') await sleep(50);
     if (found.state === 'unknown' || found.state === 'expired') {
-      if (faults.has('accepts-any-code')) return sendToken(reply, store.issueToken('complete'), faults);
+      if (faults.has('accepts-any-code')) return issue(reply, store.issueToken('complete'), faults);
+      // A flaw that shows once: the first made-up code of a fault list gets a token, every later one is refused.
+      if (faults.has('accepts-unknown-code-once') && !acceptedOnce.has(list)) {
+        acceptedOnce.add(list);
+        return issue(reply, store.issueToken('complete'), faults);
+      }
       const error = faults.has('unknown-code-invalid-request') ? 'invalid_request' : 'invalid_grant';
       return oauthError(reply, 400, error, `the code is ${found.state}`);
     }
@@ -159,13 +175,13 @@ export function tokenEndpoint(store: Store, clientSecret: string) {
       }
       return oauthError(reply, 400, 'invalid_grant', 'the code was already used');
     }
-    return sendToken(reply, store.issueToken(record.user, record, { sequential: faults.has('token-sequential-tokens') }), faults, params.client_secret);
+    return issue(reply, store.issueToken(record.user, record, { sequential: faults.has('token-sequential-tokens') }), faults, params.client_secret);
   };
 }
 
 /** RFC 6749 §3.2 wants POST: a GET is answered 405, unless the "token-accepts-get" fault takes it like a POST. */
-export function tokenEndpointGet(store: Store, clientSecret: string) {
-  const post = tokenEndpoint(store, clientSecret);
+export function tokenEndpointGet(store: Store, options: TokenEndpointOptions) {
+  const post = tokenEndpoint(store, options);
   return async (request: FastifyRequest, reply: FastifyReply) =>
     faultsOf(request).has('token-accepts-get') ? post(request, reply) : oauthError(reply.header('allow', 'POST'), 405, 'invalid_request', 'the token endpoint takes POST only');
 }
