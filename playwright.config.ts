@@ -1,10 +1,12 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import type { HarnessWorkerOptions } from './fixtures/harness';
+import type { PartnerMetadata } from './reports/run-info';
 import { chromiumLaunchOptions } from './fixtures/browser';
 import { loadProfiles } from './partners/profile';
-import { codesForRun } from './probes/certification';
+import { allProbes, codesForRun } from './probes/certification';
 import { openRunDir } from './shared/run-dir';
+import { ensureRunId, targetsOf } from './shared/run-identity';
 
 // Every partners/*.json (and $PARTNERS_DIR/*.json) is a project; an invalid one stops the run, one line a problem.
 const { profiles, errors } = loadProfiles('partners');
@@ -19,6 +21,12 @@ const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
 // Where the workers share the secrets they learn and the run's plan (shared/run-dir.ts).
 if (isMainProcess) {
   openRunDir();
+  try {
+    ensureRunId();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
   for (const { name, profile } of profiles) {
     const handed = profile.codes.static?.length;
     const needed = codesForRun(profile);
@@ -65,8 +73,10 @@ export default defineConfig<object, HarnessWorkerOptions>({
       // worker costs a process and its modules, and the partner's latency is paid once, not once a test.
       workers: 1,
       use: { profileFile: file },
-      // Also here: a blob report (sharding) keeps a project's metadata but not its "use".
-      metadata: { profileFile: file },
+      // Also here: a blob report (sharding) keeps a project's metadata but not its "use". The plan (every
+      // probe a certification runs) and the targets are taken now, so a merge judges what ran against
+      // them, and names the endpoints this run called, not those the profile names when it is merged.
+      metadata: { profileFile: file, plan: allProbes.map(({ id, title }) => ({ probe: id, title })), targets: targetsOf(profile) } satisfies PartnerMetadata,
     })),
   ],
 });

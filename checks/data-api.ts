@@ -49,6 +49,8 @@ const rule = <I>(id: string, clause: ClauseId, field: string, requirement: strin
   impact,
   check,
 });
+/** A refusal of a request without valid credentials: its failure serves the data to anyone (DESIGN §4 (b)). */
+const guards = <I>(rule: Rule<I>): Rule<I> => ({ ...rule, impact: 'anyone can read the partner\'s organizations, bills, payments and vendors without a valid token', letsOthersIn: true });
 
 export const envelopeShape = rule<Walk>('envelope', 'spec §2.2', 'items', 'every page is 200 with a JSON object {items: [...], hasMore: boolean, next: {after}}', (walk) => {
   for (const { query, response } of walk.pages) {
@@ -142,8 +144,8 @@ const refusal = (id: string, clause: ClauseId, field: string, requirement: strin
     }),
   );
 
-export const missingTokenRefused = refusal('auth/missing-token', 'spec §5.1', 'authorization', 'a request without a Bearer token is refused with 401 or 403 and a JSON error', [401, 403]);
-export const invalidTokenRefused = refusal('auth/invalid-token', 'spec §5.1', 'authorization', 'a request with an invalid Bearer token is refused with 401 or 403 and a JSON error', [401, 403]);
+export const missingTokenRefused = guards(refusal('auth/missing-token', 'spec §5.1', 'authorization', 'a request without a Bearer token is refused with 401 or 403 and a JSON error', [401, 403]));
+export const invalidTokenRefused = guards(refusal('auth/invalid-token', 'spec §5.1', 'authorization', 'a request with an invalid Bearer token is refused with 401 or 403 and a JSON error', [401, 403]));
 export const filterRequired = refusal('filter/required', 'spec §4.1', 'organizationId', 'a listing that needs a filter refuses a request without one with 400', [400]);
 export const invalidLimitRefused = refusal('params/limit', 'spec §2.2', 'limit', 'an invalid "limit" is refused with 400', [400]);
 export const invalidAfterRefused = refusal('params/after', 'spec §2.2', 'after', 'an "after" that is no id of the listing is refused with 400', [400]);

@@ -64,6 +64,11 @@ export interface Rule<Input, Ctx = void> {
   requirement: string;
   /** Why the rule has its level, where that was a decision rather than the clause's own word (docs/RULES.md shows it). */
   levelWhy?: string;
+  /**
+   * Its failure lets someone other than the platform obtain a token, a code or a user's data (DESIGN §4
+   * (b); `impact` says who and how). No waiver covers such a failure: it is fixed, not accepted.
+   */
+  letsOthersIn?: true;
   impact: string;
   check(input: Input, ctx: Ctx): Issue[];
 }

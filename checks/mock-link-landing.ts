@@ -13,6 +13,7 @@ function tamperedLinkRejected(name: string, what: string, clause: ClauseId = 'RF
     level: 'MUST',
     requirement: `a mock link ${what} shows the error screen`,
     impact: "a forged or stale link signs someone in as the partner's user",
+    letsOthersIn: true,
     check: (visit) =>
       visit.screen === 'error' && received(visit, 'NAVIGATED_TO_TARGET').length === 0 ? [] : [{ message: `a link ${what} showed ${screenNames[visit.screen]}; reject it` }],
   };
@@ -42,6 +43,7 @@ export const landingReferrerPolicy: Rule<Landing> = {
   level: 'MUST',
   requirement: 'the landing page sends "Referrer-Policy: no-referrer"',
   impact: 'the token in the landing URL leaks to every site the app links to',
+  letsOthersIn: true,
   check: ({ headers }) =>
     /(^|,)\s*no-referrer\s*$/i.test(headers['referrer-policy'] ?? '') ? [] : [{ message: `"referrer-policy" is ${JSON.stringify(headers['referrer-policy'] ?? '(missing)')}; send "no-referrer"` }],
 };

@@ -115,6 +115,7 @@ function refusedWith(id: string, status: 400 | 401, requirement: string, clause:
     level: 'MUST',
     requirement,
     impact: status === 401 ? 'anyone could mint sign-on links for the partner\'s users' : 'a broken mock-link request yields a link that fails later, far from its cause',
+    ...(status === 401 ? { letsOthersIn: true as const } : {}),
     check: (refusals) =>
       refusals
         .filter(({ response }) => response.status !== status)

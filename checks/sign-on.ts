@@ -175,6 +175,7 @@ export const messagesToHostOnly: Rule<ForeignVisit> = {
   level: 'MUST',
   requirement: "messages are posted to the partner's host origin only, never to '*'",
   impact: 'any page that frames the app reads the sign-on messages',
+  letsOthersIn: true,
   check: (visit) =>
     visit.messages.length === 0 ? [] : [{ message: `a host on ${visit.foreignOrigin} received ${describe(visit.messages)}; post to the configured host origin, not '*'` }],
 };
@@ -186,6 +187,7 @@ export const partnerDataEscaped: Rule<Visit & { injected: boolean; markup: strin
   level: 'MUST',
   requirement: 'partner data is shown as text, never as markup',
   impact: 'a partner record carrying markup runs inside the payments app (cross-site scripting)',
+  letsOthersIn: true,
   check: (visit) => {
     if (visit.injected) return [{ message: `a company name of ${JSON.stringify(visit.markup)} became an element of the page; escape partner data` }];
     return visit.text.includes(visit.markup) ? [] : [{ message: `the app does not show the company name ${JSON.stringify(visit.markup)} as text` }];

@@ -88,6 +88,7 @@ export const concurrentRedemption: Rule<Race> = {
   level: 'MUST',
   requirement: 'one code sent several times at once yields at most one working token',
   levelWhy: 'RFC 6749 §4.1.2: a code MUST NOT be used more than once; a race that yields two working tokens is that use, however it got there',
+  letsOthersIn: true,
   impact: 'an attacker who races the platform with a stolen code gets a token of their own, and the sequential reuse check never sees it',
   check: ({ sent, issued, working }) =>
     working > 1
@@ -126,6 +127,7 @@ export const noEchoedCredentials: Rule<{ response: Pick<JsonResponse, 'headers' 
   level: 'MUST',
   requirement: 'the token endpoint never sends back the client secret or the code, in the body or a header',
   levelWhy: 'a secret in a response is a leaked secret: every log, proxy and cache on the way keeps it; no RFC grades it, so it is graded as the leak it is',
+  letsOthersIn: true,
   impact: 'whatever logs or caches the response (a proxy, an APM agent, the platform\'s own logs) now holds the credential',
   check: ({ response, sent, clientId }) => {
     const places = [['the body', response.body.toLowerCase()], ...Object.entries(response.headers).map(([name, value]) => [`the "${name}" header`, value.toLowerCase()])] as const;

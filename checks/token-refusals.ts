@@ -12,14 +12,16 @@ interface Situation {
   level: Level;
   clause: ClauseId;
   impact: string;
+  letsOthersIn?: true;
 }
 
-function rejects({ id, what, level, clause, impact }: Situation): Rule<JsonResponse> {
+function rejects({ id, what, level, clause, impact, letsOthersIn }: Situation): Rule<JsonResponse> {
   return {
     id,
     field: 'code',
     clause,
     level,
+    ...(letsOthersIn ? { letsOthersIn } : {}),
     requirement: `${what} is refused, without a token`,
     impact,
     check: (r) => (grantsToken(r) ? [{ code: 'not-refused', params: { status: r.status }, message: `${what} was answered ${describeJsonResponse(r)}; refuse it` }] : []),
@@ -64,14 +66,14 @@ function negativeCase({ name, what, refuse, error }: {
 export const { rejected: unknownCodeRejected, error: unknownCodeInvalidGrant } = negativeCase({
   name: 'unknown-code',
   what: 'an unknown "code"',
-  refuse: { level: 'MUST', clause: 'RFC6749 §4.1.3', impact: 'anyone can sign in with a made-up code' },
+  refuse: { level: 'MUST', clause: 'RFC6749 §4.1.3', impact: 'anyone can sign in with a made-up code', letsOthersIn: true },
   error: { level: 'MUST', clause: 'RFC6749 §5.2', impact: 'the platform cannot tell a bad code from an outage', statuses: [400], errors: ['invalid_grant'] },
 });
 
 export const { rejected: codeReuseRejected, error: codeReuseInvalidGrant } = negativeCase({
   name: 'code-reuse',
   what: 'a "code" used a second time',
-  refuse: { level: 'MUST', clause: 'RFC6749 §4.1.2', impact: 'a leaked or replayed code signs an attacker in as the user' },
+  refuse: { level: 'MUST', clause: 'RFC6749 §4.1.2', impact: 'a leaked or replayed code signs an attacker in as the user', letsOthersIn: true },
   error: { level: 'SHOULD', clause: 'RFC6749 §5.2', impact: 'the platform cannot tell a replayed code from an outage', statuses: [400], errors: ['invalid_grant'] },
 });
 
@@ -80,7 +82,7 @@ export const { rejected: codeReuseRejected, error: codeReuseInvalidGrant } = neg
 export const { rejected: wrongSecretRejected, error: wrongSecretInvalidClient } = negativeCase({
   name: 'wrong-secret',
   what: 'a wrong "client_secret"',
-  refuse: { level: 'MUST', clause: 'RFC6749 §2.3.1', impact: 'anyone who learns a code can exchange it without the client secret' },
+  refuse: { level: 'MUST', clause: 'RFC6749 §2.3.1', impact: 'anyone who learns a code can exchange it without the client secret', letsOthersIn: true },
   error: { level: 'SHOULD', clause: 'RFC6749 §5.2', impact: 'the platform cannot tell a credential problem from an outage', statuses: [400, 401], errors: ['invalid_client'] },
 });
 
@@ -162,6 +164,7 @@ export const noTokenWithoutCredentials: Rule<{ grantType: string; response: Json
   clause: 'RFC6749 §3.2.1',
   level: 'MUST',
   requirement: 'no grant other than authorization_code yields a token to a request without client credentials',
+  letsOthersIn: true,
   impact: 'anyone who can reach the token endpoint gets an access token, without a code or a secret',
   check: ({ grantType, response }) =>
     grantsToken(response)

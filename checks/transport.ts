@@ -37,6 +37,7 @@ export function transportRules(endpoint: string, urlField: string): Rule<Exchang
       requirement: 'an https:// endpoint negotiates TLS 1.2 or 1.3 with a certificate valid for its host name, and a production profile calls https:// only',
       impact: 'codes, client secrets, tokens and the user\'s data cross the network where others can read or alter them',
       levelWhy: 'RFC 6749 §3.2 requires TLS for the token endpoint (and §1.6 a version in current use); RFC 9325 §3.1.1 says TLS 1.0 and 1.1 MUST NOT be used',
+      letsOthersIn: true,
       check: failureNamed(urlField, { security: true }),
     },
     {

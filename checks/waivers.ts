@@ -9,7 +9,7 @@ export interface Waiver {
   rule: string;
   /** The finding's field; `*` stands for any characters (`fundingSources[*].routingNumber`). */
   field?: string;
-  /** Text the finding's message contains, in any case; `*` stands for any characters. */
+  /** The finding's whole message, in any case; `*` stands for any characters. */
   message?: string;
   reason: string;
   approvedBy: string;
@@ -55,7 +55,8 @@ export function globMatches(pattern: string, text: string, { anchored }: { ancho
 export const waiverMatches = (waiver: Waiver, finding: Pick<Finding, 'rule' | 'field' | 'message'>) =>
   waiver.rule === finding.rule &&
   (waiver.field === undefined || globMatches(waiver.field, finding.field, { anchored: true })) &&
-  (waiver.message === undefined || globMatches(waiver.message.toLowerCase(), finding.message.toLowerCase(), { anchored: false }));
+  // The whole message: "o'brien" waives the finding about O'Brien, not one about O'Brien<script>….
+  (waiver.message === undefined || globMatches(waiver.message.toLowerCase(), finding.message.toLowerCase(), { anchored: true }));
 
 /**
  * Each failed or warned finding that a waiver matches: waived under the first waiver in force that matches

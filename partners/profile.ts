@@ -4,8 +4,10 @@ import { config as loadDotenv } from 'dotenv';
 import { z } from 'zod';
 import { allRules } from '../checks/catalogue';
 import type { Waiver } from '../checks/waivers';
+import { hostKey } from '../shared/host-key';
 import { profileSchema, type Profile } from '../shared/profile-schema';
-import { waiversFileSchema } from '../shared/waiver-schema';
+import { isUrl, urlSecretParts } from '../shared/redaction/redact';
+import { longestWaiverDays, waiversFileSchema } from '../shared/waiver-schema';
 
 export interface LoadedProfile {
   /** The Playwright project name: the file name without `.json`. */
@@ -23,6 +25,41 @@ const envReference = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
 // The harness's own projects, and the history's folder inside a moved report folder (reports/history.ts).
 const reservedNames = new Set(['unit', 'self-test', 'history']);
 const profileName = /^[a-z0-9][a-z0-9-]*$/;
+/**
+ * A project name is a folder name in reports/out, the history and the run's folder, and ends Playwright's
+ * test-results folder names (60 characters of title before it): 64 keeps every path component far under
+ * the 255 bytes ext4, APFS and NTFS accept, and a report's paths under Windows' 260.
+ */
+export const longestProfileName = 64;
+
+/**
+ * The variables `env:` may read (DESIGN §5, secrets): those named with a prefix the run declares, never the
+ * harness's own. A profile is the partner's text; without this, "env:CERTIFY_SIGNING_KEY" would send the
+ * key that signs certificates, or any CI secret, to the partner's token endpoint.
+ */
+export const defaultEnvPrefix = 'PARTNER_';
+export const envPrefixesVariable = 'CERTIFY_ENV_PREFIXES';
+const harnessPrefixes = ['CERTIFY_', 'CERTIFICATION_'];
+const declaredPrefix = /^[A-Za-z][A-Za-z0-9]*_$/;
+
+/** The prefixes of this run: PARTNER_ and those CERTIFY_ENV_PREFIXES lists (comma-separated), or why one cannot be. */
+export function envPrefixes(env: NodeJS.ProcessEnv): { prefixes: string[]; errors: string[] } {
+  const declared = (env[envPrefixesVariable] ?? '').split(',').map((prefix) => prefix.trim()).filter(Boolean);
+  const errors = declared.flatMap((prefix) => {
+    if (!declaredPrefix.test(prefix)) return [`${envPrefixesVariable}: "${prefix}" is no prefix of variable names; write letters and digits ending in "_", such as ACME_`];
+    if (harnessPrefixes.some((own) => own.startsWith(prefix) || prefix.startsWith(own))) return [`${envPrefixesVariable}: "${prefix}" would let profiles read the harness's own variables (${harnessPrefixes.join(', ')}…); choose a prefix of the partners' own`];
+    return [];
+  });
+  return { prefixes: [defaultEnvPrefix, ...declared.filter((prefix) => declaredPrefix.test(prefix))], errors };
+}
+
+/** Why a profile may not read variable `name`, or undefined when it may. */
+function envRefused(name: string, prefixes: readonly string[]): string | undefined {
+  const own = harnessPrefixes.find((prefix) => name.startsWith(prefix));
+  if (own) return `is one of the harness's own variables (${own}…), which no profile may read; give the partner's value in a variable of its own, such as ${defaultEnvPrefix}${name.slice(own.length)}`;
+  if (prefixes.some((prefix) => name.startsWith(prefix))) return undefined;
+  return `is not a partner variable: a profile reads only variables named ${prefixes.map((prefix) => `${prefix}…`).join(' or ')}, so that it cannot read the run's other secrets; rename it ${defaultEnvPrefix}${name}, or declare its prefix in ${envPrefixesVariable}`;
+}
 const schemaHint = 'partners/profile.schema.json';
 
 const display = (file: string) => {
@@ -31,19 +68,33 @@ const display = (file: string) => {
 };
 const fieldName = (at: PropertyKey[]) => at.map(String).join('.');
 
-/** Replaces every `env:NAME` string with the value of NAME; an unset variable is an error naming it. */
-function resolveEnv(value: unknown, at: string[], env: NodeJS.ProcessEnv, errors: string[], resolvedValues: string[]): unknown {
+interface EnvReading {
+  env: NodeJS.ProcessEnv;
+  prefixes: readonly string[];
+  errors: string[];
+  /** The values read: each a secret, but for a URL only its credentials and query values (urlSecretParts). */
+  values: string[];
+}
+
+/** Replaces every `env:NAME` string with the value of NAME; an unset or forbidden variable is an error naming it. */
+function resolveEnv(value: unknown, at: string[], reading: EnvReading): unknown {
   if (typeof value === 'string') {
     const name = envReference.exec(value)?.[1];
     if (name === undefined) return value;
-    const resolved = env[name];
-    if (resolved === undefined) errors.push(`"${at.join('.')}" reads env:${name}, which is not set; export ${name}=… or add it to .env`);
-    else resolvedValues.push(resolved);
+    const refused = envRefused(name, reading.prefixes);
+    if (refused) {
+      reading.errors.push(`"${at.join('.')}" reads env:${name}, which ${refused}`);
+      return undefined;
+    }
+    const resolved = reading.env[name];
+    if (resolved === undefined) reading.errors.push(`"${at.join('.')}" reads env:${name}, which is not set; export ${name}=… or add it to .env`);
+    // A URL is never a secret as a whole: the report must say where it certified.
+    else reading.values.push(...(isUrl(resolved) ? urlSecretParts(resolved) : [resolved]));
     return resolved;
   }
-  if (Array.isArray(value)) return value.map((item, i) => resolveEnv(item, [...at, String(i)], env, errors, resolvedValues));
+  if (Array.isArray(value)) return value.map((item, i) => resolveEnv(item, [...at, String(i)], reading));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveEnv(item, [...at, key], env, errors, resolvedValues)]));
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveEnv(item, [...at, key], reading)]));
   }
   return value;
 }
@@ -56,11 +107,12 @@ function formatIssue(issue: z.core.$ZodIssue): string {
   return issue.path.length === 0 ? `the profile ${issue.message}` : `"${fieldName(issue.path)}" ${issue.message}`;
 }
 
-/** Loads one profile file. Each error is one line naming the file, the field and the fix. */
-export function loadProfile(file: string, env: NodeJS.ProcessEnv = process.env): { profile?: LoadedProfile; errors: string[] } {
+/** Loads one profile file. Each error is one line naming the file, the field and the fix. `now` dates the waivers' limits. */
+export function loadProfile(file: string, env: NodeJS.ProcessEnv = process.env, now: Date = new Date()): { profile?: LoadedProfile; errors: string[] } {
   const name = path.basename(file, '.json');
   const fail = (...problems: string[]) => ({ errors: problems.map((problem) => `${display(file)}: ${problem}`) });
   if (!profileName.test(name)) return fail(`the file name must be lower-case letters, digits and dashes, since it becomes the project name`);
+  if (name.length > longestProfileName) return fail(`the file name has ${name.length} characters before ".json"; the project name is part of the report's folder names, so keep it to ${longestProfileName}`);
   if (reservedNames.has(name)) return fail(`"${name}" is a name the harness keeps for itself (${name === 'history' ? 'the history\'s folder' : 'its own test project'}); rename the file`);
   let raw: unknown;
   try {
@@ -68,10 +120,10 @@ export function loadProfile(file: string, env: NodeJS.ProcessEnv = process.env):
   } catch (error) {
     return fail(`is not valid JSON (${error instanceof Error ? error.message : String(error)}); fix the syntax`);
   }
-  const envErrors: string[] = [];
-  const envValues: string[] = [];
-  const resolved = resolveEnv(raw, [], env, envErrors, envValues);
-  if (envErrors.length > 0) return fail(...envErrors);
+  const reading: EnvReading = { env, prefixes: envPrefixes(env).prefixes, errors: [], values: [] };
+  const resolved = resolveEnv(raw, [], reading);
+  if (reading.errors.length > 0) return fail(...reading.errors);
+  const envValues = reading.values;
   const parsed = profileSchema.safeParse(resolved);
   if (!parsed.success) return fail(...parsed.error.issues.map(formatIssue));
   // `npm run certify -- <partner> --slow` turns the slow checks on for one run, whatever the profile says.
@@ -83,16 +135,22 @@ export function loadProfile(file: string, env: NodeJS.ProcessEnv = process.env):
     parsed.data.caFile = caFile;
   }
   const waiversFile = file.replace(/\.json$/, waiversSuffix);
-  const waivers = existsSync(waiversFile) ? loadWaivers(waiversFile) : { waivers: [], errors: [] };
+  const waivers = existsSync(waiversFile) ? loadWaivers(waiversFile, now) : { waivers: [], errors: [] };
   if (waivers.errors.length > 0) return { errors: waivers.errors };
   return { profile: { name, file, profile: parsed.data, envValues, waivers: waivers.waivers, ...(existsSync(waiversFile) ? { waiversFile } : {}) }, errors: [] };
 }
 
 const waiversSuffix = '.waivers.json';
-const ruleIds = new Set(allRules.map((rule) => rule.id));
+const rulesById = new Map(allRules.map((rule) => [rule.id, rule]));
+const dayMs = 24 * 60 * 60 * 1000;
 
-/** A partner's waivers; each error names the file, the waiver and the fix. A waiver of no known rule is an error, since it could never apply. */
-export function loadWaivers(file: string): { waivers: Waiver[]; errors: string[] } {
+/**
+ * A partner's waivers; each error names the file, the waiver and the fix. A waiver of no known rule is an
+ * error, since it could never apply; so is one of a rule whose failure lets someone other than the platform
+ * in (Rule.letsOthersIn), and one that runs longer than 180 days from `now`: a waiver is a decision reviewed
+ * at least that often.
+ */
+export function loadWaivers(file: string, now: Date = new Date()): { waivers: Waiver[]; errors: string[] } {
   const fail = (...problems: string[]) => ({ waivers: [], errors: problems.map((problem) => `${display(file)}: ${problem}`) });
   let raw: unknown;
   try {
@@ -102,18 +160,23 @@ export function loadWaivers(file: string): { waivers: Waiver[]; errors: string[]
   }
   const parsed = waiversFileSchema.safeParse(raw);
   if (!parsed.success) return fail(...parsed.error.issues.map(formatIssue));
-  const unknown = parsed.data.waivers.flatMap(({ rule }, index) =>
-    ruleIds.has(rule) ? [] : [`"waivers.${index}.rule" names no rule ("${rule}"); copy the id from the report or docs/RULES.md`]);
-  if (unknown.length > 0) return fail(...unknown);
+  const latest = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + longestWaiverDays * dayMs).toISOString().slice(0, 10);
+  const problems = parsed.data.waivers.flatMap(({ rule, expires }, index) => {
+    const known = rulesById.get(rule);
+    if (!known) return [`"waivers.${index}.rule" names no rule ("${rule}"); copy the id from the report or docs/RULES.md`];
+    return [
+      ...(known.letsOthersIn ? [`"waivers.${index}.rule" is ${rule}, which cannot be waived: when it fails, ${known.impact}; fix the endpoint instead`] : []),
+      ...(expires > latest ? [`"waivers.${index}.expires" is ${expires}, more than ${longestWaiverDays} days ahead; a waiver is reviewed at least every ${longestWaiverDays} days: give ${latest} or earlier`] : []),
+    ];
+  });
+  if (problems.length > 0) return fail(...problems);
   return { waivers: parsed.data.waivers.map(({ rule, field, message, reason, approvedBy, expires }) => ({ rule, reason, approvedBy, expires, ...(field !== undefined ? { field } : {}), ...(message !== undefined ? { message } : {}) })), errors: [] };
 }
 
-const sameUrl = (a: string, b: string) => {
-  try {
-    return new URL(a).origin === new URL(b).origin;
-  } catch {
-    return a === b;
-  }
+/** Whether two platform URLs reach one server: the same host, however spelled, and port (shared/host-key.ts). */
+const samePlatform = (a: string, b: string) => {
+  const key = hostKey(a);
+  return key !== undefined && key === hostKey(b);
 };
 
 const jsonFiles = (dir: string) =>
@@ -129,7 +192,7 @@ export function loadProfiles(
 ): { profiles: LoadedProfile[]; errors: string[] } {
   loadDotenv({ quiet: true, path: envFile, processEnv: env });
   const dirs = [partnersDir];
-  const errors: string[] = [];
+  const errors: string[] = [...envPrefixes(env).errors];
   const extra = env.PARTNERS_DIR;
   if (extra) {
     try {
@@ -153,7 +216,7 @@ export function loadProfiles(
   for (const [index, { file, profile }] of profiles.entries()) {
     const name = profile.platform?.partnerName;
     if (name === undefined) continue;
-    const twin = profiles.slice(0, index).find((other) => other.profile.platform?.partnerName === name && sameUrl(other.profile.platform.url, profile.platform!.url));
+    const twin = profiles.slice(0, index).find((other) => other.profile.platform?.partnerName === name && samePlatform(other.profile.platform.url, profile.platform!.url));
     if (twin) {
       errors.push(`${display(file)}: "platform.partnerName" is "${name}", as in ${display(twin.file)} on the same platform; the platform keeps one configuration per partner name, so one partner would receive the other's codes and client secret; give each profile its own partner name`);
     }

@@ -7,16 +7,17 @@ import { loadProfile } from '../partners/profile';
 import { type Profile } from '../shared/profile-schema';
 import { buildCertification, type Certification, type TestRecord } from './certification';
 import { type TestEvidence } from './html-report';
-import { profileSecrets, redactValue, type Secret } from '../shared/redaction/redact';
+import { profileSecrets, type Secret } from '../shared/redaction/redact';
 import { redactTree } from '../shared/redaction/files';
-import { Vault } from '../shared/redaction/vault';
-import { readTest } from '../shared/channel';
+import { allScopes, Vault } from '../shared/redaction/vault';
+import { readTest, type RunStamp } from '../shared/channel';
 import { writeRunPlan } from '../shared/run-dir';
 import { ResultMasker } from './mask-results';
 import { comparedRun, defaultReportDir, historyDirOf, keepRun, recentRuns } from './history';
 import { historyShown, overviewHtml, overviewOf } from './fleet-overview';
 import { files, writePartnerFiles, type Written } from './partner-files';
-import { choosingOption, harnessVersion, isTestCommand, partialOf, targetsOf, testFilesLeftOut } from './run-info';
+import { harnessVersion, partialOf, runProblems, shardsOf, type PartnerMetadata } from './run-info';
+import { runIdVariable, targetsOf } from '../shared/run-identity';
 import { signingKeyFrom, signingKeyVariable, type SigningKey } from './signing';
 
 /**
@@ -44,12 +45,14 @@ interface Partner {
   waivers: readonly Waiver[];
   secrets: Secret[];
   outputDir: string;
-  /** What chose some of the partner's tests only, if anything did: an option, or a file filter. */
-  chosenBy?: string;
+  /** What the run set out to run and call, as the project's metadata holds it (also in a merge). */
+  metadata: Partial<PartnerMetadata>;
   /** Its last runs in the history, oldest first, read once when the run begins. */
   history: readonly Certification[];
   previous?: Certification;
   tests: Map<string, TestRecord & TestEvidence>;
+  /** Which run each result belongs to, as the tests stamped it. */
+  stamps: RunStamp[];
   chromium: string | null;
 }
 
@@ -60,6 +63,10 @@ export default class CertificationReporter implements Reporter {
   private signing: SigningKey | undefined;
   /** A problem of the reporter's own (a signing key it cannot use, a report it could not write) fails the run. */
   private failed = false;
+  /** `playwright merge-reports`, whose exit code only a reporter's error can make non-zero. */
+  private readonly merging = process.argv.includes('merge-reports');
+  /** The partners whose verdict is NOT CERTIFIED or INCOMPLETE, with it. */
+  private uncertified: string[] = [];
   private config!: FullConfig;
   private startedAt = new Date();
   private readonly partners = new Map<string, Partner>();
@@ -87,7 +94,8 @@ export default class CertificationReporter implements Reporter {
     for (const projectSuite of suite.suites) {
       const project = projectSuite.project();
       // "use" in a run, "metadata" when merging blob reports of shards.
-      const file = (project?.metadata as { profileFile?: string } | undefined)?.profileFile ?? (project?.use as { profileFile?: string } | undefined)?.profileFile;
+      const metadata = (project?.metadata ?? {}) as Partial<PartnerMetadata>;
+      const file = metadata.profileFile ?? (project?.use as { profileFile?: string } | undefined)?.profileFile;
       if (!project || !file) continue; // the project's own tests, not a partner
       const loaded = loadProfile(file).profile;
       const profile = loaded?.profile;
@@ -97,15 +105,14 @@ export default class CertificationReporter implements Reporter {
         waivers: loaded?.waivers ?? [],
         secrets: loaded ? profileSecrets(loaded.profile, loaded.envValues) : [],
         outputDir: path.join(this.outputDir, project.name),
+        metadata,
         history: recentRuns(this.historyDir, project.name, historyShown),
         tests: new Map(),
+        stamps: [],
         chromium: null,
       };
       // Read before this run overwrites it, so `--compare reports/out/<project>/certification.json` works.
       const previous = this.compare ? comparedRun(this.compare, project.name) : partner.history.at(-1);
-      const leftOut = isTestCommand() ? testFilesLeftOut(project.testDir, projectSuite.suites.map((file) => file.location?.file ?? '')) : [];
-      const chosenBy = choosingOption() ?? (leftOut.length > 0 ? `a file filter (${leftOut.length} test ${leftOut.length === 1 ? 'file' : 'files'} left out)` : undefined);
-      if (chosenBy) partner.chosenBy = chosenBy;
       if (previous) partner.previous = previous;
       for (const test of projectSuite.allTests()) {
         const { probe, area = unknownArea } = readTest(test.annotations);
@@ -121,54 +128,71 @@ export default class CertificationReporter implements Reporter {
       console.error(`${error instanceof Error ? error.message : String(error)}; the reports are written unsigned`);
       this.failed = true;
     }
+    // The signing key is the harness's own, masked everywhere; each profile's secrets mask its partner's artifacts only.
     const signingSecrets = (this.signing?.secrets ?? (process.env[signingKeyVariable] ? [process.env[signingKeyVariable]] : [])).map((value) => ({ value }));
-    this.vault = new Vault([...[...this.partners.values()].flatMap((partner) => partner.secrets), ...signingSecrets]);
+    this.vault = new Vault([...[...this.partners.values()].flatMap((partner) => partner.secrets.map((secret) => ({ ...secret, partner: partner.name }))), ...signingSecrets]);
+  }
+
+  /** The secrets of a test's artifacts: the harness's and its own partner's (a project of the harness's own: the harness's). */
+  private secretsOf(test: TestCase): readonly Secret[] {
+    return this.vault.secrets(test.parent.project()?.name ?? allScopes);
   }
 
   // Playwright hands every reporter the same objects, one reporter after another: masked here, in place,
   // they are masked for the list, HTML, JUnit, JSON and blob reporters that come after this one.
 
-  onStepBegin(_test: TestCase, _result: TestResult, step: TestStep) {
-    this.masker.stepBegun(step, this.vault.secrets());
+  onStepBegin(test: TestCase, _result: TestResult, step: TestStep) {
+    this.masker.stepBegun(step, this.secretsOf(test));
   }
 
-  onStepEnd(_test: TestCase, result: TestResult, step: TestStep) {
-    this.masker.stepEnded(step, result, this.vault.secrets());
+  onStepEnd(test: TestCase, result: TestResult, step: TestStep) {
+    this.masker.stepEnded(step, result, this.secretsOf(test));
   }
 
+  // An error of no one test (a worker that died) may quote any partner's exchange.
   onError(error: TestError) {
-    this.masker.error(error, this.vault.secrets());
+    this.masker.error(error, this.vault.secrets(allScopes));
   }
 
   onTestEnd(test: TestCase, result: TestResult) {
-    this.masker.test(test, result, this.vault.secrets());
+    this.masker.test(test, result, this.secretsOf(test));
     const partner = this.partners.get(test.parent.project()?.name ?? '');
     if (!partner) return;
     const said = readTest([...result.annotations, ...test.annotations], result.attachments);
     if (said.browser) partner.chromium = said.browser;
+    if (said.run) partner.stamps.push(said.run);
+    const errors = result.errors.map((error) => stripVTControlCharacters(error.message ?? error.value ?? 'unknown error'));
+    // A retry never hides an attempt: every attempt's findings and exchanges count (a partner that accepts
+    // a made-up code once, then refuses it, fails the rule), and the earlier attempts are listed.
+    const before = result.retry > 0 ? partner.tests.get(test.id) : undefined;
+    const earlier = before && before.status !== 'not-run' ? [...(before.earlierAttempts ?? []), { status: before.status, errors: before.errors }] : [];
     partner.tests.set(test.id, {
       title: test.title,
       ...(said.probe !== undefined ? { probe: said.probe } : {}),
       area: said.area ?? unknownArea,
       status: result.status,
-      durationMs: result.duration,
-      errors: result.errors.map((error) => stripVTControlCharacters(error.message ?? error.value ?? 'unknown error')),
+      durationMs: result.duration + (before?.durationMs ?? 0),
+      errors,
       ...(said.skipReason !== undefined ? { skipReason: said.skipReason } : {}),
-      findings: said.findings,
-      exchanges: said.exchanges,
-      screenshots: said.screens.filter((screen) => existsSync(screen.path)).map((screen) => ({ name: screen.name, png: readFileSync(screen.path) })),
+      findings: [...(before?.findings ?? []), ...said.findings],
+      exchanges: [...(before?.exchanges ?? []), ...said.exchanges],
+      ...(earlier.length > 0 ? { earlierAttempts: earlier } : {}),
+      screenshots: [...(before?.screenshots ?? []), ...said.screens.filter((screen) => existsSync(screen.path)).map((screen) => ({ name: screen.name, png: readFileSync(screen.path) }))],
     });
   }
 
-  // Playwright sets the exit code from the status onEnd returns; process.exitCode would be overwritten.
+  // Playwright sets the exit code from the status onEnd returns; process.exitCode would be overwritten. A
+  // partner not certified fails the run even when every test passed (a retried test, a waived blocker).
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
-    const finishedAt = new Date();
     if (this.partners.size === 0) return undefined;
     const harness = harnessVersion(this.config.rootDir);
+    // The tests' own times, also in a merge, where the merge's clock says nothing of when the partner was tested.
+    const span = { startedAt: new Date(result.startTime), finishedAt: new Date(result.startTime.getTime() + result.duration) };
+    const stamps = [...this.partners.values()].flatMap((partner) => partner.stamps);
     const written: { partner: Partner; out: Written }[] = [];
     for (const partner of this.partners.values()) {
       try {
-        written.push({ partner, out: await this.write(partner, result, finishedAt, harness) });
+        written.push({ partner, out: await this.write(partner, result, span, stamps, harness) });
       } catch (error) {
         // One partner's report failing to write must not cost the others theirs.
         console.error(`\n${partner.name}: the certification report could not be written: ${error instanceof Error ? error.message : String(error)}`);
@@ -176,32 +200,42 @@ export default class CertificationReporter implements Reporter {
       }
     }
     try {
-      this.writeOverview(written, finishedAt);
+      this.writeOverview(written, span.finishedAt);
     } catch (error) {
       console.error(`\nthe fleet overview could not be written: ${error instanceof Error ? error.message : String(error)}`);
       this.failed = true;
     }
-    return this.failed ? { status: 'failed' } : undefined;
+    this.uncertified = written.filter(({ out }) => out.certification.verdict === 'NOT CERTIFIED' || out.certification.verdict === 'INCOMPLETE').map(({ partner, out }) => `${partner.name} ${out.certification.verdict}`);
+    return this.failed || this.uncertified.length > 0 ? { status: result.status === 'passed' ? 'failed' : result.status } : undefined;
   }
 
+
   /** Writes one partner's files, keeps the run in its history, and prints its verdict. */
-  private async write(partner: Partner, result: FullResult, finishedAt: Date, harness: Certification['run']['harness']): Promise<Written> {
+  private async write(partner: Partner, result: FullResult, span: { startedAt: Date; finishedAt: Date }, stamps: readonly RunStamp[], harness: Certification['run']['harness']): Promise<Written> {
     const tests = [...partner.tests.values()];
+    const ids = [...new Set(stamps.map((stamp) => stamp.id))];
     const run = {
       partner: partner.name,
-      targets: targetsOf(partner.profile),
+      id: ids.join(' + ') || (process.env[runIdVariable] ?? 'unknown'),
+      shards: this.config.shard ? null : shardsOf(stamps),
+      // As the run began: a merge reports the endpoints the shards called, not the profile's at merge time.
+      targets: partner.metadata.targets ?? targetsOf(partner.profile),
       harness,
-      startedAt: this.startedAt.toISOString(),
-      finishedAt: finishedAt.toISOString(),
+      startedAt: span.startedAt.toISOString(),
+      finishedAt: span.finishedAt.toISOString(),
       status: result.status,
       node: process.version,
       playwright: this.config.version,
       chromium: partner.chromium,
     };
-    const partial = partialOf(tests, partner.previous, partner.chosenBy, this.config.shard);
-    const cert = buildCertification(run, tests, partner.previous, { waivers: partner.waivers, partial });
+    const chosen = partialOf(tests, partner.metadata.plan, partner.previous, this.config.shard);
+    // A shard is partial by nature; only a merge (or a run) that should hold every shard misses one. Results
+    // that are not one whole run are that, whatever chose their tests.
+    const problems = runProblems(stamps, partner.stamps, !this.config.shard && (chosen?.leftOut.length ?? 0) > 0);
+    const partial = problems.length > 0 ? null : chosen;
+    const cert = buildCertification(run, tests, partner.previous, { waivers: partner.waivers, partial, runProblems: problems });
     const creator = { name: 'partner-certify', version: harness.version };
-    const out = await writePartnerFiles(partner.outputDir, cert, tests, { secrets: this.vault.secrets(), signing: this.signing, creator });
+    const out = await writePartnerFiles(partner.outputDir, cert, tests, { secrets: this.vault.secrets(partner.name), signing: this.signing, creator });
     // A shard's run is a part of one: the merged report's run is the one to keep.
     if (!this.config.shard) keepRun(this.historyDir, out.json, out.certification);
     const report = path.relative(process.cwd(), path.join(partner.outputDir, files.html));
@@ -220,20 +254,34 @@ export default class CertificationReporter implements Reporter {
       })),
       finishedAt,
     );
-    const safe = redactValue(overview, this.vault.secrets());
-    writeFileSync(path.join(this.outputDir, 'index.json'), `${JSON.stringify(safe, null, 2)}\n`);
-    writeFileSync(path.join(this.outputDir, 'index.html'), overviewHtml(safe));
+    // Built from the certifications as written (masked) and the harness's own words: nothing to mask here,
+    // and a partner's learned value must never rewrite another's row.
+    writeFileSync(path.join(this.outputDir, 'index.json'), `${JSON.stringify(overview, null, 2)}\n`);
+    writeFileSync(path.join(this.outputDir, 'index.html'), overviewHtml(overview));
     if (written.length > 1) console.log(`\noverview of ${written.length} partners: ${path.relative(process.cwd(), path.join(this.outputDir, 'index.html'))}`);
   }
 
-  /** Playwright's HTML report and JUnit XML are written in their own onEnd; this runs after every reporter's. */
+  /**
+   * Playwright's HTML report is written in its own onEnd; this runs after every reporter's. What it holds
+   * (like JUnit's and the blob's) was masked in place, test by test, with each test's own partner's
+   * secrets; here only the harness's own (the signing key) are masked once more, as data, since the report
+   * holds every partner's tests and one partner's values must not rewrite another's. The certification
+   * files were masked as they were written, and are signed: they are left alone.
+   */
   async onExit() {
-    const secrets = this.vault.secrets();
     if (this.partners.size === 0) return;
+    const secrets = this.vault.secrets(harnessScope);
     const since = { since: this.startedAt };
-    const failures = (await Promise.all([redactTree(this.htmlReportDir(), secrets, since), redactTree(this.outputDir, secrets, since)])).flat();
+    const failures = await redactTree(this.htmlReportDir(), secrets, since);
     for (const failure of failures) console.error(`could not mask ${failure}; it may hold a secret unmasked: delete it before sharing it`);
     if (failures.length > 0) process.exitCode = 1;
+    // merge-reports exits 0 unless a reporter failed, whatever onEnd returned: a merge that did not certify
+    // every partner fails that way, so a CI job that merges shards cannot pass on an uncertified partner.
+    if (this.merging && (this.uncertified.length > 0 || this.failed)) {
+      const error = new Error(`not certified: ${this.uncertified.join(', ') || 'the reports could not be written'}`);
+      error.stack = error.message;
+      throw error;
+    }
   }
 
   private htmlReportDir(): string {
@@ -242,6 +290,9 @@ export default class CertificationReporter implements Reporter {
     return path.resolve(path.dirname(this.config.configFile ?? this.config.rootDir), configured ?? process.env.PLAYWRIGHT_HTML_OUTPUT_DIR ?? 'playwright-report');
   }
 }
+
+/** A scope no partner has: the harness's own secrets alone. */
+const harnessScope = '';
 
 /** A test that is no probe's (none of the suites has one): its area is not known. */
 const unknownArea = 'unknown';

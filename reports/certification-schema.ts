@@ -17,14 +17,19 @@ export const testStatus = z.enum(['passed', 'failed', 'timedOut', 'skipped', 'in
 export const certificationSchema = z
   .object({
     $schema: z.string().optional(),
-    verdict: z.enum(['CERTIFIED', 'NOT CERTIFIED', 'PARTIAL']).describe('CERTIFIED when no rule failed unwaived and every test ran to the end; PARTIAL when nothing failed but the run was not whole (partial)'),
+    verdict: z
+      .enum(['CERTIFIED', 'NOT CERTIFIED', 'PARTIAL', 'INCOMPLETE'])
+      .describe('CERTIFIED when no rule failed unwaived, and every rule was judged or does not apply, in this one whole run; NOT CERTIFIED when a rule failed, in any attempt of any test; PARTIAL when nothing failed but the run ran some tests only (partial); INCOMPLETE when nothing failed but a rule was not judged, a test did not complete, or the results are not one whole run (incomplete)'),
     summary: z.string().describe('the verdict in one line, with the counts'),
     counts: counts.extend({ rules: count, testsNotCompleted: count }).describe('rules by their worst outcome'),
+    incomplete: z.array(z.string()).default([]).describe('what kept the run from being whole: tests that did not complete, rules not checked, blobs of other runs or missing shards'),
     run: z.object({
       partner: z.string(),
+      id: z.string().default('unknown').describe('CERTIFY_RUN_ID: one value for every shard of a run'),
+      shards: z.object({ total: count, merged: z.array(count) }).nullable().default(null).describe('for a merge of shards: how many the run was split into, and those merged'),
       targets: z.record(z.string(), z.string()).describe('the endpoints certified, by name'),
       harness: z.object({ version: z.string(), commit: z.string().nullable() }),
-      startedAt: z.iso.datetime(),
+      startedAt: z.iso.datetime().describe('when the tests began, also in a merge (not when the merge ran)'),
       finishedAt: z.iso.datetime(),
       status: z.enum(['passed', 'failed', 'timedout', 'interrupted']).describe("Playwright's status of the whole run"),
       node: z.string(),
@@ -43,7 +48,9 @@ export const certificationSchema = z
     })),
     tests: z.array(z.object({
       title: z.string(), probe: z.string().optional().describe('the id of the probe the test ran'), area: z.string().describe('the area of the probe: a key of areas[] and the prefix of its rules'), status: testStatus, durationMs: count, errors: z.array(z.string()), skipReason: z.string().optional(),
-      complete: z.boolean().describe('false when the test stopped before its rules were judged: timed out, interrupted, not run, or failed with no rule failing'),
+      complete: z.boolean().describe('false when the test, in any attempt, stopped before its rules were judged: timed out, interrupted, not run, or failed with no rule failing'),
+      attempts: count.default(1).describe('how often the test ran: more than 1 with --retries; the findings of every attempt count'),
+      earlierAttempts: z.array(z.object({ status: testStatus, errors: z.array(z.string()) })).default([]).describe('the attempts before the last, each with its status and errors'),
     })),
     typing: z.array(z.object({ field: z.string(), marker: z.enum(['Yes*', 'no**', 'no*']), when: z.string() })).describe('what the partner\'s users will be asked to type'),
     latency: z.array(z.object({ endpoint: z.string(), requests: count, p50Ms: count, p95Ms: count, maxMs: count })),
@@ -60,10 +67,15 @@ export const certificationSchema = z
       .default([])
       .describe("the partner's waivers (partners/<name>.waivers.json) and what each did this run"),
     partial: z
-      .object({ reason: z.string(), ran: z.array(z.string()).describe('the titles of the tests this run ran'), failedBeforeNotRun: z.array(z.string()).describe('tests that did not complete or failed in the previous run and did not run in this one') })
+      .object({
+        reason: z.string(),
+        ran: z.array(z.string()).describe('the titles of the tests this run ran'),
+        leftOut: z.array(z.string()).default([]).describe('the titles of the tests of a certification this run did not run'),
+        failedBeforeNotRun: z.array(z.string()).describe('tests that did not complete or failed in the previous run and did not run in this one'),
+      })
       .nullable()
       .default(null)
-      .describe('set when the run did not run every test (--last-failed, -g, a shard, or tests that failed in the previous run left out): never CERTIFIED'),
+      .describe('set when the run did not run every test of a certification (-g, --grep-invert, a file filter, test.only, --last-failed, a shard): never CERTIFIED'),
     artifacts: z.record(z.string(), z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/) })).default({}).describe('the files written beside this one (certification.html, exchanges.har), by name, with the SHA-256 of their bytes'),
     signing: z
       .object({ keyThumbprint: z.string().describe('RFC 7638 SHA-256 thumbprint of the Ed25519 public key'), signer: z.string().nullable() })

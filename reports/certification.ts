@@ -23,8 +23,11 @@ export interface TestRecord {
   durationMs: number;
   errors: string[];
   skipReason?: string;
+  /** The findings and exchanges of every attempt (with --retries, a failed first attempt still counts). */
   findings: Finding[];
   exchanges: Exchange[];
+  /** The attempts before the last, when Playwright retried the test. */
+  earlierAttempts?: { status: TestStatus; errors: string[] }[];
 }
 
 export type RunInfo = Certification['run'];
@@ -114,18 +117,32 @@ function compare(rules: Certification['rules'], previous: Certification): NonNul
   };
 }
 
-/** ` (178 blocked by token-exchange/encoding)`: what kept rules from being judged, most first. */
+/**
+ * ` (178 blocked by token-exchange/encoding, 3 judged by no test that ran)`: what kept rules from being
+ * judged, most first. A blocker that a waiver covers is named as waived: the rules it blocked stay unjudged.
+ */
 function blockersOf(rules: Certification['rules']): string {
   const counts = new Map<string, number>();
-  for (const { blockedBy } of rules) if (blockedBy !== undefined) counts.set(blockedBy, (counts.get(blockedBy) ?? 0) + 1);
-  if (counts.size === 0) return '';
-  return ` (${[...counts].sort((a, b) => b[1] - a[1]).map(([rule, n]) => `${n} blocked by ${rule}`).join(', ')})`;
+  let noTest = 0;
+  for (const { outcome, blockedBy } of rules) {
+    if (blockedBy !== undefined) counts.set(blockedBy, (counts.get(blockedBy) ?? 0) + 1);
+    else if (outcome === 'not-checked') noTest++;
+  }
+  const waived = new Set(rules.filter((rule) => rule.outcome === 'waived').map((rule) => rule.id));
+  const parts = [
+    ...[...counts].sort((a, b) => b[1] - a[1]).map(([rule, n]) => `${n} blocked by ${rule}${waived.has(rule) ? ' (waived, yet what it blocked was not judged)' : ''}`),
+    ...(noTest > 0 ? [`${noTest} judged by no test that ran`] : []),
+  ];
+  return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-/** A test that stopped before its rules were judged: timed out, interrupted, never run, or failed with no rule failing. */
+/** One attempt that stopped before its rules were judged: timed out, interrupted, never run, or failed with no rule failing. */
+const stoppedShort = (status: TestStatus, findings: readonly Finding[]) =>
+  status !== 'passed' && status !== 'skipped' && !(status === 'failed' && findings.some((f) => f.outcome === 'failed'));
+/** A test that did not complete: its last attempt stopped short, or an earlier one did without failing a rule. */
 const incomplete = (test: TestRecord) =>
-  test.status !== 'passed' && test.status !== 'skipped' && !(test.status === 'failed' && test.findings.some((f) => f.outcome === 'failed'));
+  stoppedShort(test.status, test.findings) || (test.earlierAttempts ?? []).some((attempt) => stoppedShort(attempt.status, test.findings));
 
 /** What each waiver did this run. The findings carry the waiver that matched them (checks/waivers.ts). */
 function waiversOf(waivers: readonly Waiver[], findings: readonly Finding[], rules: Certification['rules'], now: Date): Certification['waivers'] {
@@ -142,9 +159,16 @@ export interface CertificationExtras {
   /** The partner's waivers, in the file's order. */
   waivers?: readonly Waiver[];
   partial?: Certification['partial'];
+  /** What keeps the results from being one whole run (reports/run-info.ts, runProblems). */
+  runProblems?: readonly string[];
 }
 
-export function buildCertification(run: RunInfo, tests: readonly TestRecord[], previous?: Certification, { waivers = [], partial = null }: CertificationExtras = {}): Certification {
+/**
+ * The verdict needs positive evidence: CERTIFIED only when no rule failed (in any attempt), every rule of
+ * the catalogue was judged or does not apply (said so, with why), every test completed, and the results
+ * are one whole run. A waiver changes what a failure counts as; it never makes a rule judged.
+ */
+export function buildCertification(run: RunInfo, tests: readonly TestRecord[], previous?: Certification, { waivers = [], partial = null, runProblems = [] }: CertificationExtras = {}): Certification {
   const findings = tests.flatMap((test) => test.findings.map((finding) => ({ ...finding, test: test.title })));
   const outcomesOf = new Map<string, Outcome[]>();
   const blockerOf = new Map<string, string>();
@@ -165,19 +189,27 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
     }),
   ];
   const ruleCounts = countsOf(rules.map((rule) => rule.outcome));
-  const testsNotCompleted = tests.filter(incomplete).length;
+  const notCompleted = tests.filter(incomplete);
   // A run's own status is global: 'failed' may be another partner's test. Only a cut-short run blocks every partner.
   const cutShort = run.status === 'interrupted' || run.status === 'timedout';
-  const whole = ruleCounts.failed === 0 && testsNotCompleted === 0 && !cutShort;
-  const certified = whole && !partial;
-  const verdict = certified ? 'CERTIFIED' : whole ? 'PARTIAL' : 'NOT CERTIFIED';
+  const unjudged = rules.filter((rule) => rule.outcome === 'not-checked');
+  // What stopped the run short of judging what it set out to: it did not finish, or is not one whole run.
+  const stopped = [
+    ...runProblems,
+    notCompleted.length > 0 && `${plural(notCompleted.length, 'test')} did not complete (${notCompleted.map((test) => test.title).join('; ')})`,
+    cutShort && `the run ended ${run.status}`,
+  ].filter((reason): reason is string => typeof reason === 'string');
+  // A partial run left rules unjudged by choice, and says so as PARTIAL; a whole one must have judged them all.
+  const incompleteBecause = [...stopped, ...(unjudged.length > 0 && !partial ? [`${plural(unjudged.length, 'rule')} not checked${blockersOf(rules)}`] : [])];
+  const verdict = ruleCounts.failed > 0 ? 'NOT CERTIFIED' : stopped.length > 0 ? 'INCOMPLETE' : partial ? 'PARTIAL' : incompleteBecause.length > 0 ? 'INCOMPLETE' : 'CERTIFIED';
   const waiverList = waiversOf(waivers, findings, rules, new Date(run.finishedAt));
   const waiversThat = (status: Certification['waivers'][number]['status']) => waiverList.filter((w) => w.status === status).length;
   const problems = [
     partial && `partial run: ${plural(partial.ran.length, 'test')} ran (${partial.reason})${partial.failedBeforeNotRun.length > 0 ? `, ${partial.failedBeforeNotRun.length} that failed last time did not` : ''}; run them all to certify`,
     ruleCounts.failed > 0 && `${plural(ruleCounts.failed, 'rule')} failed`,
-    testsNotCompleted > 0 && `${plural(testsNotCompleted, 'test')} did not complete`,
-    cutShort && ruleCounts.failed === 0 && testsNotCompleted === 0 && `the run ended ${run.status}`,
+    ...runProblems,
+    notCompleted.length > 0 && `${plural(notCompleted.length, 'test')} did not complete`,
+    cutShort && ruleCounts.failed === 0 && notCompleted.length === 0 && `the run ended ${run.status}`,
   ].filter(Boolean);
   const notes = [
     `${ruleCounts.passed} of ${plural(rules.length, 'rule')} passed`,
@@ -189,11 +221,14 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
     waiversThat('expired') > 0 && plural(waiversThat('expired'), 'expired waiver'),
     waiversThat('stale') > 0 && plural(waiversThat('stale'), 'stale waiver'),
   ].filter(Boolean);
+  // A certificate that rests on waivers says so in its first words.
+  const headline = verdict === 'CERTIFIED' && waiversThat('used') > 0 ? `CERTIFIED with ${plural(waiversThat('used'), 'waiver')}` : verdict;
   const areas = Object.entries(areaTitles).map(([area, title]) => ({ area, title, ...countsOf(rules.filter((rule) => rule.area === area).map((rule) => rule.outcome)) }));
   return {
     verdict,
-    summary: [verdict, [...problems, ...notes].join(', ')].join(': '),
-    counts: { rules: rules.length, ...ruleCounts, testsNotCompleted },
+    summary: [headline, [...problems, ...notes].join(', ')].join(': '),
+    incomplete: verdict === 'INCOMPLETE' ? incompleteBecause : [],
+    counts: { rules: rules.length, ...ruleCounts, testsNotCompleted: notCompleted.length },
     run,
     areas,
     rules,
@@ -202,6 +237,8 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
       title: test.title, ...(test.probe !== undefined ? { probe: test.probe } : {}), area: test.area, status: test.status, durationMs: Math.round(test.durationMs), errors: test.errors,
       ...(test.skipReason !== undefined ? { skipReason: test.skipReason } : {}),
       complete: !incomplete(test),
+      attempts: (test.earlierAttempts?.length ?? 0) + 1,
+      earlierAttempts: test.earlierAttempts ?? [],
     })),
     typing: typingOf(findings),
     latency: latencyOf(tests.flatMap((test) => test.exchanges), run.targets),

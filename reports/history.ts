@@ -48,14 +48,39 @@ export function readCertification(file: string): { certification?: Certification
   return parseCertification(text, file);
 }
 
-/** The partner's last `n` readable runs, oldest first: an entry that cannot be read is passed over. */
-export function recentRuns(historyDir: string, partner: string, n: number): Certification[] {
+/** Clocks of CI machines disagree a little: a run that finished up to this long "from now" is not from the future. */
+const clockSkewMs = 5 * 60 * 1000;
+
+/**
+ * A history entry, or why it is not this partner's run: the history is a folder anyone
+ * with the CI cache can write to, so an entry counts only when it parses as a certification, names this
+ * partner, is filed under its own finish time, and did not finish in the future.
+ */
+export function historyEntry(file: string, partner: string, now: Date): { certification?: Certification; problem?: string } {
+  const read = readCertification(file);
+  const { certification } = read;
+  if (!certification) return read;
+  if (certification.run.partner !== partner) return { problem: `${file} is a run of ${JSON.stringify(certification.run.partner)}, not of ${partner}` };
+  if (path.basename(file) !== fileOf(certification.run.finishedAt)) return { problem: `${file} is not named after the run's finish (${certification.run.finishedAt})` };
+  if (Date.parse(certification.run.finishedAt) > now.getTime() + clockSkewMs) return { problem: `${file} finished in the future (${certification.run.finishedAt})` };
+  return { certification };
+}
+
+/**
+ * The partner's last `n` runs, oldest first. An entry that is not this partner's run (historyProblem) is
+ * passed over, and named through `warn`.
+ */
+export function recentRuns(historyDir: string, partner: string, n: number, { now = new Date(), warn = (line: string) => console.warn(line) }: { now?: Date; warn?: (line: string) => void } = {}): Certification[] {
   const runs: Certification[] = [];
+  const problems: string[] = [];
   const all = entries(historyDir, partner);
   for (let i = all.length - 1; i >= 0 && runs.length < n; i--) {
-    const { certification } = readCertification(all[i]!);
+    const { certification, problem } = historyEntry(all[i]!, partner, now);
     if (certification) runs.unshift(certification);
+    else problems.push(problem ?? all[i]!);
   }
+  // One line, however many: a history of 10,000 bad entries must not flood the console.
+  if (problems.length > 0) warn(`history: ${problems.length === 1 ? 'an entry is' : `${problems.length} entries are`} left out of the comparison and the overview: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`);
   return runs;
 }
 

@@ -21,7 +21,8 @@ const style = `${baseStyle}
 h2{font-size:1.2rem;margin:2rem 0 .5rem;border-bottom:1px solid var(--line);padding-bottom:.25rem}h3{font-size:1.05rem;margin:1.25rem 0 .4rem}
 pre{background:#f8f9fa;border:1px solid var(--line);padding:.5rem;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
 .banner{padding:1rem 1.25rem;border-radius:6px;color:#fff;margin:1rem 0}.banner strong{font-size:1.6rem;display:block;letter-spacing:.02em}
-.banner.certified{background:var(--pass)}.banner.not-certified{background:var(--fail)}.banner.partial{background:var(--muted)}
+.banner.certified{background:var(--pass)}.banner.certified-waived{background:var(--waive)}.banner.not-certified{background:var(--fail)}.banner.partial{background:var(--muted)}.banner.incomplete{background:var(--warn)}
+.banner ul{margin:.5rem 0 0;padding-left:1.25rem}
 .outcome{font-weight:600;white-space:nowrap}.o-failed{color:var(--fail)}.o-warning{color:var(--warn)}.o-passed{color:var(--pass)}.o-waived{color:var(--waive)}.o-info,.o-skipped,.o-not-checked{color:var(--muted)}
 tr.failed td{background:#fce8e6}tr.warning td{background:#fef7e0}tr.waived td{background:#f1ecfa}.detail{margin:.25rem 0}
 figure{display:inline-block;margin:0 1rem 1rem 0;vertical-align:top;max-width:22rem}figure img{max-width:100%;border:1px solid var(--line)}figcaption{font-size:12px;color:var(--muted)}
@@ -45,10 +46,15 @@ function bodyText(raw: string, keep: ReadonlySet<string>): string {
 }
 const headersText = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\n');
 
+/** The banner's colour: a certificate that rests on waivers has its own, so it is never read as a clean one. */
+export const verdictKind = (cert: Pick<Certification, 'verdict' | 'counts'>) =>
+  cert.verdict === 'CERTIFIED' && cert.counts.waived > 0 ? 'certified-waived' : cert.verdict.toLowerCase().replace(' ', '-');
+
 function banner(cert: Certification): Html {
-  const kind = { CERTIFIED: 'certified', 'NOT CERTIFIED': 'not-certified', PARTIAL: 'partial' }[cert.verdict];
-  return html`<div class="banner ${kind}" id="verdict" data-verdict="${cert.verdict}">
-<strong>${cert.verdict}</strong>${cert.summary.replace(/^[A-Z ]+: /, '')}</div>`;
+  const split = cert.summary.indexOf(': ');
+  const [headline, rest] = split < 0 ? [cert.summary, ''] : [cert.summary.slice(0, split), cert.summary.slice(split + 2)];
+  return html`<div class="banner ${verdictKind(cert)}" id="verdict" data-verdict="${cert.verdict}">
+<strong>${headline}</strong>${rest}${cert.incomplete.length > 0 ? html`<ul id="incomplete-reasons">${cert.incomplete.map((reason) => html`<li>${reason}</li>`)}</ul>` : ''}</div>`;
 }
 
 function runTable({ run, signing }: Certification): Html {

@@ -4,7 +4,7 @@ import type { Certification, TestRecord } from './certification';
 import { harOf } from './har';
 import { certificationHtml, type TestEvidence } from './html-report';
 import { sha256, signDetached, type SigningKey } from './signing';
-import { redact, redactEvidence, redactValue, type Secret } from '../shared/redaction/redact';
+import { redactEvidence, redactValue, type Secret } from '../shared/redaction/redact';
 
 /**
  * One partner's files in `<outputDir>/<partner>/`: exchanges.har, certification.html, certification.json
@@ -28,12 +28,14 @@ export async function writePartnerFiles(
   { secrets, signing, creator }: { secrets: readonly Secret[]; signing: SigningKey | undefined; creator: { name: string; version: string } },
 ): Promise<Written> {
   mkdirSync(dir, { recursive: true });
-  // Masked as data: a secret never rewrites a key or the structure, so the report is always written.
-  const safe = redactValue({ ...cert, signing: signing ? { keyThumbprint: signing.thumbprint, signer: signing.signer } : null }, secrets);
-  // The evidence as the tests attached it, masked again with every secret the run learned since, as data
-  // and then as text, as the evidence attachments are (by shape too: a credential under its header's name).
-  const har = redact(`${JSON.stringify(harOf(tests.map((test) => ({ title: test.title, exchanges: redactEvidence(test.exchanges, secrets) })), creator), null, 2)}\n`, secrets);
-  const html = redact(certificationHtml(safe, tests), secrets);
+  // Masked as data, string by string, never as text over a document: a secret (or a partner's "token" that
+  // reads "NOT CERTIFIED" or '"request": {') can then never rewrite a key, the structure or the harness's
+  // own words, and the report is always written.
+  const safe = maskCertification({ ...cert, signing: signing ? { keyThumbprint: signing.thumbprint, signer: signing.signer } : null }, secrets);
+  // The evidence as the tests attached it, masked again with every secret the partner's run learned since.
+  const evidence = tests.map((test) => ({ ...test, exchanges: redactEvidence(test.exchanges, secrets) }));
+  const har = `${JSON.stringify(harOf(evidence, creator), null, 2)}\n`;
+  const html = certificationHtml(safe, evidence);
   writeFileSync(path.join(dir, files.har), har);
   writeFileSync(path.join(dir, files.html), html);
   const $schema = path.relative(dir, path.join(__dirname, '../schemas/certification.schema.json'));
@@ -44,4 +46,21 @@ export async function writePartnerFiles(
   if (signing) writeFileSync(path.join(dir, files.jws), `${await signDetached(Buffer.from(json), signing, new Date())}\n`);
   else rmSync(path.join(dir, files.jws), { force: true });
   return { dir, json, certification };
+}
+
+/**
+ * A certification with what the partner's answers and the run's errors put in it masked: the findings,
+ * the tests' errors and skip reasons, the endpoints and the waivers' terms. The verdict, the summary, the
+ * rules, the run's names and dates are the harness's own words and are left as they are.
+ */
+export function maskCertification(cert: Certification, secrets: readonly Secret[]): Certification {
+  const masked = <T>(value: T) => redactValue(value, secrets);
+  return {
+    ...cert,
+    run: { ...cert.run, targets: masked(cert.run.targets) },
+    findings: masked(cert.findings),
+    tests: cert.tests.map((test) => ({ ...test, errors: masked(test.errors), ...(test.skipReason !== undefined ? { skipReason: masked(test.skipReason) } : {}) })),
+    latency: masked(cert.latency),
+    waivers: masked(cert.waivers),
+  };
 }

@@ -1,22 +1,21 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Profile } from '../shared/profile-schema';
+import type { RunStamp } from '../shared/channel';
+import { runIdVariable } from '../shared/run-identity';
 import type { Certification } from './certification';
 
 /** What a certification says of the run itself: the endpoints certified, and the harness that did it. */
 
-export function targetsOf(profile: Profile | undefined): Record<string, string> {
-  if (!profile) return {};
-  const targets: Record<string, string | undefined> = {
-    'token exchange': profile.tokenExchangeUrl,
-    'account information': profile.accountInfoUrl,
-    'funding sources': profile.fundingSourcesUrl,
-    'mock link': profile.platform && `${profile.platform.url}/v1/auth/providers/standard/create-mock-link`,
-    'auth URL': profile.platform && `${profile.platform.url}/${profile.platform.partnerName}/auth`,
-    'data API': profile.dataApi?.baseUrl,
-  };
-  return Object.fromEntries(Object.entries(targets).filter((entry): entry is [string, string] => entry[1] !== undefined));
+/**
+ * What playwright.config.ts puts in each partner project's metadata, which a blob report keeps: the
+ * profile's file, the plan (every probe a certification runs, one test each) and the endpoints the run
+ * called, as the run began.
+ */
+export interface PartnerMetadata {
+  profileFile: string;
+  plan: readonly { probe: string; title: string }[];
+  targets: Record<string, string>;
 }
 
 export function harnessVersion(rootDir: string): Certification['run']['harness'] {
@@ -35,48 +34,58 @@ export function harnessVersion(rootDir: string): Certification['run']['harness']
   return { version, commit };
 }
 
-/** Playwright's options that run some of a project's tests only (`playwright test --help`). */
-const choosingOptions = ['--last-failed', '--only-changed', '--grep', '-g', '--grep-invert', '--test-list', '--test-list-invert'];
-
-/** Whether this process is `playwright test`, not `merge-reports`, whose shards chose their own tests. */
-export const isTestCommand = (argv: readonly string[] = process.argv) => argv.includes('test');
-
-/** The option of this `playwright test` command that runs only some tests, if any; in merge-reports, none. */
-export function choosingOption(argv: readonly string[] = process.argv): string | undefined {
-  if (!isTestCommand(argv)) return undefined;
-  return argv.find((arg) => choosingOptions.some((option) => arg === option || arg.startsWith(`${option}=`)))?.split('=')[0];
-}
-
-/** Playwright's default testMatch; the partner projects keep it. */
-const testFile = /\.(spec|test)\.[cm]?[jt]sx?$/;
-
-/** The test files of `testDir` that none of `included` (the files a run loaded) is: left out by a file filter. */
-export function testFilesLeftOut(testDir: string, included: readonly string[]): string[] {
-  const loaded = new Set(included.map((file) => path.resolve(file)));
-  try {
-    return readdirSync(testDir, { recursive: true, encoding: 'utf8' })
-      .filter((file) => testFile.test(file))
-      .map((file) => path.resolve(testDir, file))
-      .filter((file) => !loaded.has(file));
-  } catch {
-    return [];
-  }
-}
-
 /**
- * Why a partner's run is partial, or null when it is whole: an option or a file filter chose the tests, the
- * run is one shard, or tests that failed or did not finish in the partner's previous run did not run this time.
+ * Why a partner's run is partial, or null when it is whole: judged by what ran against the plan, never by
+ * reading options, so -g, --grep-invert, a grep in the config, file:line, test.only, --last-failed and
+ * --only-changed are all seen alike. A shard's own run is partial by nature; a merge of every shard is
+ * partial when its shards left tests out. Without a plan (a configuration of the user's own), a run that
+ * left out tests that failed in the partner's previous run is partial.
  */
-export function partialOf(ran: readonly { title: string; status: string }[], previous: Certification | undefined, chosenBy: string | undefined, shard: { current: number; total: number } | null): Certification['partial'] {
-  const titles = new Set(ran.map((test) => test.title));
+export function partialOf(
+  tests: readonly { title: string; probe?: string; status: string }[],
+  plan: PartnerMetadata['plan'] | undefined,
+  previous: Certification | undefined,
+  shard: { current: number; total: number } | null,
+): Certification['partial'] {
+  const titles = new Set(tests.map((test) => test.title));
+  const probes = new Set(tests.flatMap((test) => test.probe ?? []));
+  const leftOut = (plan ?? []).filter((planned) => !probes.has(planned.probe)).map((planned) => planned.title);
   const failedBeforeNotRun = (previous?.tests ?? []).filter((test) => test.status !== 'passed' && test.status !== 'skipped' && !titles.has(test.title)).map((test) => test.title);
   const reason = shard
     ? `shard ${shard.current} of ${shard.total}; merge the shards' blob reports for the certification`
-    : chosenBy
-      ? `${chosenBy} chose the tests`
-      : failedBeforeNotRun.length > 0
+    : leftOut.length > 0
+      ? `${leftOut.length} of the partner's ${plan!.length} tests were left out of the run`
+      : failedBeforeNotRun.length > 0 && !plan
         ? 'tests that failed last time were left out'
         : undefined;
   if (reason === undefined) return null;
-  return { reason, ran: ran.filter((test) => test.status !== 'not-run' && test.status !== 'skipped').map((test) => test.title), failedBeforeNotRun };
+  return { reason, ran: tests.filter((test) => test.status !== 'not-run' && test.status !== 'skipped').map((test) => test.title), leftOut, failedBeforeNotRun };
+}
+
+/**
+ * What keeps the results of a run, or of a merge of blob reports, from being one whole run: results of
+ * several runs (each shard of a run carries its CERTIFY_RUN_ID), of different profiles, or of different
+ * splits into shards, and shards whose blobs are missing while tests of the plan did not run.
+ * `stamps` are every result's of the run or merge, all partners'; `partner` one partner's.
+ */
+export function runProblems(stamps: readonly RunStamp[], partner: readonly RunStamp[], testsLeftOut: boolean): string[] {
+  const problems: string[] = [];
+  const ids = [...new Set(stamps.map((stamp) => stamp.id))];
+  if (ids.length > 1) problems.push(`the results come from ${ids.length} different runs (${ids.join(', ')}); merge only the blobs of one run, whose shards all ran with one ${runIdVariable}`);
+  if (new Set(partner.map((stamp) => stamp.profile)).size > 1) problems.push('its tests ran with different profiles; run every shard from one checkout and one profile');
+  const totals = [...new Set(stamps.flatMap((stamp) => stamp.shard?.total ?? []))];
+  if (totals.length > 1) problems.push(`the results come from runs split into ${totals.join(' and ')} shards; merge the shards of one run`);
+  else if (totals.length === 1 && testsLeftOut) {
+    const seen = new Set(stamps.flatMap((stamp) => stamp.shard?.current ?? []));
+    const missing = Array.from({ length: totals[0]! }, (_, i) => i + 1).filter((n) => !seen.has(n));
+    if (missing.length > 0) problems.push(`${missing.length === 1 ? 'shard' : 'shards'} ${missing.join(', ')} of ${totals[0]} ${missing.length === 1 ? 'is' : 'are'} missing from the merge; gather every shard's blob report`);
+  }
+  return problems;
+}
+
+/** Which shards a merged run holds, or null for a run that was not sharded. */
+export function shardsOf(stamps: readonly RunStamp[]): Certification['run']['shards'] {
+  const total = stamps.find((stamp) => stamp.shard)?.shard?.total;
+  if (total === undefined) return null;
+  return { total, merged: [...new Set(stamps.flatMap((stamp) => stamp.shard?.current ?? []))].sort((a, b) => a - b) };
 }

@@ -63,25 +63,41 @@ export interface Verified {
 }
 
 /**
- * Checks a detached JWS over `payload`. Without `pinned`, the key is the one the header carries, so a valid
- * signature proves the bytes are unchanged since that key signed them, not whose key it is.
+ * Checks a detached JWS over `payload`. With `trusted` keys (JWKs or thumbprints), the signing key must be
+ * one of them. Without, the key is the one the header carries, so a valid signature proves the bytes are
+ * unchanged since that key signed them, not whose key it is: `npm run verify` then fails (reports/verify.ts).
  * Throws, saying why, when the signature does not hold.
  */
-export async function verifyDetached(jws: string, payload: Uint8Array, pinned?: JWK | string): Promise<Verified> {
+export async function verifyDetached(jws: string, payload: Uint8Array, trusted: JWK | string | readonly (JWK | string)[] = []): Promise<Verified> {
   const parts = jws.trim().split('.');
   if (parts.length !== 3 || parts[1] !== '') throw new Error('not a detached JWS ("header..signature")');
   const header = decodeProtectedHeader(jws.trim());
   if (header.alg !== alg) throw new Error(`the JWS is signed with ${String(header.alg)}, not ${alg}`);
   const embedded = header.jwk;
-  if (!embedded) throw new Error('the JWS names no key (no "jwk" in its header)');
+  if (!embedded || embedded.kty !== 'OKP' || embedded.crv !== 'Ed25519' || typeof embedded.x !== 'string') throw new Error('the JWS names no Ed25519 key (no "jwk" in its header)');
   const thumbprint = thumbprintOf(embedded);
-  const expected = typeof pinned === 'string' ? pinned : pinned && thumbprintOf(pinned);
-  if (expected !== undefined && expected !== thumbprint) throw new Error(`signed by key ${thumbprint}, not by the key given with --key (${expected})`);
-  const key = createPublicKey({ key: embedded as JWK & { kty: string }, format: 'jwk' });
+  const keys = (Array.isArray(trusted) ? trusted : [trusted]) as readonly (JWK | string)[];
+  const expected = keys.map((key) => (typeof key === 'string' ? key : thumbprintOf(key)));
+  if (expected.length > 0 && !expected.includes(thumbprint)) throw new Error(`signed by key ${thumbprint}, not by a trusted key (${expected.join(', ')})`);
+  // A trusted key given whole verifies the signature itself; a thumbprint vouches for the header's key.
+  const given = keys.find((key): key is JWK => typeof key !== 'string' && thumbprintOf(key) === thumbprint);
+  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: (given ?? embedded).x! }, format: 'jwk' });
   await compactVerify(`${parts[0]}.${base64url.encode(payload)}.${parts[2]}`, key, { algorithms: [alg] });
   const iat = (header as { iat?: unknown }).iat;
   const signer = (header as { signer?: unknown }).signer;
   return { thumbprint, signer: typeof signer === 'string' ? signer : null, signedAt: typeof iat === 'number' ? new Date(iat * 1000) : null };
+}
+
+/**
+ * The keys a file of trusted signers holds (trusted-signers.pub, or a file given to `--key`): PEM public
+ * keys, one after another, JWKs, or SHA-256 thumbprints, one a line; `#` starts a comment.
+ */
+export function trustedKeysOf(text: string): (JWK | string)[] {
+  const pems = [...text.matchAll(/-----BEGIN [A-Z ]+-----[\s\S]*?-----END [A-Z ]+-----/g)].map((match) => match[0]);
+  if (pems.length > 0) return pems.map(publicKeyOf);
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) return [publicKeyOf(trimmed)];
+  return trimmed.split('\n').map((line) => line.replace(/#.*/, '').trim()).filter(Boolean).map(publicKeyOf);
 }
 
 /** A public key given to `--key`: a PEM (SPKI or PKCS#8) or JWK file's text, or a key's SHA-256 thumbprint. */

@@ -1,12 +1,13 @@
 // `npm run verify -- <certification.json> [--key <public key file, or its SHA-256 thumbprint>]`: checks the
-// signature beside the file (certification.json.jws) and the digests it holds. Exit 0 when all hold, 1 when
-// any file changed or the signature does not hold, 2 for a usage error.
+// signature beside the file (certification.json.jws) and the digests it holds, against the key given or
+// those of trusted-signers.pub. Exit 0 when all hold and a trusted key signed; 1 when any file changed, the
+// signature does not hold, or no trusted key was there to check it against; 2 for a usage error.
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { publicKeyOf } from '../reports/signing';
-import { verifyCertification } from '../reports/verify';
+import { trustedKeysOf } from '../reports/signing';
+import { trustedSignersFile, verifyCertification } from '../reports/verify';
 
-const usage = 'usage: npm run verify -- <certification.json> [--key <public key: a PEM or JWK file, or its SHA-256 thumbprint>]';
+const usage = `usage: npm run verify -- <certification.json> [--key <public key: a PEM or JWK file, or its SHA-256 thumbprint>]; without --key, the keys in ${trustedSignersFile}`;
 
 function fail(message: string): never {
   console.error(message);
@@ -23,13 +24,14 @@ async function main() {
   const { values: { key: keyArg }, positionals: [file, ...extra] } = parsed;
   if (!file || extra.length > 0) fail(usage);
   if (!existsSync(file)) fail(`${file}: no such file\n${usage}`);
-  let pinned;
+  const source = keyArg ?? (existsSync(trustedSignersFile) ? trustedSignersFile : undefined);
+  let trusted;
   try {
-    pinned = keyArg === undefined ? undefined : publicKeyOf(existsSync(keyArg) ? readFileSync(keyArg, 'utf8') : keyArg);
+    trusted = source === undefined ? [] : trustedKeysOf(existsSync(source) ? readFileSync(source, 'utf8') : source);
   } catch (error) {
-    fail(`--key ${keyArg}: not a public key (PEM or JWK) nor a SHA-256 thumbprint (${error instanceof Error ? error.message : String(error)})`);
+    fail(`${keyArg !== undefined ? `--key ${keyArg}` : trustedSignersFile}: not a public key (PEM or JWK) nor a SHA-256 thumbprint (${error instanceof Error ? error.message : String(error)})`);
   }
-  const { ok, lines } = await verifyCertification(file, pinned);
+  const { ok, lines } = await verifyCertification(file, trusted, keyArg !== undefined ? 'the key given with --key' : `listed in ${trustedSignersFile}`);
   console.log(lines.join('\n'));
   process.exit(ok ? 0 : 1);
 }

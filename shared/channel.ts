@@ -21,7 +21,18 @@ interface Attachment {
   path?: string;
 }
 
-const names = { probe: 'probe', area: 'area', browser: 'browser', skip: 'skip', findings: 'findings', evidence: 'evidence', screen: 'screen: ' } as const;
+const names = { probe: 'probe', area: 'area', browser: 'browser', skip: 'skip', run: 'certification run', findings: 'findings', evidence: 'evidence', screen: 'screen: ' } as const;
+
+/**
+ * Which run a test's outcome belongs to, as the test itself records it: the run's id (CERTIFY_RUN_ID, one
+ * for all the shards of a run), its shard, and the digest of the profile it ran with. A merge of blob
+ * reports reads it to refuse the blobs of other runs and to find the shards that are missing.
+ */
+export interface RunStamp {
+  id: string;
+  shard: { current: number; total: number } | null;
+  profile: string;
+}
 
 /** The test details of a probe's test: its id and area travel with the test. */
 export const probeAnnotations = ({ id, area }: { id: string; area: Area }): Annotation[] => [
@@ -30,6 +41,7 @@ export const probeAnnotations = ({ id, area }: { id: string; area: Area }): Anno
 ];
 
 export const browserAnnotation = (browser: string): Annotation => ({ type: names.browser, description: browser });
+export const runAnnotation = (stamp: RunStamp): Annotation => ({ type: names.run, description: JSON.stringify(stamp) });
 
 const json = (name: string, value: unknown) => ({ name, body: JSON.stringify(value, null, 2), contentType: 'application/json' });
 /** `findings` must already be masked: the attachment is stored as it is. */
@@ -43,6 +55,7 @@ export interface TestMessage {
   area?: Area;
   browser?: string;
   skipReason?: string;
+  run?: RunStamp;
   findings: Finding[];
   exchanges: Exchange[];
   /** Screens by name, as files (the reporter reads them when it writes the report). */
@@ -64,8 +77,10 @@ export function readTest(annotations: readonly Annotation[], attachments: readon
   const body = (name: string) => attachments.find((a) => a.name === name)?.body;
   const area = annotation(names.area) as Area | undefined;
   const [probe, browser, skipReason] = [annotation(names.probe), annotation(names.browser), annotation(names.skip)];
+  const run = stampOf(annotation(names.run));
   return {
     ...(probe !== undefined ? { probe } : {}),
+    ...(run !== undefined ? { run } : {}),
     ...(area !== undefined ? { area } : {}),
     ...(browser !== undefined ? { browser } : {}),
     ...(skipReason !== undefined ? { skipReason } : {}),
@@ -73,4 +88,11 @@ export function readTest(annotations: readonly Annotation[], attachments: readon
     exchanges: parsed<Exchange[]>(body(names.evidence), []),
     screens: attachments.filter((a) => a.name.startsWith(names.screen) && a.path).map((a) => ({ name: a.name.slice(names.screen.length), path: a.path! })),
   };
+}
+
+function stampOf(description: string | undefined): RunStamp | undefined {
+  const stamp = parsed<Partial<RunStamp> | undefined>(description, undefined);
+  if (!stamp || typeof stamp.id !== 'string' || typeof stamp.profile !== 'string') return undefined;
+  const shard = stamp.shard && Number.isInteger(stamp.shard.current) && Number.isInteger(stamp.shard.total) ? { current: stamp.shard.current, total: stamp.shard.total } : null;
+  return { id: stamp.id, shard, profile: stamp.profile };
 }

@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 
-import { redact, type Secret } from './redact';
+import { redact, redactData, type Secret } from './redact';
 
 // ---- files: text, zip archives (Playwright traces) and zips embedded as data URLs (its HTML report) --
 
@@ -32,7 +32,27 @@ export function redactBytes(bytes: Uint8Array, secrets: readonly Secret[]): Uint
   if (text === undefined) return bytes;
   const clean = redact(text, secrets).replace(embeddedZip, (_, base64: string) =>
     `data:application/zip;base64,${Buffer.from(redactZip(Buffer.from(base64, 'base64'), secrets)).toString('base64')}`);
-  return clean === text ? bytes : strToU8(clean);
+  if (clean === text) return bytes;
+  // JSON (Playwright's report data) and JSON lines (traces, blobs) are masked as data, string by string,
+  // so no secret, whatever it holds (quotes, braces), rewrites a key or breaks the structure.
+  return strToU8(asData(text, secrets) ?? clean);
+}
+
+/** `text` masked value by value when it is JSON or JSON lines; undefined when it is neither. */
+function asData(text: string, secrets: readonly Secret[]): string | undefined {
+  const parse = (line: string): { ok: true; value: unknown } | { ok: false } => {
+    try {
+      return { ok: true, value: JSON.parse(line) as unknown };
+    } catch {
+      return { ok: false };
+    }
+  };
+  const whole = parse(text);
+  if (whole.ok) return JSON.stringify(redactData(whole.value, secrets));
+  const lines = text.split('\n');
+  const parsed = lines.map((line) => (line.trim() === '' ? undefined : parse(line)));
+  if (parsed.some((line) => line !== undefined && !line.ok) || parsed.every((line) => line === undefined)) return undefined;
+  return parsed.map((line, i) => (line?.ok ? JSON.stringify(redactData(line.value, secrets)) : lines[i])).join('\n');
 }
 
 /** Synchronous, so a reporter can mask a file before the reporters after it copy it; throws when it cannot. */

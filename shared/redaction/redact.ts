@@ -19,6 +19,11 @@ export interface Secret {
   keepLast4?: boolean;
   /** Other forms of the value to find as well: base64 of `client_id:secret`, an HTTP Basic credential. */
   forms?: readonly string[];
+  /**
+   * `value` is the name of a query parameter of a profile URL: its value is masked in every URL, whatever
+   * the name (a gateway's `X-Amz-Signature`, `apiToken`), as `code=…` is.
+   */
+  queryName?: true;
 }
 
 export const mask = '[redacted]';
@@ -56,12 +61,46 @@ function secretsInBody(body: string | undefined, keys: ReadonlySet<string>, into
 
 const formEncoded = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
 
+/** Whether a value is an absolute URL: shown, with its secret parts (urlSecretParts) masked. */
+export const isUrl = (value: string) => /^[a-z][a-z0-9+.-]*:\/\/[^\s]+$/i.test(value) && URL.canParse(value);
+
+/**
+ * The parts of a URL that are secrets: the password of its userinfo, a user name and query values that
+ * look like credentials (a word such as `?user=complete` would mask that word in every report: those
+ * are masked where they sit, in URLs, by their names: `urlQueryNames`).
+ */
+export function urlSecretParts(url: string): string[] {
+  const { username, password, searchParams } = new URL(url);
+  const decoded = (part: string) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  };
+  return [
+    ...(password ? [decoded(password)] : []),
+    ...(username && maskedEverywhere(decoded(username)) ? [decoded(username)] : []),
+    ...[...searchParams.values()].filter(maskedEverywhere),
+  ].filter((part) => part.length >= shortestSecret);
+}
+
+/** Every URL a profile holds, wherever it sits (endpoints, the code source, browser steps, the platform). */
+function urlsOf(value: unknown): string[] {
+  if (typeof value === 'string') return isUrl(value) ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap(urlsOf);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(urlsOf);
+  return [];
+}
+
 /**
  * Every value a profile holds that must never be shown: its secrets by field, every value it read from
- * an `env:` variable wherever it sits, and the client's HTTP Basic credential (`client_id:secret`,
+ * an `env:` variable wherever it sits (of a URL, its secret parts), the secret parts of its URLs and the
+ * names of their query parameters, and the client's HTTP Basic credential (`client_id:secret`,
  * form-encoded first as RFC 6749 §2.3.1 says, then base64).
  */
 export function profileSecrets(profile: Profile, envValues: readonly string[] = []): Secret[] {
+  const urls = urlsOf(profile);
   const values = [
     profile.clientSecret,
     profile.platform?.apiKey,
@@ -70,8 +109,11 @@ export function profileSecrets(profile: Profile, envValues: readonly string[] = 
     ...(profile.codes.static ?? []),
     ...(profile.codes.browser?.steps ?? []).map((step) => ('value' in step ? step.value : undefined)),
     ...envValues,
+    ...urls.flatMap(urlSecretParts),
   ].filter((value): value is string => typeof value === 'string' && value.length >= shortestSecret);
   const secrets = [...new Set(values)].map((value): Secret => ({ value }));
+  const queryNames = new Set(urls.flatMap((url) => [...new URL(url).searchParams.keys()]).filter((name) => name.length > 0));
+  secrets.push(...[...queryNames].map((value): Secret => ({ value, queryName: true })));
   const { clientId, clientSecret } = profile;
   if (clientId !== undefined && clientSecret !== undefined) {
     const basic = [`${clientId}:${clientSecret}`, `${formEncoded(clientId)}:${formEncoded(clientSecret)}`];
@@ -99,6 +141,25 @@ export function secretsOf(exchanges: readonly Exchange[], known: readonly (Secre
 
 // Query parameters and JSON keys whose value is a credential, whatever the value: gateways put keys in URLs.
 const secretParams = 'code|token|access_token|refresh_token|id_token|client_secret|secret|password|passwd|pwd|api-key|api_key|apikey|x-api-key|key|subscription-key|sig|signature|auth';
+/**
+ * The value of a parameter named by `names` (a regex alternation) in a form body or a URL, also
+ * percent-encoded inside another URL (the host page's ?src=…auth%3Fcode%3D…). A mask already
+ * percent-encoded (a HAR's URLs are URIs: reports/har.ts) is left as it is.
+ */
+const paramShape = (names: string) =>
+  new RegExp(`((?:[?&;]|%3F|%26)(?:${names})(?:=|%3D))(?!${encodeURIComponent(mask)}(?:%26|[&#\\s"'<>\\\\]|$))[^&#\\s"'<>\\\\]+?(?=%26|[&#\\s"'<>\\\\]|$)`, 'gim');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The profile URLs' own query parameters (Secret.queryName), as one shape per secrets array. */
+const queryShapes = new WeakMap<readonly Secret[], RegExp | null>();
+function queryShapeOf(secrets: readonly Secret[]): RegExp | null {
+  let shape = queryShapes.get(secrets);
+  if (shape === undefined) {
+    const names = [...new Set(secrets.filter((secret) => secret.queryName).flatMap((secret) => [secret.value, encodeURIComponent(secret.value)]))];
+    shape = names.length > 0 ? paramShape(names.map(escapeRegExp).join('|')) : null;
+    queryShapes.set(secrets, shape);
+  }
+  return shape;
+}
 const shapes: readonly [RegExp, string | ((...groups: string[]) => string)][] = [
   // A compact JWS (the mock-link JWT), or any part of one, even cut short: its payload carries account
   // information, tax ids included. "eyJ" is base64url for '{"'.
@@ -109,9 +170,7 @@ const shapes: readonly [RegExp, string | ((...groups: string[]) => string)][] = 
   // Secrets under their names in JSON, also inside JSON that is itself a string (\"access_token\":\"…\").
   [/(\\*"(?:access_token|refresh_token|refreshToken|id_token|client_secret|password|api-key|apiKey|token|secret)\\*"\s*:\s*\\*")[^"\\]+/gi, `$1${mask}`],
   [/(\\*"(?:identifier|bankAccountNumber)\\*"\s*:\s*\\*")([^"\\]+)/gi, (_, key: string, value: string) => key + maskKeepingLast4(value)],
-  // Form bodies and URLs, also percent-encoded inside another URL (the host page's ?src=…auth%3Fcode%3D…).
-  // A mask already percent-encoded (a HAR's URLs are URIs: reports/har.ts) is left as it is.
-  [new RegExp(`((?:[?&;]|%3F|%26)(?:${secretParams})(?:=|%3D))(?!${encodeURIComponent(mask)}(?:%26|[&#\\s"'<>\\\\]|$))[^&#\\s"'<>\\\\]+?(?=%26|[&#\\s"'<>\\\\]|$)`, 'gim'), `$1${mask}`],
+  [paramShape(secretParams), `$1${mask}`],
   // A password in a URL's userinfo: https://gateway:PASSWORD@host/.
   [/(\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#@"'<>:]*:)[^\s/?#@"'<>]+@/gi, `$1${mask}@`],
   [/(\bapi-key:\s*)\S+/gi, `$1${mask}`],
@@ -122,27 +181,34 @@ const shapes: readonly [RegExp, string | ((...groups: string[]) => string)][] = 
   [/(?<![\d-])\d{2}-\d{3}(\d{4})(?![\d-])/g, '**-***$1'],
 ];
 
-const matchable = (secret: Secret) => ({ value: secret.value, forms: [...(secret.forms ?? []), ...(secret.keepLast4 ? [] : base64Forms(secret.value))] });
+// A query parameter's name is no secret to find (it keeps its place, so owners stay indices of the array).
+const matchable = (secret: Secret) =>
+  secret.queryName ? { value: '' } : { value: secret.value, forms: [...(secret.forms ?? []), ...(secret.keepLast4 ? [] : base64Forms(secret.value))] };
 
-// One matcher per secrets array: the vault hands out the same array while nothing changed, and when it
-// learns more, a new array that starts with the last one. That matcher then only adds the new secrets:
-// rebuilding it for every secret a fleet's workers learn cost the reporter seconds.
+// One matcher per secrets array: the vault hands out the same array while nothing changed, and when a
+// scope (one partner's secrets: shared/redaction/vault.ts) learns more, a new array that starts with its
+// last one. That matcher then only adds the new secrets: rebuilding it for every secret a fleet's workers
+// learn cost the reporter seconds. One head a scope: the newest array of each, with its matcher.
 const matchers = new WeakMap<readonly Secret[], SecretMatcher>();
-let latest: { secrets: readonly Secret[]; matcher: SecretMatcher } | undefined;
+const heads = new Set<{ secrets: readonly Secret[]; matcher: SecretMatcher }>();
+const mostHeads = 256;
 const startsWith = (secrets: readonly Secret[], prefix: readonly Secret[]) => secrets.length > prefix.length && prefix.every((secret, i) => secrets[i] === secret);
 function matcherFor(secrets: readonly Secret[]): SecretMatcher {
   let matcher = matchers.get(secrets);
   if (matcher) return matcher;
-  if (latest && startsWith(secrets, latest.secrets)) {
-    // The last array's matcher is taken over: it will find secrets that array does not hold.
-    matchers.delete(latest.secrets);
-    matcher = latest.matcher;
+  const head = [...heads].find((candidate) => startsWith(secrets, candidate.secrets));
+  if (head) {
+    // The older array's matcher is taken over: it will find secrets that array does not hold.
+    heads.delete(head);
+    matchers.delete(head.secrets);
+    matcher = head.matcher;
     matcher.add(secrets.slice(matcher.size).map(matchable));
   } else {
     matcher = new SecretMatcher(secrets.map(matchable));
+    if (heads.size >= mostHeads) heads.delete(heads.values().next().value!);
   }
   matchers.set(secrets, matcher);
-  latest = { secrets, matcher };
+  heads.add({ secrets, matcher });
   return matcher;
 }
 
@@ -177,7 +243,8 @@ function redactText(text: string, secrets: readonly Secret[]): string {
     out = parts.join('');
   }
   for (const [shape, replacement] of shapes) out = out.replace(shape, replacement as string);
-  return out;
+  const queryShape = secrets.length > 0 ? queryShapeOf(secrets) : null;
+  return queryShape ? out.replace(queryShape, `$1${mask}`) : out;
 }
 
 /** A copy of parsed data with every string redacted; keys and structure are never touched. */
@@ -189,6 +256,31 @@ export function redactValue<T>(value: T, secrets: readonly Secret[]): T {
     return node;
   };
   return walk(value) as T;
+}
+
+const secretParamNames = new RegExp(`^(?:${secretParams}|authorization)$`, 'i');
+/**
+ * Parsed JSON that a tool wrote (a trace, a blob, Playwright's report data), masked as data as
+ * redactValue does, and by its keys as the text shapes would: a string under a secret's key, and the
+ * value of a `{"name": "code", "value": …}` pair (how traces record headers and query strings).
+ */
+export function redactData(value: unknown, secrets: readonly Secret[]): unknown {
+  const walk = (node: unknown, key = ''): unknown => {
+    if (typeof node === 'string') {
+      if (node === '' || node === mask) return node;
+      if (secretKeys.has(key.toLowerCase())) return mask;
+      if (last4Keys.has(key.toLowerCase())) return maskKeepingLast4(node);
+      return redact(node, secrets);
+    }
+    if (Array.isArray(node)) return node.map((child) => walk(child));
+    if (node && typeof node === 'object') {
+      const pair = node as { name?: unknown; value?: unknown };
+      const secretPair = typeof pair.name === 'string' && typeof pair.value === 'string' && secretParamNames.test(pair.name);
+      return Object.fromEntries(Object.entries(node).map(([k, child]) => [k, secretPair && k === 'value' ? (child === '' ? child : mask) : walk(child, k)]));
+    }
+    return node;
+  };
+  return walk(value);
 }
 
 /**

@@ -163,7 +163,11 @@ export class SecretMatcher {
       for (const text of new Set([secret.value, ...(secret.forms ?? [])])) {
         const units = canonical(text).units;
         if (units.length === 0) continue;
-        const form: Form = { units, minRun: shortestRun(units.length), owner };
+        // Backslashes are dropped as escapes, so a fragment holding some is shorter in canonical bytes than
+        // in characters: the run needed is shorter by as many, down to a seed, so that half of a secret with
+        // backslashes, split across two fields, is found as half of one without.
+        const backslashes = text.split('\\').length - 1;
+        const form: Form = { units, minRun: Math.max(Math.min(units.length, seedLength), shortestRun(units.length) - backslashes), owner };
         if (units.length < seedLength) {
           this.short.push(form);
           continue;

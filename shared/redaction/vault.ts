@@ -4,10 +4,17 @@ import type { Exchange } from '../../checks/evidence';
 import { secretsOf, shortestSecret, type Secret } from './redact';
 import { runFolder } from '../run-dir';
 
+/** A secret and whose it is: a partner's (its project name), or, without `partner`, the harness's own. */
+export type ScopedSecret = Secret & { partner?: string };
+
 /**
  * The secrets of one run, shared by its processes: each worker adds every secret its exchanges carried
- * (codes, tokens, credentials), so a partner that echoes a token issued to another worker is masked
- * there too, and the reporter masks them in what Playwright stores (steps, errors, traces).
+ * (codes, tokens, credentials), so a partner that echoes a token issued to another of its probes is
+ * masked there too, and the reporter masks them in what Playwright stores (steps, errors, traces).
+ *
+ * Each secret is a partner's, or the harness's own (the signing key): a value learned from one partner
+ * masks that partner's artifacts only, so a partner whose token is "NOT CERTIFIED" or another partner's
+ * name cannot rewrite another partner's report. `secrets(partner)` is the harness's and that partner's.
  *
  * It lives in the run's private folder (shared/run-dir.ts): one file every process appends its lines to
  * (each line one write, so lines never interleave) and reads from where it stopped, so asking for the
@@ -15,20 +22,27 @@ import { runFolder } from '../run-dir';
  * the files of a file per process.
  */
 export class Vault {
-  /** Every secret this process knows, in the order it became known: each array secrets() hands out starts with the last. */
-  private readonly known = new Map<string, Secret>();
+  /** Every secret this process knows, in the order it became known. */
+  private readonly known = new Map<string, ScopedSecret>();
+  /**
+   * The secrets of each scope (a partner, or `allScopes`), made when first asked for: each new secret of a
+   * scope makes a new array that starts with the last, so its matcher only adds the new ones.
+   */
+  private readonly views = new Map<string, readonly Secret[]>();
   private readonly file: string | undefined;
+  /** The partner this process learns for (a partner's worker); undefined in the reporter. */
+  private readonly partner: string | undefined;
   /** How much of the file has been read: it only grows. */
   private read = 0;
-  private cache: Secret[] | undefined;
 
-  constructor(base: readonly Secret[] = [], { dir = runFolder('vault') }: { dir?: string | undefined } = {}) {
+  constructor(base: readonly ScopedSecret[] = [], { dir = runFolder('vault'), partner }: { dir?: string | undefined; partner?: string } = {}) {
+    this.partner = partner;
     for (const secret of base) this.remember(secret);
     this.file = dir ? path.join(dir, 'secrets.jsonl') : undefined;
     if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
-  /** Remembers every secret these exchanges carried, here and for the run's other processes. */
+  /** Remembers every secret these exchanges carried, as this process's partner's, here and for the run's other processes. */
   learn(exchanges: readonly Exchange[]): void {
     this.learnSecrets(secretsOf(exchanges));
   }
@@ -39,37 +53,53 @@ export class Vault {
   }
 
   private learnSecrets(secrets: readonly Secret[]): void {
-    const fresh = secrets.filter((secret) => !this.known.has(secret.value));
+    const fresh = secrets.map((secret): ScopedSecret => (this.partner === undefined ? secret : { ...secret, partner: this.partner })).filter((secret) => !this.known.has(keyOf(secret)));
     if (fresh.length === 0) return;
     for (const secret of fresh) this.remember(secret);
     if (this.file) appendFileSync(this.file, fresh.map((secret) => `${JSON.stringify(secret)}\n`).join(''), { mode: 0o600 });
   }
 
   /**
-   * Every secret of the run so far: this process's, and what the others have added to the vault since the
-   * last call (only the file's new bytes are read). The same array while nothing changed, so its
-   * matcher is built once.
+   * The secrets of one partner's artifacts: the harness's own and that partner's (by default the partner this
+   * process learns for; `allScopes` for every partner's, in what no partner owns alone). Includes what the
+   * others have added to the vault since the last call (only the file's new bytes are read). The same
+   * array while nothing of the scope changed, so its matcher is built once.
    */
-  secrets(): readonly Secret[] {
-    const size = this.file ? safeSize(this.file) : 0;
-    if (this.file && size > this.read) {
-      const text = safeRead(this.file, this.read, size);
-      const complete = text.lastIndexOf('\n') + 1; // a line still being written is read next time
-      this.read += Buffer.byteLength(text.slice(0, complete));
-      for (const line of text.slice(0, complete).split('\n')) {
-        const secret = parsed(line);
-        if (secret && !this.known.has(secret.value)) this.remember(secret);
-      }
+  secrets(scope: string = this.partner ?? allScopes): readonly Secret[] {
+    this.readFile();
+    let view = this.views.get(scope);
+    if (!view) {
+      view = [...this.known.values()].filter((secret) => inScope(secret, scope));
+      this.views.set(scope, view);
     }
-    return (this.cache ??= [...this.known.values()]);
+    return view;
   }
 
-  private remember(secret: Secret): void {
-    if (this.known.has(secret.value)) return;
-    this.known.set(secret.value, secret);
-    this.cache = undefined;
+  private readFile(): void {
+    const size = this.file ? safeSize(this.file) : 0;
+    if (!this.file || size <= this.read) return;
+    const text = safeRead(this.file, this.read, size);
+    const complete = text.lastIndexOf('\n') + 1; // a line still being written is read next time
+    this.read += Buffer.byteLength(text.slice(0, complete));
+    for (const line of text.slice(0, complete).split('\n')) {
+      const secret = parsed(line);
+      if (secret) this.remember(secret);
+    }
+  }
+
+  private remember(secret: ScopedSecret): void {
+    const key = keyOf(secret);
+    if (this.known.has(key)) return;
+    this.known.set(key, secret);
+    for (const [scope, view] of this.views) if (inScope(secret, scope)) this.views.set(scope, [...view, secret]);
   }
 }
+
+/** The scope of every partner's secrets together: for what belongs to no one partner (a global error). */
+export const allScopes = '*';
+const inScope = (secret: ScopedSecret, scope: string) => scope === allScopes || secret.partner === undefined || secret.partner === scope;
+// A partner's secret and the same value of another partner's are two secrets: each masks its own artifacts.
+const keyOf = (secret: ScopedSecret) => `${secret.partner ?? ''}\u0000${secret.queryName ? '?' : ''}${secret.value}`;
 
 const safeSize = (file: string) => {
   try {
@@ -92,10 +122,10 @@ function safeRead(file: string, from: number, to: number): string {
     return '';
   }
 }
-function parsed(line: string): Secret | undefined {
+function parsed(line: string): ScopedSecret | undefined {
   try {
-    const value = JSON.parse(line) as Secret;
-    return typeof value?.value === 'string' ? value : undefined;
+    const value = JSON.parse(line) as ScopedSecret;
+    return typeof value?.value === 'string' && (value.partner === undefined || typeof value.partner === 'string') ? value : undefined;
   } catch {
     return undefined;
   }

@@ -124,7 +124,7 @@ test('--compare names what was fixed, what regressed and what is new since the p
   expect(readCertification(back, 'faulty').comparison?.regressed).toEqual(['token-exchange/expires-in']);
 });
 
-test('a run that times out still writes both files, NOT CERTIFIED, naming the tests that did not run', async () => {
+test('a run that times out still writes both files, INCOMPLETE (never NOT CERTIFIED without a failed rule), naming the tests that did not run', async () => {
   test.setTimeout(120_000);
   // A partner whose token endpoint never finishes its answer, and a run deadline long before any test's.
   const dir = partnersDir({ hanging: { ...endpointsOf(referenceProfile('http://127.0.0.1:4400', ['token-slow-drip'])), requestTimeoutMs: 60_000 } });
@@ -132,8 +132,11 @@ test('a run that times out still writes both files, NOT CERTIFIED, naming the te
   const certification = readCertification(run, 'hanging');
   validate(certification);
   expect(certification.run.status).toBe('timedout');
-  expect(certification.verdict).toBe('NOT CERTIFIED');
+  expect(certification.verdict).toBe('INCOMPLETE');
+  expect(certification.counts.failed).toBe(0);
   expect(certification.counts.testsNotCompleted).toBeGreaterThan(0);
+  expect(certification.incomplete).toEqual(expect.arrayContaining([expect.stringMatching(/^\d+ tests? did not complete \(/), 'the run ended timedout']));
+  expect(run.code).toBe(1);
   expect(certification.tests.filter((t) => !t.complete).length).toBe(certification.counts.testsNotCompleted);
   expect(existsSync(path.join(run.out, 'certification', 'hanging', 'certification.html'))).toBe(true);
 });

@@ -16,7 +16,7 @@ const acmeProfile = (codes: object) => ({
   tokenExchangeUrl: `${acme.origin}/oauth2/token`,
   accountInfoUrl: `${acme.origin}/v2/me`,
   clientId: 'acme-platform',
-  clientSecret: 'env:ACME_CLIENT_SECRET',
+  clientSecret: 'env:PARTNER_ACME_CLIENT_SECRET',
   tokenExchangeEncoding: 'form',
   // The acme user carries only the always-required fields; the platform asks for the rest.
   collectMissingAccountInfo: true,
@@ -25,7 +25,7 @@ const acmeProfile = (codes: object) => ({
 
 test('a profile only in PARTNERS_DIR, for a server outside this project, certifies with --project', async () => {
   const dir = partnersDir({ acme: acmeProfile({ mintUrl: `${acme.origin}/staging/mint` }) });
-  const run = await runPlaywright(['--project=acme'], { PARTNERS_DIR: dir, ACME_CLIENT_SECRET: secret });
+  const run = await runPlaywright(['--project=acme'], { PARTNERS_DIR: dir, PARTNER_ACME_CLIENT_SECRET: secret });
   expect(run.stderr).not.toContain('invalid partner profile');
   // Without "fundingSourcesUrl" the 2 funding-source tests are skipped; without "platform", the 2
   // mock-link and 8 browser tests; without "dataApi", the 3 data-API tests; without "slowChecks", the
@@ -41,7 +41,7 @@ test('the platform emulator learns a PARTNERS_DIR profile and signs its users on
   test.setTimeout(180_000);
   const platform = { url: 'http://127.0.0.1:4401', apiKey: 'reference-platform-api-key', partnerName: 'acme' };
   const dir = partnersDir({ acme: { ...acmeProfile({ mintUrl: `${acme.origin}/staging/mint` }), platform } });
-  const run = await runPlaywright(['--project=acme'], { PARTNERS_DIR: dir, ACME_CLIENT_SECRET: secret });
+  const run = await runPlaywright(['--project=acme'], { PARTNERS_DIR: dir, PARTNER_ACME_CLIENT_SECRET: secret });
   // Skipped: the 2 funding-source tests and the funding sync (no "fundingSourcesUrl"), the 3 data-API
   // tests, and the code-lifetime test (no "slowChecks").
   expect(run.report?.stats).toMatchObject({ expected: 24, unexpected: 0, skipped: 7 });
@@ -50,17 +50,17 @@ test('the platform emulator learns a PARTNERS_DIR profile and signs its users on
 
 test('static codes are spent exactly once across parallel workers, and a run needs no more than it says', async () => {
   const file = partnersDir({ probe: acmeProfile({ static: ['x'] }) });
-  const needed = codesForRun(loadProfile(path.join(file, 'probe.json'), { ACME_CLIENT_SECRET: secret }).profile!.profile);
+  const needed = codesForRun(loadProfile(path.join(file, 'probe.json'), { PARTNER_ACME_CLIENT_SECRET: secret }).profile!.profile);
   const mint = async () => ((await (await fetch(`${acme.origin}/staging/mint`, { method: 'POST' })).json()) as { code: string }).code;
   const codes = await Promise.all(Array.from({ length: needed }, mint));
   const dir = partnersDir({ 'acme-static': acmeProfile({ static: codes }) });
-  const run = await runPlaywright(['--project=acme-static', '--workers=4'], { PARTNERS_DIR: dir, ACME_CLIENT_SECRET: secret });
+  const run = await runPlaywright(['--project=acme-static', '--workers=4'], { PARTNERS_DIR: dir, PARTNER_ACME_CLIENT_SECRET: secret });
   expect(run.report?.stats).toMatchObject({ expected: 15, unexpected: 0 });
 });
 
 test('a run with too few static codes says how many it needs and fails clearly when they run out', async () => {
   const dir = partnersDir({ 'acme-short': acmeProfile({ static: ['spent-1', 'spent-2'] }) });
-  const run = await runPlaywright(['--project=acme-short'], { PARTNERS_DIR: dir, ACME_CLIENT_SECRET: secret });
+  const run = await runPlaywright(['--project=acme-short'], { PARTNERS_DIR: dir, PARTNER_ACME_CLIENT_SECRET: secret });
   expect(run.stderr + run.stdout).toContain('acme-short: "codes.static" holds 2 codes; a full certification run needs 15');
   expect(JSON.stringify(run.report)).toContain('\\"codes.static\\" ran out: it holds 2 codes and this run needs 15; ask the partner for 15 fresh codes');
   expect(run.code).toBe(1);
@@ -70,7 +70,7 @@ test('invalid profiles stop the run before any test, with one line each', async 
   const dir = partnersDir({
     'no-token-url': { accountInfoUrl: 'https://p.example/account', tokenExchangeEncoding: 'form', codes: { mintUrl: 'https://p.example/codes' } },
     'bad-url': { tokenExchangeUrl: 'p.example/token', accountInfoUrl: 'https://p.example/account', tokenExchangeEncoding: 'form', codes: { mintUrl: 'https://p.example/codes' } },
-    'unset-env': { tokenExchangeUrl: 'https://p.example/token', accountInfoUrl: 'https://p.example/account', clientSecret: 'env:CERTIFY_TEST_UNSET', tokenExchangeEncoding: 'form', codes: { mintUrl: 'https://p.example/codes' } },
+    'unset-env': { tokenExchangeUrl: 'https://p.example/token', accountInfoUrl: 'https://p.example/account', clientSecret: 'env:PARTNER_TEST_UNSET', tokenExchangeEncoding: 'form', codes: { mintUrl: 'https://p.example/codes' } },
   });
   const run = await runPlaywright(['--project=reference'], { PARTNERS_DIR: dir });
   expect(run.code).toBe(1);
@@ -79,7 +79,7 @@ test('invalid profiles stop the run before any test, with one line each', async 
   expect(lines).toEqual([
     expect.stringMatching(/bad-url\.json: "tokenExchangeUrl" is not an absolute http\(s\) URL \("p\.example\/token"\); write it like/),
     expect.stringMatching(/no-token-url\.json: "tokenExchangeUrl" is missing; add the partner's token exchange URL \(TokenExchangeUrl\)$/),
-    expect.stringMatching(/unset-env\.json: "clientSecret" reads env:CERTIFY_TEST_UNSET, which is not set; export CERTIFY_TEST_UNSET=… or add it to \.env$/),
+    expect.stringMatching(/unset-env\.json: "clientSecret" reads env:PARTNER_TEST_UNSET, which is not set; export PARTNER_TEST_UNSET=… or add it to \.env$/),
   ]);
   expect(run.stderr.trim().split('\n')).toHaveLength(3);
 });

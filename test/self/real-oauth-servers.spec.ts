@@ -47,7 +47,7 @@ test('oidc-provider and @node-oauth/oauth2-server certify with form; redirect_ur
     tokenExchangeUrl: `${origin}/token`,
     ...resources(origin),
     clientId: oidcClient.id,
-    clientSecret: 'env:OIDC_CLIENT_SECRET',
+    clientSecret: 'env:PARTNER_OIDC_CLIENT_SECRET',
     tokenExchangeEncoding: encoding,
     codes: { mintUrl: `${origin}/test-hooks/codes` },
   });
@@ -64,7 +64,7 @@ test('oidc-provider and @node-oauth/oauth2-server certify with form; redirect_ur
           steps: [
             { goto: oidcLogin.authorizationUrl },
             { fill: 'input[name=login]', value: 'ada-lovelace' },
-            { fill: 'input[name=password]', value: 'env:OIDC_LOGIN_PASSWORD' },
+            { fill: 'input[name=password]', value: 'env:PARTNER_OIDC_LOGIN_PASSWORD' },
             { click: 'button[type=submit]' },
             { click: 'button[type=submit]' },
           ],
@@ -75,7 +75,7 @@ test('oidc-provider and @node-oauth/oauth2-server certify with form; redirect_ur
       tokenExchangeUrl: `${nodeOauth.origin}/oauth/token`,
       ...resources(nodeOauth.origin),
       clientId: oauth2ServerClient.id,
-      clientSecret: 'env:NODE_OAUTH_CLIENT_SECRET',
+      clientSecret: 'env:PARTNER_NODE_OAUTH_CLIENT_SECRET',
       tokenExchangeEncoding: 'form',
       codes: { mintUrl: `${nodeOauth.origin}/test-hooks/codes` },
     },
@@ -83,7 +83,7 @@ test('oidc-provider and @node-oauth/oauth2-server certify with form; redirect_ur
   const names = ['oidc-mint', 'oidc-json', 'oidc-bound', 'oidc-login', 'node-oauth'];
   const run = await runPlaywright(
     [...names.map((name) => `--project=${name}`), '--workers=2'],
-    { PARTNERS_DIR: dir, OIDC_CLIENT_SECRET: oidcClient.secret, NODE_OAUTH_CLIENT_SECRET: oauth2ServerClient.secret, OIDC_LOGIN_PASSWORD: 'any-password' },
+    { PARTNERS_DIR: dir, PARTNER_OIDC_CLIENT_SECRET: oidcClient.secret, PARTNER_NODE_OAUTH_CLIENT_SECRET: oauth2ServerClient.secret, PARTNER_OIDC_LOGIN_PASSWORD: 'any-password' },
     { reporters: ['certification'] },
   );
   const certification = (name: string) => JSON.parse(readFileSync(path.join(run.out, 'certification', name, 'certification.json'), 'utf8')) as Certification;

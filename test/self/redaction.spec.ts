@@ -1,14 +1,14 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { unzipSync } from 'fflate';
 import { runPlatformProbes, runProbes } from '../../probes/certification';
 import { platformSandbox } from '../../sandbox/platform/server';
 import { redact, secretsOf } from '../../shared/redaction/redact';
 import { endpointsOf, partnersDir, referenceProfile } from '../support/profiles';
 import { startPlatform, startReferencePartner } from '../support/sandbox';
 import { runPlaywright } from '../support/run-playwright';
+import { leaksOf, textsUnder } from '../support/leaks';
 
 test('attached evidence carries no client secret, code, token, bank account number or tax id', async () => {
   const partner = await startReferencePartner();
@@ -57,76 +57,6 @@ test('the mock-link and browser evidence carries no api-key, mock-link JWT, tax 
   }
 });
 
-/** Every text a folder holds: files as they are, and inside zips (traces, blobs) and base64 zips (Playwright's HTML report). */
-function textsUnder(dir: string): { file: string; text: string }[] {
-  const texts: { file: string; text: string }[] = [];
-  const visit = (name: string, bytes: Uint8Array) => {
-    if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
-      for (const [entry, content] of Object.entries(unzipSync(bytes))) visit(`${name}!${entry}`, content);
-      return;
-    }
-    if (bytes.subarray(0, 8192).includes(0)) return; // images
-    // Playwright's own viewer code (trace viewer, HTML report app) is no artifact of the run; the report's
-    // data, embedded in its index.html as a zip, is visited below.
-    if (/\.(js|css)$/.test(name) || (/html-report/.test(name) && name.endsWith('index.html') && !name.includes('!'))) {
-      const text = Buffer.from(bytes).toString('utf8');
-      for (const [, base64] of text.matchAll(/data:application\/zip;base64,([A-Za-z0-9+/=]+)/g)) visit(`${name}!embedded.zip`, Buffer.from(base64!, 'base64'));
-      return;
-    }
-    const text = Buffer.from(bytes).toString('utf8');
-    texts.push({ file: name, text });
-    for (const [, base64] of text.matchAll(/data:application\/zip;base64,([A-Za-z0-9+/=]+)/g)) visit(`${name}!embedded.zip`, Buffer.from(base64!, 'base64'));
-  };
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) visit(path.join(entry.parentPath, entry.name), readFileSync(path.join(entry.parentPath, entry.name)));
-  }
-  return texts;
-}
-
-/**
- * Every form a secret may be written in: plain, any case, percent-encoded once and twice, form-encoded,
- * JSON- and HTML-escaped, base64 and base64url. Written out here, independently of the redactor.
- */
-function formsOf(secret: string): string[] {
-  const json = JSON.stringify(secret).slice(1, -1);
-  const htmlEscaped = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-  const base64 = Buffer.from(secret).toString('base64').replace(/=+$/, '');
-  return [...new Set([secret, encodeURIComponent(secret), encodeURIComponent(encodeURIComponent(secret)), new URLSearchParams({ v: secret }).toString().slice(2), json, JSON.stringify(json).slice(1, -1), htmlEscaped, base64, base64.replaceAll('+', '-').replaceAll('/', '_')])];
-}
-
-/**
- * Where any window of half a form (at least 10 characters) of any secret shows up in any text, in any
- * letter case: every 10-character window is indexed, and each hit is extended to the longest common run.
- */
-function leaksOf(secrets: Record<string, string>, texts: readonly { file: string; text: string }[]): string[] {
-  const seed = 10;
-  const windows = new Map<string, { name: string; form: string; at: number }[]>();
-  for (const [name, secret] of Object.entries(secrets)) {
-    for (const form of formsOf(secret).map((f) => f.toLowerCase())) {
-      for (let at = 0; at + seed <= form.length; at++) {
-        const key = form.slice(at, at + seed);
-        windows.set(key, [...(windows.get(key) ?? []), { name, form, at }]);
-      }
-    }
-  }
-  const leaks = new Set<string>();
-  for (const { file, text } of texts) {
-    const lower = text.toLowerCase();
-    for (let i = 0; i + seed <= lower.length; i++) {
-      const hits = windows.get(lower.slice(i, i + seed));
-      if (!hits) continue;
-      for (const { name, form, at } of hits) {
-        let run = seed;
-        while (at + run < form.length && lower[i + run] === form[at + run]) run++;
-        let back = 0;
-        while (at - back > 0 && i - back > 0 && lower[i - back - 1] === form[at - back - 1]) back++;
-        if (run + back >= Math.max(seed, Math.ceil(form.length / 2))) leaks.add(`${name} (${run + back} of ${form.length} characters of one form) in ${path.basename(file)}: …${text.slice(Math.max(0, i - back - 20), i + run + 20)}…`);
-      }
-    }
-  }
-  return [...leaks];
-}
-
 test('no planted secret, in any form or as half of one, survives in any file of a run, in any zip or blob, or in its console', async ({ browser }) => {
   test.setTimeout(300_000);
   // Planted: secrets holding the characters escapes are made of, and codes and tokens in the standard base64 alphabet.
@@ -144,7 +74,7 @@ test('no planted secret, in any form or as half of one, survives in any file of 
   });
   try {
     const profile = referenceProfile(partner.origin, ['echoes-secrets', 'personal-data-elsewhere'], { collectMissingAccountInfo: true });
-    const platform = { url: 'http://127.0.0.1:4401', apiKey: 'env:PLANTED_API_KEY', partnerName: 'planted', mockLinkKey: platformSandbox.mockLinkKey };
+    const platform = { url: 'http://127.0.0.1:4401', apiKey: 'env:PARTNER_PLANTED_API_KEY', partnerName: 'planted', mockLinkKey: platformSandbox.mockLinkKey };
     const endpoints = endpointsOf(profile);
     const gatewayKey = `gw-key-${randomBytes(8).toString('hex')}`;
     const gatewayPassword = `gw-pass-${randomBytes(8).toString('hex')}`;
@@ -153,10 +83,10 @@ test('no planted secret, in any form or as half of one, survives in any file of 
       planted: {
         ...endpoints,
         // A gateway key in the query string, given as env:, and a password in a URL's userinfo.
-        tokenExchangeUrl: 'env:PLANTED_TOKEN_URL',
+        tokenExchangeUrl: 'env:PARTNER_PLANTED_TOKEN_URL',
         accountInfoUrl: withKey(endpoints.accountInfoUrl),
         fundingSourcesUrl: endpoints.fundingSourcesUrl!.replace('http://', `http://gateway:${gatewayPassword}@`),
-        clientSecret: 'env:PLANTED_CLIENT_SECRET',
+        clientSecret: 'env:PARTNER_PLANTED_CLIENT_SECRET',
         collectMissingAccountInfo: true,
         codes: {
           browser: {
@@ -164,13 +94,13 @@ test('no planted secret, in any form or as half of one, survives in any file of 
             steps: [
               { goto: `${partner.origin}/login` },
               { fill: '#username', value: 'complete' },
-              { fill: '#password', value: 'env:PLANTED_PASSWORD' },
+              { fill: '#password', value: 'env:PARTNER_PLANTED_PASSWORD' },
               { click: 'button[type=submit]' },
             ],
           },
         },
         platform,
-        dataApi: { baseUrl: 'http://127.0.0.1:4401', token: 'env:PLANTED_DATA_API_TOKEN' },
+        dataApi: { baseUrl: 'http://127.0.0.1:4401', token: 'env:PARTNER_PLANTED_DATA_API_TOKEN' },
       },
     });
     // The run's signing key, which signs the certificate and must be nowhere else.
@@ -180,11 +110,11 @@ test('no planted secret, in any form or as half of one, survives in any file of 
     const run = await runPlaywright(['--project=planted', '--trace=on'], {
       CERTIFY_SIGNING_KEY: signingPem,
       PARTNERS_DIR: dir,
-      PLANTED_TOKEN_URL: withKey(endpoints.tokenExchangeUrl),
-      PLANTED_CLIENT_SECRET: clientSecret,
-      PLANTED_PASSWORD: password,
-      PLANTED_API_KEY: platformSandbox.apiKey,
-      PLANTED_DATA_API_TOKEN: platformSandbox.dataApiToken,
+      PARTNER_PLANTED_TOKEN_URL: withKey(endpoints.tokenExchangeUrl),
+      PARTNER_PLANTED_CLIENT_SECRET: clientSecret,
+      PARTNER_PLANTED_PASSWORD: password,
+      PARTNER_PLANTED_API_KEY: platformSandbox.apiKey,
+      PARTNER_PLANTED_DATA_API_TOKEN: platformSandbox.dataApiToken,
     }, { reporters: ['list', 'certification', 'html', 'junit', 'blob'] });
 
     expect(issued.length, 'codes and tokens issued during the run').toBeGreaterThan(15);

@@ -14,6 +14,7 @@ import type { FullConfig, Suite, TestCase, TestResult, TestStep } from '@playwri
 import { buildCertification } from '../../reports/certification';
 import CertificationReporter from '../../reports/certification-reporter';
 import { Vault } from '../../shared/redaction/vault';
+import { runInfo } from '../support/certifications';
 import { tempDir } from '../support/temp';
 
 /**
@@ -155,10 +156,21 @@ test.describe('2. encodings and fragments that masking by value misses', () => {
 test.describe('3. secrets inside a profile\'s URLs and browser steps', () => {
   test('a gateway key in a query string, as env:, is a secret of the profile wherever it sits', () => {
     const dir = tempDir('profiles-');
-    writeFileSync(path.join(dir, 'acme.json'), JSON.stringify({ tokenExchangeUrl: 'env:ACME_TOKEN_URL', accountInfoUrl: 'https://p.example/a', tokenExchangeEncoding: 'form', codes: { mintUrl: 'https://p.example/c' } }));
-    const loaded = loadProfile(path.join(dir, 'acme.json'), { ACME_TOKEN_URL: 'https://gw.example/token?subscription-key=k3y-0123456789' }).profile!;
+    writeFileSync(path.join(dir, 'acme.json'), JSON.stringify({ tokenExchangeUrl: 'env:PARTNER_ACME_TOKEN_URL', accountInfoUrl: 'https://p.example/a', tokenExchangeEncoding: 'form', codes: { mintUrl: 'https://p.example/c' } }));
+    const loaded = loadProfile(path.join(dir, 'acme.json'), { PARTNER_ACME_TOKEN_URL: 'https://gw.example/token?subscription-key=k3y-0123456789' }).profile!;
     const masked = redact('POST https://gw.example/token?subscription-key=k3y-0123456789 failed', profileSecrets(loaded.profile, loaded.envValues));
     expect(masked).not.toContain('k3y-0123456789');
+    // The address itself is no secret: a report says where it certified.
+    expect(masked).toContain('https://gw.example/token?');
+  });
+
+  test('keys typed into a profile URL are masked whatever their names, by value where they echo and in every URL by name', () => {
+    const profile = loadProfile('partners/reference.json', {}).profile!.profile;
+    const keyed = { ...profile, accountInfoUrl: 'https://gw.example/api/account?X-Amz-Signature=9f86d081884c7d65&access-token=tok3n-abcdefgh&apiToken=short' };
+    const secrets = profileSecrets(keyed);
+    const masked = redact(`GET https://gw.example/api/account?X-Amz-Signature=9f86d081884c7d65&access-token=tok3n-abcdefgh&apiToken=short failed; echoed 9f86d081884c7d65 and tok3n-abcdefgh; https://other.example/x?apiToken=s3cr3t`, secrets);
+    for (const value of ['9f86d081884c7d65', 'tok3n-abcdefgh', 'apiToken=short', 'apiToken=s3cr3t']) expect(masked, value).not.toContain(value);
+    expect(masked).toContain('https://gw.example/api/account?X-Amz-Signature=[redacted]&access-token=[redacted]&apiToken=[redacted]');
   });
 
   test('key-like query parameters and a password in userinfo are masked in any URL, by shape', () => {
@@ -195,7 +207,7 @@ test.describe('4. masking that corrupts the report', () => {
   });
 
   test('a part of the HTML report that cannot be built says so, and the rest is written', () => {
-    const cert = buildCertification({ partner: 'acme', targets: {}, harness: { version: '0', commit: null }, startedAt: '', finishedAt: '', status: 'passed', node: '', playwright: '', chromium: null }, []);
+    const cert = buildCertification(runInfo(), []);
     const broken = { ...cert, latency: null } as unknown as typeof cert;
     const page = certificationHtml(broken, []);
     expect(page).toContain('This part of the report could not be built');

@@ -67,18 +67,60 @@ test('a malformed URL is one line', () => {
 });
 
 test('env: values are read from the environment; an unset one is named', () => {
-  const withEnv = { ...valid, clientSecret: 'env:ACME_SECRET', tokenExchangeUrl: 'env:ACME_TOKEN_URL' };
-  expect(errorsOf(withEnv, { ACME_TOKEN_URL: valid.tokenExchangeUrl })).toEqual([
-    'acme.json: "clientSecret" reads env:ACME_SECRET, which is not set; export ACME_SECRET=… or add it to .env',
+  const withEnv = { ...valid, clientSecret: 'env:PARTNER_ACME_SECRET', tokenExchangeUrl: 'env:PARTNER_ACME_TOKEN_URL' };
+  expect(errorsOf(withEnv, { PARTNER_ACME_TOKEN_URL: valid.tokenExchangeUrl })).toEqual([
+    'acme.json: "clientSecret" reads env:PARTNER_ACME_SECRET, which is not set; export PARTNER_ACME_SECRET=… or add it to .env',
   ]);
   const dir = folderWith({ 'acme.json': withEnv });
-  const loaded = loadProfile(path.join(dir, 'acme.json'), { ACME_SECRET: 's3cret', ACME_TOKEN_URL: valid.tokenExchangeUrl });
+  const loaded = loadProfile(path.join(dir, 'acme.json'), { PARTNER_ACME_SECRET: 's3cret', PARTNER_ACME_TOKEN_URL: valid.tokenExchangeUrl });
   expect(loaded.profile?.profile).toMatchObject({ clientSecret: 's3cret', tokenExchangeUrl: valid.tokenExchangeUrl });
 });
 
+test('env: reads only partner variables: never the harness\'s own, nor a CI secret, unless the run declares its prefix', () => {
+  const env = { CERTIFY_SIGNING_KEY: '-----BEGIN PRIVATE KEY-----', GITHUB_TOKEN: 'ghs_0123456789', ACME_SECRET: 's3cret' };
+  expect(errorsOf({ ...valid, clientSecret: 'env:CERTIFY_SIGNING_KEY' }, env)).toEqual([
+    'acme.json: "clientSecret" reads env:CERTIFY_SIGNING_KEY, which is one of the harness\'s own variables (CERTIFY_…), which no profile may read; give the partner\'s value in a variable of its own, such as PARTNER_SIGNING_KEY',
+  ]);
+  expect(errorsOf({ ...valid, clientSecret: 'env:GITHUB_TOKEN' }, env)).toEqual([
+    'acme.json: "clientSecret" reads env:GITHUB_TOKEN, which is not a partner variable: a profile reads only variables named PARTNER_…, so that it cannot read the run\'s other secrets; rename it PARTNER_GITHUB_TOKEN, or declare its prefix in CERTIFY_ENV_PREFIXES',
+  ]);
+  expect(errorsOf({ ...valid, clientSecret: 'env:ACME_SECRET' }, { ...env, CERTIFY_ENV_PREFIXES: 'ACME_' })).toEqual([]);
+  // Declared prefixes never reach the harness's own variables.
+  expect(errorsOf({ ...valid, clientSecret: 'env:CERTIFY_SIGNING_KEY' }, { ...env, CERTIFY_ENV_PREFIXES: 'CERTIFY_' })).toHaveLength(1);
+  expect(loadProfiles(folderWith({ 'acme.json': valid }), { env: { CERTIFY_ENV_PREFIXES: 'CERTIFY_,acme-,C' }, envFile: '/nonexistent/.env' }).errors).toEqual([
+    'CERTIFY_ENV_PREFIXES: "CERTIFY_" would let profiles read the harness\'s own variables (CERTIFY_, CERTIFICATION_…); choose a prefix of the partners\' own',
+    'CERTIFY_ENV_PREFIXES: "acme-" is no prefix of variable names; write letters and digits ending in "_", such as ACME_',
+    'CERTIFY_ENV_PREFIXES: "C" is no prefix of variable names; write letters and digits ending in "_", such as ACME_',
+  ]);
+});
+
+test('a URL read from env: is shown; only its credentials and query values are secrets', () => {
+  const dir = folderWith({ 'acme.json': { ...valid, accountInfoUrl: 'env:PARTNER_ACME_ACCOUNT_URL' } });
+  const loaded = loadProfile(path.join(dir, 'acme.json'), { PARTNER_ACME_ACCOUNT_URL: 'https://gw:p4ss-w0rd-1@partner.example/api/account?X-Amz-Signature=a1b2c3d4e5f6a7b8&region=us' });
+  expect(loaded.profile?.envValues).toEqual(['p4ss-w0rd-1', 'a1b2c3d4e5f6a7b8']);
+});
+
+test('a profile name is bounded, since it names folders of the report', () => {
+  const name = 'a'.repeat(65);
+  const dir = folderWith({ [`${name}.json`]: valid, [`${'b'.repeat(64)}.json`]: valid });
+  const { profiles, errors } = loadProfiles(dir, { env: {}, envFile: '/nonexistent/.env' });
+  expect(profiles.map((p) => p.name)).toEqual(['b'.repeat(64)]);
+  expect(errors).toEqual([expect.stringMatching(new RegExp(`${name}\\.json: the file name has 65 characters before "\\.json"; the project name is part of the report's folder names, so keep it to 64$`))]);
+});
+
+test('two profiles with one partner name on one platform are refused however its host is written', () => {
+  const platform = (url: string, partnerName = 'acme') => ({ ...valid, platform: { url, apiKey: 'k3y-0123456789', partnerName } });
+  const twins = (a: string, b: string) => loadProfiles(folderWith({ 'one.json': platform(a), 'two.json': platform(b) }), { env: {}, envFile: '/nonexistent/.env' }).errors;
+  for (const [a, b] of [['http://127.0.0.1:4401', 'http://localhost:4401'], ['http://127.0.0.1:4401', 'http://[::1]:4401/'], ['https://Platform.Example', 'https://platform.example.:443/sandbox'], ['http://127.0.0.1:4401', 'http://127.0.0.2:4401']]) {
+    expect(twins(a!, b!), `${a} and ${b}`).toEqual([expect.stringMatching(/two\.json: "platform\.partnerName" is "acme", as in .*one\.json on the same platform/)]);
+  }
+  expect(twins('http://127.0.0.1:4401', 'http://127.0.0.1:4402')).toEqual([]);
+  expect(twins('https://a.platform.example', 'https://b.platform.example')).toEqual([]);
+});
+
 test('a .env file fills in variables the environment does not set', () => {
-  const dir = folderWith({ 'acme.json': { ...valid, clientSecret: 'env:ACME_SECRET', clientId: 'env:ACME_ID' }, '.env.test': 'ACME_SECRET=from-dotenv\nACME_ID=from-dotenv\n' });
-  const { profiles, errors } = loadProfiles(dir, { env: { ACME_ID: 'from-environment' }, envFile: path.join(dir, '.env.test') });
+  const dir = folderWith({ 'acme.json': { ...valid, clientSecret: 'env:PARTNER_ACME_SECRET', clientId: 'env:PARTNER_ACME_ID' }, '.env.test': 'PARTNER_ACME_SECRET=from-dotenv\nPARTNER_ACME_ID=from-dotenv\n' });
+  const { profiles, errors } = loadProfiles(dir, { env: { PARTNER_ACME_ID: 'from-environment' }, envFile: path.join(dir, '.env.test') });
   expect(errors).toEqual([]);
   expect(profiles[0]?.profile).toMatchObject({ clientSecret: 'from-dotenv', clientId: 'from-environment' });
 });

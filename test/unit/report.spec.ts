@@ -9,6 +9,7 @@ import { redact, secretsOf } from '../../shared/redaction/redact';
 import { redactBytes } from '../../shared/redaction/files';
 import { maskPersonalData } from '../../shared/redaction/personal-data';
 import { curlOf } from '../../reports/reproduce';
+import { everyRuleJudged, runInfo } from '../support/certifications';
 
 const exchange = (request: Exchange['request'], body = '{}', durationMs = 10): Exchange => ({
   request,
@@ -103,29 +104,60 @@ test('a reproduce command is curl with every secret as a named placeholder, quot
 });
 
 test.describe('the certification and its verdict', () => {
-  const run: RunInfo = {
-    partner: 'acme', targets: { 'token exchange': 'https://p.example/oauth/token' }, harness: { version: '0.1.0', commit: 'abc' },
-    startedAt: '2026-11-21T00:00:00.000Z', finishedAt: '2026-11-21T00:00:10.000Z', status: 'passed', node: 'v20', playwright: '1.65.1', chromium: null,
-  };
+  const run: RunInfo = runInfo({ targets: { 'token exchange': 'https://p.example/oauth/token' }, startedAt: '2026-11-21T00:00:00.000Z', finishedAt: '2026-11-21T00:00:10.000Z' });
   const finding = (rule: string, outcome: Finding['outcome'], field = '', message = 'a message'): Finding => ({ rule, field, clause: 'spec §2.3', level: 'MUST', outcome, message, impact: 'an impact' });
   const record = (title: string, findings: Finding[], extra: Partial<TestRecord> = {}): TestRecord => ({ title, area: 'x', status: 'passed', durationMs: 5, errors: [], findings, exchanges: [], ...extra });
 
-  test('CERTIFIED when no rule failed and every test completed; warnings and not-checked rules are counted', () => {
-    const cert = buildCertification(run, [record('t', [finding('token-exchange/status', 'passed'), finding('token-exchange/cache-control', 'warning')])]);
+  test('CERTIFIED when no rule failed, every rule was judged or does not apply, and every test completed; warnings are counted', () => {
+    const cert = buildCertification(run, [everyRuleJudged([finding('token-exchange/cache-control', 'warning'), finding('account-info/user.phone/present', 'skipped')])]);
     expect(cert.verdict).toBe('CERTIFIED');
-    expect(cert.counts).toMatchObject({ rules: allRules.length, passed: 1, warning: 1, failed: 0, notChecked: allRules.length - 2, testsNotCompleted: 0 });
-    expect(cert.summary).toBe(`CERTIFIED: 1 of ${allRules.length} rules passed, 1 warning, ${allRules.length - 2} not checked`);
+    expect(cert.counts).toMatchObject({ rules: allRules.length, passed: allRules.length - 2, warning: 1, skipped: 1, failed: 0, notChecked: 0, testsNotCompleted: 0 });
+    expect(cert.summary).toBe(`CERTIFIED: ${allRules.length - 2} of ${allRules.length} rules passed, 1 warning, 1 not applicable`);
+    expect(cert.incomplete).toEqual([]);
   });
 
-  test('NOT CERTIFIED for a failed rule, a test that did not complete, or a run that did not finish', () => {
+  test('INCOMPLETE, never CERTIFIED, when a single rule was not judged: no test spoke of it, or a rule it depends on could not be judged', () => {
+    const missing = everyRuleJudged().findings.filter((f) => f.rule !== 'token-exchange/code-expires');
+    const cert = buildCertification(run, [record('t', missing)]);
+    expect(cert.verdict).toBe('INCOMPLETE');
+    expect(cert.summary).toMatch(/^INCOMPLETE: .*1 not checked \(1 judged by no test that ran\)$/);
+    expect(cert.incomplete).toEqual(['1 rule not checked (1 judged by no test that ran)']);
+  });
+
+  test('NOT CERTIFIED only for a failed rule; a test that did not complete, or a run that did not finish, is INCOMPLETE', () => {
     const failing = buildCertification(run, [record('t', [finding('token-exchange/status', 'failed'), finding('token-exchange/status', 'passed')], { status: 'failed' })]);
     expect(failing.rules.find((rule) => rule.id === 'token-exchange/status')?.outcome).toBe('failed');
     expect(failing.summary).toMatch(new RegExp(`^NOT CERTIFIED: 1 rule failed, 0 of ${allRules.length} rules passed`));
     expect(failing.counts.testsNotCompleted).toBe(0);
-    const timedOut = buildCertification(run, [record('t', [], { status: 'timedOut', errors: ['Test timeout of 55000ms exceeded.'] })]);
-    expect(timedOut.verdict).toBe('NOT CERTIFIED');
-    expect(timedOut.summary).toMatch(/^NOT CERTIFIED: 1 test did not complete/);
-    expect(buildCertification({ ...run, status: 'interrupted' }, [record('t', [finding('token-exchange/status', 'passed')])]).summary).toMatch(/^NOT CERTIFIED: the run ended interrupted/);
+    const timedOut = buildCertification(run, [everyRuleJudged(), record('t', [], { status: 'timedOut', errors: ['Test timeout of 55000ms exceeded.'] })]);
+    expect(timedOut.verdict).toBe('INCOMPLETE');
+    expect(timedOut.summary).toMatch(/^INCOMPLETE: 1 test did not complete/);
+    expect(timedOut.incomplete).toEqual(['1 test did not complete (t)']);
+    expect(buildCertification({ ...run, status: 'interrupted' }, [everyRuleJudged()]).summary).toMatch(/^INCOMPLETE: the run ended interrupted/);
+  });
+
+  test('every attempt of a retried test counts: a failure in the first attempt is NOT CERTIFIED, a first attempt that stopped short INCOMPLETE', () => {
+    const retried = everyRuleJudged([finding('token-exchange/unknown-code-rejected', 'failed'), finding('token-exchange/unknown-code-rejected', 'passed')], { earlierAttempts: [{ status: 'failed', errors: ['1 MUST rule failed'] }] });
+    const cert = buildCertification(run, [retried]);
+    expect(cert.verdict).toBe('NOT CERTIFIED');
+    expect(cert.tests[0]).toMatchObject({ attempts: 2, earlierAttempts: [{ status: 'failed', errors: ['1 MUST rule failed'] }] });
+    const timedOutFirst = buildCertification(run, [everyRuleJudged([], { earlierAttempts: [{ status: 'timedOut', errors: ['Test timeout'] }] })]);
+    expect(timedOutFirst.verdict).toBe('INCOMPLETE');
+  });
+
+  test('a waiver never makes a rule judged: rules blocked by a waived failure keep the run INCOMPLETE', () => {
+    const transport = 'token-exchange/transport';
+    const blockedByTransport = (rule: string): Finding => ({ ...finding(rule, 'not-checked'), blockedBy: transport });
+    const cert = buildCertification(run, [everyRuleJudged([{ ...finding(transport, 'waived'), waivedOutcome: 'failed' }, blockedByTransport('token-exchange/status'), blockedByTransport('token-exchange/access-token')])]);
+    expect(cert.verdict).toBe('INCOMPLETE');
+    expect(cert.summary).toContain('2 not checked (2 blocked by token-exchange/transport (waived, yet what it blocked was not judged))');
+  });
+
+  test('a certificate that rests on a waiver says so first', () => {
+    const cert = buildCertification(run, [everyRuleJudged([{ ...finding('account-info/user.lastName/pattern', 'waived'), waivedOutcome: 'failed', waiver: { waiver: 1, reason: 'r', approvedBy: 'Dana Ruiz', expires: '2027-01-01' } }])], undefined, { waivers: [{ rule: 'account-info/user.lastName/pattern', reason: 'r', approvedBy: 'Dana Ruiz', expires: '2027-01-01' }] });
+    expect(cert.verdict).toBe('CERTIFIED');
+    expect(cert.summary).toMatch(/^CERTIFIED with 1 waiver: /);
+    expect(certificationHtml(cert, [])).toMatch(/<div class="banner certified-waived" id="verdict" data-verdict="CERTIFIED">\s*<strong>CERTIFIED with 1 waiver<\/strong>/);
   });
 
   test('a rule blocked by another failure is not checked, blocked by it, never not applicable; judged elsewhere, it counts as judged', () => {
@@ -139,7 +171,7 @@ test.describe('the certification and its verdict', () => {
     expect(cert.rules.find((rule) => rule.id === 'account-info/status')).toMatchObject({ outcome: 'passed' });
     expect(cert.rules.find((rule) => rule.id === 'account-info/status')).not.toHaveProperty('blockedBy');
     expect(cert.rules.find((rule) => rule.id === 'account-info/user.phone/present')?.outcome).toBe('skipped');
-    expect(cert.summary).toMatch(/, 1 not applicable, \d+ not checked \(1 blocked by token-exchange\/encoding\)$/);
+    expect(cert.summary).toMatch(/, 1 not applicable, \d+ not checked \(1 blocked by token-exchange\/encoding, \d+ judged by no test that ran\)$/);
   });
 
   test('what users will be asked to type comes from missing Yes*, no** and no* fields', () => {

@@ -4,7 +4,9 @@ import { expect, test } from '@playwright/test';
 import type { Finding } from '../../checks/finding';
 import { applyWaivers, globMatches, type Waiver } from '../../checks/waivers';
 import { loadProfile, loadProfiles } from '../../partners/profile';
+import { allRules } from '../../checks/catalogue';
 import { buildCertification, type TestRecord } from '../../reports/certification';
+import { everyRuleJudged, runInfo } from '../support/certifications';
 import { tempDir } from '../support/temp';
 
 const profile = {
@@ -33,9 +35,13 @@ test('a waiver matches its rule, and its field and message patterns, and nothing
   expect(outcomes(waiver, failure({ rule: 'account-info/user.firstName/pattern' }))).toBe('failed');
   expect(outcomes(waiver, failure({ field: 'user.firstName' }))).toBe('failed');
   expect(outcomes({ ...waiver, field: 'fundingSources[*].routingNumber', rule: nameRule }, failure({ field: 'fundingSources[3].routingNumber' }))).toBe('waived');
-  expect(outcomes({ ...waiver, message: "o'brien" }, failure())).toBe('waived');
-  expect(outcomes({ ...waiver, message: 'does not*pattern' }, failure())).toBe('waived');
+  expect(outcomes({ ...waiver, message: `"user.lastName" ("O'Brien") does not match the spec's pattern` }, failure())).toBe('waived');
+  expect(outcomes({ ...waiver, message: `*("o'brien")*` }, failure())).toBe('waived');
+  expect(outcomes({ ...waiver, message: '*does not*pattern' }, failure())).toBe('waived');
   expect(outcomes({ ...waiver, message: 'smith' }, failure())).toBe('failed');
+  // The whole message, never a part of it: a waiver of O'Brien does not waive O'Brien<script>….
+  const script = failure({ message: `"user.lastName" ("O'Brien<script>alert(1)</script>") does not match the spec's pattern` });
+  for (const message of ["o'brien", `*("o'brien")*`]) expect(outcomes({ ...waiver, message }, script)).toBe('failed');
   // Only failures and warnings are waived: a pass, a note, a rule not checked are what they are.
   for (const outcome of ['passed', 'info', 'not-checked', 'skipped'] as const) expect(outcomes(waiver, failure({ outcome }))).toBe(outcome);
   expect(outcomes(waiver, failure({ outcome: 'warning', level: 'SHOULD' }))).toBe('waived');
@@ -49,8 +55,8 @@ test('glob patterns are matched in linear time: a hostile 1 MiB message against 
   expect(performance.now() - started).toBeLessThan(2_000); // a backtracking matcher takes minutes here
 });
 
-const recordOf = (findings: Finding[]): TestRecord => ({ title: 'account information', area: 'account-info', status: 'passed', durationMs: 1, errors: [], findings, exchanges: [] });
-const run = { partner: 'acme', targets: {}, harness: { version: '0', commit: null }, startedAt: '2026-12-01T00:00:00.000Z', finishedAt: '2026-12-01T00:01:00.000Z', status: 'passed' as const, node: 'v20', playwright: '1.65', chromium: null };
+const recordOf = (findings: Finding[]): TestRecord => everyRuleJudged(findings, { title: 'account information', area: 'account-info' });
+const run = runInfo();
 
 test('a waived failure does not block CERTIFIED; the verdict counts the waivers used, and stale and expired waivers are reported', () => {
   const waivers: Waiver[] = [waiver, { ...waiver, rule: 'account-info/user.firstName/pattern', field: 'user.firstName' }, { ...waiver, expires: '2026-11-01' }];
@@ -76,7 +82,7 @@ test('partners/<name>.waivers.json loads beside its profile; an unknown rule id 
   // The waivers file is no profile of its own.
   expect(loadProfiles(dir, { env: {}, envFile: '/nonexistent' }).profiles.map((p) => p.name)).toEqual(['acme']);
   writeFileSync(path.join(dir, 'acme.waivers.json'), JSON.stringify({ waivers: [{ ...waiver, rule: 'account-info/user.lastname/pattern' }, { ...waiver, expires: '2026-02-30' }] }));
-  expect(loadProfile(path.join(dir, 'acme.json'), {}).errors.map((e) => e.slice(e.indexOf('acme.waivers.json')))).toEqual(['acme.waivers.json: "waivers.1.expires" is not a calendar date']);
+  expect(loadProfile(path.join(dir, 'acme.json'), {}).errors.map((e) => e.slice(e.indexOf('acme.waivers.json')))).toEqual(['acme.waivers.json: "waivers.1.expires" is not a calendar date ("2026-02-30"); write a real day, YYYY-MM-DD, such as "2027-03-31"']);
   writeFileSync(path.join(dir, 'acme.waivers.json'), JSON.stringify({ waivers: [{ ...waiver, rule: 'account-info/user.lastname/pattern' }] }));
   expect(loadProfile(path.join(dir, 'acme.json'), {}).errors.map((e) => e.slice(e.indexOf('acme.waivers.json')))).toEqual([
     'acme.waivers.json: "waivers.0.rule" names no rule ("account-info/user.lastname/pattern"); copy the id from the report or docs/RULES.md',
@@ -94,4 +100,42 @@ test('a waived omission is still in the list of what users will be asked to type
   const cert = buildCertification(run, [recordOf(applyWaivers([missing], waivers, new Date(run.finishedAt)))], undefined, { waivers });
   expect(cert.rules.find((r) => r.id === 'account-info/user.lastName/present')?.outcome).toBe('waived');
   expect(cert.typing.map((row) => row.field)).toEqual(['user.lastName']);
+});
+
+test.describe('waivers are bounded and visible', () => {
+  const now = new Date('2026-11-25T10:00:00Z');
+  const errorsOf = (...waivers: object[]) => {
+    const dir = tempDir('waivers-');
+    writeFileSync(path.join(dir, 'acme.json'), JSON.stringify(profile));
+    writeFileSync(path.join(dir, 'acme.waivers.json'), JSON.stringify({ waivers }));
+    return loadProfile(path.join(dir, 'acme.json'), {}, now).errors.map((e) => e.slice(e.indexOf('acme.waivers.json')));
+  };
+  const terms = { reason: 'accepted for the pilot', approvedBy: 'Dana Ruiz, platform integration' };
+
+  test('an expiry at most 180 days ahead; a later one names the last day allowed', () => {
+    expect(errorsOf({ rule: nameRule, ...terms, expires: '2027-05-24' })).toEqual([]);
+    expect(errorsOf({ rule: nameRule, ...terms, expires: '9999-12-31' })).toEqual(['acme.waivers.json: "waivers.0.expires" is 9999-12-31, more than 180 days ahead; a waiver is reviewed at least every 180 days: give 2027-05-24 or earlier']);
+  });
+
+  test('a malformed date is one line naming the file and the field, never a crash', () => {
+    for (const expires of ['2027-13-45', '0000-00-00', '2026-02-30']) {
+      expect(errorsOf({ rule: nameRule, ...terms, expires })).toEqual([`acme.waivers.json: "waivers.0.expires" is not a calendar date ("${expires}"); write a real day, YYYY-MM-DD, such as "2027-03-31"`]);
+    }
+    expect(errorsOf({ rule: nameRule, ...terms, expires: '31/12/2027' })).toEqual(['acme.waivers.json: "waivers.0.expires" must be a date written YYYY-MM-DD, such as "2027-03-31"']);
+  });
+
+  test('the approver and the reason are letters a reviewer reads, not spaces or invisible characters', () => {
+    expect(errorsOf({ rule: nameRule, ...terms, approvedBy: '\u200b', expires: '2027-01-01' })).toEqual(['acme.waivers.json: "waivers.0.approvedBy" holds invisible characters (U+200B); write it in plain letters']);
+    expect(errorsOf({ rule: nameRule, ...terms, approvedBy: '- -', expires: '2027-01-01' })).toEqual(['acme.waivers.json: "waivers.0.approvedBy" has no letters to read; give who approved it, in words']);
+    expect(errorsOf({ rule: nameRule, ...terms, approvedBy: 'Dana\u202eRuiz', expires: '2027-01-01' })).toEqual(['acme.waivers.json: "waivers.0.approvedBy" holds invisible characters (U+202E); write it in plain letters']);
+  });
+
+  test('no waiver for a rule whose failure lets someone other than the platform obtain a token, a code or data', () => {
+    const letsOthersIn = allRules.filter((rule) => rule.letsOthersIn).map((rule) => rule.id);
+    expect(letsOthersIn).toEqual(expect.arrayContaining(['token-exchange/unknown-code-rejected', 'token-exchange/no-token-without-credentials', 'token-exchange/concurrent-redemption', 'account-info/missing-token', 'token-exchange/tls']));
+    for (const rule of allRules.filter((r) => r.letsOthersIn)) expect(rule.level, rule.id).toBe('MUST');
+    expect(errorsOf({ rule: 'token-exchange/no-token-without-credentials', ...terms, expires: '2027-01-01' })).toEqual([
+      'acme.waivers.json: "waivers.0.rule" is token-exchange/no-token-without-credentials, which cannot be waived: when it fails, anyone who can reach the token endpoint gets an access token, without a code or a secret; fix the endpoint instead',
+    ]);
+  });
 });
