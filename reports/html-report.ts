@@ -123,6 +123,7 @@ function partialRun(cert: Certification): Html | undefined {
   if (!partial) return undefined;
   return html`<section id="partial"><h2>A partial run</h2><p>This run (${partial.reason}) ran ${partial.ran.length} of the partner's tests, so it cannot certify: run every test for a certification.</p>
 <h3>Tests that ran</h3><ul>${partial.ran.map((title) => html`<li>${title}</li>`)}</ul>
+${partial.leftOut.length > 0 ? html`<h3>Tests left out</h3><ul id="left-out">${partial.leftOut.map((title) => html`<li>${title}</li>`)}</ul>` : ''}
 ${partial.failedBeforeNotRun.length > 0 ? html`<h3>Failed last time, not run this time</h3><ul>${partial.failedBeforeNotRun.map((title) => html`<li>${title}</li>`)}</ul>` : ''}</section>`;
 }
 
@@ -131,6 +132,14 @@ function incompleteTests(cert: Certification): Html | undefined {
   if (tests.length === 0) return undefined;
   return html`<section id="incomplete"><h2>Tests that did not complete</h2><p>These tests stopped before their rules could be judged, so the partner cannot be certified until they run to the end.</p>
 ${tests.map((t) => html`<h3>${t.title} <span class="outcome o-failed">${t.status}</span></h3>${t.errors.map((e) => html`<pre>${e}</pre>`)}`)}</section>`;
+}
+
+/** Tests Playwright ran more than once (--retries): the earlier attempts count as much as the last. */
+function retriedTests(cert: Certification): Html | undefined {
+  const tests = cert.tests.filter((t) => t.earlierAttempts.length > 0);
+  if (tests.length === 0) return undefined;
+  return html`<section id="retried"><h2>Tests run more than once</h2><p>Every attempt counts: a rule that failed in any attempt is failed, whatever a later attempt found.</p>
+${tests.map((t) => html`<h3>${t.title}: ${t.attempts} attempts, the last ${t.status}</h3>${t.earlierAttempts.map((attempt, i) => html`<p>Attempt ${i + 1}: <span class="outcome o-${attempt.status === 'passed' ? 'passed' : 'failed'}">${attempt.status}</span></p>${attempt.errors.map((e) => html`<pre>${e}</pre>`)}`)}`)}</section>`;
 }
 
 function typing(cert: Certification): Html {
@@ -202,6 +211,7 @@ ${part('Comparison', () => comparison(cert))}
 ${part('Waivers', () => waivers(cert))}
 <section id="summary"><h2>Summary by area</h2>${part('Summary by area', () => areaSummary(cert))}</section>
 ${part('Tests that did not finish', () => incompleteTests(cert))}
+${part('Tests run more than once', () => retriedTests(cert))}
 <section id="rules"><h2>Every rule, by endpoint, failures first</h2>${part('Rules', () => rulesByArea(cert))}</section>
 <section id="typing-section"><h2>What your users will be asked to type</h2>${part('Typing', () => typing(cert))}</section>
 <section id="latency-section"><h2>Latency per endpoint</h2>${part('Latency', () => latency(cert))}</section>

@@ -16,7 +16,8 @@ import { specFile, specRows } from './spec-tables';
 type AnyRule = Rule<never, never> & Partial<Pick<PayloadRule, 'subject' | 'schema'>>;
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const ruleCells = (rule: AnyRule) => `\`${rule.id}\` | ${rule.level} | ${rule.clause} | ${cell(rule.requirement)}${inPublishedSchema(rule) ? ' ¹' : ''}`;
+const marks = (rule: AnyRule) => `${inPublishedSchema(rule) ? ' ¹' : ''}${rule.letsOthersIn ? ' ²' : ''}`;
+const ruleCells = (rule: AnyRule) => `\`${rule.id}\` | ${rule.level} | ${rule.clause} | ${cell(rule.requirement)}${marks(rule)}`;
 
 function rulesDoc(): string {
   const rules = allRules as readonly AnyRule[];
@@ -33,6 +34,7 @@ function rulesDoc(): string {
     'Levels and outcomes follow DESIGN §4: a MUST that fails is a failure, a SHOULD a warning, an INFO a note.',
     'A missing "Yes*" field is a failure, or a warning when the profile sets `collectMissingAccountInfo`.',
     '¹ JSON Schema expresses the rule; it is part of the published schemas in `schemas/`.',
+    `² Cannot be waived: its failure lets someone other than the platform obtain a token, a code or a user's data (${allRules.filter((rule) => rule.letsOthersIn).length} rules).`,
     '',
     `## Spec rows → rules`,
     '',
@@ -51,7 +53,7 @@ function rulesDoc(): string {
   for (const [endpoint, endpointRules] of Object.entries(catalogue)) {
     const others = (endpointRules as readonly AnyRule[]).filter((rule) => !rule.subject?.row);
     lines.push(`### ${endpoint}`, '', '| Rule | Field | Level | Clause | Requirement |', '|---|---|---|---|---|');
-    for (const rule of others) lines.push(`| \`${rule.id}\` | \`${rule.field}\` | ${rule.level} | ${rule.clause} | ${cell(rule.requirement)}${inPublishedSchema(rule) ? ' ¹' : ''}${rule.levelWhy ? ` *${rule.level}: ${cell(rule.levelWhy)}*` : ''} |`);
+    for (const rule of others) lines.push(`| \`${rule.id}\` | \`${rule.field}\` | ${rule.level} | ${rule.clause} | ${cell(rule.requirement)}${marks(rule)}${rule.levelWhy ? ` *${rule.level}: ${cell(rule.levelWhy)}*` : ''} |`);
     lines.push('');
   }
   lines.push('## Clauses', '', '| Clause | What it says |', '|---|---|');

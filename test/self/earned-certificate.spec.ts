@@ -156,6 +156,7 @@ test.describe('2. CERTIFIED only for a whole run of the partner', () => {
       expect(cert.rules.find((rule) => rule.id === 'token-exchange/unknown-code-rejected')?.outcome).toBe('failed');
       const retried = cert.tests.find((t) => t.probe === 'token-exchange/unknown-code')!;
       expect(retried).toMatchObject({ status: 'passed', attempts: 2, earlierAttempts: [{ status: 'failed' }] });
+      expect(readFileSync(path.join(run.out, 'certification', 'delta', 'certification.html'), 'utf8')).toContain(`${retried.title}: 2 attempts, the last passed`);
       expect(run.code).toBe(1);
     } finally {
       await partner.close();
