@@ -17,7 +17,7 @@ import { comparedRun, defaultReportDir, historyDirOf, keepRun, recentRuns } from
 import { historyShown, overviewHtml, overviewOf } from './fleet-overview';
 import { files, writePartnerFiles, type Written } from './partner-files';
 import { harnessVersion, partialOf, runProblems, shardsOf, type PartnerMetadata } from './run-info';
-import { runIdVariable, targetsOf } from '../shared/run-identity';
+import { ensureRunId, runIdVariable, targetsOf } from '../shared/run-identity';
 import { signingKeyFrom, signingKeyVariable, type SigningKey } from './signing';
 
 /**
@@ -87,6 +87,8 @@ export default class CertificationReporter implements Reporter {
   onBegin(config: FullConfig, suite: Suite) {
     this.config = config;
     this.startedAt = new Date();
+    // Before any worker starts, so that every worker stamps one id, whatever configuration ran them.
+    if (!this.merging) ensureRunId();
     const first = config.reporter[0]?.[0] ?? '';
     if (!/certification-reporter/.test(first)) {
       console.warn(`the certification reporter is not the first reporter (it follows ${first}): reporters before it print and store steps, errors and attachments before they are masked; list it first`);
