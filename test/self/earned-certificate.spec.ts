@@ -191,53 +191,69 @@ test.describe('2. CERTIFIED only for a whole run of the partner', () => {
 });
 
 test.describe('3. verify proves who signed', () => {
-  test('a rewritten certificate signed with another key, naming the platform\'s key, fails every way it is checked; the genuine one passes', async () => {
+  test.describe.configure({ mode: 'serial' });
+  const signed = { genuine: '', forged: '', thumbprint: '', attacker: '' };
+
+  test.beforeAll(async () => {
     test.setTimeout(120_000);
     const dir = partnersDir({ mallory: failsAMust });
     const run = await runPlaywright(['--project=mallory', 'suites/token-exchange.spec.ts'], signing(dir), { reporters: ['certification'] });
-    const genuine = path.join(run.out, 'certification', 'mallory');
-    expect(certificationIn(path.join(run.out, 'certification'), 'mallory').verdict).toBe('NOT CERTIFIED');
-
-    // The forgery: the verdict rewritten, the platform's thumbprint kept, signed by the partner's own key.
+    signed.genuine = path.join(run.out, 'certification', 'mallory');
+    const cert = certificationIn(path.join(run.out, 'certification'), 'mallory');
+    expect(cert.verdict).toBe('NOT CERTIFIED');
+    // The forgery: the verdict rewritten, the platform's thumbprint kept, signed by the partner's own key,
+    // which names itself as the platform team, an escape sequence hiding the rest of the line.
     const forged = tempDir('forged-');
-    cpSync(genuine, forged, { recursive: true });
-    const cert = certificationIn(path.dirname(forged), path.basename(forged));
+    cpSync(signed.genuine, forged, { recursive: true });
     const rewritten = `${JSON.stringify({ ...cert, verdict: 'CERTIFIED', summary: 'CERTIFIED: every rule passed' }, null, 2)}\n`;
     writeFileSync(path.join(forged, 'certification.json'), rewritten);
     const attacker = signingKeyFrom({ CERTIFY_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), CERTIFY_SIGNER: 'Platform integration team\u001b[8m (hidden)' })!;
     writeFileSync(path.join(forged, 'certification.json.jws'), `${await signDetached(Buffer.from(rewritten), attacker, new Date())}\n`);
-    const file = path.join(forged, 'certification.json');
+    Object.assign(signed, { forged: path.join(forged, 'certification.json'), thumbprint: cert.signing!.keyThumbprint, attacker: attacker.thumbprint });
+  });
 
-    const unpinned = verify(file);
+  test('without a trusted key, verify exits 1: a signature anyone can make proves integrity only', () => {
+    const unpinned = verify(signed.forged);
     expect(unpinned.status).toBe(1);
     expect(unpinned.stdout).toContain('✗ whose signature it is was not checked: the signature proves integrity only');
-    // The header's signer is printed, its escape sequence shown, never sent to the terminal.
-    expect(unpinned.stdout).toContain('Platform integration team\\u{1b}[8m (hidden)');
-    expect(unpinned.stdout).not.toContain('\u001b');
-    expect(unpinned.stdout).toContain(`✗ certification.json names the signing key ${cert.signing!.keyThumbprint}, but key ${attacker.thumbprint} signed it`);
-    const pinned = verify(file, ['--key', keyFile(publicPem)]);
+    // The genuine certificate too: not who signed it is known without a trusted key.
+    expect(verify(path.join(signed.genuine, 'certification.json')).status).toBe(1);
+  });
+
+  test('the key certification.json names must be the key that signed it; only a trusted key passes', () => {
+    expect(verify(signed.forged).stdout).toContain(`✗ certification.json names the signing key ${signed.thumbprint}, but key ${signed.attacker} signed it`);
+    const pinned = verify(signed.forged, ['--key', keyFile(publicPem)]);
     expect(pinned.status).toBe(1);
     expect(pinned.stdout).toContain('not by a trusted key');
     // The partner's own key as --key still fails: the file names another key than the one that signed.
-    expect(verify(file, ['--key', attacker.thumbprint]).status).toBe(1);
-
+    expect(verify(signed.forged, ['--key', signed.attacker]).status).toBe(1);
     // The genuine certificate: with --key, and with the key pinned in trusted-signers.pub.
-    expect(verify(path.join(genuine, 'certification.json'), ['--key', keyFile(publicPem)]).status).toBe(0);
+    expect(verify(path.join(signed.genuine, 'certification.json'), ['--key', keyFile(publicPem)]).status).toBe(0);
     const cwd = tempDir('checkout-');
     writeFileSync(path.join(cwd, 'trusted-signers.pub'), `# the platform integration team\n${publicPem}`);
-    const trusted = verify(path.join(genuine, 'certification.json'), [], cwd);
+    const trusted = verify(path.join(signed.genuine, 'certification.json'), [], cwd);
     expect(trusted.status, trusted.stdout).toBe(0);
     expect(trusted.stdout).toContain('(a trusted key: listed in trusted-signers.pub)');
-    expect(verify(file, [], cwd).status).toBe(1);
+    expect(verify(signed.forged, [], cwd).status).toBe(1);
+  });
+
+  test("the header's signer is printed with its escape sequence shown, never sent to the terminal", () => {
+    const printed = verify(signed.forged).stdout;
+    expect(printed).toContain('Platform integration team\\u{1b}[8m (hidden)');
+    expect(printed).not.toContain('\u001b');
   });
 });
 
 test.describe('4. secrets never leak', () => {
-  test('the worker\'s own token, keys typed into profile URLs, and a client secret split across two fields are in no artifact', async () => {
+  test.describe.configure({ mode: 'serial' });
+  // 20 characters with a backslash: half of it, split off into a field of its own, is 10 characters.
+  const clientSecret = `s3\\cr-${randomBytes(4).toString('hex')}-2026x`;
+  const keys = { amz: randomBytes(16).toString('hex'), access: `tok-${randomBytes(8).toString('hex')}`, api: randomBytes(10).toString('base64url') };
+  const issued: string[] = [];
+  const seen = { texts: [] as { file: string; text: string }[], cert: undefined as unknown as Certification, har: '', tokenUrl: '' };
+
+  test.beforeAll(async () => {
     test.setTimeout(180_000);
-    // 20 characters with a backslash: half of it, split off into a field of its own, is 10 characters.
-    const clientSecret = `s3\\cr-${randomBytes(4).toString('hex')}-2026x`;
-    const issued: string[] = [];
     const partner = await startReferencePartner({
       clientSecret,
       opaque: () => {
@@ -246,68 +262,83 @@ test.describe('4. secrets never leak', () => {
       },
     });
     try {
-      const keys = { amz: randomBytes(16).toString('hex'), access: `tok-${randomBytes(8).toString('hex')}`, api: randomBytes(10).toString('base64url') };
       const keyed = (url: string) => `${url}?X-Amz-Signature=${keys.amz}&access-token=${keys.access}&apiToken=${keys.api}`;
       const endpoints = profileOf(['echoes-secrets', 'echoes-issued-tokens'], partner.origin);
       const dir = partnersDir({ leaky: { ...endpoints, tokenExchangeUrl: keyed(endpoints.tokenExchangeUrl), accountInfoUrl: keyed(endpoints.accountInfoUrl), clientSecret } });
       const run = await runPlaywright(['--project=leaky'], signing(dir), { reporters: ['certification', 'html', 'blob'] });
       const merged = merge([blobOf(run)], signing(dir));
-      const cert = certificationOf(run, 'leaky');
-      // The leaks were really met: the partner echoed its tokens and the secret, and the run was whole.
-      expect(cert.findings.some((f) => f.rule === 'token-exchange/no-echoed-credentials' && f.outcome === 'failed')).toBe(true);
-      expect(cert.run.targets['token exchange']).toBe(`${endpoints.tokenExchangeUrl}?X-Amz-Signature=[redacted]&access-token=[redacted]&apiToken=[redacted]`);
-      const texts = [...textsUnder(run.out), ...textsUnder(merged.out), { file: 'stdout', text: run.stdout + merged.stdout }, { file: 'stderr', text: run.stderr + merged.stderr }];
-      // The worker's own token is the first issued: every refusal sent after the worker's exchange lists it.
-      expect(readFileSync(path.join(run.out, 'certification', 'leaky', 'exchanges.har'), 'utf8')).toMatch(/issued so far: \[redacted\]/);
-      const planted = {
-        'client secret': clientSecret,
-        'first half of the secret': clientSecret.slice(0, 10),
-        'second half of the secret': clientSecret.slice(10),
-        'X-Amz-Signature': keys.amz,
-        'access-token': keys.access,
-        apiToken: keys.api,
-        ...Object.fromEntries(issued.map((value, index) => [`code or token ${index}`, value])),
-      };
-      expect(issued.length).toBeGreaterThan(15);
-      expect(leaksOf(planted, texts)).toEqual([]);
+      seen.cert = certificationOf(run, 'leaky');
+      seen.har = readFileSync(path.join(run.out, 'certification', 'leaky', 'exchanges.har'), 'utf8');
+      seen.tokenUrl = endpoints.tokenExchangeUrl;
+      seen.texts = [...textsUnder(run.out), ...textsUnder(merged.out), { file: 'stdout', text: run.stdout + merged.stdout }, { file: 'stderr', text: run.stderr + merged.stderr }];
     } finally {
       await partner.close();
     }
   });
+
+  test("the worker's own exchange: its code and token, echoed by every later refusal, are in no artifact, blob or merged report", () => {
+    // The worker's token is the first issued: every refusal sent after the worker's exchange lists it.
+    expect(seen.har).toMatch(/issued so far: \[redacted\]/);
+    expect(issued.length).toBeGreaterThan(15);
+    expect(leaksOf(Object.fromEntries(issued.map((value, index) => [`code or token ${index}`, value])), seen.texts)).toEqual([]);
+  });
+
+  test('keys typed into profile URLs, under names no mask knows, are in no artifact; the address is shown', () => {
+    expect(seen.cert.run.targets['token exchange']).toBe(`${seen.tokenUrl}?X-Amz-Signature=[redacted]&access-token=[redacted]&apiToken=[redacted]`);
+    expect(leaksOf({ 'X-Amz-Signature': keys.amz, 'access-token': keys.access, apiToken: keys.api }, seen.texts)).toEqual([]);
+  });
+
+  test('a client secret echoed split across two JSON fields leaves no half of it, HTML-escaped or not', () => {
+    expect(seen.cert.findings.some((f) => f.rule === 'token-exchange/no-echoed-credentials' && f.outcome === 'failed')).toBe(true);
+    expect(leaksOf({ 'client secret': clientSecret, 'first half of the secret': clientSecret.slice(0, 10), 'second half of the secret': clientSecret.slice(10) }, seen.texts)).toEqual([]);
+  });
 });
 
 test.describe('5. masking never crosses partners', () => {
-  test('a partner whose refresh token reads "NOT CERTIFIED", \'"request": {\' or another partner\'s name rewrites nothing of that partner', async () => {
+  test.describe.configure({ mode: 'serial' });
+  const attacks = { 'a-verdict': 'NOT CERTIFIED', 'a-structure': '"request": {', 'a-name': 'victim-co' };
+  const seen = { out: '', history: '', run: undefined as unknown as NestedRun };
+
+  test.beforeAll(async () => {
     test.setTimeout(180_000);
-    const attacks = { 'a-verdict': 'NOT CERTIFIED', 'a-structure': '"request": {', 'a-name': 'victim-co' };
     const attackers = await Promise.all(Object.values(attacks).map((refresh) => startReferencePartner({ refreshToken: () => refresh })));
     try {
       const dir = partnersDir({ 'victim-co': profileOf([]), ...Object.fromEntries(Object.keys(attacks).map((name, i) => [name, profileOf([], attackers[i]!.origin)])) });
-      const history = tempDir('history-');
-      const run = await runPlaywright(['--project=victim-co', ...Object.keys(attacks).map((name) => `--project=${name}`)], signing(dir, { CERTIFY_HISTORY_DIR: history }), { reporters: ['certification'] });
-      const out = path.join(run.out, 'certification');
-      const victim = certificationOf(run, 'victim-co');
-      expect(victim.verdict).toBe('CERTIFIED');
-      expect(victim.summary).toMatch(/^CERTIFIED: \d+ of \d+ rules passed/);
-      expect(readFileSync(path.join(out, 'victim-co', 'certification.html'), 'utf8')).toMatch(/<div class="banner certified" id="verdict" data-verdict="CERTIFIED">\s*<strong>CERTIFIED<\/strong>/);
-      const har = JSON.parse(readFileSync(path.join(out, 'victim-co', 'exchanges.har'), 'utf8')) as { log: { entries: { request: { method: string } }[] } };
-      expect(har.log.entries.length).toBe(victim.latency.reduce((sum, row) => sum + row.requests, 0));
-      expect(har.log.entries.every((entry) => entry.request.method.length > 0)).toBe(true);
-      // Folders are never masked: the victim's history is under its own name.
-      expect(readdirSync(history).sort()).toEqual([...Object.keys(attacks), 'victim-co'].sort());
-      const overview = overviewSchema.parse(JSON.parse(readFileSync(path.join(out, 'index.json'), 'utf8')));
-      expect(overview.partners.find((p) => p.partner === 'victim-co')?.verdict).toBe('CERTIFIED');
-      expect(readFileSync(path.join(out, 'index.html'), 'utf8')).not.toContain('[redacted]');
-      expect(verify(path.join(out, 'victim-co', 'certification.json'), ['--key', keyFile(publicPem)]).status).toBe(0);
-      // Each attacker's own report is whole too: its value is masked in its evidence, as data.
-      for (const name of Object.keys(attacks)) {
-        const own = certificationOf(run, name);
-        expect(own.verdict, `${name}: ${own.summary}`).toBe('CERTIFIED');
-        expect(() => JSON.parse(readFileSync(path.join(out, name, 'exchanges.har'), 'utf8')) as unknown).not.toThrow();
-      }
+      seen.history = tempDir('history-');
+      seen.run = await runPlaywright(['--project=victim-co', ...Object.keys(attacks).map((name) => `--project=${name}`)], signing(dir, { CERTIFY_HISTORY_DIR: seen.history }), { reporters: ['certification'] });
+      seen.out = path.join(seen.run.out, 'certification');
     } finally {
       await Promise.all(attackers.map((partner) => partner.close()));
     }
+    // Each attacker's own report is whole too: its value is masked in its evidence, as data.
+    for (const name of Object.keys(attacks)) {
+      const own = certificationOf(seen.run, name);
+      expect(own.verdict, `${name}: ${own.summary}`).toBe('CERTIFIED');
+      expect(() => JSON.parse(readFileSync(path.join(seen.out, name, 'exchanges.har'), 'utf8')) as unknown).not.toThrow();
+    }
+  });
+
+  test('a refresh token reading "NOT CERTIFIED" masks nothing of another partner\'s verdict, banner or overview', () => {
+    const victim = certificationOf(seen.run, 'victim-co');
+    expect(victim.verdict).toBe('CERTIFIED');
+    expect(victim.summary).toMatch(/^CERTIFIED: \d+ of \d+ rules passed/);
+    expect(readFileSync(path.join(seen.out, 'victim-co', 'certification.html'), 'utf8')).toMatch(/<div class="banner certified" id="verdict" data-verdict="CERTIFIED">\s*<strong>CERTIFIED<\/strong>/);
+    const overview = overviewSchema.parse(JSON.parse(readFileSync(path.join(seen.out, 'index.json'), 'utf8')));
+    expect(overview.partners.find((p) => p.partner === 'victim-co')?.verdict).toBe('CERTIFIED');
+    expect(readFileSync(path.join(seen.out, 'index.html'), 'utf8')).not.toContain('[redacted]');
+    expect(verify(path.join(seen.out, 'victim-co', 'certification.json'), ['--key', keyFile(publicPem)]).status).toBe(0);
+  });
+
+  test('a refresh token reading \'"request": {\' empties no other partner\'s HAR or evidence', () => {
+    const victim = certificationOf(seen.run, 'victim-co');
+    const har = JSON.parse(readFileSync(path.join(seen.out, 'victim-co', 'exchanges.har'), 'utf8')) as { log: { entries: { request: { method: string } }[] } };
+    expect(har.log.entries.length).toBe(victim.latency.reduce((sum, row) => sum + row.requests, 0));
+    expect(har.log.entries.every((entry) => entry.request.method.length > 0)).toBe(true);
+  });
+
+  test("a refresh token reading another partner's name files that partner's run under its own name", () => {
+    expect(readdirSync(seen.history).sort()).toEqual([...Object.keys(attacks), 'victim-co'].sort());
+    expect(readdirSync(path.join(seen.history, 'victim-co'))).toHaveLength(1);
   });
 });
 
@@ -394,20 +425,34 @@ test.describe('8. waivers are bounded and visible', () => {
     expect(run.stderr).toContain('"waivers.0.rule" is token-exchange/no-token-without-credentials, which cannot be waived');
   });
 
-  test('the README\'s apostrophe waiver covers O\'Brien, not O\'Brien<script>…; a waived run says so in its banner', async () => {
-    test.setTimeout(120_000);
+  const both = { run: undefined as unknown as NestedRun };
+  const apostropheRun = async () => {
+    if (both.run) return both.run;
     const dir = partnersDir({ bravo: profileOf(['apostrophe-last-name']), mallory: profileOf(['markup-last-name']) });
     const waiver = { ...terms, message: '"user.lastName" is "O\'Brien";*', expires: soon() };
     for (const partner of ['bravo', 'mallory']) waiversOf(dir, partner, [waiver]);
-    const run = await runPlaywright(['--project=bravo', '--project=mallory'], signing(dir), { reporters: ['certification'] });
-    const mallory = certificationOf(run, 'mallory');
-    expect(mallory.verdict).toBe('NOT CERTIFIED');
-    expect(mallory.rules.find((rule) => rule.id === lastNameRule)?.outcome).toBe('failed');
-    expect(mallory.waivers[0]?.status).toBe('stale');
-    const bravo = certificationOf(run, 'bravo');
-    expect(bravo.rules.find((rule) => rule.id === lastNameRule)?.outcome).toBe('waived');
-    expect(bravo.summary).toMatch(/^CERTIFIED with 1 waiver: /);
-    const html = readFileSync(path.join(run.out, 'certification', 'bravo', 'certification.html'), 'utf8');
-    expect(html).toMatch(/<div class="banner certified-waived" id="verdict" data-verdict="CERTIFIED">\s*<strong>CERTIFIED with 1 waiver<\/strong>/);
+    return (both.run = await runPlaywright(['--project=bravo', '--project=mallory'], signing(dir), { reporters: ['certification'] }));
+  };
+
+  test.describe(() => {
+    test.describe.configure({ mode: 'serial' });
+    test("the README's apostrophe waiver covers O'Brien, never O'Brien<script>…: its message matches whole", async () => {
+      test.setTimeout(120_000);
+      const run = await apostropheRun();
+      const mallory = certificationOf(run, 'mallory');
+      expect(mallory.verdict).toBe('NOT CERTIFIED');
+      expect(mallory.rules.find((rule) => rule.id === lastNameRule)?.outcome).toBe('failed');
+      expect(mallory.waivers[0]?.status).toBe('stale');
+      expect(certificationOf(run, 'bravo').rules.find((rule) => rule.id === lastNameRule)?.outcome).toBe('waived');
+    });
+
+    test('a waived run\'s banner says "CERTIFIED with 1 waiver", in its own colour', async () => {
+      test.setTimeout(120_000);
+      const run = await apostropheRun();
+      expect(certificationOf(run, 'bravo').summary).toMatch(/^CERTIFIED with 1 waiver: /);
+      const html = readFileSync(path.join(run.out, 'certification', 'bravo', 'certification.html'), 'utf8');
+      expect(html).toMatch(/<div class="banner certified-waived" id="verdict" data-verdict="CERTIFIED">\s*<strong>CERTIFIED with 1 waiver<\/strong>/);
+      expect(html).toContain('.banner.certified-waived{background:var(--waive)}');
+    });
   });
 });
