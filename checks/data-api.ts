@@ -42,6 +42,7 @@ const nextAfter = (envelope: Envelope) => (isObject(envelope.next) ? envelope.ne
 
 const rule = <I>(id: string, clause: ClauseId, field: string, requirement: string, check: (input: I) => Issue[], level: 'MUST' | 'SHOULD' = 'MUST'): Rule<I> => ({
   id: `data-api/${id}`,
+  owner: 'platform',
   field,
   clause,
   level,

@@ -54,9 +54,16 @@ export interface Issue {
   outcome?: Outcome;
 }
 
+/**
+ * Who can make a rule pass (DESIGN §4): the partner (its endpoints, its data, its app) or the platform (the
+ * mock link, the embedded app's behaviour, the data API). A partner's verdict rests on its rules alone.
+ */
+export type Owner = 'partner' | 'platform';
+
 /** A pure rule: no I/O, no clock (time comes in through ctx), never throws on any input. */
 export interface Rule<Input, Ctx = void> {
   id: string;
+  owner: Owner;
   field: string;
   clause: ClauseId;
   level: Level;

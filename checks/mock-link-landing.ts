@@ -8,6 +8,7 @@ import { received, screenNames, type Visit } from './sign-on';
 function tamperedLinkRejected(name: string, what: string, clause: ClauseId = 'RFC8725 §3.1'): Rule<Visit> {
   return {
     id: `mock-link/jwt/${name}-rejected`,
+    owner: 'platform',
     field: 'token',
     clause,
     level: 'MUST',
@@ -38,6 +39,7 @@ export interface Landing {
 
 export const landingReferrerPolicy: Rule<Landing> = {
   id: 'mock-link/landing/referrer-policy',
+  owner: 'platform',
   field: 'referrer-policy',
   clause: 'harness §mock-link',
   level: 'MUST',
@@ -50,6 +52,7 @@ export const landingReferrerPolicy: Rule<Landing> = {
 
 export const landingFrameAncestors: Rule<Landing> = {
   id: 'mock-link/landing/frame-ancestors',
+  owner: 'platform',
   field: 'content-security-policy',
   clause: 'CSP3 frame-ancestors',
   level: 'MUST',
@@ -65,6 +68,7 @@ export const landingFrameAncestors: Rule<Landing> = {
 
 export const landingCookies: Rule<Landing> = {
   id: 'mock-link/landing/cookies',
+  owner: 'platform',
   field: 'set-cookie',
   clause: 'RFC6265bis §4.1.2',
   level: 'MUST',

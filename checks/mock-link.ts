@@ -12,7 +12,7 @@ import { landingCookies, landingFrameAncestors, landingReferrerPolicy, tamperedL
 
 export const maxLinkLifetimeSeconds = 600;
 /** A complete answer, without a redirect, from the mock-link endpoint under "platform.url". */
-export const mockLinkTransportRules = transportRules('mock-link', 'platform.url');
+export const mockLinkTransportRules = transportRules('mock-link', 'platform.url', 'platform');
 const impact = 'the mock-link sign-on the browser suites build on cannot be trusted';
 
 /** The link a successful call answered and the JWT in it, decoded without verification (the harness has no key). */
@@ -37,6 +37,7 @@ export function issuedLink(response: JsonResponse): IssuedLink {
 
 export const linkCreated: Rule<JsonResponse> = {
   id: 'mock-link/create/accepted',
+  owner: 'platform',
   field: 'link',
   clause: 'spec §4.3',
   level: 'MUST',
@@ -53,6 +54,7 @@ export const linkCreated: Rule<JsonResponse> = {
 
 export const linkAlgorithm: Rule<IssuedLink> = {
   id: 'mock-link/jwt/algorithm',
+  owner: 'platform',
   field: 'token',
   clause: 'RFC8725 §3.1',
   level: 'MUST',
@@ -63,6 +65,7 @@ export const linkAlgorithm: Rule<IssuedLink> = {
 
 export const linkClaims: Rule<IssuedLink> = {
   id: 'mock-link/jwt/claims',
+  owner: 'platform',
   field: 'token',
   clause: 'RFC7519 §4.1',
   level: 'MUST',
@@ -84,6 +87,7 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
 
 export const linkCarriesAccountInfo: Rule<{ issued: IssuedLink; sent: Record<string, unknown> }> = {
   id: 'mock-link/jwt/account-info',
+  owner: 'platform',
   field: 'accountInfo',
   clause: 'spec §4.3',
   level: 'MUST',
@@ -110,6 +114,7 @@ export interface Refusal {
 function refusedWith(id: string, status: 400 | 401, requirement: string, clause: 'spec §4.3' | 'spec §5.4'): Rule<readonly Refusal[]> {
   return {
     id,
+    owner: 'platform',
     field: 'status',
     clause,
     level: 'MUST',
@@ -133,6 +138,7 @@ export const orgIdMismatchRefused = refusedWith('mock-link/request/org-id-matche
 
 export const refusalsExplained: Rule<readonly Refusal[]> = {
   id: 'mock-link/request/error-json',
+  owner: 'platform',
   field: 'body',
   clause: 'spec §4.3',
   level: 'SHOULD',

@@ -60,6 +60,7 @@ export function presence(field: Field): PayloadRule {
   return {
     judges: 'presence',
     id: `${field.endpoint}/${idPath(field.path)}/present`,
+    owner: 'partner',
     field: field.path,
     clause: field.clause,
     level: required ? 'MUST' : 'INFO',
@@ -87,6 +88,7 @@ export function kind(field: Field, level: Level = 'MUST'): PayloadRule {
   return {
     judges: 'type',
     id: `${field.endpoint}/${idPath(field.path)}/type`,
+    owner: 'partner',
     field: field.path,
     clause: field.clause,
     level,
@@ -154,6 +156,7 @@ export function constraint<K extends Kind>(field: Field<K>, name: string, spec: 
   return {
     judges: 'value',
     id: `${field.endpoint}/${idPath(field.path)}/${name}`,
+    owner: 'partner',
     field: field.path,
     clause: spec.clause ?? field.clause,
     level: spec.level ?? 'MUST',
@@ -188,6 +191,7 @@ export function spelling(field: Field): PayloadRule {
   return {
     judges: 'spelling',
     id: `${field.endpoint}/${idPath(field.path)}/spelling`,
+    owner: 'partner',
     field: field.path,
     clause: field.clause,
     level: 'MUST',

@@ -56,6 +56,7 @@ function rulesOf(resource: Resource) {
   const { id, urlField } = resource;
   const refuses = (name: string, what: string): Rule<JsonResponse> => ({
     id: `${id}/${name}`,
+    owner: 'partner',
     field: urlField,
     clause: 'RFC6750 §3',
     level: 'MUST',
@@ -65,12 +66,13 @@ function rulesOf(resource: Resource) {
     check: ({ status }) => (status === 401 ? [] : [{ code: 'status', params: { status }, message: `"${urlField}" answered ${status} to ${what}; answer 401` }]),
   });
   return {
-    transport: transportRules(id, urlField),
+    transport: transportRules(id, urlField, 'partner'),
     ...jsonResponseRules({ id, answer: resource.answer, example: resource.example, clause: 'spec §4.2', impact: resource.impact }),
     missingToken: refuses('missing-token', 'a request without "Authorization"'),
     invalidToken: refuses('invalid-token', 'a request with an unknown Bearer token'),
     wwwAuthenticate: {
       id: `${id}/www-authenticate`,
+      owner: 'partner',
       field: 'WWW-Authenticate',
       clause: 'RFC6750 §3',
       level: 'SHOULD',
@@ -84,6 +86,7 @@ function rulesOf(resource: Resource) {
     } satisfies Rule<JsonResponse>,
     nullValues: {
       id: `${id}/null-values`,
+      owner: 'partner',
       field: 'body',
       clause: 'harness §null',
       level: 'SHOULD',
@@ -106,6 +109,7 @@ export interface TwoCalls {
 
 export const accountInfoConsistent: Rule<TwoCalls> = {
   id: 'account-info/consistent-ids',
+  owner: 'partner',
   field: 'user.id',
   clause: 'spec §2.3',
   level: 'MUST',
@@ -124,6 +128,7 @@ const idsOf = (payload: Payload) => fundingSourceIds(payload).map((id) => JSON.s
 
 export const fundingSourceIdsStable: Rule<TwoCalls> = {
   id: 'funding-sources/id/stable',
+  owner: 'partner',
   field: 'fundingSources[].id',
   clause: 'spec §4.2 sync',
   level: 'MUST',

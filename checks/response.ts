@@ -33,6 +33,7 @@ function notJson(body: string, error: string): string {
 export function jsonResponseRules({ id, answer, example, clause, impact }: Endpoint) {
   const status: Rule<JsonResponse> = {
     id: `${id}/status`,
+    owner: 'partner',
     field: 'status',
     clause,
     level: 'MUST',
@@ -42,6 +43,7 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
   };
   const contentType: Rule<JsonResponse> = {
     id: `${id}/content-type`,
+    owner: 'partner',
     field: 'content-type',
     clause,
     level: 'MUST',
@@ -54,6 +56,7 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
   };
   const bodyJson: Rule<JsonResponse> = {
     id: `${id}/body-json`,
+    owner: 'partner',
     field: 'body',
     clause,
     level: 'MUST',
@@ -66,6 +69,7 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
   };
   const utf8: Rule<JsonResponse> = {
     id: `${id}/utf-8`,
+    owner: 'partner',
     field: 'body',
     clause: 'RFC8259 §8.1',
     level: 'MUST',
@@ -75,6 +79,7 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
   };
   const uniqueKeys: Rule<JsonResponse> = {
     id: `${id}/unique-keys`,
+    owner: 'partner',
     field: 'body',
     clause: 'RFC8259 §4',
     level: 'MUST',
@@ -84,6 +89,7 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
   };
   const noProtoKeys: Rule<JsonResponse> = {
     id: `${id}/no-proto-keys`,
+    owner: 'partner',
     field: 'body',
     clause: 'harness §json-keys',
     level: 'MUST',

@@ -1,6 +1,6 @@
 import { isObject } from './evidence';
 import type { ClauseId } from './clauses';
-import type { Issue, Rule } from './finding';
+import type { Issue, Owner, Rule } from './finding';
 
 /**
  * Rules on what sign-on shows: what a browser saw in the embedded app and in the host page that frames it. The probes observe; these rules only judge the observation.
@@ -29,9 +29,11 @@ export const messageType = (message: ReceivedMessage) => (isObject(message.data)
 export const received = (visit: Visit, type: string) => visit.messages.filter((message) => messageType(message) === type && message.origin === visit.platformOrigin);
 const shownText = (text: string) => JSON.stringify(text.replace(/\s+/g, ' ').trim().slice(0, 120));
 
+// Every screen rule judges the platform's app: what a partner sends decides which screen, not whether it shows.
 function screenRule(id: string, screen: Screen, clause: ClauseId, requirement: string, impact: string): Rule<Visit> {
   return {
     id,
+    owner: 'platform',
     field: 'screen',
     clause,
     level: 'MUST',
@@ -41,33 +43,52 @@ function screenRule(id: string, screen: Screen, clause: ClauseId, requirement: s
   };
 }
 
-export const appShown: Rule<Visit & { expected: readonly string[] }> = {
-  id: 'sign-on/app/shown',
-  field: 'screen',
-  clause: 'spec §1',
-  level: 'MUST',
-  requirement: "sign-on lands in the app, which shows the user's name and company",
-  impact: 'users who sign on do not reach the payments app',
-  check: (visit) => {
-    if (visit.screen !== 'app') return [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not the app` }];
-    return visit.expected.filter((text) => !visit.text.includes(text)).map((text) => ({ message: `the app does not show ${JSON.stringify(text)}` }));
-  },
-};
+/**
+ * The app shown, and the host told so, on each path: on the code path the platform exchanges a fresh code
+ * with the partner and reads its account information, so these are the partner's (the only browser rules a
+ * partner can move); on the mock-link path nothing of the partner's is called, so they are the platform's.
+ */
+function appShownOn(id: string, owner: Owner, how: string): Rule<Visit & { expected: readonly string[] }> {
+  return {
+    id,
+    owner,
+    field: 'screen',
+    clause: 'spec §1',
+    level: 'MUST',
+    requirement: `${how} lands in the app, which shows the user's name and company`,
+    impact: 'users who sign on do not reach the payments app',
+    check: (visit) => {
+      if (visit.screen !== 'app') return [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not the app` }];
+      return visit.expected.filter((text) => !visit.text.includes(text)).map((text) => ({ message: `the app does not show ${JSON.stringify(text)}` }));
+    },
+  };
+}
 
-export const navigatedMessage: Rule<Visit> = {
-  id: 'sign-on/message/navigated',
-  field: 'message',
-  clause: 'harness §messages',
-  level: 'MUST',
-  requirement: 'the host receives NAVIGATED_TO_TARGET from the platform when the app is shown',
-  impact: 'the partner\'s app never learns that the embedded app is ready',
-  check: (visit) => (received(visit, 'NAVIGATED_TO_TARGET').length === 1 ? [] : [{ message: `the host received ${describe(visit.messages)}; expected one NAVIGATED_TO_TARGET from ${visit.platformOrigin}` }]),
-};
+function navigatedOn(id: string, owner: Owner, how: string): Rule<Visit> {
+  return {
+    id,
+    owner,
+    field: 'message',
+    clause: 'harness §messages',
+    level: 'MUST',
+    requirement: `after ${how}, the host receives NAVIGATED_TO_TARGET from the platform when the app is shown`,
+    impact: 'the partner\'s app never learns that the embedded app is ready',
+    check: (visit) => (received(visit, 'NAVIGATED_TO_TARGET').length === 1 ? [] : [{ message: `the host received ${describe(visit.messages)}; expected one NAVIGATED_TO_TARGET from ${visit.platformOrigin}` }]),
+  };
+}
+
+const codePath = 'sign-on with a fresh code (the partner\'s token exchange and account information)';
+const linkPath = 'sign-on with a mock link';
+export const appShown = appShownOn('sign-on/app/shown', 'partner', codePath);
+export const navigatedMessage = navigatedOn('sign-on/message/navigated', 'partner', codePath);
+export const linkAppShown = appShownOn('sign-on/mock-link-app/shown', 'platform', linkPath);
+export const linkNavigatedMessage = navigatedOn('sign-on/mock-link-message/navigated', 'platform', linkPath);
 
 export const errorShown = screenRule('sign-on/error/shown', 'error', 'spec §7.1', 'account information without its required data leads to the error screen', 'users with incomplete data get into the app, and the platform fails later');
 
 export const authenticationErrorMessage: Rule<Visit> = {
   id: 'sign-on/message/authentication-error',
+  owner: 'platform',
   field: 'message',
   clause: 'spec §7.1',
   level: 'MUST',
@@ -94,6 +115,7 @@ export interface CollectVisit extends Visit {
 
 export const collectionScreenShown: Rule<CollectVisit> = {
   id: 'sign-on/collect/fields',
+  owner: 'platform',
   field: 'screen',
   clause: 'spec §7.2',
   level: 'MUST',
@@ -112,6 +134,7 @@ export const collectionScreenShown: Rule<CollectVisit> = {
 
 export const inlineErrorShown: Rule<CollectVisit & { invalidField: string; errors: Readonly<Record<string, string>> }> = {
   id: 'sign-on/collect/inline-error',
+  owner: 'platform',
   field: 'screen',
   clause: 'spec §7.2',
   level: 'MUST',
@@ -134,6 +157,7 @@ export interface FundingVisit extends Visit {
 
 export const fundingSynced: Rule<FundingVisit> = {
   id: 'sign-on/funding/sync',
+  owner: 'platform',
   field: 'fundingSources[].id',
   clause: 'spec §4.2 sync',
   level: 'MUST',
@@ -160,6 +184,7 @@ export interface ForeignVisit {
 
 export const foreignHostCannotFrame: Rule<ForeignVisit> = {
   id: 'sign-on/frame/foreign-host-blocked',
+  owner: 'platform',
   field: 'content-security-policy',
   clause: 'CSP3 frame-ancestors',
   level: 'MUST',
@@ -170,6 +195,7 @@ export const foreignHostCannotFrame: Rule<ForeignVisit> = {
 
 export const messagesToHostOnly: Rule<ForeignVisit> = {
   id: 'sign-on/message/exact-origin',
+  owner: 'platform',
   field: 'message',
   clause: 'harness §messages',
   level: 'MUST',
@@ -182,6 +208,7 @@ export const messagesToHostOnly: Rule<ForeignVisit> = {
 
 export const partnerDataEscaped: Rule<Visit & { injected: boolean; markup: string }> = {
   id: 'sign-on/html/escaped',
+  owner: 'platform',
   field: 'company.name',
   clause: 'harness §escaping',
   level: 'MUST',
@@ -198,6 +225,8 @@ export const partnerDataEscaped: Rule<Visit & { injected: boolean; markup: strin
 export const signOnRules = [
   appShown,
   navigatedMessage,
+  linkAppShown,
+  linkNavigatedMessage,
   errorShown,
   authenticationErrorMessage,
   collectionScreenShown,

@@ -66,6 +66,7 @@ export function diagnoseRefusal(trial: EncodingTrial): string {
 
 export const configuredEncodingAccepted: Rule<EncodingTrial> = {
   id: 'token-exchange/encoding',
+  owner: 'partner',
   field: 'tokenExchangeEncoding',
   clause: 'spec §4.2',
   level: 'MUST',
@@ -76,6 +77,7 @@ export const configuredEncodingAccepted: Rule<EncodingTrial> = {
 
 export const otherEncodingNoted: Rule<{ encoding: Encoding; exchange: Exchange }> = {
   id: 'token-exchange/other-encoding',
+  owner: 'partner',
   field: 'tokenExchangeEncoding',
   clause: 'spec §4.2',
   level: 'INFO',
@@ -94,6 +96,7 @@ export const otherEncodingNoted: Rule<{ encoding: Encoding; exchange: Exchange }
 
 export const negativeCasesEncoding: Rule<{ configured: Encoding; used: Encoding }> = {
   id: 'token-exchange/negative-cases-encoding',
+  owner: 'partner',
   field: 'tokenExchangeEncoding',
   clause: 'spec §4.2',
   level: 'INFO',

@@ -89,6 +89,7 @@ function describe(what: string, g: Guessability): string {
 function unguessable(id: string, what: string, field: string): Rule<{ values: readonly string[] } | { notApplicable: string }> {
   return {
     id,
+    owner: 'partner',
     field,
     clause: 'RFC6749 §10.10',
     level: 'SHOULD',

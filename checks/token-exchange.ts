@@ -36,7 +36,7 @@ export function describeJsonResponse(r: JsonResponse): string {
 
 export const signOnFails = 'sign-on fails for every user';
 
-export const tokenTransportRules = transportRules('token-exchange', 'tokenExchangeUrl');
+export const tokenTransportRules = transportRules('token-exchange', 'tokenExchangeUrl', 'partner');
 
 /**
  * Whether "accountInfoUrl" took a token: a 2xx is yes, a 401 or other error is no. A transport failure

@@ -10,6 +10,7 @@ import { describeJsonResponse, grantsToken } from './token-exchange';
 
 export const getRefused: Rule<JsonResponse> = {
   id: 'token-exchange/get-refused',
+  owner: 'partner',
   field: 'method',
   clause: 'RFC6749 §3.2',
   level: 'MUST',
@@ -24,6 +25,7 @@ export const getRefused: Rule<JsonResponse> = {
 
 export const credentialsInUriRefused: Rule<JsonResponse> = {
   id: 'token-exchange/credentials-in-uri-refused',
+  owner: 'partner',
   field: 'client_secret',
   clause: 'RFC6749 §2.3.1',
   level: 'MUST',
@@ -44,6 +46,7 @@ export interface DuplicateTrial {
 
 export const duplicateParamRefused: Rule<readonly DuplicateTrial[]> = {
   id: 'token-exchange/duplicate-param-refused',
+  owner: 'partner',
   field: 'code',
   clause: 'RFC6749 §3.2',
   level: 'SHOULD',
@@ -62,6 +65,7 @@ export const duplicateParamRefused: Rule<readonly DuplicateTrial[]> = {
 
 export const unknownParamIgnored: Rule<JsonResponse> = {
   id: 'token-exchange/unknown-param-ignored',
+  owner: 'partner',
   field: 'certify_unrecognised',
   clause: 'RFC6749 §3.2',
   level: 'SHOULD',
@@ -83,6 +87,7 @@ export interface Race {
 
 export const concurrentRedemption: Rule<Race> = {
   id: 'token-exchange/concurrent-redemption',
+  owner: 'partner',
   field: 'code',
   clause: 'RFC6749 §4.1.2',
   level: 'MUST',
@@ -122,6 +127,7 @@ function echoForms({ value }: Sent, clientId: string | undefined): [form: string
 
 export const noEchoedCredentials: Rule<{ response: Pick<JsonResponse, 'headers' | 'body'>; sent: readonly Sent[]; clientId?: string | undefined }> = {
   id: 'token-exchange/no-echoed-credentials',
+  owner: 'partner',
   field: 'client_secret',
   clause: 'harness §echo',
   level: 'MUST',
@@ -146,6 +152,7 @@ export const codeLifetimeMarginSeconds = 5;
 
 export const codeExpires: Rule<{ heldSeconds: number; response: JsonResponse }> = {
   id: 'token-exchange/code-expires',
+  owner: 'partner',
   field: 'code',
   clause: 'RFC6749 §4.1.2',
   level: 'SHOULD',

@@ -18,6 +18,7 @@ interface Situation {
 function rejects({ id, what, level, clause, impact, letsOthersIn }: Situation): Rule<JsonResponse> {
   return {
     id,
+    owner: 'partner',
     field: 'code',
     clause,
     level,
@@ -34,6 +35,7 @@ function answersError({ id, what, level, clause, impact }: Situation, statuses: 
   const expected = `${alternatives(statuses)} with {"error": ${alternatives(errors)}}`;
   return {
     id,
+    owner: 'partner',
     field: 'error',
     clause,
     level,
@@ -88,6 +90,7 @@ export const { rejected: wrongSecretRejected, error: wrongSecretInvalidClient } 
 
 export const codeReuseRevokesToken: Rule<Exchange> = {
   id: 'token-exchange/code-reuse-revokes-token',
+  owner: 'partner',
   field: 'access_token',
   clause: 'RFC6749 §4.1.2',
   level: 'SHOULD',
@@ -114,6 +117,7 @@ export const schemeOf = (request: { headers?: RequestRecord['headers'] }): strin
 
 export const unauthorizedNamesScheme: Rule<Answered> = {
   id: 'token-exchange/www-authenticate',
+  owner: 'partner',
   field: 'WWW-Authenticate',
   clause: 'RFC6749 §5.2',
   level: 'SHOULD',
@@ -160,6 +164,7 @@ export const unsupportedGrantTypeRejected = answersError(
 
 export const noTokenWithoutCredentials: Rule<{ grantType: string; response: JsonResponse }> = {
   id: 'token-exchange/no-token-without-credentials',
+  owner: 'partner',
   field: 'grant_type',
   clause: 'RFC6749 §3.2.1',
   level: 'MUST',

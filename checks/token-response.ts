@@ -24,6 +24,7 @@ type TokenFields = Record<string, unknown>;
 
 export const accessToken: Rule<TokenFields> = {
   id: 'token-exchange/access-token',
+  owner: 'partner',
   field: 'access_token',
   clause: 'spec §4.2',
   level: 'MUST',
@@ -39,6 +40,7 @@ export const accessToken: Rule<TokenFields> = {
 
 export const tokenTypeBearer: Rule<TokenFields> = {
   id: 'token-exchange/token-type',
+  owner: 'partner',
   field: 'token_type',
   clause: 'RFC6749 §5.1',
   level: 'MUST',
@@ -53,6 +55,7 @@ export const tokenTypeBearer: Rule<TokenFields> = {
 
 export const expiresInPositiveInteger: Rule<TokenFields> = {
   id: 'token-exchange/expires-in',
+  owner: 'partner',
   field: 'expires_in',
   clause: 'RFC6749 §5.1',
   level: 'MUST',
@@ -68,6 +71,7 @@ export const expiresInPositiveInteger: Rule<TokenFields> = {
 
 export const expiresInPresent: Rule<TokenFields> = {
   id: 'token-exchange/expires-in-present',
+  owner: 'partner',
   field: 'expires_in',
   clause: 'RFC6749 §5.1',
   level: 'SHOULD',
@@ -79,6 +83,7 @@ export const expiresInPresent: Rule<TokenFields> = {
 
 export const refreshTokenNoted: Rule<TokenFields> = {
   id: 'token-exchange/refresh-token',
+  owner: 'partner',
   field: 'refresh_token',
   clause: 'spec §4.2',
   level: 'INFO',
@@ -94,6 +99,7 @@ export const refreshTokenNoted: Rule<TokenFields> = {
 function headerHas(id: string, header: string, token: string): Rule<JsonResponse> {
   return {
     id,
+    owner: 'partner',
     field: header,
     clause: 'RFC6749 §5.1',
     level: 'SHOULD',
@@ -143,6 +149,7 @@ export const noTokenBlocker = (response: JsonResponse): Blocker => ({ rule: isSu
 
 export const issuedTokenAccepted: Rule<{ encoding: Encoding; exchange: Exchange }> = {
   id: 'token-exchange/token-accepted',
+  owner: 'partner',
   field: 'accountInfoUrl',
   clause: 'spec §4.2',
   level: 'MUST',

@@ -1,5 +1,5 @@
 import type { Exchange, TransportFailureKind } from './evidence';
-import { evaluateAll, failed, firstFailure, type Blocker, type Finding, type Rule } from './finding';
+import { evaluateAll, failed, firstFailure, type Blocker, type Finding, type Owner, type Rule } from './finding';
 
 const securityFailures: ReadonlySet<TransportFailureKind> = new Set(['tls', 'plain-http']);
 
@@ -17,10 +17,11 @@ export const transportRule = (rules: readonly Rule<Exchange>[], kind: TransportK
  * Rules every call to a partner endpoint must pass before its content can be judged: a complete
  * response arrived in time, and it is not a redirect (the platform never follows one).
  */
-export function transportRules(endpoint: string, urlField: string): Rule<Exchange>[] {
+export function transportRules(endpoint: string, urlField: string, owner: Owner): Rule<Exchange>[] {
   return [
     {
       id: `${endpoint}/transport`,
+      owner,
       field: urlField,
       clause: 'harness §transport',
       level: 'MUST',
@@ -31,6 +32,7 @@ export function transportRules(endpoint: string, urlField: string): Rule<Exchang
     },
     {
       id: `${endpoint}/tls`,
+      owner,
       field: urlField,
       clause: 'RFC6749 §1.6',
       level: 'MUST',
@@ -42,6 +44,7 @@ export function transportRules(endpoint: string, urlField: string): Rule<Exchang
     },
     {
       id: `${endpoint}/redirect`,
+      owner,
       field: urlField,
       clause: 'RFC9110 §15.4',
       level: 'MUST',
@@ -55,6 +58,7 @@ export function transportRules(endpoint: string, urlField: string): Rule<Exchang
     },
     {
       id: `${endpoint}/rate-limit`,
+      owner,
       field: urlField,
       clause: 'RFC6585 §4',
       level: 'MUST',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { appShown, authenticationErrorMessage, collectionCompletes, collectionScreenShown, errorShown, foreignHostCannotFrame, fundingSynced, inlineErrorShown, messagesToHostOnly, navigatedMessage, partnerDataEscaped } from '../checks/sign-on';
+import { appShown, authenticationErrorMessage, collectionCompletes, collectionScreenShown, errorShown, foreignHostCannotFrame, fundingSynced, inlineErrorShown, linkAppShown, linkNavigatedMessage, messagesToHostOnly, navigatedMessage, partnerDataEscaped } from '../checks/sign-on';
 import { isObject } from '../checks/evidence';
 import { blocked, evaluate, evaluateAll, skip, skipRest, unjudged, type AnyRule, type Finding } from '../checks/finding';
 import { signOnDecision } from '../checks/sign-on-decision';
@@ -10,21 +10,21 @@ import { type Probe } from './probe';
 import { browserProbe, examplesFor, exampleFor, expectedTexts, fieldsOnScreen, fillCollection, frameOf, hostPageFor, linkFor, observe, signOn, text, without, withCompanyName } from './browser-session';
 /** (a) The mock-link path: a link built from the partner's live account information opens the app. */
 const mockLinkSignOn = browserProbe(
-  { id: 'sign-on/mock-link', area: 'sign-on', title: "a mock link built from the partner's account information opens the app in the host page", rules: [appShown, navigatedMessage], codes: 0 },
+  { id: 'sign-on/mock-link', area: 'sign-on', title: "a mock link built from the partner's account information opens the app in the host page", rules: [linkAppShown, linkNavigatedMessage], codes: 0 },
   async (ctx, session, http) => {
     const link = await linkFor(ctx, http);
     if ('problem' in link) return unjudged(mockLinkSignOn.rules, link);
     const visit = await signOn(session, ctx.platform, link.link, 'mock-link');
-    return [...evaluate(appShown, { ...visit, expected: expectedTexts(link.sent) }, undefined), ...evaluate(navigatedMessage, visit, undefined)];
+    return [...evaluate(linkAppShown, { ...visit, expected: expectedTexts(link.sent) }, undefined), ...evaluate(linkNavigatedMessage, visit, undefined)];
   },
 );
 
 /** (b) The code path: the platform exchanges a fresh code with the partner and reads its endpoints. */
 const codeSignOn = browserProbe(
-  { id: 'sign-on/code', area: 'sign-on', title: "a fresh code opens the app through the partner's token exchange and account information", rules: [], alsoJudges: [appShown, navigatedMessage], codes: 1 },
+  { id: 'sign-on/code', area: 'sign-on', title: "a fresh code opens the app through the partner's token exchange and account information", rules: [appShown, navigatedMessage], codes: 1 },
   async (ctx, session) => {
     const blocker = await codePathBlocker(ctx);
-    if (blocker) return blocked(codeSignOn.alsoJudges!, blocker);
+    if (blocker) return blocked(codeSignOn.rules, blocker);
     const live = await ctx.accountInfo();
     const code = await ctx.codes.next();
     const visit = await signOn(session, ctx.platform, `${ctx.platform.authUrl}?code=${encodeURIComponent(code)}`, 'code');
@@ -43,13 +43,13 @@ const collectSignOn = browserProbe(
     title: 'missing Yes* fields are asked for on the collection screen, typed values are judged, then the app opens',
     rules: [collectionScreenShown, inlineErrorShown, collectionCompletes],
     // Without collection the same omission must show the error screen.
-    alsoJudges: [navigatedMessage, errorShown, authenticationErrorMessage],
+    alsoJudges: [linkNavigatedMessage, errorShown, authenticationErrorMessage],
     codes: 0,
   },
   async (ctx, session, http) => {
     const { page } = session;
     const collecting = ctx.profile.collectMissingAccountInfo;
-    const rules: readonly AnyRule[] = collecting ? [...collectSignOn.rules, navigatedMessage] : [errorShown, authenticationErrorMessage];
+    const rules: readonly AnyRule[] = collecting ? [...collectSignOn.rules, linkNavigatedMessage] : [errorShown, authenticationErrorMessage];
     const notCollecting = (findings: Finding[]) => skipRest(collectSignOn.rules, findings, 'the profile has no "collectMissingAccountInfo", so the platform shows no collection screen');
     const link = await linkFor(ctx, http, (info) => without(info, leftOut));
     if ('problem' in link) return collecting ? unjudged(rules, link) : notCollecting(unjudged(rules, link));
@@ -84,7 +84,7 @@ const collectSignOn = browserProbe(
     await fillCollection(page, { [invalidField]: exampleFor(invalidField) });
     const done = await observe(page, ctx.platform);
     await session.shoot('collect-app');
-    return [...listed, ...inline, ...evaluate(collectionCompletes, done, undefined), ...evaluate(navigatedMessage, done, undefined)];
+    return [...listed, ...inline, ...evaluate(collectionCompletes, done, undefined), ...evaluate(linkNavigatedMessage, done, undefined)];
   },
 );
 

@@ -100,6 +100,17 @@ test('the probes own every rule of the catalogue, each exactly once, in their ow
   for (const probe of allProbes) for (const rule of probe.alsoJudges ?? []) expect(owners.get(rule.id), `${probe.id} also judges ${rule.id}`).toHaveLength(1);
 });
 
+test('every rule has an owner: the partner\'s endpoints and data and the code path of sign-on are the partner\'s, the rest the platform\'s', () => {
+  expect(allRules.filter((rule) => rule.owner !== 'partner' && rule.owner !== 'platform').map((rule) => rule.id)).toEqual([]);
+  const partnerAreas = ['token-exchange', 'account-info', 'funding-sources'];
+  const codePath = ['sign-on/app/shown', 'sign-on/message/navigated'];
+  const expectedOwner = (id: string) => (partnerAreas.includes(id.split('/')[0]!) || codePath.includes(id) ? 'partner' : 'platform');
+  expect(allRules.filter((rule) => rule.owner !== expectedOwner(rule.id)).map((rule) => `${rule.id}: ${rule.owner}`)).toEqual([]);
+  expect(allRules.filter((rule) => rule.owner === 'platform').length).toBe(51);
+  // A probe judges one party's rules only, so a platform's probe can run once for every partner on it.
+  for (const probe of allProbes) expect(new Set([...probe.rules, ...(probe.alsoJudges ?? [])].map((rule) => rule.owner)).size, probe.id).toBeLessThanOrEqual(1);
+});
+
 test('each area is one name: a catalogue key, a suite file and the prefix of its rules', () => {
   for (const [area, rules] of Object.entries(catalogue)) {
     expect(existsSync(`suites/${area}.spec.ts`), `suites/${area}.spec.ts`).toBe(true);

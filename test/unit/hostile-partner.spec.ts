@@ -239,7 +239,7 @@ test.describe('5. personal data under the wrong key', () => {
 
 test.describe('6. runs that never end', () => {
   test('a rule lists its first 20 issues, then counts the rest', () => {
-    const flood: Rule<number> = { id: 'x/flood', field: 'f', clause: 'spec §2.3', level: 'MUST', requirement: 'r', impact: 'i', check: (n) => Array.from({ length: n }, (_, i) => ({ message: `issue ${i}` })) };
+    const flood: Rule<number> = { id: 'x/flood', owner: 'partner', field: 'f', clause: 'spec §2.3', level: 'MUST', requirement: 'r', impact: 'i', check: (n) => Array.from({ length: n }, (_, i) => ({ message: `issue ${i}` })) };
     const findings = evaluateAll([flood], 62_000, undefined);
     expect(findings).toHaveLength(21);
     expect(findings.at(-1)!.message).toBe('and 61,980 more like these, not listed one by one (the first 20 are)');

@@ -151,7 +151,7 @@ test.describe('a throttling partner is waited out once per endpoint, briefly, an
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const judged = (exchange: Exchange) => evaluate(transportRule(transportRules('token-exchange', 'tokenExchangeUrl'), 'rate-limit'), exchange, undefined)[0]!;
+  const judged = (exchange: Exchange) => evaluate(transportRule(transportRules('token-exchange', 'tokenExchangeUrl', 'partner'), 'rate-limit'), exchange, undefined)[0]!;
 
   test('a 429 with "Retry-After: 1" is waited out and retried once, and noted', async () => {
     const started = performance.now();
