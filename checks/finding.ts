@@ -136,6 +136,14 @@ export function blocked(rules: readonly AnyRule[], { rule, reason }: Blocker): F
   return rules.map((judged) => ({ ...finding(judged, 'not-checked', `not checked: blocked by ${rule} (${reason})`), blockedBy: rule }));
 }
 
+/**
+ * Rules that apply but whose check could not be trusted to judge them: its positive control failed (a
+ * frame that never rendered cannot show it refuses to be framed). Not checked, saying why; never passed.
+ */
+export function notChecked(rules: readonly AnyRule[], reason: string): Finding[] {
+  return rules.map((rule) => finding(rule, 'not-checked', `not checked: ${reason}`));
+}
+
 /** Rules a gap keeps from being judged: blocked when a failed rule explains the gap, otherwise not applicable. */
 export function unjudged(rules: readonly AnyRule[], gap: { problem: string; blocker?: Blocker }): Finding[] {
   return gap.blocker ? blocked(rules, gap.blocker) : skip(rules, gap.problem);

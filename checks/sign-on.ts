@@ -1,4 +1,7 @@
+import { accountInfoFieldRules } from './account-info';
 import { isObject } from './evidence';
+import type { Payload } from './payload';
+import { valueAt } from './paths';
 import type { ClauseId } from './clauses';
 import type { Issue, Owner, Rule } from './finding';
 
@@ -27,7 +30,12 @@ export interface Visit {
 export const screenNames: Record<Screen, string> = { app: 'the app', error: 'the error screen', collect: 'the collection screen', none: 'nothing (the frame did not render)' };
 export const messageType = (message: ReceivedMessage) => (isObject(message.data) ? message.data.type : undefined);
 export const received = (visit: Visit, type: string) => visit.messages.filter((message) => messageType(message) === type && message.origin === visit.platformOrigin);
-const shownText = (text: string) => JSON.stringify(text.replace(/\s+/g, ' ').trim().slice(0, 120));
+/** A screen's text, quoted whole (a reason code cut short tells a partner nothing), within a bound. */
+const longestQuote = 2_000;
+const shownText = (text: string) => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return JSON.stringify(flat.length > longestQuote ? `${flat.slice(0, longestQuote)}…` : flat);
+};
 
 // Every screen rule judges the platform's app: what a partner sends decides which screen, not whether it shows.
 function screenRule(id: string, screen: Screen, clause: ClauseId, requirement: string, impact: string): Rule<Visit> {
@@ -104,7 +112,23 @@ export const authenticationErrorMessage: Rule<Visit> = {
 
 function describe(messages: readonly ReceivedMessage[]): string {
   if (messages.length === 0) return 'no message';
-  return messages.map((m) => `${JSON.stringify(messageType(m) ?? m.data)} from ${m.origin}`).join(', ');
+  const reasonOf = (m: ReceivedMessage) => (isObject(m.data) && typeof m.data.reason === 'string' ? ` (reason ${JSON.stringify(m.data.reason)})` : '');
+  return messages.map((m) => `${JSON.stringify(messageType(m) ?? m.data)}${reasonOf(m)} from ${m.origin}`).join(', ');
+}
+
+/**
+ * Spec §2.3 and §7.2: the fields a collection screen must ask for when the account information leaves them
+ * out: its Yes* string fields (a missing address is its Yes* parts), either spelling counting as there.
+ * Read from the spec's table as the field rules carry it, not from what a platform (or the emulator) decides.
+ */
+export function missingYesStarFields(accountInfo: Payload): string[] {
+  const spelledAs = (path: string, spelling: string) => `${path.slice(0, path.lastIndexOf('.') + 1)}${spelling}`;
+  const absent = (path: string) => valueAt(accountInfo, path) === undefined || valueAt(accountInfo, path) === null;
+  return accountInfoFieldRules
+    .filter((rule) => rule.judges === 'presence' && rule.subject.marker === 'Yes*' && rule.subject.kind === 'string')
+    .map((rule) => rule.subject)
+    .filter((field) => absent(field.path) && (field.spellings ?? []).every((spelling) => absent(spelledAs(field.path, spelling))))
+    .map((field) => field.path);
 }
 
 /** The collection screen and the field paths it asks for. */

@@ -9,6 +9,7 @@ import type { Payload } from '../checks/payload';
 import { answer, type HttpClient } from '../client/http';
 import { mockLinkBody, mockLinkRequest, platformSkipReason, type BrowserProbeContext, type Platform } from './platform';
 import { recorded, type Probe, type ProbeResult, type Screenshot } from './probe';
+import { sampleAccountInfo } from '../shared/sample-account-info';
 
 /**
  * Sign-on in Chromium, the way a partner's user meets it: the host page (the stand-in for the partner's
@@ -19,7 +20,6 @@ import { recorded, type Probe, type ProbeResult, type Screenshot } from './probe
 const screenTimeoutMs = 10_000;
 /** How long a host keeps listening for a message that must not come, where no sentinel can end the wait. */
 const quietMs = 750;
-const noAccountInfo = 'the partner served no account information to build a mock link from; see the account-info results';
 
 /** What a user types on the collection screen: valid values for every Yes* string field (spec §2.3). */
 const typedExamples: Record<string, string> = {
@@ -133,11 +133,13 @@ async function createLink(http: HttpClient, platform: Platform, accountInfo: Pay
   return { problem: `the mock-link endpoint issued no link (${got.response.status} ${JSON.stringify(jsonObject(got.response))}); see the mock-link results` };
 }
 
-/** A mock link for the partner's live account information as `edit` changes it, or why there is none. */
+/**
+ * A mock link for account information valid by every rule (shared/sample-account-info.ts) as `edit`
+ * changes it, or why there is none: the platform's checks sign on with data of no partner's, so they judge
+ * the platform alone.
+ */
 export async function linkFor(ctx: BrowserProbeContext, http: HttpClient, edit = (info: Payload) => info): Promise<{ link: string; sent: Payload } | { problem: string; blocker?: Blocker }> {
-  const live = await ctx.accountInfo();
-  if ('blocker' in live) return { problem: noAccountInfo, blocker: live.blocker };
-  const sent = edit(live.payload);
+  const sent = edit(structuredClone(sampleAccountInfo));
   const link = await createLink(http, ctx.platform, sent);
   return 'problem' in link ? link : { ...link, sent };
 }

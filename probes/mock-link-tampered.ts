@@ -3,9 +3,10 @@ import type { JWTPayload } from 'jose';
 import { decodeJwt } from 'jose/jwt/decode';
 import { SignJWT } from 'jose/jwt/sign';
 import { UnsecuredJWT } from 'jose/jwt/unsecured';
-import { type Visit } from '../checks/sign-on';
+import { randomUUID } from 'node:crypto';
+import { screenNames, type Visit } from '../checks/sign-on';
 import { tamperedLinkRules } from '../checks/mock-link-landing';
-import { evaluate, skip, unjudged, type Finding, type Rule } from '../checks/finding';
+import { evaluate, notChecked, skip, unjudged, type Finding, type Rule } from '../checks/finding';
 import { type BrowserProbeContext } from './platform';
 import { type Probe } from './probe';
 
@@ -47,9 +48,21 @@ const tamperedLinks = browserProbe(
       if (shot !== undefined) await session.shoot(shot);
       return visit;
     };
+    // The positive control of every forgery: the same claims re-signed with the key, unchanged but for a new
+    // "jti", must be accepted. Otherwise the platform refuses the forgeries for their signature alone, and
+    // the rules would pass without the platform having read "exp", "nbf", "aud" or "iss".
+    const keyWorks = (async (): Promise<string | undefined> => {
+      if (!key) return undefined;
+      const link = await linkFor(ctx, http);
+      if ('problem' in link) return link.problem;
+      const resigned = await visitIn((await forged({ rule: tamperedLinkRules.expired, forge: (claims) => ({ ...claims, jti: randomUUID() }) }, new URL(link.link))).href, 'mock-link-resigned');
+      return resigned.screen === 'app' ? undefined : `the key in "platform.mockLinkKey" does not sign links this platform accepts: a link re-signed with it, its claims unchanged, showed ${screenNames[resigned.screen]}`;
+    })();
     const cases = tamperings.map(async (tampering): Promise<Finding[]> => {
       const { rule } = tampering;
       if (tampering.forge && !key) return skip([rule], 'the profile has no "platform.mockLinkKey", so the harness cannot sign forged claims');
+      const untrusted = tampering.forge ? await keyWorks : undefined;
+      if (untrusted) return notChecked([rule], untrusted);
       const link = await linkFor(ctx, http);
       if ('problem' in link) return unjudged([rule], link);
       const visit = await visitIn((await forged(tampering, new URL(link.link))).href, rule === tamperedLinkRules.expired ? 'mock-link-expired' : undefined);

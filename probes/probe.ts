@@ -1,7 +1,7 @@
 import type { Exchange } from '../checks/evidence';
 import type { Finding } from '../checks/finding';
 import type { Profile } from '../shared/profile-schema';
-import type { AnyRule, Blocker } from '../checks/finding';
+import type { AnyRule, Blocker, Owner } from '../checks/finding';
 import type { Area } from '../checks/catalogue';
 import type { Encoding } from '../checks/token-exchange';
 import type { CodeSource } from './codes';
@@ -57,6 +57,9 @@ export interface Probe<Context extends ProbeContext = ProbeContext> {
   waitsMs?(profile: Profile): number;
   run(ctx: Context): Promise<ProbeResult>;
 }
+
+/** Whose rules a probe judges: one party's only (test/unit/catalogue.spec.ts), so its test is that party's. */
+export const ownerOf = (probe: Pick<Probe<never>, 'rules' | 'alsoJudges'>): Owner => [...probe.rules, ...(probe.alsoJudges ?? [])][0]?.owner ?? 'partner';
 
 /** How many codes a run of these probes spends: what a profile with static codes must provide. */
 export const codesNeeded = (probes: readonly Pick<Probe, 'codes' | 'skipReason'>[], profile: Profile): number =>

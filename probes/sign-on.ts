@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { appShown, authenticationErrorMessage, collectionCompletes, collectionScreenShown, errorShown, foreignHostCannotFrame, fundingSynced, inlineErrorShown, linkAppShown, linkNavigatedMessage, messagesToHostOnly, navigatedMessage, partnerDataEscaped } from '../checks/sign-on';
+import { appShown, authenticationErrorMessage, collectionCompletes, collectionScreenShown, errorShown, foreignHostCannotFrame, fundingSynced, inlineErrorShown, linkAppShown, linkNavigatedMessage, messagesToHostOnly, missingYesStarFields, navigatedMessage, partnerDataEscaped } from '../checks/sign-on';
 import { isObject } from '../checks/evidence';
-import { blocked, evaluate, evaluateAll, skip, skipRest, unjudged, type AnyRule, type Finding } from '../checks/finding';
+import { blocked, evaluate, evaluateAll, notChecked, skip, skipRest, unjudged, type AnyRule, type Blocker, type Finding } from '../checks/finding';
 import { signOnDecision } from '../checks/sign-on-decision';
+import type { HttpClient } from '../client/http';
 import { codePathBlocker, type BrowserProbeContext } from './platform';
 import { type Probe } from './probe';
+import type { LiveAccountInfo } from './resources';
 
-import { browserProbe, examplesFor, exampleFor, expectedTexts, fieldsOnScreen, fillCollection, frameOf, hostPageFor, linkFor, observe, signOn, text, without, withCompanyName } from './browser-session';
+import { browserProbe, examplesFor, exampleFor, expectedTexts, fieldsOnScreen, fillCollection, frameOf, hostPageFor, linkFor, observe, signOn, text, without, withCompanyName, type Session } from './browser-session';
 /** (a) The mock-link path: a link built from the partner's live account information opens the app. */
 const mockLinkSignOn = browserProbe(
   { id: 'sign-on/mock-link', area: 'sign-on', title: "a mock link built from the partner's account information opens the app in the host page", rules: [linkAppShown, linkNavigatedMessage], codes: 0 },
@@ -19,15 +21,34 @@ const mockLinkSignOn = browserProbe(
   },
 );
 
+/**
+ * Why sign-on by code did not reach the app, when the cause is not the code path itself: one cause, one
+ * failure. Account information that fails a rule of the partner's is that rule's failure (the platform is
+ * right to refuse it); a platform that shows its app to no one, not even with a mock link of valid account
+ * information, is the platform's. Undefined when the code path alone is to blame.
+ */
+async function whyNotShown(ctx: BrowserProbeContext, session: Session, http: HttpClient, live: LiveAccountInfo): Promise<Blocker | undefined> {
+  if ('blocker' in live) return live.blocker;
+  const decision = signOnDecision(live.payload, { now: ctx.now(), collectMissingAccountInfo: ctx.profile.collectMissingAccountInfo });
+  const refusedFor = decision.screen === 'error' ? decision.problems[0] : undefined;
+  if (refusedFor) return { rule: refusedFor.rule, reason: `the platform refuses account information that fails ${refusedFor.rule}, as it should` };
+  const control = await linkFor(ctx, http);
+  const shown = 'link' in control ? await signOn(session, ctx.platform, control.link, 'code-control') : undefined;
+  if (shown?.screen === 'app') return undefined;
+  return { rule: linkAppShown.id, reason: 'the platform shows its app to no one: a mock link with valid account information does not reach it either' };
+}
+
 /** (b) The code path: the platform exchanges a fresh code with the partner and reads its endpoints. */
 const codeSignOn = browserProbe(
   { id: 'sign-on/code', area: 'sign-on', title: "a fresh code opens the app through the partner's token exchange and account information", rules: [appShown, navigatedMessage], codes: 1 },
-  async (ctx, session) => {
+  async (ctx, session, http) => {
     const blocker = await codePathBlocker(ctx);
     if (blocker) return blocked(codeSignOn.rules, blocker);
     const live = await ctx.accountInfo();
     const code = await ctx.codes.next();
     const visit = await signOn(session, ctx.platform, `${ctx.platform.authUrl}?code=${encodeURIComponent(code)}`, 'code');
+    const cause = visit.screen === 'app' ? undefined : await whyNotShown(ctx, session, http, live);
+    if (cause) return blocked(codeSignOn.rules, cause);
     return [...evaluate(appShown, { ...visit, expected: 'payload' in live ? expectedTexts(live.payload) : [] }, undefined), ...evaluate(navigatedMessage, visit, undefined)];
   },
 );
@@ -60,8 +81,8 @@ const collectSignOn = browserProbe(
       await session.shoot('collect-off-error');
       return notCollecting(evaluateAll(rules, visit, undefined));
     }
-    const decision = signOnDecision(link.sent, { now: ctx.now(), collectMissingAccountInfo: true });
-    const expectedFields = decision.screen === 'collect' ? decision.fields.map((field) => field.path) : [];
+    // What the spec's table says must be asked for, not what the emulator's own decision would show.
+    const expectedFields = missingYesStarFields(link.sent);
     const first = await observe(page, ctx.platform);
     await session.shoot('collect');
     const fields = first.screen === 'collect' ? await fieldsOnScreen(page) : [];
@@ -159,6 +180,8 @@ const escapingSignOn = browserProbe(
     const link = await linkFor(ctx, http, (info) => withCompanyName(info, markup));
     if ('problem' in link) return unjudged([partnerDataEscaped], link);
     const visit = await signOn(session, ctx.platform, link.link, 'escaping');
+    // Judged on a screen that rendered: an empty frame escapes nothing and injects nothing.
+    if (visit.screen === 'none') return notChecked([partnerDataEscaped], 'the frame rendered no screen, so there was no page to show the company name in');
     const injected = (await frameOf(session.page).locator('#certify-injected').count()) > 0;
     return evaluate(partnerDataEscaped, { ...visit, injected, markup }, undefined);
   },
@@ -190,15 +213,20 @@ const foreignHostSignOn = browserProbe(
       if (stripCsp) delete headers['content-security-policy'];
       await route.fulfill({ response, headers });
     });
-    const links = await Promise.all([linkFor(ctx, http), linkFor(ctx, http)]);
+    const links = await Promise.all([linkFor(ctx, http), linkFor(ctx, http), linkFor(ctx, http)]);
     const problem = links.find((link): link is { problem: string } => 'problem' in link);
     if (problem) return unjudged(rules, problem);
-    const [framed, unframed] = links as { link: string }[];
+    const [control, framed, unframed] = links as { link: string }[];
     const foreignHost = (src: string) => hostPageFor(`${foreignOrigin}${hostPage.pathname}${hostPage.search}`, src);
+
+    // The positive control: in the configured host the app renders. An app that renders nowhere would
+    // otherwise "pass" both rules, having refused nothing.
+    const home = await signOn(session, ctx.platform, control!.link, 'foreign-host-control');
+    if (home.screen !== 'app') return blocked(rules, { rule: linkAppShown.id, reason: `the app did not render even in the configured host (it showed ${home.screen})` });
 
     await page.goto(foreignHost(framed!.link));
     // page.goto waited for the frame's load event: a screen that is not there now never comes.
-    const blocked = await observe(page, ctx.platform, { waitMs: 250 });
+    const refused = await observe(page, ctx.platform, { waitMs: 250 });
     await session.shoot('foreign-host-framed');
 
     // Take the frame-ancestors defence away, so only the message's target origin stands between them.
@@ -207,8 +235,11 @@ const foreignHostSignOn = browserProbe(
     const open = await observe(page, ctx.platform);
     await session.shoot('foreign-host-without-csp');
     return [
-      ...evaluate(foreignHostCannotFrame, { framed: blocked.screen, messages: blocked.messages, foreignOrigin }, undefined),
-      ...evaluate(messagesToHostOnly, { framed: open.screen, messages: open.messages, foreignOrigin }, undefined),
+      ...evaluate(foreignHostCannotFrame, { framed: refused.screen, messages: refused.messages, foreignOrigin }, undefined),
+      // A frame that rendered nothing posted nothing: silence then proves nothing of the target origin.
+      ...(open.screen === 'none'
+        ? notChecked([messagesToHostOnly], 'with its frame-ancestors taken off, the app still rendered nothing in the foreign host, so it had nothing to post')
+        : evaluate(messagesToHostOnly, { framed: open.screen, messages: open.messages, foreignOrigin }, undefined)),
     ];
   },
 );

@@ -117,8 +117,8 @@ export default class CertificationReporter implements Reporter {
       const previous = this.compare ? comparedRun(this.compare, project.name) : partner.history.at(-1);
       if (previous) partner.previous = previous;
       for (const test of projectSuite.allTests()) {
-        const { probe, area = unknownArea } = readTest(test.annotations);
-        partner.tests.set(test.id, { title: test.title, ...(probe !== undefined ? { probe } : {}), area, status: 'not-run', durationMs: 0, errors: [], findings: [], exchanges: [], screenshots: [] });
+        const { probe, area = unknownArea, owner } = readTest(test.annotations);
+        partner.tests.set(test.id, { title: test.title, ...(probe !== undefined ? { probe } : {}), area, ...(owner ? { owner } : {}), status: 'not-run', durationMs: 0, errors: [], findings: [], exchanges: [], screenshots: [] });
       }
       this.partners.set(project.name, partner);
     }
@@ -172,6 +172,7 @@ export default class CertificationReporter implements Reporter {
       title: test.title,
       ...(said.probe !== undefined ? { probe: said.probe } : {}),
       area: said.area ?? unknownArea,
+      ...(said.owner ? { owner: said.owner } : {}),
       status: result.status,
       durationMs: result.duration + (before?.durationMs ?? 0),
       errors,
@@ -235,13 +236,13 @@ export default class CertificationReporter implements Reporter {
     // that are not one whole run are that, whatever chose their tests.
     const problems = runProblems(stamps, partner.stamps, !this.config.shard && (chosen?.leftOut.length ?? 0) > 0);
     const partial = problems.length > 0 ? null : chosen;
-    const cert = buildCertification(run, tests, partner.previous, { waivers: partner.waivers, partial, runProblems: problems });
+    const cert = buildCertification(run, tests, partner.previous, { waivers: partner.waivers, partial, runProblems: problems, platform: { emulator: partner.profile?.platform?.configure ?? false } });
     const creator = { name: 'partner-certify', version: harness.version };
     const out = await writePartnerFiles(partner.outputDir, cert, tests, { secrets: this.vault.secrets(partner.name), signing: this.signing, creator });
     // A shard's run is a part of one: the merged report's run is the one to keep.
     if (!this.config.shard) keepRun(this.historyDir, out.json, out.certification);
     const report = path.relative(process.cwd(), path.join(partner.outputDir, files.html));
-    console.log(`\n${partner.name}: ${cert.summary}\n  report: ${report} (and ${files.json}, ${files.har}${this.signing ? `, ${files.jws}` : ''} beside it)`);
+    console.log(`\n${partner.name}: ${cert.summary}\n  platform: ${cert.platform?.summary}\n  report: ${report} (and ${files.json}, ${files.har}${this.signing ? `, ${files.jws}` : ''} beside it)`);
     return out;
   }
 

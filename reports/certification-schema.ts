@@ -13,15 +13,28 @@ const counts = z.object({ passed: count, failed: count, warning: count, info: co
 const waiverUse = z.object({ waiver: z.number().int().positive().describe("the waiver's place in the waivers file, from 1"), reason: z.string(), approvedBy: z.string(), expires: z.string(), expired: z.literal(true).optional().describe('the waiver matched but had expired, so the finding keeps its outcome') });
 
 export const testStatus = z.enum(['passed', 'failed', 'timedOut', 'skipped', 'interrupted', 'not-run']);
+// Files written before rules had owners were all the partner's.
+const owner = z.enum(['partner', 'platform']).default('partner').describe("whose rule: the partner's (its endpoints, its data, sign-on by code) or the platform's (the mock link, the embedded app, the data API)");
 
 export const certificationSchema = z
   .object({
     $schema: z.string().optional(),
     verdict: z
       .enum(['CERTIFIED', 'NOT CERTIFIED', 'PARTIAL', 'INCOMPLETE'])
-      .describe('CERTIFIED when no rule failed unwaived, and every rule was judged or does not apply, in this one whole run; NOT CERTIFIED when a rule failed, in any attempt of any test; PARTIAL when nothing failed but the run ran some tests only (partial); INCOMPLETE when nothing failed but a rule was not judged, a test did not complete, or the results are not one whole run (incomplete)'),
+      .describe("the partner's certification, from the partner's rules alone: CERTIFIED when none failed unwaived, and every one was judged or does not apply, in this one whole run; NOT CERTIFIED when one failed, in any attempt of any test; PARTIAL when nothing failed but the run ran some tests only (partial); INCOMPLETE when nothing failed but a rule was not judged (a platform rule that failed first among the reasons), a test did not complete, or the results are not one whole run (incomplete)"),
     summary: z.string().describe('the verdict in one line, with the counts'),
-    counts: counts.extend({ rules: count, testsNotCompleted: count }).describe('rules by their worst outcome'),
+    counts: counts.extend({ rules: count, testsNotCompleted: count }).describe("the partner's rules by their worst outcome"),
+    platform: z
+      .object({
+        verdict: z.enum(['CONFORMS', 'DOES NOT CONFORM', 'INCOMPLETE', 'NOT CHECKED']).describe("the platform's own rules: never the partner's to fix, and never part of the partner's verdict"),
+        summary: z.string(),
+        counts: counts.extend({ rules: count }),
+        judgedBy: z.string().nullable().describe("the partner whose tests judged them, when not this one's: the platform's checks run once for every partner on it"),
+        emulator: z.boolean().describe("the bundled emulator: the section is then the harness's own self-check"),
+      })
+      .nullable()
+      .default(null)
+      .describe("the platform's conformance, beside the partner's certification"),
     incomplete: z.array(z.string()).default([]).describe('what kept the run from being whole: tests that did not complete, rules not checked, blobs of other runs or missing shards'),
     run: z.object({
       partner: z.string(),
@@ -38,7 +51,7 @@ export const certificationSchema = z
     }),
     areas: z.array(counts.extend({ area: z.string(), title: z.string() })),
     rules: z.array(z.object({
-      id: z.string(), area: z.string(), field: z.string(), clause: z.string(), level: z.enum(['MUST', 'SHOULD', 'INFO']), outcome: ruleOutcome, requirement: z.string(),
+      id: z.string(), owner, area: z.string(), field: z.string(), clause: z.string(), level: z.enum(['MUST', 'SHOULD', 'INFO']), outcome: ruleOutcome, requirement: z.string(),
       blockedBy: z.string().optional().describe('for not-checked: the failed rule that kept this one from being judged'),
     })),
     findings: z.array(z.object({
@@ -47,7 +60,7 @@ export const certificationSchema = z
       test: z.string().describe('the title of the test that produced it'),
     })),
     tests: z.array(z.object({
-      title: z.string(), probe: z.string().optional().describe('the id of the probe the test ran'), area: z.string().describe('the area of the probe: a key of areas[] and the prefix of its rules'), status: testStatus, durationMs: count, errors: z.array(z.string()), skipReason: z.string().optional(),
+      title: z.string(), probe: z.string().optional().describe('the id of the probe the test ran'), area: z.string().describe('the area of the probe: a key of areas[] and the prefix of its rules'), owner, status: testStatus, durationMs: count, errors: z.array(z.string()), skipReason: z.string().optional(),
       complete: z.boolean().describe('false when the test, in any attempt, stopped before its rules were judged: timed out, interrupted, not run, or failed with no rule failing'),
       attempts: count.default(1).describe('how often the test ran: more than 1 with --retries; the findings of every attempt count'),
       earlierAttempts: z.array(z.object({ status: testStatus, errors: z.array(z.string()) })).default([]).describe('the attempts before the last, each with its status and errors'),

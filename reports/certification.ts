@@ -1,6 +1,6 @@
 import { allRules, catalogue } from '../checks/catalogue';
 import type { Exchange } from '../checks/evidence';
-import type { Finding, Outcome, Rule } from '../checks/finding';
+import type { Finding, Outcome, Owner, Rule } from '../checks/finding';
 import { isExpired, type Waiver } from '../checks/waivers';
 import { markerLegend, type Marker, type PayloadRule } from '../checks/payload';
 import type { Certification, RuleOutcome, TestStatus } from './certification-schema';
@@ -19,6 +19,8 @@ export interface TestRecord {
   /** The probe the test ran, and its area (`token-exchange`): a key of `areas[]`. */
   probe?: string;
   area: string;
+  /** Whose rules the test judges (its probe's); a test that says nothing of it is the partner's. */
+  owner?: Owner;
   status: TestStatus;
   durationMs: number;
   errors: string[];
@@ -42,6 +44,10 @@ export const areaTitles: Record<keyof typeof catalogue, string> = {
 };
 
 const areaOfRule = new Map<string, string>(Object.entries(catalogue).flatMap(([area, rules]) => rules.map((rule) => [rule.id, area] as const)));
+/** Each rule's owner; a rule the catalogue does not know (a harness bug) counts against the partner, so it shows. */
+const ownerOfRule = new Map<string, Owner>(allRules.map((rule) => [rule.id, rule.owner]));
+export const ruleOwner = (id: string): Owner => ownerOfRule.get(id) ?? 'partner';
+const testOwner = (test: Pick<TestRecord, 'owner'>): Owner => test.owner ?? 'partner';
 /** The spec marker (Yes*, no**…) of each field's presence rule, by rule id. */
 const markerOfPresenceRule = new Map(
   (allRules as readonly (Rule<never, never> & Partial<Pick<PayloadRule, 'subject' | 'judges'>>)[])
@@ -119,18 +125,24 @@ function compare(rules: Certification['rules'], previous: Certification): NonNul
 
 /**
  * ` (178 blocked by token-exchange/encoding, 3 judged by no test that ran)`: what kept rules from being
- * judged, most first. A blocker that a waiver covers is named as waived: the rules it blocked stay unjudged.
+ * judged, most first. A blocker that a waiver covers is named as waived: the rules it blocked stay unjudged;
+ * one of the platform's is named as the platform's.
  */
-function blockersOf(rules: Certification['rules']): string {
+function blockersOf(rules: Certification['rules'], all: Certification['rules'] = rules, heard: ReadonlySet<string> = new Set()): string {
   const counts = new Map<string, number>();
   let noTest = 0;
-  for (const { outcome, blockedBy } of rules) {
+  let untrusted = 0;
+  for (const { id, outcome, blockedBy } of rules) {
     if (blockedBy !== undefined) counts.set(blockedBy, (counts.get(blockedBy) ?? 0) + 1);
+    else if (outcome === 'not-checked' && heard.has(id)) untrusted++;
     else if (outcome === 'not-checked') noTest++;
   }
-  const waived = new Set(rules.filter((rule) => rule.outcome === 'waived').map((rule) => rule.id));
+  const waived = new Set(all.filter((rule) => rule.outcome === 'waived').map((rule) => rule.id));
   const parts = [
-    ...[...counts].sort((a, b) => b[1] - a[1]).map(([rule, n]) => `${n} blocked by ${rule}${waived.has(rule) ? ' (waived, yet what it blocked was not judged)' : ''}`),
+    ...[...counts]
+      .sort((a, b) => b[1] - a[1])
+      .map(([rule, n]) => `${n} blocked by ${ruleOwner(rule) === 'platform' ? "the platform's " : ''}${rule}${waived.has(rule) ? ' (waived, yet what it blocked was not judged)' : ''}`),
+    ...(untrusted > 0 ? [`${untrusted} whose check's own control failed`] : []),
     ...(noTest > 0 ? [`${noTest} judged by no test that ran`] : []),
   ];
   return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
@@ -161,15 +173,44 @@ export interface CertificationExtras {
   partial?: Certification['partial'];
   /** What keeps the results from being one whole run (reports/run-info.ts, runProblems). */
   runProblems?: readonly string[];
+  /**
+   * Where the platform's rules were judged, when not in this partner's own tests: once for every partner on
+   * one platform, in the tests of `judgedBy`. `emulator`: the platform is the bundled emulator.
+   */
+  platform?: { tests?: readonly TestRecord[]; judgedBy?: string; emulator?: boolean };
+}
+
+/** The platform's verdict, from its own rules: never the partner's to fix. */
+function platformSection(rules: Certification['rules'], tests: readonly TestRecord[], { judgedBy, emulator, heard }: { judgedBy: string; emulator: boolean; heard: ReadonlySet<string> }): NonNullable<Certification['platform']> {
+  const counts = countsOf(rules.map((rule) => rule.outcome));
+  const notCompleted = tests.filter(incomplete);
+  const judged = rules.length - counts.skipped - counts.notChecked;
+  const verdict = judged === 0 && notCompleted.length === 0 ? 'NOT CHECKED' : counts.failed > 0 ? 'DOES NOT CONFORM' : counts.notChecked > 0 || notCompleted.length > 0 ? 'INCOMPLETE' : 'CONFORMS';
+  const notes = [
+    verdict === 'NOT CHECKED' ? `none of its ${plural(rules.length, 'rule')} was judged${rules[0]?.outcome === 'skipped' ? ' (the profile names no platform to sign on through, or no data API)' : ''}` : `${counts.passed} of ${plural(rules.length, 'rule')} passed`,
+    counts.failed > 0 && `${plural(counts.failed, 'rule')} failed`,
+    notCompleted.length > 0 && `${plural(notCompleted.length, 'test')} did not complete`,
+    counts.waived > 0 && `${plural(counts.waived, 'rule')} waived`,
+    verdict !== 'NOT CHECKED' && plural(counts.warning, 'warning'),
+    verdict !== 'NOT CHECKED' && counts.skipped > 0 && `${counts.skipped} not applicable`,
+    verdict !== 'NOT CHECKED' && counts.notChecked > 0 && `${counts.notChecked} not checked${blockersOf(rules, rules, heard)}`,
+  ].filter(Boolean);
+  const where = [emulator && "the bundled emulator: this is the harness's own self-check", judgedBy && `judged once for every partner on this platform, in ${judgedBy}'s tests`].filter(Boolean);
+  return { verdict, summary: `${verdict}: ${notes.join(', ')}${where.length > 0 ? ` (${where.join('; ')})` : ''}`, counts: { rules: rules.length, ...counts }, judgedBy: judgedBy || null, emulator };
 }
 
 /**
- * The verdict needs positive evidence: CERTIFIED only when no rule failed (in any attempt), every rule of
- * the catalogue was judged or does not apply (said so, with why), every test completed, and the results
- * are one whole run. A waiver changes what a failure counts as; it never makes a rule judged.
+ * Two verdicts. The partner's, from the partner's rules alone, needs positive evidence: CERTIFIED only when
+ * no partner rule failed (in any attempt), every one was judged or does not apply (said so, with why),
+ * every partner test completed, and the results are one whole run; INCOMPLETE names what kept a rule from
+ * being judged, a failed platform rule among them. The platform's, from its rules, is reported beside it,
+ * for the platform team: a platform that fails never fails the partner. A waiver changes what a failure
+ * counts as; it never makes a rule judged.
  */
-export function buildCertification(run: RunInfo, tests: readonly TestRecord[], previous?: Certification, { waivers = [], partial = null, runProblems = [] }: CertificationExtras = {}): Certification {
-  const findings = tests.flatMap((test) => test.findings.map((finding) => ({ ...finding, test: test.title })));
+export function buildCertification(run: RunInfo, tests: readonly TestRecord[], previous?: Certification, { waivers = [], partial = null, runProblems = [], platform = {} }: CertificationExtras = {}): Certification {
+  const partnerTests = tests.filter((test) => testOwner(test) === 'partner');
+  const platformTests = platform.tests ?? tests.filter((test) => testOwner(test) === 'platform');
+  const findings = [...partnerTests, ...platformTests].flatMap((test) => test.findings.map((finding) => ({ ...finding, test: test.title })));
   const outcomesOf = new Map<string, Outcome[]>();
   const blockerOf = new Map<string, string>();
   for (const { rule, outcome, blockedBy } of findings) {
@@ -177,22 +218,25 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
     if (blockedBy !== undefined && !blockerOf.has(rule)) blockerOf.set(rule, blockedBy);
   }
   const blockedBy = (id: string, outcome: RuleOutcome) => (outcome === 'not-checked' && blockerOf.has(id) ? { blockedBy: blockerOf.get(id)! } : {});
+  /** The rules some finding spoke of: one not checked without a blocker said why it could not be judged. */
+  const heard: ReadonlySet<string> = new Set(outcomesOf.keys());
   const rules: Certification['rules'] = [
     ...allRules.map((rule) => {
       const outcome = worst(outcomesOf.get(rule.id) ?? []);
-      return { id: rule.id, area: areaOfRule.get(rule.id)!, field: rule.field, clause: rule.clause, level: rule.level, outcome, requirement: rule.requirement, ...blockedBy(rule.id, outcome) };
+      return { id: rule.id, owner: rule.owner, area: areaOfRule.get(rule.id)!, field: rule.field, clause: rule.clause, level: rule.level, outcome, requirement: rule.requirement, ...blockedBy(rule.id, outcome) };
     }),
     // A rule the catalogue does not list still counts (a harness bug would show here rather than vanish).
     ...[...outcomesOf.keys()].filter((id) => !areaOfRule.has(id)).map((id) => {
       const first = findings.find((finding) => finding.rule === id)!;
-      return { id, area: id.split('/')[0]!, field: first.field, clause: first.clause, level: first.level, outcome: worst(outcomesOf.get(id)!), requirement: '' };
+      return { id, owner: ruleOwner(id), area: id.split('/')[0]!, field: first.field, clause: first.clause, level: first.level, outcome: worst(outcomesOf.get(id)!), requirement: '' };
     }),
   ];
-  const ruleCounts = countsOf(rules.map((rule) => rule.outcome));
-  const notCompleted = tests.filter(incomplete);
+  const partnerRules = rules.filter((rule) => rule.owner === 'partner');
+  const ruleCounts = countsOf(partnerRules.map((rule) => rule.outcome));
+  const notCompleted = partnerTests.filter(incomplete);
   // A run's own status is global: 'failed' may be another partner's test. Only a cut-short run blocks every partner.
   const cutShort = run.status === 'interrupted' || run.status === 'timedout';
-  const unjudged = rules.filter((rule) => rule.outcome === 'not-checked');
+  const unjudged = partnerRules.filter((rule) => rule.outcome === 'not-checked');
   // What stopped the run short of judging what it set out to: it did not finish, or is not one whole run.
   const stopped = [
     ...runProblems,
@@ -200,9 +244,10 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
     cutShort && `the run ended ${run.status}`,
   ].filter((reason): reason is string => typeof reason === 'string');
   // A partial run left rules unjudged by choice, and says so as PARTIAL; a whole one must have judged them all.
-  const incompleteBecause = [...stopped, ...(unjudged.length > 0 && !partial ? [`${plural(unjudged.length, 'rule')} not checked${blockersOf(rules)}`] : [])];
+  const incompleteBecause = [...stopped, ...(unjudged.length > 0 && !partial ? [`${plural(unjudged.length, 'rule')} not checked${blockersOf(unjudged, rules, heard)}`] : [])];
   const verdict = ruleCounts.failed > 0 ? 'NOT CERTIFIED' : stopped.length > 0 ? 'INCOMPLETE' : partial ? 'PARTIAL' : incompleteBecause.length > 0 ? 'INCOMPLETE' : 'CERTIFIED';
-  const waiverList = waiversOf(waivers, findings, rules, new Date(run.finishedAt));
+  const partnerFindings = findings.filter((finding) => ruleOwner(finding.rule) === 'partner');
+  const waiverList = waiversOf(waivers, partnerFindings, partnerRules, new Date(run.finishedAt));
   const waiversThat = (status: Certification['waivers'][number]['status']) => waiverList.filter((w) => w.status === status).length;
   const problems = [
     partial && `partial run: ${plural(partial.ran.length, 'test')} ran (${partial.reason})${partial.failedBeforeNotRun.length > 0 ? `, ${partial.failedBeforeNotRun.length} that failed last time did not` : ''}; run them all to certify`,
@@ -212,37 +257,44 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
     cutShort && ruleCounts.failed === 0 && notCompleted.length === 0 && `the run ended ${run.status}`,
   ].filter(Boolean);
   const notes = [
-    `${ruleCounts.passed} of ${plural(rules.length, 'rule')} passed`,
+    `${ruleCounts.passed} of ${plural(partnerRules.length, 'rule')} passed`,
     ruleCounts.waived > 0 && `${plural(ruleCounts.waived, 'rule')} waived (${plural(waiversThat('used'), 'waiver')} used)`,
     plural(ruleCounts.warning, 'warning'),
     ruleCounts.info > 0 && plural(ruleCounts.info, 'note'),
     ruleCounts.skipped > 0 && `${ruleCounts.skipped} not applicable`,
-    ruleCounts.notChecked > 0 && `${ruleCounts.notChecked} not checked${blockersOf(rules)}`,
+    ruleCounts.notChecked > 0 && `${ruleCounts.notChecked} not checked${blockersOf(unjudged, rules, heard)}`,
     waiversThat('expired') > 0 && plural(waiversThat('expired'), 'expired waiver'),
     waiversThat('stale') > 0 && plural(waiversThat('stale'), 'stale waiver'),
   ].filter(Boolean);
-  // A certificate that rests on waivers says so in its first words.
-  const headline = verdict === 'CERTIFIED' && waiversThat('used') > 0 ? `CERTIFIED with ${plural(waiversThat('used'), 'waiver')}` : verdict;
+  const platformRules = rules.filter((rule) => rule.owner === 'platform');
+  const platformVerdict = platformSection(platformRules, platformTests, { judgedBy: platform.judgedBy ?? '', emulator: platform.emulator ?? false, heard });
+  // A certificate that rests on waivers says so in its first words; so does a platform that failed its own rules.
+  const headline = [
+    verdict === 'CERTIFIED' && waiversThat('used') > 0 ? `CERTIFIED with ${plural(waiversThat('used'), 'waiver')}` : verdict,
+    platformVerdict.counts.failed > 0 && `; the platform failed ${platformVerdict.counts.failed} of its checks, not yours to fix`,
+  ].filter(Boolean).join('');
   const areas = Object.entries(areaTitles).map(([area, title]) => ({ area, title, ...countsOf(rules.filter((rule) => rule.area === area).map((rule) => rule.outcome)) }));
   return {
     verdict,
     summary: [headline, [...problems, ...notes].join(', ')].join(': '),
     incomplete: verdict === 'INCOMPLETE' ? incompleteBecause : [],
-    counts: { rules: rules.length, ...ruleCounts, testsNotCompleted: notCompleted.length },
+    counts: { rules: partnerRules.length, ...ruleCounts, testsNotCompleted: notCompleted.length },
+    platform: platformVerdict,
     run,
     areas,
     rules,
     findings,
-    tests: tests.map((test) => ({
-      title: test.title, ...(test.probe !== undefined ? { probe: test.probe } : {}), area: test.area, status: test.status, durationMs: Math.round(test.durationMs), errors: test.errors,
+    tests: [...partnerTests, ...platformTests].map((test) => ({
+      title: test.title, ...(test.probe !== undefined ? { probe: test.probe } : {}), area: test.area, owner: testOwner(test), status: test.status, durationMs: Math.round(test.durationMs), errors: test.errors,
       ...(test.skipReason !== undefined ? { skipReason: test.skipReason } : {}),
       complete: !incomplete(test),
       attempts: (test.earlierAttempts?.length ?? 0) + 1,
       earlierAttempts: test.earlierAttempts ?? [],
     })),
-    typing: typingOf(findings),
-    latency: latencyOf(tests.flatMap((test) => test.exchanges), run.targets),
-    comparison: previous ? compare(rules, previous) : null,
+    typing: typingOf(partnerFindings),
+    // The partner's calls only: the platform's (mock link, data API) say nothing of the partner's latency.
+    latency: latencyOf(partnerTests.flatMap((test) => test.exchanges), run.targets),
+    comparison: previous ? compare(partnerRules, previous) : null,
     waivers: waiverList,
     partial,
     artifacts: {},

@@ -1,6 +1,6 @@
 import type { Area } from '../checks/catalogue';
 import type { Exchange } from '../checks/evidence';
-import type { Finding } from '../checks/finding';
+import type { Finding, Owner } from '../checks/finding';
 
 /**
  * What a test hands the certification reporter, through Playwright's annotations and attachments: the
@@ -21,7 +21,7 @@ interface Attachment {
   path?: string;
 }
 
-const names = { probe: 'probe', area: 'area', browser: 'browser', skip: 'skip', run: 'certification run', findings: 'findings', evidence: 'evidence', screen: 'screen: ' } as const;
+const names = { probe: 'probe', area: 'area', owner: 'owner', browser: 'browser', skip: 'skip', run: 'certification run', findings: 'findings', evidence: 'evidence', screen: 'screen: ' } as const;
 
 /**
  * Which run a test's outcome belongs to, as the test itself records it: the run's id (CERTIFY_RUN_ID, one
@@ -34,10 +34,11 @@ export interface RunStamp {
   profile: string;
 }
 
-/** The test details of a probe's test: its id and area travel with the test. */
-export const probeAnnotations = ({ id, area }: { id: string; area: Area }): Annotation[] => [
+/** The test details of a probe's test: its id, area and owner (whose rules it judges) travel with the test. */
+export const probeAnnotations = ({ id, area, owner }: { id: string; area: Area; owner: Owner }): Annotation[] => [
   { type: names.probe, description: id },
   { type: names.area, description: area },
+  { type: names.owner, description: owner },
 ];
 
 export const browserAnnotation = (browser: string): Annotation => ({ type: names.browser, description: browser });
@@ -53,6 +54,7 @@ export const screenAttachment = (screen: string, path: string) => ({ name: `${na
 export interface TestMessage {
   probe?: string;
   area?: Area;
+  owner?: Owner;
   browser?: string;
   skipReason?: string;
   run?: RunStamp;
@@ -76,12 +78,14 @@ export function readTest(annotations: readonly Annotation[], attachments: readon
   const annotation = (type: string) => annotations.find((a) => a.type === type)?.description;
   const body = (name: string) => attachments.find((a) => a.name === name)?.body;
   const area = annotation(names.area) as Area | undefined;
+  const owner = annotation(names.owner);
   const [probe, browser, skipReason] = [annotation(names.probe), annotation(names.browser), annotation(names.skip)];
   const run = stampOf(annotation(names.run));
   return {
     ...(probe !== undefined ? { probe } : {}),
     ...(run !== undefined ? { run } : {}),
     ...(area !== undefined ? { area } : {}),
+    ...(owner === 'partner' || owner === 'platform' ? { owner } : {}),
     ...(browser !== undefined ? { browser } : {}),
     ...(skipReason !== undefined ? { skipReason } : {}),
     findings: parsed<Finding[]>(body(names.findings), []),

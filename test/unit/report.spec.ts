@@ -104,6 +104,7 @@ test('a reproduce command is curl with every secret as a named placeholder, quot
 });
 
 test.describe('the certification and its verdict', () => {
+  const partnerRules = allRules.filter((rule) => rule.owner === 'partner').length;
   const run: RunInfo = runInfo({ targets: { 'token exchange': 'https://p.example/oauth/token' }, startedAt: '2026-11-21T00:00:00.000Z', finishedAt: '2026-11-21T00:00:10.000Z' });
   const finding = (rule: string, outcome: Finding['outcome'], field = '', message = 'a message'): Finding => ({ rule, field, clause: 'spec §2.3', level: 'MUST', outcome, message, impact: 'an impact' });
   const record = (title: string, findings: Finding[], extra: Partial<TestRecord> = {}): TestRecord => ({ title, area: 'x', status: 'passed', durationMs: 5, errors: [], findings, exchanges: [], ...extra });
@@ -111,8 +112,9 @@ test.describe('the certification and its verdict', () => {
   test('CERTIFIED when no rule failed, every rule was judged or does not apply, and every test completed; warnings are counted', () => {
     const cert = buildCertification(run, [everyRuleJudged([finding('token-exchange/cache-control', 'warning'), finding('account-info/user.phone/present', 'skipped')])]);
     expect(cert.verdict).toBe('CERTIFIED');
-    expect(cert.counts).toMatchObject({ rules: allRules.length, passed: allRules.length - 2, warning: 1, skipped: 1, failed: 0, notChecked: 0, testsNotCompleted: 0 });
-    expect(cert.summary).toBe(`CERTIFIED: ${allRules.length - 2} of ${allRules.length} rules passed, 1 warning, 1 not applicable`);
+    expect(cert.counts).toMatchObject({ rules: partnerRules, passed: partnerRules - 2, warning: 1, skipped: 1, failed: 0, notChecked: 0, testsNotCompleted: 0 });
+    expect(cert.summary).toBe(`CERTIFIED: ${partnerRules - 2} of ${partnerRules} rules passed, 1 warning, 1 not applicable`);
+    expect(cert.platform).toMatchObject({ verdict: 'CONFORMS', counts: { rules: allRules.length - partnerRules, passed: allRules.length - partnerRules } });
     expect(cert.incomplete).toEqual([]);
   });
 
@@ -127,7 +129,7 @@ test.describe('the certification and its verdict', () => {
   test('NOT CERTIFIED only for a failed rule; a test that did not complete, or a run that did not finish, is INCOMPLETE', () => {
     const failing = buildCertification(run, [record('t', [finding('token-exchange/status', 'failed'), finding('token-exchange/status', 'passed')], { status: 'failed' })]);
     expect(failing.rules.find((rule) => rule.id === 'token-exchange/status')?.outcome).toBe('failed');
-    expect(failing.summary).toMatch(new RegExp(`^NOT CERTIFIED: 1 rule failed, 0 of ${allRules.length} rules passed`));
+    expect(failing.summary).toMatch(new RegExp(`^NOT CERTIFIED: 1 rule failed, 0 of ${partnerRules} rules passed`));
     expect(failing.counts.testsNotCompleted).toBe(0);
     const timedOut = buildCertification(run, [everyRuleJudged(), record('t', [], { status: 'timedOut', errors: ['Test timeout of 55000ms exceeded.'] })]);
     expect(timedOut.verdict).toBe('INCOMPLETE');
@@ -151,6 +153,22 @@ test.describe('the certification and its verdict', () => {
     const cert = buildCertification(run, [everyRuleJudged([{ ...finding(transport, 'waived'), waivedOutcome: 'failed' }, blockedByTransport('token-exchange/status'), blockedByTransport('token-exchange/access-token')])]);
     expect(cert.verdict).toBe('INCOMPLETE');
     expect(cert.summary).toContain('2 not checked (2 blocked by token-exchange/transport (waived, yet what it blocked was not judged))');
+  });
+
+  test("two verdicts: a platform that fails its own rules leaves the partner CERTIFIED, told it is not the partner's to fix", () => {
+    const cert = buildCertification(run, [everyRuleJudged([finding('mock-link/landing/referrer-policy', 'failed'), finding('sign-on/frame/foreign-host-blocked', 'failed')])]);
+    expect(cert.verdict).toBe('CERTIFIED');
+    expect(cert.summary).toMatch(/^CERTIFIED; the platform failed 2 of its checks, not yours to fix: /);
+    expect(cert.platform).toMatchObject({ verdict: 'DOES NOT CONFORM', counts: { failed: 2 } });
+    expect(cert.rules.find((rule) => rule.id === 'mock-link/landing/referrer-policy')).toMatchObject({ owner: 'platform', outcome: 'failed' });
+  });
+
+  test('a partner rule the platform kept from being judged makes the partner INCOMPLETE, naming the platform\'s rule', () => {
+    const blockedByPlatform = (rule: string): Finding => ({ ...finding(rule, 'not-checked'), blockedBy: 'sign-on/mock-link-app/shown' });
+    const cert = buildCertification(run, [everyRuleJudged([finding('sign-on/mock-link-app/shown', 'failed'), blockedByPlatform('sign-on/app/shown'), blockedByPlatform('sign-on/message/navigated')])]);
+    expect(cert.verdict).toBe('INCOMPLETE');
+    expect(cert.incomplete).toEqual(["2 rules not checked (2 blocked by the platform's sign-on/mock-link-app/shown)"]);
+    expect(cert.platform?.verdict).toBe('DOES NOT CONFORM');
   });
 
   test('a certificate that rests on a waiver says so first', () => {
