@@ -3,6 +3,7 @@ import path from 'node:path';
 import { config as loadDotenv } from 'dotenv';
 import { z } from 'zod';
 import { allRules } from '../checks/catalogue';
+import type { Owner } from '../checks/finding';
 import type { Waiver } from '../checks/waivers';
 import { hostKey } from '../shared/host-key';
 import { profileSchema, type Profile } from '../shared/profile-schema';
@@ -16,14 +17,17 @@ export interface LoadedProfile {
   profile: Profile;
   /** Every value read from an `env:` variable, wherever it sits (a key in a URL, a typed password): all secrets. */
   envValues: string[];
-  /** `<name>.waivers.json` beside the profile, when there is one; its waivers, in the file's order. */
+  /** `<name>.waivers.json` beside the profile, when there is one; its waivers (of the partner's rules), in the file's order. */
   waiversFile?: string;
   waivers: Waiver[];
+  /** `platform.waivers.json` beside the profile: waivers of the platform's rules, one file for every partner on it. */
+  platformWaivers: Waiver[];
 }
 
 const envReference = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
-// The harness's own projects, and the history's folder inside a moved report folder (reports/history.ts).
-const reservedNames = new Set(['unit', 'self-test', 'history']);
+// The harness's own projects, the history's folder inside a moved report folder (reports/history.ts), and
+// the platform's waivers file (platform.waivers.json).
+const reservedNames = new Set(['unit', 'self-test', 'history', 'platform']);
 const profileName = /^[a-z0-9][a-z0-9-]*$/;
 /**
  * A project name is a folder name in reports/out, the history and the run's folder, and ends Playwright's
@@ -113,7 +117,8 @@ export function loadProfile(file: string, env: NodeJS.ProcessEnv = process.env, 
   const fail = (...problems: string[]) => ({ errors: problems.map((problem) => `${display(file)}: ${problem}`) });
   if (!profileName.test(name)) return fail(`the file name must be lower-case letters, digits and dashes, since it becomes the project name`);
   if (name.length > longestProfileName) return fail(`the file name has ${name.length} characters before ".json"; the project name is part of the report's folder names, so keep it to ${longestProfileName}`);
-  if (reservedNames.has(name)) return fail(`"${name}" is a name the harness keeps for itself (${name === 'history' ? 'the history\'s folder' : 'its own test project'}); rename the file`);
+  const whose = { history: "the history's folder", platform: "the platform's waivers, platform.waivers.json" }[name] ?? 'its own test project';
+  if (reservedNames.has(name)) return fail(`"${name}" is a name the harness keeps for itself (${whose}); rename the file`);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
@@ -135,9 +140,11 @@ export function loadProfile(file: string, env: NodeJS.ProcessEnv = process.env, 
     parsed.data.caFile = caFile;
   }
   const waiversFile = file.replace(/\.json$/, waiversSuffix);
-  const waivers = existsSync(waiversFile) ? loadWaivers(waiversFile, now) : { waivers: [], errors: [] };
-  if (waivers.errors.length > 0) return { errors: waivers.errors };
-  return { profile: { name, file, profile: parsed.data, envValues, waivers: waivers.waivers, ...(existsSync(waiversFile) ? { waiversFile } : {}) }, errors: [] };
+  const waivers = existsSync(waiversFile) ? loadWaivers(waiversFile, now, 'partner') : { waivers: [], errors: [] };
+  const platformFile = path.join(path.dirname(file), `platform${waiversSuffix}`);
+  const platformWaivers = existsSync(platformFile) ? loadWaivers(platformFile, now, 'platform') : { waivers: [], errors: [] };
+  if (waivers.errors.length + platformWaivers.errors.length > 0) return { errors: [...waivers.errors, ...platformWaivers.errors] };
+  return { profile: { name, file, profile: parsed.data, envValues, waivers: waivers.waivers, platformWaivers: platformWaivers.waivers, ...(existsSync(waiversFile) ? { waiversFile } : {}) }, errors: [] };
 }
 
 const waiversSuffix = '.waivers.json';
@@ -150,7 +157,7 @@ const dayMs = 24 * 60 * 60 * 1000;
  * in (Rule.letsOthersIn), and one that runs longer than 180 days from `now`: a waiver is a decision reviewed
  * at least that often.
  */
-export function loadWaivers(file: string, now: Date = new Date()): { waivers: Waiver[]; errors: string[] } {
+export function loadWaivers(file: string, now: Date = new Date(), owner: Owner = 'partner'): { waivers: Waiver[]; errors: string[] } {
   const fail = (...problems: string[]) => ({ waivers: [], errors: problems.map((problem) => `${display(file)}: ${problem}`) });
   let raw: unknown;
   try {
@@ -164,6 +171,8 @@ export function loadWaivers(file: string, now: Date = new Date()): { waivers: Wa
   const problems = parsed.data.waivers.flatMap(({ rule, expires }, index) => {
     const known = rulesById.get(rule);
     if (!known) return [`"waivers.${index}.rule" names no rule ("${rule}"); copy the id from the report or docs/RULES.md`];
+    // A partner's file waives the partner's rules; the platform's, once for every partner on it, the platform's.
+    if (known.owner !== owner) return [`"waivers.${index}.rule" is ${rule}, a rule of the ${known.owner}'s; waive it in ${known.owner === 'platform' ? 'platform.waivers.json, beside the profiles' : "the partner's own <partner>.waivers.json"}`];
     return [
       ...(known.letsOthersIn ? [`"waivers.${index}.rule" is ${rule}, which cannot be waived: when it fails, ${known.impact}; fix the endpoint instead`] : []),
       ...(expires > latest ? [`"waivers.${index}.expires" is ${expires}, more than ${longestWaiverDays} days ahead; a waiver is reviewed at least every ${longestWaiverDays} days: give ${latest} or earlier`] : []),

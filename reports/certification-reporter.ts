@@ -16,7 +16,7 @@ import { ResultMasker } from './mask-results';
 import { comparedRun, defaultReportDir, historyDirOf, keepRun, recentRuns } from './history';
 import { historyShown, overviewHtml, overviewOf } from './fleet-overview';
 import { files, writePartnerFiles, type Written } from './partner-files';
-import { harnessVersion, partialOf, runProblems, shardsOf, type PartnerMetadata } from './run-info';
+import { harnessVersion, partialOf, platformJudges, runProblems, shardsOf, type PartnerMetadata } from './run-info';
 import { ensureRunId, runIdVariable, targetsOf } from '../shared/run-identity';
 import { signingKeyFrom, signingKeyVariable, type SigningKey } from './signing';
 
@@ -53,6 +53,10 @@ interface Partner {
   tests: Map<string, TestRecord & TestEvidence>;
   /** Which run each result belongs to, as the tests stamped it. */
   stamps: RunStamp[];
+  /** The partner whose tests judged this one's platform, when not its own (also in a merge: the tests say so). */
+  platformJudgedBy?: string;
+  /** The partner's first test: it carries both verdicts, as annotations, into JUnit and Playwright's report. */
+  firstTest?: TestCase;
   chromium: string | null;
 }
 
@@ -116,6 +120,7 @@ export default class CertificationReporter implements Reporter {
       // Read before this run overwrites it, so `--compare reports/out/<project>/certification.json` works.
       const previous = this.compare ? comparedRun(this.compare, project.name) : partner.history.at(-1);
       if (previous) partner.previous = previous;
+      partner.firstTest = projectSuite.allTests()[0];
       for (const test of projectSuite.allTests()) {
         const { probe, area = unknownArea, owner } = readTest(test.annotations);
         partner.tests.set(test.id, { title: test.title, ...(probe !== undefined ? { probe } : {}), area, ...(owner ? { owner } : {}), status: 'not-run', durationMs: 0, errors: [], findings: [], exchanges: [], screenshots: [] });
@@ -123,7 +128,13 @@ export default class CertificationReporter implements Reporter {
       this.partners.set(project.name, partner);
     }
     // Each partner's worker starts the probes of its tests at once; only this process knows which tests run.
-    writeRunPlan(Object.fromEntries([...this.partners].map(([name, partner]) => [name, [...partner.tests.values()].flatMap((test) => test.probe ?? [])])));
+    // The platform's checks run once a platform, in the tests of one of its partners that run them.
+    const judges = platformJudges([...this.partners.values()].filter((partner) => [...partner.tests.values()].some((test) => test.owner === 'platform')));
+    const runs = (name: string, test: TestRecord) => test.owner !== 'platform' || (judges[name] ?? name) === name;
+    writeRunPlan({
+      probes: Object.fromEntries([...this.partners].map(([name, partner]) => [name, [...partner.tests.values()].filter((test) => runs(name, test)).flatMap((test) => test.probe ?? [])])),
+      platformJudgedBy: judges,
+    });
     try {
       this.signing = signingKeyFrom();
     } catch (error) {
@@ -163,6 +174,7 @@ export default class CertificationReporter implements Reporter {
     const said = readTest([...result.annotations, ...test.annotations], result.attachments);
     if (said.browser) partner.chromium = said.browser;
     if (said.run) partner.stamps.push(said.run);
+    if (said.judgedBy) partner.platformJudgedBy = said.judgedBy;
     const errors = result.errors.map((error) => stripVTControlCharacters(error.message ?? error.value ?? 'unknown error'));
     // A retry never hides an attempt: every attempt's findings and exchanges count (a partner that accepts
     // a made-up code once, then refuses it, fails the rule), and the earlier attempts are listed.
@@ -208,7 +220,12 @@ export default class CertificationReporter implements Reporter {
       console.error(`\nthe fleet overview could not be written: ${error instanceof Error ? error.message : String(error)}`);
       this.failed = true;
     }
-    this.uncertified = written.filter(({ out }) => out.certification.verdict === 'NOT CERTIFIED' || out.certification.verdict === 'INCOMPLETE').map(({ partner, out }) => `${partner.name} ${out.certification.verdict}`);
+    // A partner not certified fails the run; a platform only when it is the bundled emulator, whose checks are
+    // the harness's own self-check: another platform's failure is reported, never the partner's to fix.
+    this.uncertified = written.flatMap(({ partner, out: { certification: cert } }) => [
+      ...(cert.verdict === 'NOT CERTIFIED' || cert.verdict === 'INCOMPLETE' ? [`${partner.name} ${cert.verdict}`] : []),
+      ...(cert.platform?.emulator && cert.platform.verdict !== 'CONFORMS' && cert.platform.verdict !== 'NOT CHECKED' ? [`the bundled emulator ${cert.platform.verdict} (with ${partner.name})`] : []),
+    ]);
     return this.failed || this.uncertified.length > 0 ? { status: result.status === 'passed' ? 'failed' : result.status } : undefined;
   }
 
@@ -236,7 +253,13 @@ export default class CertificationReporter implements Reporter {
     // that are not one whole run are that, whatever chose their tests.
     const problems = runProblems(stamps, partner.stamps, !this.config.shard && (chosen?.leftOut.length ?? 0) > 0);
     const partial = problems.length > 0 ? null : chosen;
-    const cert = buildCertification(run, tests, partner.previous, { waivers: partner.waivers, partial, runProblems: problems, platform: { emulator: partner.profile?.platform?.configure ?? false } });
+    const judge = partner.platformJudgedBy === undefined ? undefined : this.partners.get(partner.platformJudgedBy);
+    const platform = {
+      emulator: partner.profile?.platform?.configure ?? false,
+      ...(judge ? { judgedBy: judge.name, tests: [...judge.tests.values()].filter((test) => test.owner === 'platform') } : {}),
+    };
+    const cert = buildCertification(run, tests, partner.previous, { waivers: partner.waivers, partial, runProblems: problems, platform });
+    annotateVerdicts(partner.firstTest, cert);
     const creator = { name: 'partner-certify', version: harness.version };
     const out = await writePartnerFiles(partner.outputDir, cert, tests, { secrets: this.vault.secrets(partner.name), signing: this.signing, creator });
     // A shard's run is a part of one: the merged report's run is the one to keep.
@@ -292,6 +315,17 @@ export default class CertificationReporter implements Reporter {
     const configured = (html?.[1] as { outputFolder?: string } | undefined)?.outputFolder;
     return path.resolve(path.dirname(this.config.configFile ?? this.config.rootDir), configured ?? process.env.PLAYWRIGHT_HTML_OUTPUT_DIR ?? 'playwright-report');
   }
+}
+
+/**
+ * Both verdicts on the partner's first test, which JUnit writes as properties and Playwright's report shows
+ * (the reporters after this one end after it); a merge replaces what a shard wrote there.
+ */
+function annotateVerdicts(test: TestCase | undefined, cert: Certification) {
+  if (!test) return;
+  const verdicts = [{ type: 'partner certification', description: cert.summary }, ...(cert.platform ? [{ type: 'platform conformance', description: cert.platform.summary }] : [])];
+  const kept = test.annotations.filter((annotation) => !verdicts.some((verdict) => verdict.type === annotation.type));
+  test.annotations.splice(0, test.annotations.length, ...kept, ...verdicts);
 }
 
 /** A scope no partner has: the harness's own secrets alone. */

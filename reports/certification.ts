@@ -210,10 +210,13 @@ function platformSection(rules: Certification['rules'], tests: readonly TestReco
 export function buildCertification(run: RunInfo, tests: readonly TestRecord[], previous?: Certification, { waivers = [], partial = null, runProblems = [], platform = {} }: CertificationExtras = {}): Certification {
   const partnerTests = tests.filter((test) => testOwner(test) === 'partner');
   const platformTests = platform.tests ?? tests.filter((test) => testOwner(test) === 'platform');
-  const findings = [...partnerTests, ...platformTests].flatMap((test) => test.findings.map((finding) => ({ ...finding, test: test.title })));
+  const withTest = (test: TestRecord) => test.findings.map((finding) => ({ ...finding, test: test.title }));
+  // Judged in another partner's tests, the platform's rules give their outcomes here, not that partner's
+  // messages and evidence (which may quote its data): those stay in its own report.
+  const findings = (platform.tests ? partnerTests : tests).flatMap(withTest);
   const outcomesOf = new Map<string, Outcome[]>();
   const blockerOf = new Map<string, string>();
-  for (const { rule, outcome, blockedBy } of findings) {
+  for (const { rule, outcome, blockedBy } of [...findings, ...(platform.tests ?? []).flatMap(withTest)]) {
     outcomesOf.set(rule, [...(outcomesOf.get(rule) ?? []), outcome]);
     if (blockedBy !== undefined && !blockerOf.has(rule)) blockerOf.set(rule, blockedBy);
   }
@@ -284,7 +287,7 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
     areas,
     rules,
     findings,
-    tests: [...partnerTests, ...platformTests].map((test) => ({
+    tests: tests.map((test) => ({
       title: test.title, ...(test.probe !== undefined ? { probe: test.probe } : {}), area: test.area, owner: testOwner(test), status: test.status, durationMs: Math.round(test.durationMs), errors: test.errors,
       ...(test.skipReason !== undefined ? { skipReason: test.skipReason } : {}),
       complete: !incomplete(test),

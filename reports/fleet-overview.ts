@@ -17,6 +17,10 @@ export const overviewSchema = z
       partner: z.string(),
       verdict,
       summary: z.string(),
+      platform: z
+        .object({ verdict: z.enum(['CONFORMS', 'DOES NOT CONFORM', 'INCOMPLETE', 'NOT CHECKED']), failed: count, summary: z.string() })
+        .nullable()
+        .describe("the platform's conformance, beside the partner's certification: never the partner's to fix"),
       finishedAt: z.iso.datetime().describe("this run's end"),
       since: z.iso.datetime().describe('the end of the earliest run, in the history, of the unbroken series of runs with this verdict'),
       failed: count.describe('rules failed'),
@@ -51,6 +55,7 @@ export function overviewOf(runs: readonly { certification: Certification; report
       partner: cert.run.partner,
       verdict: cert.verdict,
       summary: cert.summary,
+      platform: cert.platform ? { verdict: cert.platform.verdict, failed: cert.platform.counts.failed, summary: cert.platform.summary } : null,
       finishedAt: cert.run.finishedAt,
       since: series[sinceIndex]!.run.finishedAt,
       failed: cert.counts.failed,
@@ -72,6 +77,7 @@ const style = `${baseStyle}
 body{max-width:80rem}table{margin:1rem 0}th,td{padding:.4rem .5rem}
 .verdict{font-weight:700;white-space:nowrap}.v-CERTIFIED{color:var(--pass)}.v-CERTIFIED-waived{color:var(--waive)}.v-NOT-CERTIFIED{color:var(--fail)}.v-PARTIAL{color:var(--muted)}.v-INCOMPLETE{color:var(--warn)}
 .run{display:inline-block;width:.9rem;height:.9rem;border-radius:2px;margin-right:2px;vertical-align:middle}.run.v-CERTIFIED{background:var(--pass)}.run.v-NOT-CERTIFIED{background:var(--fail)}.run.v-PARTIAL{background:var(--muted)}.run.v-INCOMPLETE{background:var(--warn)}
+td.platform[data-verdict="DOES NOT CONFORM"]{color:var(--fail)}td.platform[data-verdict="INCOMPLETE"]{color:var(--warn)}td.platform{white-space:nowrap;font-size:.9rem}
 tr.regressed td{background:#fce8e6}ul.regressed,span.regressed{color:var(--fail)}ul.fixed{color:var(--pass)}.waived{color:var(--waive)}ul{margin:0;padding-left:1rem}
 `;
 
@@ -83,6 +89,7 @@ function row(p: Overview['partners'][number]): Html {
   const regressed = p.regressed.length + p.newFailures.length > 0;
   return html`<tr class="partner${regressed ? ' regressed' : ''}" data-partner="${p.partner}" data-verdict="${p.verdict}">
 <td><a href="${p.report}">${p.partner}</a></td><td><span class="verdict ${cls(p.verdict)}${p.verdict === 'CERTIFIED' && p.waived > 0 ? ' v-CERTIFIED-waived' : ''}">${p.verdict === 'CERTIFIED' && p.waived > 0 ? `CERTIFIED with ${p.waiversUsed} ${p.waiversUsed === 1 ? 'waiver' : 'waivers'}` : p.verdict}</span><div class="muted">since ${day(p.since)}</div></td>
+<td class="platform" data-verdict="${p.platform?.verdict ?? ''}" title="${p.platform?.summary ?? ''}">${p.platform ? `${p.platform.verdict}${p.platform.failed > 0 ? ` (${p.platform.failed} failed)` : ''}` : ''}</td>
 <td class="n">${p.failed}</td><td class="n">${p.warnings}</td><td class="n waived">${p.waived ? `${p.waived} (${p.waiversUsed} ${p.waiversUsed === 1 ? 'waiver' : 'waivers'})` : ''}</td><td>${day(p.finishedAt)}</td>
 <td class="changes">${p.previous ? html`<div class="muted">since ${day(p.previous.finishedAt)} (${p.previous.verdict})</div>${ids(p.regressed, 'regressed', ' regressed')}${ids(p.newFailures, 'regressed', ' new failure')}${ids(p.fixed, 'fixed', ' fixed')}${regressed || p.fixed.length > 0 ? '' : html`<span class="muted">no change</span>`}` : html`<span class="muted">first run</span>`}</td>
 <td class="history">${p.history.map((h) => html`<span class="run ${cls(h.verdict)}" title="${day(h.finishedAt)}: ${h.verdict}${h.failed ? `, ${h.failed} failed` : ''}"></span>`)}</td></tr>`;
@@ -97,7 +104,7 @@ export function overviewHtml(overview: Overview): string {
 <title>Partner certification: ${overview.partners.length} partners</title><style>${style}</style></head><body>
 <h1>Partner certification</h1>
 <p id="totals">${overview.partners.length} partners, run ${day(overview.generatedAt)} UTC: <span class="v-CERTIFIED">${by('CERTIFIED')} certified</span>, <span class="v-NOT-CERTIFIED">${by('NOT CERTIFIED')} not certified</span>${by('PARTIAL') ? `, ${by('PARTIAL')} partial` : ''}${by('INCOMPLETE') ? html`, <span class="v-INCOMPLETE">${by('INCOMPLETE')} incomplete</span>` : ''}; <span class="regressed">${regressed} regressed</span> since their previous run.</p>
-<table id="partners"><tr><th>Partner</th><th>Verdict</th><th class="n">Failed</th><th class="n">Warnings</th><th class="n">Waived</th><th>Run (UTC)</th><th>Since the previous run</th><th>Last ${historyShown} runs</th></tr>
+<table id="partners"><tr><th>Partner</th><th>Verdict</th><th>Platform</th><th class="n">Failed</th><th class="n">Warnings</th><th class="n">Waived</th><th>Run (UTC)</th><th>Since the previous run</th><th>Last ${historyShown} runs</th></tr>
 ${overview.partners.map(row)}</table>
 <p class="muted">Each partner's report is its certification.html; index.json holds this page as data. Runs are kept in the history folder.</p>
 </body></html>`.text;

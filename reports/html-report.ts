@@ -1,6 +1,7 @@
 import { clauses } from '../checks/clauses';
 import { parseJson, type Exchange } from '../checks/evidence';
 import { html, type Html } from '../shared/html';
+import type { Owner } from '../checks/finding';
 import { bySeverity, type Certification, type RuleOutcome } from './certification';
 import { maskPersonalData } from '../shared/redaction/personal-data';
 import { curlOf } from './reproduce';
@@ -23,6 +24,7 @@ pre{background:#f8f9fa;border:1px solid var(--line);padding:.5rem;overflow-x:aut
 .banner{padding:1rem 1.25rem;border-radius:6px;color:#fff;margin:1rem 0}.banner strong{font-size:1.6rem;display:block;letter-spacing:.02em}
 .banner.certified{background:var(--pass)}.banner.certified-waived{background:var(--waive)}.banner.not-certified{background:var(--fail)}.banner.partial{background:var(--muted)}.banner.incomplete{background:var(--warn)}
 .banner ul{margin:.5rem 0 0;padding-left:1.25rem}
+.platform-verdict strong{color:var(--pass)}.platform-verdict[data-verdict="DOES NOT CONFORM"] strong{color:var(--fail)}.platform-verdict[data-verdict="INCOMPLETE"] strong{color:var(--warn)}.platform-verdict[data-verdict="NOT CHECKED"] strong{color:var(--muted)}
 .outcome{font-weight:600;white-space:nowrap}.o-failed{color:var(--fail)}.o-warning{color:var(--warn)}.o-passed{color:var(--pass)}.o-waived{color:var(--waive)}.o-info,.o-skipped,.o-not-checked{color:var(--muted)}
 tr.failed td{background:#fce8e6}tr.warning td{background:#fef7e0}tr.waived td{background:#f1ecfa}.detail{margin:.25rem 0}
 figure{display:inline-block;margin:0 1rem 1rem 0;vertical-align:top;max-width:22rem}figure img{max-width:100%;border:1px solid var(--line)}figcaption{font-size:12px;color:var(--muted)}
@@ -76,13 +78,24 @@ function comparison(cert: Certification): Html | undefined {
 ${list('Fixed', c.fixed)}${list('Regressed', c.regressed)}${list('New failures', c.new)}</section>`;
 }
 
-function areaSummary(cert: Certification): Html {
-  return html`<table id="areas"><tr><th>Area</th><th class="n">Failed</th><th class="n">Waived</th><th class="n">Warnings</th><th class="n">Passed</th><th class="n">Notes</th><th class="n">Not applicable</th><th class="n">Not checked</th></tr>
-${cert.areas.map((a) => html`<tr><td><a href="#area-${a.area}">${a.title}</a></td><td class="n o-failed">${a.failed || ''}</td><td class="n o-waived">${a.waived || ''}</td><td class="n o-warning">${a.warning || ''}</td><td class="n">${a.passed}</td><td class="n">${a.info || ''}</td><td class="n">${a.skipped || ''}</td><td class="n">${a.notChecked || ''}</td></tr>`)}</table>`;
+/** The areas that hold rules of `owner`, with the counts of those rules only. */
+function areasOf(cert: Certification, owner: Owner) {
+  const count = (rules: Certification['rules'], outcome: RuleOutcome) => rules.filter((rule) => rule.outcome === outcome).length;
+  return cert.areas.flatMap((a) => {
+    const rules = cert.rules.filter((rule) => rule.area === a.area && rule.owner === owner);
+    if (rules.length === 0) return [];
+    return [{ area: a.area, title: a.title, failed: count(rules, 'failed'), waived: count(rules, 'waived'), warning: count(rules, 'warning'), passed: count(rules, 'passed'), info: count(rules, 'info'), skipped: count(rules, 'skipped'), notChecked: count(rules, 'not-checked') }];
+  });
 }
 
-function ruleRows(cert: Certification, area: string): Html {
-  const rules = cert.rules.filter((rule) => rule.area === area).sort(bySeverity);
+function areaSummary(cert: Certification): Html {
+  return html`<table id="areas"><tr><th>Area</th><th class="n">Failed</th><th class="n">Waived</th><th class="n">Warnings</th><th class="n">Passed</th><th class="n">Notes</th><th class="n">Not applicable</th><th class="n">Not checked</th></tr>
+${areasOf(cert, 'partner').map((a) => html`<tr><td><a href="#area-${a.area}">${a.title}</a></td><td class="n o-failed">${a.failed || ''}</td><td class="n o-waived">${a.waived || ''}</td><td class="n o-warning">${a.warning || ''}</td><td class="n">${a.passed}</td><td class="n">${a.info || ''}</td><td class="n">${a.skipped || ''}</td><td class="n">${a.notChecked || ''}</td></tr>`)}</table>`;
+}
+
+function ruleRows(cert: Certification, area: string, owner: Owner): Html {
+  const rules = cert.rules.filter((rule) => rule.area === area && rule.owner === owner).sort(bySeverity);
+  const elsewhere = owner === 'platform' ? cert.platform?.judgedBy : null;
   return html`${rules.map((rule) => {
     const findings = cert.findings.filter((f) => f.rule === rule.id && f.outcome === rule.outcome);
     const detailed = rule.outcome === 'failed' || rule.outcome === 'warning' || rule.outcome === 'waived';
@@ -90,18 +103,34 @@ function ruleRows(cert: Certification, area: string): Html {
     return html`<tr class="rule ${rule.outcome}" id="rule-${rule.id}" data-rule="${rule.id}" data-outcome="${rule.outcome}"><td>${outcomeCell(rule.outcome)}</td><td><code>${rule.id}</code>
 ${rule.blockedBy ? html`<div class="detail muted" data-blocked-by="${rule.blockedBy}">blocked by <a href="#rule-${rule.blockedBy}"><code>${rule.blockedBy}</code></a></div>` : ''}
 ${[...new Set(shown.map((f) => f.message))].map((message) => html`<div class="detail"><strong>${message}</strong></div>`)}
+${detailed && elsewhere ? html`<div class="detail muted">Judged in ${elsewhere}'s tests, once for every partner on this platform: its report has the details.</div>` : ''}
 ${[...new Map(findings.flatMap((f) => (f.waiver ? [[f.waiver.waiver, f.waiver] as const] : []))).values()].map((w) => html`<div class="detail o-waived" data-waiver="${w.waiver}">${w.expired ? 'No longer waived: waiver' : 'Waived by waiver'} #${w.waiver} (${w.reason}; approved by ${w.approvedBy}, ${w.expired ? 'expired' : 'until'} ${w.expires})</div>`)}
-${detailed ? html`<div class="detail">Fix: ${rule.requirement || 'see the message'}</div><div class="detail muted">Impact: ${findings[0]?.impact ?? ''}</div>
+${detailed ? html`<div class="detail">${owner === 'platform' ? 'The platform must' : 'Fix:'} ${rule.requirement || 'see the message'}</div><div class="detail muted">Impact: ${findings[0]?.impact ?? ''}</div>
 <div class="detail muted">${rule.clause}: ${clauses[rule.clause as keyof typeof clauses] ?? ''}</div>
 ${[...new Set(findings.map((f) => f.test))].map((test) => html`<div class="detail muted">Evidence: <a href="#${anchor(test)}">${test}</a></div>`)}` : ''}</td>
 <td>${rule.level}</td><td>${rule.clause}</td></tr>`;
   })}`;
 }
 
-function rulesByArea(cert: Certification): Html {
-  const areas = [...cert.areas].sort((a, b) => Number(b.failed > 0) - Number(a.failed > 0) || Number(b.warning > 0) - Number(a.warning > 0));
-  return html`${areas.map((a) => html`<section class="area" id="area-${a.area}"><h3>${a.title}</h3>
-<table><tr><th>Outcome</th><th>Rule</th><th>Level</th><th>Clause</th></tr>${ruleRows(cert, a.area)}</table></section>`)}`;
+function rulesByArea(cert: Certification, owner: Owner): Html {
+  const areas = areasOf(cert, owner).sort((a, b) => Number(b.failed > 0) - Number(a.failed > 0) || Number(b.warning > 0) - Number(a.warning > 0));
+  const prefix = owner === 'platform' ? 'platform-area' : 'area';
+  return html`${areas.map((a) => html`<section class="area" id="${prefix}-${a.area}"><h3>${a.title}</h3>
+<table><tr><th>Outcome</th><th>Rule</th><th>Level</th><th>Clause</th></tr>${ruleRows(cert, a.area, owner)}</table></section>`)}`;
+}
+
+/**
+ * The platform's own rules, for the platform team: never a fix for the partner. Against the bundled
+ * emulator, the harness's self-check.
+ */
+function platformConformance(cert: Certification): Html | undefined {
+  const platform = cert.platform;
+  if (!platform) return undefined;
+  const intro = platform.emulator
+    ? "The platform here is the bundled emulator: these are the harness's own checks of itself, and none is the partner's to fix."
+    : "These rules judge the platform (the mock link, the embedded app's screens and messages, the data API), not the partner: they are reported to the platform team, never as something for the partner to fix, and they do not count in the partner's certification.";
+  return html`<section id="platform"><h2>The platform's conformance</h2><p class="platform-verdict" data-verdict="${platform.verdict}"><strong>${platform.verdict}</strong>: ${platform.summary.replace(/^[A-Z ]+: /, '')}</p><p class="muted">${intro}</p>
+${platform.verdict === 'NOT CHECKED' ? '' : rulesByArea(cert, 'platform')}</section>`;
 }
 
 const waiverStatus: Record<Certification['waivers'][number]['status'], string> = {
@@ -212,7 +241,8 @@ ${part('Waivers', () => waivers(cert))}
 <section id="summary"><h2>Summary by area</h2>${part('Summary by area', () => areaSummary(cert))}</section>
 ${part('Tests that did not finish', () => incompleteTests(cert))}
 ${part('Tests run more than once', () => retriedTests(cert))}
-<section id="rules"><h2>Every rule, by endpoint, failures first</h2>${part('Rules', () => rulesByArea(cert))}</section>
+<section id="rules"><h2>Every rule of yours, by endpoint, failures first</h2>${part('Rules', () => rulesByArea(cert, 'partner'))}</section>
+${part("The platform's conformance", () => platformConformance(cert))}
 <section id="typing-section"><h2>What your users will be asked to type</h2>${part('Typing', () => typing(cert))}</section>
 <section id="latency-section"><h2>Latency per endpoint</h2>${part('Latency', () => latency(cert))}</section>
 <section id="evidence"><h2>Evidence for each failure</h2>${part('Evidence', () => evidence(cert, tests))}</section>

@@ -21,7 +21,7 @@ interface Attachment {
   path?: string;
 }
 
-const names = { probe: 'probe', area: 'area', owner: 'owner', browser: 'browser', skip: 'skip', run: 'certification run', findings: 'findings', evidence: 'evidence', screen: 'screen: ' } as const;
+const names = { probe: 'probe', area: 'area', owner: 'owner', browser: 'browser', skip: 'skip', run: 'certification run', judgedBy: 'platform judged by', findings: 'findings', evidence: 'evidence', screen: 'screen: ' } as const;
 
 /**
  * Which run a test's outcome belongs to, as the test itself records it: the run's id (CERTIFY_RUN_ID, one
@@ -43,6 +43,8 @@ export const probeAnnotations = ({ id, area, owner }: { id: string; area: Area; 
 
 export const browserAnnotation = (browser: string): Annotation => ({ type: names.browser, description: browser });
 export const runAnnotation = (stamp: RunStamp): Annotation => ({ type: names.run, description: JSON.stringify(stamp) });
+/** A platform test of a partner whose platform another partner's tests judge, once for all: which partner's. */
+export const judgedByAnnotation = (partner: string): Annotation => ({ type: names.judgedBy, description: partner });
 
 const json = (name: string, value: unknown) => ({ name, body: JSON.stringify(value, null, 2), contentType: 'application/json' });
 /** `findings` must already be masked: the attachment is stored as it is. */
@@ -58,6 +60,8 @@ export interface TestMessage {
   browser?: string;
   skipReason?: string;
   run?: RunStamp;
+  /** For a platform test this partner did not run: the partner whose tests judged the platform. */
+  judgedBy?: string;
   findings: Finding[];
   exchanges: Exchange[];
   /** Screens by name, as files (the reporter reads them when it writes the report). */
@@ -81,9 +85,11 @@ export function readTest(annotations: readonly Annotation[], attachments: readon
   const owner = annotation(names.owner);
   const [probe, browser, skipReason] = [annotation(names.probe), annotation(names.browser), annotation(names.skip)];
   const run = stampOf(annotation(names.run));
+  const judgedBy = annotation(names.judgedBy);
   return {
     ...(probe !== undefined ? { probe } : {}),
     ...(run !== undefined ? { run } : {}),
+    ...(judgedBy !== undefined ? { judgedBy } : {}),
     ...(area !== undefined ? { area } : {}),
     ...(owner === 'partner' || owner === 'platform' ? { owner } : {}),
     ...(browser !== undefined ? { browser } : {}),

@@ -19,6 +19,17 @@ export function hostKey(url: string, hosts: ReadonlyMap<string, string> = system
   return `${addressOf(parsed.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase(), hosts)}:${port}`;
 }
 
+/** One platform, however its URL is written: its server (hostKey) and its path, which may hold a prefix. */
+export function platformKey(url: string): string {
+  let path = '';
+  try {
+    path = new URL(url).pathname.replace(/\/+$/, '');
+  } catch {
+    // hostKey says undefined for it too
+  }
+  return `${hostKey(url) ?? url}${path}`;
+}
+
 const loopback = 'loopback';
 
 function addressOf(host: string, hosts: ReadonlyMap<string, string>): string {

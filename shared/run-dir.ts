@@ -27,8 +27,14 @@ export function runFolder(name: string, env: NodeJS.ProcessEnv = process.env): s
   return dir;
 }
 
-/** The probes each partner's tests will run, by project name. */
-export type RunPlan = Record<string, readonly string[]>;
+/**
+ * The probes each partner's tests will run, by project name; and, for a partner on a platform another
+ * partner of the run shares, the partner whose tests run the platform's checks, once for all of them.
+ */
+export interface RunPlan {
+  probes: Record<string, readonly string[]>;
+  platformJudgedBy: Record<string, string>;
+}
 
 /**
  * Written when the run begins by the certification reporter, the one process that sees the run's tests
@@ -46,7 +52,15 @@ export function plannedProbes(project: string, env: NodeJS.ProcessEnv = process.
   const root = env[variable];
   if (!root) return undefined;
   const plan = readJsonFile<RunPlan | undefined>(path.join(root, 'plan.json'), undefined);
-  return plan && new Set(plan[project] ?? []);
+  return plan && new Set(plan.probes?.[project] ?? []);
+}
+
+/** The partner whose tests run the platform's checks for this one, when that is another partner of the run. */
+export function platformJudgedBy(project: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const root = env[variable];
+  if (!root) return undefined;
+  const judgedBy = readJsonFile<RunPlan | undefined>(path.join(root, 'plan.json'), undefined)?.platformJudgedBy?.[project];
+  return judgedBy === project ? undefined : judgedBy;
 }
 
 /** A JSON file of the run's folder, or `fallback` when it is missing or unreadable. */
