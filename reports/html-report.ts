@@ -105,7 +105,7 @@ ${rule.blockedBy ? html`<div class="detail muted" data-blocked-by="${rule.blocke
 ${[...new Set(shown.map((f) => f.message))].map((message) => html`<div class="detail"><strong>${message}</strong></div>`)}
 ${detailed && elsewhere ? html`<div class="detail muted">Judged in ${elsewhere}'s tests, once for every partner on this platform: its report has the details.</div>` : ''}
 ${[...new Map(findings.flatMap((f) => (f.waiver ? [[f.waiver.waiver, f.waiver] as const] : []))).values()].map((w) => html`<div class="detail o-waived" data-waiver="${w.waiver}">${w.expired ? 'No longer waived: waiver' : 'Waived by waiver'} #${w.waiver} (${w.reason}; approved by ${w.approvedBy}, ${w.expired ? 'expired' : 'until'} ${w.expires})</div>`)}
-${detailed ? html`<div class="detail">${owner === 'platform' ? 'The platform must' : 'Fix:'} ${rule.requirement || 'see the message'}</div><div class="detail muted">Impact: ${findings[0]?.impact ?? ''}</div>
+${detailed ? html`<div class="detail">${owner === 'platform' ? 'What the platform must do:' : 'Fix:'} ${rule.requirement || 'see the message'}</div><div class="detail muted">Impact: ${findings[0]?.impact ?? ''}</div>
 <div class="detail muted">${rule.clause}: ${clauses[rule.clause as keyof typeof clauses] ?? ''}</div>
 ${[...new Set(findings.map((f) => f.test))].map((test) => html`<div class="detail muted">Evidence: <a href="#${anchor(test)}">${test}</a></div>`)}` : ''}</td>
 <td>${rule.level}</td><td>${rule.clause}</td></tr>`;

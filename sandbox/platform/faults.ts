@@ -12,6 +12,7 @@ export const platformFaults = {
   'no-referrer-policy': 'the landing page sends no Referrer-Policy, so the token in its URL can leak to other sites',
   'lax-cookies': 'the session cookie is SameSite=Lax without Secure, so it is not sent inside the partner\'s iframe',
   'unescaped-html': "the company name is written into the page as markup, not text",
+  'blank-app': 'the auth URL answers a page with no screen at all: the app never renders, for anyone',
 } as const satisfies Record<string, string>;
 
 export type PlatformFault = keyof typeof platformFaults;

@@ -31,6 +31,9 @@ function page(title: string, body: Html, { nonce, message, targetOrigin }: Page)
 <title>${title} – Payments</title><style nonce="${nonce}">${style}</style></head><body>${body}${post}</body></html>`.text;
 }
 
+/** The "blank-app" fault: a page that loads, with no screen and no message. */
+export const blankScreen = ({ nonce }: Pick<Page, 'nonce'>) => page('Payments', html`<div class="card">Loading…</div>`, { nonce });
+
 export function errorScreen(reason: string, problems: readonly string[], options: Page): string {
   return page(
     'Sign-in failed',

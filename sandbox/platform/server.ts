@@ -14,7 +14,7 @@ import { apiError, maxBodyDepth } from './errors';
 import { dataApiFaults, isEmulatorFault, isPlatformFault, platformFaults } from './faults';
 import { syncFundingSources, type KnownSource, type Sync } from './funding';
 import { mockLinkKey, signMockLink, verifyMockLink } from './jwt';
-import { appScreen, collectScreen, errorScreen, type HostMessage } from './screens';
+import { appScreen, blankScreen, collectScreen, errorScreen, type HostMessage } from './screens';
 import { cookieName, cookieOf, dropExpired, mockLinkProblem, remember, sessionLifetimeMs, signInWithCode, text, type Session, type SignIn } from './sign-in';
 
 /** The sandbox platform's credentials; partners/reference.json carries the same values. */
@@ -163,6 +163,7 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
       const config = partners.get(partnerName);
       if (!config) return errorPage(request, reply, 404, undefined, 'UNKNOWN_PARTNER', [`no partner "${partnerName}" is configured on this platform`]);
       const faults = faultsOf(request);
+      if (faults.has('blank-app')) return screen(request, reply, 200, config, (page) => blankScreen(page));
       if ((typeof code === 'string') === (typeof token === 'string') || (code ?? token) === '') {
         return errorPage(request, reply, 400, config, 'INVALID_REQUEST', ['the auth URL takes exactly one of "code" or "token"']);
       }

@@ -45,16 +45,21 @@ test('a partner with faults switched on is NOT CERTIFIED, with the counts, its f
   validate(certification);
   expect(certification.verdict).toBe('NOT CERTIFIED');
   const failedRules = certification.rules.filter((rule) => rule.outcome === 'failed').map((rule) => rule.id);
-  expect(failedRules).toEqual(expect.arrayContaining(['token-exchange/expires-in', 'account-info/user.lastName/pattern', 'account-info/company.address.line1/po-box', 'sign-on/app/shown']));
+  expect(failedRules).toEqual(expect.arrayContaining(['token-exchange/expires-in', 'account-info/user.lastName/pattern', 'account-info/company.address.line1/po-box']));
+  // One defect, one failure: the platform rightly refuses the account information at sign-on by code, so the
+  // browser's code-path rules are blocked by the field rule that failed first, not failed a second time.
+  expect(certification.rules.find((rule) => rule.id === 'sign-on/app/shown')).toMatchObject({ outcome: 'not-checked', blockedBy: expect.stringMatching(/^account-info\//) });
   expect(certification.counts.failed).toBe(failedRules.length);
   expect(certification.counts.testsNotCompleted).toBe(0);
-  expect(certification.summary).toMatch(new RegExp(`^NOT CERTIFIED: ${failedRules.length} rules failed, \\d+ of ${allRules.length} rules passed`));
+  const partnerRules = allRules.filter((rule) => rule.owner === 'partner').length;
+  expect(certification.summary).toMatch(new RegExp(`^NOT CERTIFIED: ${failedRules.length} rules failed, \\d+ of ${partnerRules} rules passed`));
+  expect(certification.platform?.verdict, certification.platform?.summary).toBe('CONFORMS');
   // Printed at the end of the run, with where the report is.
   expect(faulty.stdout).toContain(`faulty: ${certification.summary}`);
   expect(faulty.stdout).toMatch(/report: .*certification[/\\]faulty[/\\]certification\.html/);
   // Every finding carries what DESIGN §4 asks of it.
   const base = 'clause,field,impact,level,message,outcome,rule,test';
-  expect(new Set(certification.findings.map((finding) => Object.keys(finding).filter((key) => key !== 'code' && key !== 'params').sort().join()))).toEqual(new Set([base]));
+  expect(new Set(certification.findings.map((finding) => Object.keys(finding).filter((key) => key !== 'code' && key !== 'params' && key !== 'blockedBy').sort().join()))).toEqual(new Set([base]));
   // A field rule's problem also says what kind it is and the values it quotes, as data.
   const structured = certification.findings.filter((finding) => finding.code !== undefined);
   expect(structured.length).toBeGreaterThan(0);

@@ -32,6 +32,7 @@ test('a minimal profile loads with its defaults', () => {
     profile: { ...valid, collectMissingAccountInfo: false, requestTimeoutMs: 10_000, slowChecks: false, maxCodeLifetimeSeconds: 600, environment: 'staging' },
     envValues: [],
     waivers: [],
+    platformWaivers: [],
   });
 });
 

@@ -139,3 +139,25 @@ test.describe('waivers are bounded and visible', () => {
     ]);
   });
 });
+
+test("the platform's rules are waived once, in platform.waivers.json beside the profiles, never in a partner's file", () => {
+  const dir = tempDir('waivers-');
+  const platformRule = 'mock-link/landing/cookies';
+  const expires = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+  const terms = { reason: 'the platform fixes it in release 7.3', approvedBy: 'Dana Ruiz, platform integration', expires };
+  writeFileSync(path.join(dir, 'acme.json'), JSON.stringify(profile));
+  writeFileSync(path.join(dir, 'acme.waivers.json'), JSON.stringify({ waivers: [{ rule: platformRule, ...terms }] }));
+  expect(loadProfile(path.join(dir, 'acme.json'), {}).errors.map((e) => e.slice(e.indexOf('acme.waivers.json')))).toEqual([
+    `acme.waivers.json: "waivers.0.rule" is ${platformRule}, a rule of the platform's; waive it in platform.waivers.json, beside the profiles`,
+  ]);
+  writeFileSync(path.join(dir, 'acme.waivers.json'), JSON.stringify({ waivers: [] }));
+  writeFileSync(path.join(dir, 'platform.waivers.json'), JSON.stringify({ waivers: [{ rule: platformRule, ...terms }] }));
+  const loaded = loadProfile(path.join(dir, 'acme.json'), {}).profile!;
+  expect([loaded.waivers, loaded.platformWaivers.map((w) => w.rule)]).toEqual([[], [platformRule]]);
+  // The platform's file is no profile, and waives no partner rule.
+  expect(loadProfiles(dir, { env: {}, envFile: '/nonexistent' }).profiles.map((p) => p.name)).toEqual(['acme']);
+  writeFileSync(path.join(dir, 'platform.waivers.json'), JSON.stringify({ waivers: [{ rule: nameRule, ...terms }] }));
+  expect(loadProfile(path.join(dir, 'acme.json'), {}).errors.map((e) => e.slice(e.indexOf('platform.waivers.json')))).toEqual([
+    `platform.waivers.json: "waivers.0.rule" is ${nameRule}, a rule of the partner's; waive it in the partner's own <partner>.waivers.json`,
+  ]);
+});
