@@ -211,7 +211,7 @@ test.describe('4. masking that corrupts the report', () => {
     const broken = { ...cert, latency: null } as unknown as typeof cert;
     const page = certificationHtml(broken, []);
     expect(page).toContain('This part of the report could not be built');
-    expect(page).toContain('Every rule, by endpoint');
+    expect(page).toContain('Every rule of yours, by endpoint');
   });
 });
 
