@@ -243,6 +243,15 @@ export function buildPlatform({
   });
   app.get('/health', async () => ({ ok: true }));
   app.get('/faults', async () => ({ ...platformFaults, ...dataApiFaults }));
+  // What the bench and the fleet measurement count: how often the platform's checks reach it.
+  const stats = { mockLinks: 0, dataApi: 0, authUrl: 0 };
+  app.addHook('onRequest', async (request) => {
+    const route = request.url.split('?')[0]!.replace(/^\/faults\/[^/]+/, '');
+    if (route === mockLinkPath) stats.mockLinks++;
+    else if (/^\/v1\/(organizations|bills|payments|vendors)$/.test(route)) stats.dataApi++;
+    else if (/^\/[^/]+\/auth$/.test(route)) stats.authUrl++;
+  });
+  app.get('/test-hooks/stats', async () => stats);
   const routes = platformRoutes({ now, apiKey, mockLinkKey, dataApiToken, dataSeed });
   void app.register(routes);
   void app.register(routes, { prefix: '/faults/:faults' });
