@@ -72,7 +72,10 @@ export default defineConfig<object, HarnessWorkerOptions>({
       // One worker a partner, which starts all the partner's probes at once (fixtures/probe-runs.ts): a
       // worker costs a process and its modules, and the partner's latency is paid once, not once a test.
       workers: 1,
-      use: { profileFile: file },
+      // Playwright's own tracing stops a test's browser contexts when the test ends, so every test would have
+      // to wait for the browser probes started with it: each browser probe traces its own context instead
+      // (probes/browser-session.ts), and its test keeps the trace where something failed.
+      use: { profileFile: file, trace: 'off' as const },
       // Also here: a blob report (sharding) keeps a project's metadata but not its "use". The plan (every
       // probe a certification runs) and the targets are taken now, so a merge judges what ran against
       // them, and names the endpoints this run called, not those the profile names when it is merged.

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { deleteAt } from '../checks/paths';
 import type { BrowserContext, Page } from '@playwright/test';
 import { type ReceivedMessage, type Screen, type Visit } from '../checks/sign-on';
@@ -42,16 +44,20 @@ export interface Session {
   shoot(name: string): Promise<void>;
 }
 
-/** A fresh browser context and page for one probe; closed whatever happens. */
-export async function inBrowser(ctx: BrowserProbeContext, body: (session: Session, http: HttpClient) => Promise<Finding[]>): Promise<ProbeResult> {
+/** A fresh browser context and page for one probe, traced when the context says where; closed whatever happens. */
+export async function inBrowser(ctx: BrowserProbeContext, name: string, body: (session: Session, http: HttpClient) => Promise<Finding[]>): Promise<ProbeResult> {
   const context = await ctx.browser.newContext({ viewport: { width: 900, height: 900 } });
+  // Actions, DOM snapshots and network; not the screencast: each screen is a screenshot of its own.
+  const trace = ctx.traceDir && path.join(ctx.traceDir, `${encodeURIComponent(name)}-${randomUUID()}.zip`);
+  if (trace) await context.tracing.start({ title: name, snapshots: true, screenshots: false });
   const page = await context.newPage();
   const screenshots: Screenshot[] = [];
-  const shoot = async (name: string) => void screenshots.push({ name, png: await page.screenshot() });
+  const shoot = async (shot: string) => void screenshots.push({ name: shot, png: await page.screenshot() });
   try {
     const result = await recorded(ctx, (http) => body({ context, page, screenshots, shoot }, http));
-    return { ...result, screenshots };
+    return { ...result, screenshots, ...(trace ? { trace } : {}) };
   } finally {
+    if (trace) await context.tracing.stop({ path: trace }).catch(() => undefined);
     await context.close();
   }
 }
@@ -198,6 +204,6 @@ export function withCompanyName(accountInfo: Payload, name: string): Payload {
 export const browserProbe = (spec: Omit<Probe<BrowserProbeContext>, 'run' | 'skipReason'> & Partial<Pick<Probe<BrowserProbeContext>, 'skipReason'>>, body: (ctx: BrowserProbeContext, session: Session, http: HttpClient) => Promise<Finding[]>): Probe<BrowserProbeContext> => ({
   ...spec,
   skipReason: (profile) => platformSkipReason(profile) ?? spec.skipReason?.(profile),
-  run: (ctx) => inBrowser(ctx, (session, http) => body(ctx, session, http)),
+  run: (ctx) => inBrowser(ctx, spec.id, (session, http) => body(ctx, session, http)),
 });
 

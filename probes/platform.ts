@@ -29,6 +29,12 @@ export interface PlatformContext extends ProbeContext {
 
 export interface BrowserProbeContext extends PlatformContext {
   browser: Browser;
+  /**
+   * Where each browser probe keeps the trace of its own context. A probe's context lives as long as the
+   * probe, not the test that started it: Playwright's own tracing, which stops a test's contexts when the
+   * test ends, would make every test wait for every browser probe started with it.
+   */
+  traceDir?: string;
 }
 
 /** Thrown when the platform cannot be set up: a set-up problem, not a finding about the partner. */

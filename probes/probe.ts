@@ -32,6 +32,8 @@ export interface ProbeResult {
   exchanges: Exchange[];
   /** What a browser showed, in order: `name` says which screen (`mock-link-app`). */
   screenshots?: Screenshot[];
+  /** The probe's own Playwright trace (a zip), when its context recorded one: its test keeps it when something failed. */
+  trace?: string;
 }
 
 export interface Screenshot {
