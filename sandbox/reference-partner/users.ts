@@ -1,6 +1,7 @@
 import { addDays } from 'date-fns/addDays';
 import { format } from 'date-fns/format';
 import { subYears } from 'date-fns/subYears';
+import { sampleCompany, sampleUser } from '../../shared/sample-account-info';
 
 /**
  * The reference partner's test users. Every one is conformant: the harness must raise no failure for
@@ -14,26 +15,7 @@ export interface UserData {
 }
 
 const complete = {
-  accountInfo: {
-    user: {
-      id: 'u-1001',
-      email: 'ada.lovelace@example.com',
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      phone: '212-555-0142',
-      dateOfBirth: '1985-12-10',
-    },
-    company: {
-      id: 'c-2001',
-      name: 'Analytical Engines LLC',
-      address: { line1: '12 Main Street', line2: 'Suite 400', city: 'Springfield', state: 'IL', postalCode: '62701' },
-      legalName: 'Analytical Engines LLC',
-      legalAddress: { line1: '12 Main Street', city: 'Springfield', state: 'IL', postalCode: '62701' },
-      businessType: 'llc',
-      taxInfo: { type: 'EIN', identifier: '12-3456789' },
-      industry: { naicsCode: 541511, name: 'Custom Computer Programming Services' },
-    },
-  },
+  accountInfo: { user: { ...sampleUser, id: 'u-1001' }, company: { ...sampleCompany, id: 'c-2001' } },
   fundingSources: [
     {
       id: 'fs-3001',
