@@ -5,7 +5,7 @@ import { resourceRequest, tokenRequest } from '../client/requests';
 import { blocked, evaluate, evaluateAll, type Finding } from '../checks/finding';
 import { issuedToken, isSuccess } from '../checks/token-exchange';
 import { unguessableCodes, unguessableTokens } from '../checks/token-entropy';
-import { codeExpires, codeLifetimeMarginSeconds, formatDuration, concurrentRedemption, credentialsInUriRefused, duplicateParamRefused, getRefused, unknownParamIgnored, type DuplicateTrial } from '../checks/token-hardening';
+import { codeExpires, codeLifetimeMarginSeconds, formatDuration, concurrentRedemption, raceRounds, raceSize, type RaceRound, credentialsInUriRefused, duplicateParamRefused, getRefused, unknownParamIgnored, type DuplicateTrial } from '../checks/token-hardening';
 import { exchangeCode } from './exchange';
 import { jsonResponse } from '../checks/evidence';
 import { codeReuseRejected } from '../checks/token-refusals';
@@ -70,40 +70,60 @@ const duplicateParamProbe: Probe = {
     ),
 };
 
-const raceSize = 5;
-
 /**
- * One fresh code sent 5 times at once; undici opens a connection per request in flight, so the requests
- * really race. Once every answer is in, each token that came back is tried on "accountInfoUrl".
+ * Rounds of one fresh code sent 5 times at once (undici opens a connection per request in flight, so the
+ * requests really race); once a round's answers are in, each token that came back is tried on
+ * "accountInfoUrl". The rounds stop at the first that yields two working tokens. Every call is learned
+ * by the vault (ctx.http); the evidence keeps the first round, the lost one and the first with a 5xx.
  */
 const concurrentRedemptionProbe: Probe = {
   id: 'token-exchange/concurrent-redemption',
   area: 'token-exchange',
-  title: `one code sent ${raceSize} times at once yields at most one working token`,
+  title: `one code sent ${raceSize} times at once yields at most one working token, over up to ${raceRounds} rounds`,
   rules: [concurrentRedemption],
   alsoJudges: perCall,
-  codes: 1,
+  codes: raceRounds,
   run: (ctx) =>
     recorded(ctx, (http) =>
       negativeCase(ctx, judgedBy(concurrentRedemptionProbe), async (encoding) => {
-        const code = await ctx.codes.next();
-        const answers = await Promise.all(Array.from({ length: raceSize }, () => http.send(tokenRequest(ctx.profile, encoding, { code }))));
-        const calls = answers.map((exchange) => judgeTransport(exchange, [concurrentRedemption]));
-        const findings = calls.flatMap((call) => call.findings);
-        const responses = calls.flatMap((call) => (call.response ? [call.response] : []));
-        if (responses.length < raceSize) return findings;
-        const tokens = responses.map(issuedToken).filter((token): token is string => token !== undefined);
-        const uses = await Promise.all(tokens.map((token) => http.send(resourceRequest(ctx.profile.accountInfoUrl, token))));
-        const working = uses.filter((use) => use.response && isSuccess(use.response.status)).length;
-        const echo = judgeEcho(ctx.profile, responses[0]!);
-        if (working > 1) {
-          // A code taken again even one request after another is the sequential reuse rule's failure, not a race.
-          const again = await http.send(tokenRequest(ctx.profile, encoding, { code }));
-          if (again.response && issuedToken(jsonResponse(again.response))) {
-            return [...findings, ...echo, ...blocked([concurrentRedemption], { rule: codeReuseRejected.id, reason: 'the code is exchanged again even after the race, one request after another' })];
+        const rounds: RaceRound[] = [];
+        const findings: Finding[] = [];
+        let echoJudged: Finding[] = [];
+        let kept5xx = false;
+        while (rounds.length < raceRounds) {
+          const code = await ctx.codes.next();
+          const answers = await Promise.all(Array.from({ length: raceSize }, () => ctx.http.send(tokenRequest(ctx.profile, encoding, { code }))));
+          const calls = answers.map((exchange) => judgeTransport(exchange, [concurrentRedemption]));
+          const responses = calls.flatMap((call) => (call.response ? [call.response] : []));
+          if (responses.length < raceSize) {
+            http.exchanges.push(...answers);
+            return [...findings, ...calls.flatMap((call) => call.findings)];
+          }
+          const tokens = responses.map(issuedToken).filter((token): token is string => token !== undefined);
+          const uses = await Promise.all(tokens.map((token) => ctx.http.send(resourceRequest(ctx.profile.accountInfoUrl, token))));
+          const round = {
+            issued: tokens.length,
+            working: uses.filter((use) => use.response && isSuccess(use.response.status)).length,
+            serverErrors: responses.filter((response) => response.status >= 500).map((response) => response.status),
+          };
+          rounds.push(round);
+          const telling = rounds.length === 1 || round.working > 1 || (round.serverErrors.length > 0 && !kept5xx);
+          if (telling) {
+            http.exchanges.push(...answers, ...uses);
+            findings.push(...calls.flatMap((call) => call.findings));
+            kept5xx ||= round.serverErrors.length > 0;
+          }
+          if (rounds.length === 1) echoJudged = judgeEcho(ctx.profile, responses[0]!);
+          if (round.working > 1) {
+            // A code taken again even one request after another is the sequential reuse rule's failure, not a race.
+            const again = await http.send(tokenRequest(ctx.profile, encoding, { code }));
+            if (again.response && issuedToken(jsonResponse(again.response))) {
+              return [...findings, ...echoJudged, ...blocked([concurrentRedemption], { rule: codeReuseRejected.id, reason: 'the code is exchanged again even after the race, one request after another' })];
+            }
+            break;
           }
         }
-        return [...findings, ...echo, ...evaluate(concurrentRedemption, { sent: raceSize, issued: tokens.length, working }, undefined)];
+        return [...findings, ...echoJudged, ...evaluate(concurrentRedemption, { sent: raceSize, rounds }, undefined)];
       }),
     ),
 };

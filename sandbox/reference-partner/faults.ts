@@ -58,6 +58,7 @@ const protocolFaults = {
   'token-duplicate-params': { description: 'takes a parameter sent twice without a word: the last of a JSON key, the first of a form field' },
   'token-rejects-unknown-params': { description: 'refuses a token request carrying a parameter it does not know (400 invalid_request)' },
   'token-race-double-redeem': { description: 'checks a code, awaits, then marks it used: codes sent at once all yield tokens' },
+  'token-race-loses-one-in-five': { description: 'checks a code, awaits, then marks it used for one code in five (at random): a race caught only by luck in one round' },
   'token-sequential-tokens': { description: 'issues access tokens from a counter behind a fixed prefix' },
   // Throttled once, briefly: the harness waits it out and notes it (token-exchange/rate-limit); it still certifies.
   'token-rate-limited-once': { description: 'answers the first token request 429 with "Retry-After: 1"', conformant: true },

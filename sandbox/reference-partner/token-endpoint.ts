@@ -100,6 +100,12 @@ export function tokenEndpoint(store: Store, { clientSecret, refreshToken }: Toke
   const throttled = new Set<string>();
   /** Per fault list: whether the "accepts-unknown-code-once" fault has let its one made-up code through. */
   const acceptedOnce = new Set<string>();
+  /** Per code: whether the "token-race-loses-one-in-five" fault loses its race, drawn when the code is first presented. */
+  const raceLost = new Map<string, boolean>();
+  const losesRace = (code: string) => {
+    if (!raceLost.has(code)) raceLost.set(code, Math.random() < 0.2);
+    return raceLost.get(code)!;
+  };
   const issue = (reply: FastifyReply, token: string, faults: Faults, echoed?: string) => sendToken(reply, token, faults, { echoed, refreshToken });
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const faults = faultsOf(request);
@@ -149,8 +155,9 @@ export function tokenEndpoint(store: Store, { clientSecret, refreshToken }: Toke
 
     const looked = store.lookUpCode(params.code);
     const found = looked.state === 'expired' && faults.has('token-codes-never-expire') ? { state: looked.record.used ? ('used' as const) : ('fresh' as const), record: looked.record } : looked;
-    // Check, then await, then set: the race the "token-race-double-redeem" fault opens.
-    if (faults.has('token-race-double-redeem') && found.state === 'fresh') await sleep(50);
+    // Check, then await, then set: the race the "token-race-double-redeem" fault opens for every code, and
+    // "token-race-loses-one-in-five" for one code in five, decided once a code (every request of a race shares it).
+    if (found.state === 'fresh' && (faults.has('token-race-double-redeem') || (faults.has('token-race-loses-one-in-five') && losesRace(params.code)))) await sleep(50);
     if (found.state === 'unknown' || found.state === 'expired') {
       if (faults.has('accepts-any-code')) return issue(reply, store.issueToken('complete'), faults);
       // A flaw that shows once: the first made-up code of a fault list gets a token, every later one is refused.
