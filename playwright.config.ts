@@ -64,6 +64,8 @@ export default defineConfig<object, HarnessWorkerOptions>({
     // snapshots cost a sixth of the platform-fault matrix's CPU, and a self-test judges findings, which its
     // failure prints. The nested runs are traced as any certification is.
     { name: 'self-test', testDir: 'test/self', timeout: 120_000, workers: 2, use: { trace: 'off' } },
+    // Certifies with every core kept busy: after the self-tests, so its load slows none of them.
+    { name: 'loaded-machine', testDir: 'test/loaded', dependencies: ['self-test'], use: { trace: 'off' } },
     ...profiles.map(({ name, file, profile }) => ({
       name,
       testDir: 'suites',

@@ -301,6 +301,7 @@ export default class CertificationReporter implements Reporter {
     const failures = await redactTree(this.htmlReportDir(), secrets, since);
     for (const failure of failures) console.error(`could not mask ${failure}; it may hold a secret unmasked: delete it before sharing it`);
     if (failures.length > 0) process.exitCode = 1;
+    if (!this.merging && failures.length === 0 && !this.failed && this.uncertified.length > 0 && this.uncertified.every((one) => one.endsWith(' INCOMPLETE'))) exitIncomplete();
     // merge-reports exits 0 unless a reporter failed, whatever onEnd returned: a merge that did not certify
     // every partner fails that way, so a CI job that merges shards cannot pass on an uncertified partner.
     if (this.merging && (this.uncertified.length > 0 || this.failed)) {
@@ -326,6 +327,18 @@ function annotateVerdicts(test: TestCase | undefined, cert: Certification) {
   const verdicts = [{ type: 'partner certification', description: cert.summary }, ...(cert.platform ? [{ type: 'platform conformance', description: cert.platform.summary }] : [])];
   const kept = test.annotations.filter((annotation) => !verdicts.some((verdict) => verdict.type === annotation.type));
   test.annotations.splice(0, test.annotations.length, ...kept, ...verdicts);
+}
+
+/** The exit code of a run that did not finish judging a partner, and failed no rule: INCOMPLETE, never NOT CERTIFIED's 1. */
+export const incompleteExitCode = 3;
+
+/**
+ * Playwright exits 0, 1 or 130, whatever a reporter says, after every reporter's onExit: a run whose only
+ * shortfall is an INCOMPLETE partner exits 3 instead of 1, so CI can tell "try again" from "fix this".
+ */
+function exitIncomplete() {
+  const exit = process.exit.bind(process);
+  process.exit = (code?: number | string | null) => exit(code === 1 ? incompleteExitCode : code);
 }
 
 /** A scope no partner has: the harness's own secrets alone. */
