@@ -36,6 +36,7 @@ const resourceRules = (resource: typeof accountInfoResource) => [
   resource.nullValues,
   resource.missingToken,
   resource.invalidToken,
+  resource.refusalStatus,
   resource.wwwAuthenticate,
 ];
 

@@ -1,6 +1,6 @@
 import type { ClauseId } from './clauses';
 import { isObject, jsonObject, jsonType, type JsonResponse } from './evidence';
-import type { Issue, Rule } from './finding';
+import type { Issue, MustGrounds, Rule } from './finding';
 
 /**
  * Rules of the platform's read-only data API (spec §2.2, §4.1, §5.1; DESIGN §5 "Data API"), judged on
@@ -40,18 +40,23 @@ const idOf = (item: unknown) => (isObject(item) && typeof item.id === 'string' ?
 export const idsOfWalk = (walk: Walk) => walk.pages.flatMap(({ response }) => (envelopeOf(response)?.items ?? []).map(idOf)).filter((id): id is string => id !== undefined);
 const nextAfter = (envelope: Envelope) => (isObject(envelope.next) ? envelope.next.after : undefined);
 
-const rule = <I>(id: string, clause: ClauseId, field: string, requirement: string, check: (input: I) => Issue[], level: 'MUST' | 'SHOULD' = 'MUST'): Rule<I> => ({
+/** A MUST with its grounds (DESIGN §4), or a SHOULD with why it is no more: what the spec leaves open is our emulator's choice. */
+type Grading = { must: MustGrounds } | { should: string };
+const spec22 = { spec: 'spec §2.2 and §4.1 rule 4: the page envelope and its cursor' };
+const openChoice = (what: string): Grading => ({ should: `the spec leaves ${what} open ("not shown"): this is the emulator's choice` });
+
+const rule = <I>(id: string, clause: ClauseId, field: string, requirement: string, check: (input: I) => Issue[], grading: Grading = { must: spec22 }): Rule<I> => ({
   id: `data-api/${id}`,
   owner: 'platform',
   field,
   clause,
-  level,
+  ...('must' in grading ? { level: 'MUST' as const, must: grading.must } : { level: 'SHOULD' as const, levelWhy: grading.should }),
   requirement,
   impact,
   check,
 });
 /** A refusal of a request without valid credentials: its failure serves the data to anyone (DESIGN §4 (b)). */
-const guards = <I>(rule: Rule<I>): Rule<I> => ({ ...rule, impact: 'anyone can read the partner\'s organizations, bills, payments and vendors without a valid token', letsOthersIn: true });
+const guards = <I>(rule: Rule<I>): Rule<I> => ({ ...rule, level: 'MUST', impact: 'anyone can read the partner\'s organizations, bills, payments and vendors without a valid token', must: { othersIn: 'anyone without a valid token reads the partner\'s data', spec: 'spec §5.1: the data API needs a bearer token' } });
 
 export const envelopeShape = rule<Walk>('envelope', 'spec §2.2', 'items', 'every page is 200 with a JSON object {items: [...], hasMore: boolean, next: {after}}', (walk) => {
   for (const { query, response } of walk.pages) {
@@ -111,13 +116,13 @@ export const defaultLimit = rule<Walk>('walk/default-limit', 'spec §8', 'limit'
   if (!first || first.hasMore !== true) return [];
   const size = first.items.length;
   return size >= defaultLimitRange.min && size <= defaultLimitRange.max ? [] : [{ message: `the first page without "limit" holds ${size} items; default to ${defaultLimitRange.min}–${defaultLimitRange.max}` }];
-});
+}, { must: { spec: 'spec §4.1 and §8: the default page size is 20 to 50' } });
 
 export const organizationFilter = rule<{ walk: Walk; organizationId: string }>('filter/organization', 'spec §4.1', 'organizationId', 'every item served for "organizationId" belongs to that organization', ({ walk, organizationId }) => {
   const items = walk.pages.flatMap(({ response }) => envelopeOf(response)?.items ?? []);
   const foreign = items.filter((item) => isObject(item) && item.organizationId !== organizationId);
   return foreign.length === 0 ? [] : [{ message: `${foreign.length} of ${items.length} items belong to another organization (e.g. ${JSON.stringify(isObject(foreign[0]) ? foreign[0].organizationId : null)}); apply "organizationId"` }];
-});
+}, { must: { spec: 'spec §4.1: "organizationId" filters by organization' } });
 
 export const idsFilter = rule<{ requested: readonly string[]; answers: readonly { encoding: string; response: JsonResponse }[] }>(
   'filter/ids', 'spec §4.1',
@@ -129,6 +134,7 @@ export const idsFilter = rule<{ requested: readonly string[]; answers: readonly 
       const same = served.length === requested.length && requested.every((id) => served.includes(id));
       return response.status === 200 && same ? [] : [{ message: `"ids" as ${encoding} answered ${response.status} with ${JSON.stringify(served)}; expected exactly ${JSON.stringify(requested)}` }];
     }),
+  openChoice('the encoding of several "ids" (spec §4.1 rule 2)'),
 );
 
 /** A request the API must refuse with `status`. */
@@ -137,19 +143,25 @@ export interface Refused {
   response: JsonResponse;
 }
 
-const refusal = (id: string, clause: ClauseId, field: string, requirement: string, accepted: readonly number[]) =>
-  rule<readonly Refused[]>(id, clause, field, requirement, (cases) =>
-    cases.flatMap(({ case: what, response }): Issue[] => {
-      if (!accepted.includes(response.status)) return [{ message: `a request ${what} was answered ${response.status}; refuse it with ${accepted.join(' or ')}` }];
-      return jsonObject(response) ? [] : [{ message: `the refusal of a request ${what} is not a JSON object; answer {"code", "message"}` }];
-    }),
+const refusal = (id: string, clause: ClauseId, field: string, requirement: string, accepted: readonly number[], grading?: Grading) =>
+  rule<readonly Refused[]>(
+    id,
+    clause,
+    field,
+    requirement,
+    (cases) =>
+      cases.flatMap(({ case: what, response }): Issue[] => {
+        if (!accepted.includes(response.status)) return [{ message: `a request ${what} was answered ${response.status}; refuse it with ${accepted.join(' or ')}` }];
+        return jsonObject(response) ? [] : [{ message: `the refusal of a request ${what} is not a JSON object; answer {"code", "message"}` }];
+      }),
+    grading,
   );
 
 export const missingTokenRefused = guards(refusal('auth/missing-token', 'spec §5.1', 'authorization', 'a request without a Bearer token is refused with 401 or 403 and a JSON error', [401, 403]));
 export const invalidTokenRefused = guards(refusal('auth/invalid-token', 'spec §5.1', 'authorization', 'a request with an invalid Bearer token is refused with 401 or 403 and a JSON error', [401, 403]));
-export const filterRequired = refusal('filter/required', 'spec §4.1', 'organizationId', 'a listing that needs a filter refuses a request without one with 400', [400]);
-export const invalidLimitRefused = refusal('params/limit', 'spec §2.2', 'limit', 'an invalid "limit" is refused with 400', [400]);
-export const invalidAfterRefused = refusal('params/after', 'spec §2.2', 'after', 'an "after" that is no id of the listing is refused with 400', [400]);
+export const filterRequired = refusal('filter/required', 'spec §4.1', 'organizationId', 'a listing that needs a filter refuses a request without one with 400', [400], openChoice('which listings need a filter (spec §4.1 rule 1)'));
+export const invalidLimitRefused = refusal('params/limit', 'spec §2.2', 'limit', 'an invalid "limit" is refused with 400', [400], openChoice('the largest "limit" and the answer to an invalid one (spec §8)'));
+export const invalidAfterRefused = refusal('params/after', 'spec §2.2', 'after', 'an "after" that is no id of the listing is refused with 400', [400], openChoice('the answer to an unknown cursor (spec §7.4)'));
 
 export const dataApiRules = [
   missingTokenRefused,

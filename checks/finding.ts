@@ -60,6 +60,24 @@ export interface Issue {
  */
 export type Owner = 'partner' | 'platform';
 
+/**
+ * DESIGN §4: a rule is MUST when its failure (a) breaks or degrades the platform's sign-on for some user, or
+ * (b) lets someone other than the platform obtain a token, a code or a user's data, or (c) the spec marks
+ * it required. Each ground a MUST rests on, in a few words (docs/RULES.md shows them). An RFC MUST that
+ * does none of these is SHOULD, and its finding quotes the RFC's MUST.
+ */
+export interface MustGrounds {
+  /** (a) How its failure breaks or degrades sign-on. */
+  signOn?: string;
+  /** (b) Who gets in, and how. No waiver covers such a failure: it is fixed, not accepted. */
+  othersIn?: string;
+  /** (c) Where the spec requires it. */
+  spec?: string;
+}
+
+/** Its failure lets someone other than the platform obtain a token, a code or a user's data (DESIGN §4 (b)). */
+export const letsOthersIn = (rule: Pick<AnyRule, 'must'>): boolean => rule.must?.othersIn !== undefined;
+
 /** A pure rule: no I/O, no clock (time comes in through ctx), never throws on any input. */
 export interface Rule<Input, Ctx = void> {
   id: string;
@@ -71,11 +89,8 @@ export interface Rule<Input, Ctx = void> {
   requirement: string;
   /** Why the rule has its level, where that was a decision rather than the clause's own word (docs/RULES.md shows it). */
   levelWhy?: string;
-  /**
-   * Its failure lets someone other than the platform obtain a token, a code or a user's data (DESIGN §4
-   * (b); `impact` says who and how). No waiver covers such a failure: it is fixed, not accepted.
-   */
-  letsOthersIn?: true;
+  /** For a MUST, and only for one: what makes it a MUST (test/unit/catalogue.spec.ts). */
+  must?: MustGrounds;
   impact: string;
   check(input: Input, ctx: Ctx): Issue[];
 }

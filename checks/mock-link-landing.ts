@@ -14,7 +14,7 @@ function tamperedLinkRejected(name: string, what: string, clause: ClauseId = 'RF
     level: 'MUST',
     requirement: `a mock link ${what} shows the error screen`,
     impact: "a forged or stale link signs someone in as the partner's user",
-    letsOthersIn: true,
+    must: { othersIn: "a forged or stale link signs someone in as the partner's user" },
     check: (visit) =>
       visit.screen === 'error' && received(visit, 'NAVIGATED_TO_TARGET').length === 0 ? [] : [{ message: `a link ${what} showed ${screenNames[visit.screen]}; reject it` }],
   };
@@ -45,7 +45,7 @@ export const landingReferrerPolicy: Rule<Landing> = {
   level: 'MUST',
   requirement: 'the landing page sends "Referrer-Policy: no-referrer"',
   impact: 'the token in the landing URL leaks to every site the app links to',
-  letsOthersIn: true,
+  must: { othersIn: 'the token in the landing URL reaches every site the app links to, in "Referer"' },
   check: ({ headers }) =>
     /(^|,)\s*no-referrer\s*$/i.test(headers['referrer-policy'] ?? '') ? [] : [{ message: `"referrer-policy" is ${JSON.stringify(headers['referrer-policy'] ?? '(missing)')}; send "no-referrer"` }],
 };
@@ -58,6 +58,7 @@ export const landingFrameAncestors: Rule<Landing> = {
   level: 'MUST',
   requirement: "the landing page's CSP allows exactly the partner's host origin as frame ancestor",
   impact: 'any site can frame the app (clickjacking), or the partner\'s own app cannot',
+  must: { signOn: "without the partner's origin among the frame ancestors, the partner's app cannot show the platform" },
   check: ({ headers, hostOrigin }) => {
     const directive = (headers['content-security-policy'] ?? '').split(';').map((part) => part.trim().split(/\s+/)).find(([name]) => name?.toLowerCase() === 'frame-ancestors');
     const sources = directive?.slice(1) ?? [];
@@ -74,6 +75,7 @@ export const landingCookies: Rule<Landing> = {
   level: 'MUST',
   requirement: 'every cookie the landing page sets is "Secure; SameSite=None"',
   impact: "inside the partner's app on another site the browser withholds the session cookie, so the app loses the sign-in",
+  must: { signOn: 'inside the partner\'s app the browser withholds the session cookie: the app loses the sign-in' },
   check: ({ headers }) =>
     (headers['set-cookie'] ?? '')
       .split('\n')

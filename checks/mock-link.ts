@@ -43,6 +43,7 @@ export const linkCreated: Rule<JsonResponse> = {
   level: 'MUST',
   requirement: 'a valid mock-link request is answered 200 with a JSON "link" that carries the JWT in its "token" parameter',
   impact,
+  must: { spec: 'spec §4.3: the response is a JSON object with "link", carrying the JWT in "token"', signOn: 'without a link there is no mock-link sign-on' },
   check: (response) => {
     if (response.status !== 200) return [{ message: `a valid request was answered ${response.status} (${response.body.slice(0, 120)}); answer 200 with {"link": …}` }];
     const { link, token } = issuedLink(response);
@@ -60,6 +61,7 @@ export const linkAlgorithm: Rule<IssuedLink> = {
   level: 'MUST',
   requirement: 'the JWT is signed with HS256',
   impact,
+  must: { othersIn: 'a link signed with no algorithm, or one the platform does not pin, can be forged' },
   check: ({ header }) => (header?.alg === 'HS256' ? [] : [{ message: `the JWT's "alg" is ${JSON.stringify(header?.alg ?? '(no JWT)')}; sign with HS256` }]),
 };
 
@@ -71,6 +73,7 @@ export const linkClaims: Rule<IssuedLink> = {
   level: 'MUST',
   requirement: `the JWT carries "iss", "aud", "iat", "jti" and an "exp" at most ${maxLinkLifetimeSeconds / 60} minutes after "iat"`,
   impact,
+  must: { othersIn: 'a link without these claims is good forever, for any audience, and again' },
   check: ({ claims }) => {
     if (!claims) return [{ message: 'the link carries no decodable JWT' }];
     const issues: Issue[] = [];
@@ -93,6 +96,7 @@ export const linkCarriesAccountInfo: Rule<{ issued: IssuedLink; sent: Record<str
   level: 'MUST',
   requirement: 'the JWT carries the account information that was sent, user and company alike',
   impact: 'the embedded app shows another user or company than the partner sent',
+  must: { spec: 'spec §4.3: the link carries the account information', signOn: 'the app signs on another user or company than the one sent' },
   check: ({ issued, sent }) => {
     const carried = issued.claims?.accountInfo;
     if (!isObject(carried)) return [{ message: 'the JWT has no "accountInfo" claim' }];
@@ -120,7 +124,7 @@ function refusedWith(id: string, status: 400 | 401, requirement: string, clause:
     level: 'MUST',
     requirement,
     impact: status === 401 ? 'anyone could mint sign-on links for the partner\'s users' : 'a broken mock-link request yields a link that fails later, far from its cause',
-    ...(status === 401 ? { letsOthersIn: true as const } : {}),
+    must: status === 401 ? { othersIn: "anyone could mint sign-on links for the partner's users", spec: 'spec §5.4: the mock link is authenticated by "api-key"' } : { spec: 'spec §4.3: the request fields and what they must equal' },
     check: (refusals) =>
       refusals
         .filter(({ response }) => response.status !== status)

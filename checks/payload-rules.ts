@@ -3,7 +3,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ClauseId } from './clauses';
 import { jsonType } from './evidence';
-import type { Issue, Level } from './finding';
+import type { Issue, Level, MustGrounds } from './finding';
 import { idPath, kindOf, lastSegment, locator, markerLegend, present, shown, type Endpoint, type Field, type JsonSchema, type Kind, type Located, type Payload, type PayloadContext, type PayloadRule, type ValueOf } from './payload';
 
 /** The builders of the field rules: presence, type, constraints and spellings, each deciding with ajv where JSON Schema can. */
@@ -64,6 +64,7 @@ export function presence(field: Field): PayloadRule {
     field: field.path,
     clause: field.clause,
     level: required ? 'MUST' : 'INFO',
+    ...(required ? { must: { spec: `spec ${field.clause} marks it Required ${field.marker}`, signOn: field.marker === 'Yes' ? 'the platform shows its error screen' : 'the platform shows its error screen, or asks the user to type it' } } : {}),
     requirement: `"${field.path}" is present (spec: Required ${field.marker})`,
     impact: markerLegend[field.marker].impact,
     subject: field,
@@ -92,6 +93,7 @@ export function kind(field: Field, level: Level = 'MUST'): PayloadRule {
     field: field.path,
     clause: field.clause,
     level,
+    ...(level === 'MUST' ? { must: valueGrounds(field) } : {}),
     requirement: `"${field.path}" is ${article(field.kind)} ${field.kind}`,
     impact: impactOf[field.endpoint],
     subject: field,
@@ -142,7 +144,15 @@ interface ConstraintSpec<T> {
   schemaAt?: string;
   /** The problem with a value (the whole message after the field name), or undefined. */
   problem: (judged: Judged<T>) => string | undefined;
+  /** For a MUST that is not the spec's own validation of the field: what makes it one. */
+  must?: MustGrounds;
 }
+
+/** A MUST on a field's value: the spec's validation of the field, which the platform applies (DESIGN §4 (a), (c)). */
+const valueGrounds = (field: Field): MustGrounds => ({
+  spec: `spec ${field.clause} gives the field's type and validation`,
+  signOn: 'the platform refuses the value: its error screen, or the user is asked to type it again',
+});
 
 /**
  * One requirement on a present value of the right JSON type. With a `schema`, ajv decides and
@@ -160,6 +170,7 @@ export function constraint<K extends Kind>(field: Field<K>, name: string, spec: 
     field: field.path,
     clause: spec.clause ?? field.clause,
     level: spec.level ?? 'MUST',
+    ...((spec.level ?? 'MUST') === 'MUST' ? { must: spec.must ?? valueGrounds(field) } : {}),
     requirement: spec.requirement,
     impact: spec.impact ?? impactOf[field.endpoint],
     subject: field,
@@ -195,6 +206,7 @@ export function spelling(field: Field): PayloadRule {
     field: field.path,
     clause: field.clause,
     level: 'MUST',
+    must: { signOn: 'the platform may read the other spelling, and a value no rule checked' },
     requirement: `"${field.path}" is spelled ${names.map((n) => `"${n}"`).join(' or ')}, one of them`,
     impact: 'the platform may read the other spelling and keep the wrong value',
     subject: field,

@@ -52,24 +52,40 @@ function nullPaths(value: unknown, path: string, out: string[] = []): string[] {
   return out;
 }
 
+/** A request the endpoint did not answer with its resource: anything but a 2xx. */
+export const isRefusal = (status: number) => status < 200 || status > 299;
+
 function rulesOf(resource: Resource) {
   const { id, urlField } = resource;
+  // The refusal is what keeps others out; its status, 401, is RFC 6750 hygiene (refusal-status).
   const refuses = (name: string, what: string): Rule<JsonResponse> => ({
     id: `${id}/${name}`,
     owner: 'partner',
     field: urlField,
     clause: 'RFC6750 §3',
     level: 'MUST',
-    requirement: `${what} is refused with 401`,
+    requirement: `${what} is refused: it gets no 2xx answer`,
     impact: 'anyone can read a user\'s account data without a valid access token',
-    letsOthersIn: true,
-    check: ({ status }) => (status === 401 ? [] : [{ code: 'status', params: { status }, message: `"${urlField}" answered ${status} to ${what}; answer 401` }]),
+    must: { othersIn: 'anyone without a valid token reads the user\'s data' },
+    check: ({ status }) => (isRefusal(status) ? [] : [{ code: 'status', params: { status }, message: `"${urlField}" answered ${status} to ${what}; refuse it, with 401 and "WWW-Authenticate: Bearer" (RFC 6750 §3)` }]),
   });
   return {
     transport: transportRules(id, urlField, 'partner'),
     ...jsonResponseRules({ id, answer: resource.answer, example: resource.example, clause: 'spec §4.2', impact: resource.impact }),
     missingToken: refuses('missing-token', 'a request without "Authorization"'),
     invalidToken: refuses('invalid-token', 'a request with an unknown Bearer token'),
+    refusalStatus: {
+      id: `${id}/refusal-status`,
+      owner: 'partner',
+      field: 'status',
+      clause: 'RFC6750 §3',
+      level: 'SHOULD',
+      requirement: 'a request without a valid token is refused with 401',
+      levelWhy: 'the platform always sends a valid token, and any refusal keeps others out: the status is RFC 6750 hygiene',
+      impact: 'clients cannot tell a missing or expired token from a request they may never make',
+      check: ({ status }) =>
+        status === 401 ? [] : [{ code: 'status', params: { status }, message: `a request without a valid Bearer token was refused with ${status}; answer 401 (RFC 6750 §3.1: "The resource server SHOULD respond with the HTTP 401 (Unauthorized) status code")` }],
+    } satisfies Rule<JsonResponse>,
     wwwAuthenticate: {
       id: `${id}/www-authenticate`,
       owner: 'partner',
@@ -115,6 +131,7 @@ export const accountInfoConsistent: Rule<TwoCalls> = {
   level: 'MUST',
   requirement: 'two calls with the same token name the same "user.id" and "company.id"',
   impact: 'the platform links the sign-on to another user or company, or creates duplicates',
+  must: { signOn: 'the user is signed on as another user, or duplicated', spec: 'spec §2.3: the ids "must uniquely identify" the user and the company' },
   check: ({ first, second }) =>
     ['user.id', 'company.id'].flatMap((path): Issue[] => {
       const [a, b] = [valueAt(first, path), valueAt(second, path)];
@@ -134,6 +151,7 @@ export const fundingSourceIdsStable: Rule<TwoCalls> = {
   level: 'MUST',
   requirement: 'two calls with the same token list the same funding-source ids',
   impact: 'the platform removes and re-adds the user\'s funding sources at every sign-on',
+  must: { signOn: 'every sign-on removes and re-adds the user\'s funding sources', spec: 'spec §4.2: a source whose id is no longer listed is removed' },
   check: ({ first, second }) => {
     const [a, b] = [idsOf(first), idsOf(second)];
     const [inA, inB] = [new Set(a), new Set(b)];

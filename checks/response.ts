@@ -39,6 +39,7 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
     level: 'MUST',
     requirement: `${answer} has status 200`,
     impact: `${impact}: the platform accepts only 200`,
+    must: { signOn: 'the platform accepts only 200', spec: 'spec §4.2 and §7.3: "HTTP 200"' },
     check: (r) => (r.status === 200 ? [] : [{ code: 'status', params: { status: r.status }, message: `"status" is ${statusDescription(r)}; answer ${answer} with 200` }]),
   };
   const contentType: Rule<JsonResponse> = {
@@ -49,6 +50,7 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
     level: 'MUST',
     requirement: `${answer} is served as application/json`,
     impact: `${impact}: the platform reads only application/json`,
+    must: { signOn: 'the platform reads only application/json', spec: 'spec §4.2: "application/json"' },
     check: (r) =>
       mediaType(r.headers) === 'application/json'
         ? []
@@ -62,6 +64,7 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
     level: 'MUST',
     requirement: `the body of ${answer} is a JSON object`,
     impact: `${impact}: the platform cannot read the body`,
+    must: { signOn: 'a body that is not a JSON object cannot be read', spec: 'spec §4.2: a JSON object' },
     check: (r) => {
       if (!r.json.ok) return [{ code: 'not-json', message: `${notJson(r.body, r.json.error)}; send a JSON object such as ${example}` }];
       return isObject(r.json.value) ? [] : [{ code: 'not-an-object', params: { actual: jsonType(r.json.value) }, message: `the body is ${jsonType(r.json.value)}; send a JSON object such as ${example}` }];
@@ -75,6 +78,7 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
     level: 'MUST',
     requirement: `the body of ${answer} is UTF-8, without a byte order mark`,
     impact: `${impact}: a strict JSON parser refuses the body, a lenient one garbles names`,
+    must: { signOn: 'a byte order mark or another encoding makes a strict parser refuse the body, and garbles the names of users who have accents' },
     check: (r) => (r.encodingProblem ? [{ code: 'encoding', message: `the body ${r.encodingProblem}; send UTF-8 without a byte order mark` }] : []),
   };
   const uniqueKeys: Rule<JsonResponse> = {
@@ -82,18 +86,20 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
     owner: 'partner',
     field: 'body',
     clause: 'RFC8259 §4',
-    level: 'MUST',
+    level: 'SHOULD',
     requirement: `no key appears twice in one object of ${answer}`,
+    levelWhy: 'RFC 8259 §4: the names within an object "SHOULD be unique"; a repeated key with one value breaks nothing',
     impact: `${impact}: parsers disagree on which of two equal keys counts, so the platform may read another value than the one checked`,
-    check: (r) => r.keys.duplicates.map((path) => ({ code: 'duplicate-key', field: path, message: `"${path}" appears twice in its object; JSON.parse would silently keep the last one, so send each key once` })),
+    check: (r) => r.keys.duplicates.map((path) => ({ code: 'duplicate-key', field: path, message: `"${path}" appears twice in its object; JSON.parse would silently keep the last one, so send each key once (RFC 8259 §4: names "SHOULD be unique")` })),
   };
   const noProtoKeys: Rule<JsonResponse> = {
     id: `${id}/no-proto-keys`,
     owner: 'partner',
     field: 'body',
     clause: 'harness §json-keys',
-    level: 'MUST',
+    level: 'SHOULD',
     requirement: `no key of ${answer} is named "__proto__"`,
+    levelWhy: 'no sign-on fails for it and no one else gets in through it by itself: it arms a bug in whatever merges the body into an object',
     impact: 'a "__proto__" key merged into an object by a JavaScript client changes the prototype of every object (prototype pollution)',
     check: (r) => r.keys.proto.map((path) => ({ code: 'proto-key', field: path, message: `"${path}" is a "__proto__" key; remove it: merged into an object it pollutes every object's prototype` })),
   };

@@ -45,6 +45,7 @@ function screenRule(id: string, screen: Screen, clause: ClauseId, requirement: s
     field: 'screen',
     clause,
     level: 'MUST',
+    must: { spec: `${clause}: ${requirement}` },
     requirement,
     impact,
     check: (visit) => (visit.screen === screen ? [] : [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not ${screenNames[screen]}` }]),
@@ -65,6 +66,7 @@ function appShownOn(id: string, owner: Owner, how: string): Rule<Visit & { expec
     level: 'MUST',
     requirement: `${how} lands in the app, which shows the user's name and company`,
     impact: 'users who sign on do not reach the payments app',
+    must: { signOn: 'the user does not reach the app', spec: 'spec §1: the web app is embedded through SSO' },
     check: (visit) => {
       if (visit.screen !== 'app') return [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not the app` }];
       return visit.expected.filter((text) => !visit.text.includes(text)).map((text) => ({ message: `the app does not show ${JSON.stringify(text)}` }));
@@ -81,6 +83,7 @@ function navigatedOn(id: string, owner: Owner, how: string): Rule<Visit> {
     level: 'MUST',
     requirement: `after ${how}, the host receives NAVIGATED_TO_TARGET from the platform when the app is shown`,
     impact: 'the partner\'s app never learns that the embedded app is ready',
+    must: { signOn: 'a host that waits for the message to show the app never shows it' },
     check: (visit) => (received(visit, 'NAVIGATED_TO_TARGET').length === 1 ? [] : [{ message: `the host received ${describe(visit.messages)}; expected one NAVIGATED_TO_TARGET from ${visit.platformOrigin}` }]),
   };
 }
@@ -102,6 +105,7 @@ export const authenticationErrorMessage: Rule<Visit> = {
   level: 'MUST',
   requirement: 'on the error screen the host receives AUTHENTICATION_ERROR with a reason',
   impact: 'the partner\'s app cannot tell the user what went wrong',
+  must: { spec: 'spec §7.1: the service posts an authentication error message to the host' },
   check: (visit) => {
     const [message] = received(visit, 'AUTHENTICATION_ERROR');
     const reason = message && isObject(message.data) ? message.data.reason : undefined;
@@ -145,6 +149,7 @@ export const collectionScreenShown: Rule<CollectVisit> = {
   level: 'MUST',
   requirement: 'with CollectMissingAccountInfo, missing Yes* fields lead to a screen that asks for exactly those fields',
   impact: 'users are not asked for the details the partner did not send, and the platform lacks them later',
+  must: { spec: 'spec §7.2: a screen collecting the missing required data' },
   check: (visit) => {
     if (visit.screen !== 'collect') return [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not the collection screen` }];
     const extra = visit.fields.filter((field) => !visit.expectedFields.includes(field));
@@ -164,6 +169,7 @@ export const inlineErrorShown: Rule<CollectVisit & { invalidField: string; error
   level: 'MUST',
   requirement: 'an invalid typed value keeps the user on the collection screen with an error beside that field',
   impact: 'users can type invalid details that the platform then rejects later',
+  must: { signOn: 'a user who typed an invalid value is refused later, with no word of which field' },
   check: (visit): Issue[] => {
     if (visit.screen !== 'collect') return [{ message: `after an invalid "${visit.invalidField}" the frame showed ${screenNames[visit.screen]}, not the collection screen` }];
     return visit.errors[visit.invalidField] ? [] : [{ field: visit.invalidField, message: `no error is shown beside "${visit.invalidField}"` }];
@@ -187,6 +193,7 @@ export const fundingSynced: Rule<FundingVisit> = {
   level: 'MUST',
   requirement: "after sign-on the app lists exactly the partner's funding sources: new ids added, ids no longer listed removed",
   impact: 'users pay from accounts they removed, or miss accounts they added',
+  must: { spec: 'spec §4.2: sources are added, and those no longer listed removed' },
   check: (visit) => {
     if (visit.screen !== 'app') return [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not the app` }];
     const issues: Issue[] = [];
@@ -214,6 +221,7 @@ export const foreignHostCannotFrame: Rule<ForeignVisit> = {
   level: 'MUST',
   requirement: "a page on another origin than the partner's host cannot frame the embedded app",
   impact: 'any site can frame the app and trick signed-in users into clicks (clickjacking)',
+  must: { othersIn: "a site that frames the signed-in app steers the user's clicks: payments the user never meant" },
   check: (visit) => (visit.framed === 'none' ? [] : [{ message: `${visit.foreignOrigin} framed the app and saw ${screenNames[visit.framed]}; send "frame-ancestors <host origin>"` }]),
 };
 
@@ -225,7 +233,7 @@ export const messagesToHostOnly: Rule<ForeignVisit> = {
   level: 'MUST',
   requirement: "messages are posted to the partner's host origin only, never to '*'",
   impact: 'any page that frames the app reads the sign-on messages',
-  letsOthersIn: true,
+  must: { othersIn: 'any page that frames the app reads the sign-on messages' },
   check: (visit) =>
     visit.messages.length === 0 ? [] : [{ message: `a host on ${visit.foreignOrigin} received ${describe(visit.messages)}; post to the configured host origin, not '*'` }],
 };
@@ -238,7 +246,7 @@ export const partnerDataEscaped: Rule<Visit & { injected: boolean; markup: strin
   level: 'MUST',
   requirement: 'partner data is shown as text, never as markup',
   impact: 'a partner record carrying markup runs inside the payments app (cross-site scripting)',
-  letsOthersIn: true,
+  must: { othersIn: "markup in a partner's record runs in the payments app, with the user's session" },
   check: (visit) => {
     if (visit.injected) return [{ message: `a company name of ${JSON.stringify(visit.markup)} became an element of the page; escape partner data` }];
     return visit.text.includes(visit.markup) ? [] : [{ message: `the app does not show the company name ${JSON.stringify(visit.markup)} as text` }];

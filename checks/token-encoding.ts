@@ -25,7 +25,7 @@ const complainsOfEncoding = (r: JsonResponse) => r.status === 415 || says(r, /co
  */
 function rootCause(r: JsonResponse, { clientId, clientSecret }: EncodingTrial['client']): string | undefined {
   if (says(r, /redirect.?uri/i)) {
-    return 'the partner requires "redirect_uri", which the platform never sends (spec §4.2 lists only code, grant_type, client_id, client_secret and scope); exchange the platform\'s codes without "redirect_uri": issue them without a redirect URI binding, or register exactly one redirect URI for its client and let the token request omit it (RFC 6749 §4.1.3 requires it only when the authorization request carried one)';
+    return 'the partner requires "redirect_uri", which the platform never sends (spec §4.2 lists only code, grant_type, client_id, client_secret and scope); exchange the platform\'s codes without "redirect_uri": issue them without a redirect URI binding, or register exactly one redirect URI for its client and let the token request omit it (RFC 6749 §4.1.3 requires it only when the authorization request carried one); where the library binds every code to a redirect URI whatever is registered, add the client\'s registered redirect URI to a token request that has none, in front of the token endpoint (a few lines before the library\'s handler), which always works';
   }
   if (says(r, /code.?verifier|pkce|code.?challenge/i)) {
     return 'the partner requires PKCE ("code_verifier"), which the platform never sends (spec §4.2); issue the platform\'s codes without a "code_challenge", or exempt its client from PKCE: it is a confidential client that authenticates with its secret';
@@ -35,11 +35,14 @@ function rootCause(r: JsonResponse, { clientId, clientSecret }: EncodingTrial['c
   if (clientId === undefined || clientSecret === undefined) {
     return 'the partner requires client authentication, and the profile has no "clientId" and "clientSecret", so the platform sends none (spec §5.3); predefine the client credentials in the platform\'s configuration for this partner (profile "clientId" and "clientSecret")';
   }
-  if (says(r, /basic|client_secret_post|authentication method|auth(entication)?.?method|authorization header/i)) {
-    return 'the partner requires HTTP Basic client authentication, while the platform sends "client_id" and "client_secret" in the body (client_secret_post; spec §4.2, §5.3); allow client_secret_post for the platform\'s client (RFC 6749 §2.3.1 lets a server accept credentials in the body)';
-  }
+  const basicOnly = 'the partner requires HTTP Basic client authentication, while the platform sends "client_id" and "client_secret" in the body (client_secret_post; spec §4.2, §5.3); allow client_secret_post for the platform\'s client (RFC 6749 §2.3.1 lets a server accept credentials in the body)';
+  if (says(r, /basic|client_secret_post|authentication method|auth(entication)?.?method|authorization header/i)) return basicOnly;
   if (says(r, /(unknown|not found|not registered|no such|does not exist|not exist)[^.]{0,20}client|client[^.]{0,30}(unknown|not found|not registered|does not exist)/i)) {
     return `the partner does not know the client_id ${JSON.stringify(clientId)}; register the platform's client under that id, or correct "clientId" in the profile`;
+  }
+  // A 401 that challenges for Basic, to credentials sent in the body: the endpoint asks for the one scheme it takes.
+  if (r.status === 401 && /^\s*basic\b/i.test(r.headers['www-authenticate'] ?? '')) {
+    return `${basicOnly.replace('the partner requires HTTP Basic client authentication', 'the partner asks for HTTP Basic client authentication ("WWW-Authenticate: Basic" on the 401)')}; if it does take credentials in the body, check that "clientSecret" is the current secret of ${JSON.stringify(clientId)}`;
   }
   return `the partner refused the platform's client credentials; check that "clientId" (${JSON.stringify(clientId)}) is registered, that "clientSecret" is its current secret, and that the client may send its credentials in the body (client_secret_post, RFC 6749 §2.3.1)`;
 }
@@ -61,8 +64,18 @@ export function diagnoseRefusal(trial: EncodingTrial): string {
     const otherCause = rootCause(trial.other, trial.client);
     return `${head}; ${further}: accept ${contentType} bodies (or have the platform send ${other.contentType}, "tokenExchangeEncoding": "${alternative}")${otherCause ? `, and then: ${otherCause}` : ', and answer that request with a token'}`;
   }
+  if (errorCode(trial.response) === 'invalid_grant') return `${head}: ${freshCodeRefused(trial.client)}`;
   return `${head}; answer a token request with a fresh "code" with 200 and an "access_token"`;
 }
+
+/** A fresh code refused as invalid, with nothing in the partner's words to say why: the likely causes, most likely first, and how to tell them apart. */
+const freshCodeRefused = ({ clientId }: EncodingTrial['client']) =>
+  [
+    'the partner refused a code it had just issued as invalid. Most likely, in this order:',
+    '(1) the code is bound to the "redirect_uri" of its authorization request, which the platform\'s token request does not repeat (spec §4.2): exchange a fresh code by hand with and without "redirect_uri"; if only the first works, issue codes without that binding, or add the registered redirect URI to a token request that has none, in front of the token endpoint;',
+    `(2) the code was issued to another client than the platform's${clientId === undefined ? '' : ` (${JSON.stringify(clientId)})`}: mint the codes for the client the profile names;`,
+    '(3) the code was issued for a user or scope the endpoint will not exchange, or expired before it was used: compare the code\'s record in the partner\'s store with the request',
+  ].join(' ');
 
 export const configuredEncodingAccepted: Rule<EncodingTrial> = {
   id: 'token-exchange/encoding',
@@ -72,6 +85,7 @@ export const configuredEncodingAccepted: Rule<EncodingTrial> = {
   level: 'MUST',
   requirement: 'a token request with a fresh code, in the encoding the platform is configured to send ("tokenExchangeEncoding"), is answered with a token',
   impact: signOnFails,
+  must: { signOn: 'the platform sends this encoding only: every sign-on fails', spec: 'spec §4.2: the body is JSON or form, as configured for the partner' },
   check: (trial) => (isSuccess(trial.response.status) ? [] : [{ message: diagnoseRefusal(trial) }]),
 };
 

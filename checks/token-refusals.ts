@@ -1,6 +1,6 @@
 import type { ClauseId } from './clauses';
 import { type Exchange, type JsonResponse, type RequestRecord } from './evidence';
-import { blocked, evaluate, failed, type Finding, type Level, type Rule } from './finding';
+import { blocked, evaluate, failed, type Finding, type Level, type MustGrounds, type Rule } from './finding';
 import { bounded, describeJsonResponse, errorCode, grantsToken, tokenVerdict } from './token-exchange';
 
 // ---- negative cases (RFC 6749) ------------------------------------------------------------------
@@ -12,17 +12,18 @@ interface Situation {
   level: Level;
   clause: ClauseId;
   impact: string;
-  letsOthersIn?: true;
+  levelWhy?: string;
+  must?: MustGrounds;
 }
 
-function rejects({ id, what, level, clause, impact, letsOthersIn }: Situation): Rule<JsonResponse> {
+function rejects({ id, what, level, clause, impact, must }: Situation): Rule<JsonResponse> {
   return {
     id,
     owner: 'partner',
     field: 'code',
     clause,
     level,
-    ...(letsOthersIn ? { letsOthersIn } : {}),
+    ...(must ? { must } : {}),
     requirement: `${what} is refused, without a token`,
     impact,
     check: (r) => (grantsToken(r) ? [{ code: 'not-refused', params: { status: r.status }, message: `${what} was answered ${describeJsonResponse(r)}; refuse it` }] : []),
@@ -30,7 +31,7 @@ function rejects({ id, what, level, clause, impact, letsOthersIn }: Situation): 
 }
 
 /** The error RFC 6749 §5.2 prescribes for a situation: any of `errors`, with any of `statuses`. */
-function answersError({ id, what, level, clause, impact }: Situation, statuses: readonly number[], errors: readonly string[]): Rule<JsonResponse> {
+function answersError({ id, what, level, clause, impact, levelWhy }: Situation, statuses: readonly number[], errors: readonly string[]): Rule<JsonResponse> {
   const alternatives = (items: readonly (string | number)[]) => items.map((item) => (typeof item === 'string' ? `"${item}"` : String(item))).join(' or ');
   const expected = `${alternatives(statuses)} with {"error": ${alternatives(errors)}}`;
   return {
@@ -39,6 +40,7 @@ function answersError({ id, what, level, clause, impact }: Situation, statuses: 
     field: 'error',
     clause,
     level,
+    ...(levelWhy ? { levelWhy } : {}),
     requirement: `${what} is answered ${expected}`,
     impact,
     check: (r) => {
@@ -68,14 +70,21 @@ function negativeCase({ name, what, refuse, error }: {
 export const { rejected: unknownCodeRejected, error: unknownCodeInvalidGrant } = negativeCase({
   name: 'unknown-code',
   what: 'an unknown "code"',
-  refuse: { level: 'MUST', clause: 'RFC6749 §4.1.3', impact: 'anyone can sign in with a made-up code', letsOthersIn: true },
-  error: { level: 'MUST', clause: 'RFC6749 §5.2', impact: 'the platform cannot tell a bad code from an outage', statuses: [400], errors: ['invalid_grant'] },
+  refuse: { level: 'MUST', clause: 'RFC6749 §4.1.3', impact: 'anyone can sign in with a made-up code', must: { othersIn: 'a made-up code gets a token' } },
+  error: {
+    level: 'SHOULD',
+    clause: 'RFC6749 §5.2',
+    levelWhy: 'the platform fails alike on any refusal; RFC 6749 §5.2 names "invalid_grant" for a code that is not valid',
+    impact: 'the platform cannot tell a bad code from an outage',
+    statuses: [400],
+    errors: ['invalid_grant'],
+  },
 });
 
 export const { rejected: codeReuseRejected, error: codeReuseInvalidGrant } = negativeCase({
   name: 'code-reuse',
   what: 'a "code" used a second time',
-  refuse: { level: 'MUST', clause: 'RFC6749 §4.1.2', impact: 'a leaked or replayed code signs an attacker in as the user', letsOthersIn: true },
+  refuse: { level: 'MUST', clause: 'RFC6749 §4.1.2', impact: 'a leaked or replayed code signs an attacker in as the user', must: { othersIn: 'a replayed code signs an attacker in as the user' } },
   error: { level: 'SHOULD', clause: 'RFC6749 §5.2', impact: 'the platform cannot tell a replayed code from an outage', statuses: [400], errors: ['invalid_grant'] },
 });
 
@@ -84,7 +93,7 @@ export const { rejected: codeReuseRejected, error: codeReuseInvalidGrant } = neg
 export const { rejected: wrongSecretRejected, error: wrongSecretInvalidClient } = negativeCase({
   name: 'wrong-secret',
   what: 'a wrong "client_secret"',
-  refuse: { level: 'MUST', clause: 'RFC6749 §2.3.1', impact: 'anyone who learns a code can exchange it without the client secret', letsOthersIn: true },
+  refuse: { level: 'MUST', clause: 'RFC6749 §2.3.1', impact: 'anyone who learns a code can exchange it without the client secret', must: { othersIn: 'a code is exchanged without the client secret' } },
   error: { level: 'SHOULD', clause: 'RFC6749 §5.2', impact: 'the platform cannot tell a credential problem from an outage', statuses: [400, 401], errors: ['invalid_client'] },
 });
 
@@ -149,7 +158,9 @@ export const missingGrantTypeRejected = answersError(
   ['invalid_request'],
 );
 // RFC 6749 §5.2: unauthorized_client (the client may not use this grant) is as good as
-// unsupported_grant_type (the server has no such grant) for a grant the platform's client never uses.
+// unsupported_grant_type (the server has no such grant) for a grant the platform's client never uses; and
+// the request, sent without "username" and "password", lacks parameters that grant requires (§4.3.2), for
+// which invalid_request is as correct an answer.
 export const unsupportedGrantTypeRejected = answersError(
   {
     id: 'token-exchange/unsupported-grant-type',
@@ -159,7 +170,7 @@ export const unsupportedGrantTypeRejected = answersError(
     impact: 'a code is accepted under a grant type the platform never uses',
   },
   [400],
-  ['unsupported_grant_type', 'unauthorized_client'],
+  ['unsupported_grant_type', 'unauthorized_client', 'invalid_request'],
 );
 
 export const noTokenWithoutCredentials: Rule<{ grantType: string; response: JsonResponse }> = {
@@ -169,7 +180,7 @@ export const noTokenWithoutCredentials: Rule<{ grantType: string; response: Json
   clause: 'RFC6749 §3.2.1',
   level: 'MUST',
   requirement: 'no grant other than authorization_code yields a token to a request without client credentials',
-  letsOthersIn: true,
+  must: { othersIn: 'anyone who reaches the endpoint gets a token, without a code or a secret' },
   impact: 'anyone who can reach the token endpoint gets an access token, without a code or a secret',
   check: ({ grantType, response }) =>
     grantsToken(response)

@@ -30,6 +30,7 @@ export const accessToken: Rule<TokenFields> = {
   level: 'MUST',
   requirement: '"access_token" is a non-empty string',
   impact: `${signOnFails}: without a token the platform cannot read the account`,
+  must: { signOn: 'without a token the platform cannot read the account', spec: 'spec §4.2: "at least `access_token` (string)"' },
   check: ({ access_token: token }) => {
     // The value is a secret: messages name its type, never its content.
     if (token === undefined) return [{ message: '"access_token" is missing; return the issued token as "access_token"' }];
@@ -46,6 +47,7 @@ export const tokenTypeBearer: Rule<TokenFields> = {
   level: 'MUST',
   requirement: '"token_type", when present, is "Bearer" (any case)',
   impact: `${signOnFails}: the platform presents the token only as a Bearer token`,
+  must: { signOn: 'the platform presents the token as a Bearer token only', spec: 'spec §4.2: `token_type` (string, `Bearer`)' },
   check: ({ token_type: type }) => {
     if (type === undefined) return [];
     if (typeof type === 'string' && type.toLowerCase() === 'bearer') return [];
@@ -61,6 +63,7 @@ export const expiresInPositiveInteger: Rule<TokenFields> = {
   level: 'MUST',
   requirement: '"expires_in", when present, is a positive integer JSON number of seconds',
   impact: 'the platform misreads the token lifetime and signs users in with an expired token',
+  must: { signOn: 'a lifetime the platform cannot read as seconds fails its parser, or signs users on with an expired token' },
   check: ({ expires_in: expiresIn }) => {
     if (expiresIn === undefined) return [];
     if (typeof expiresIn !== 'number') return [{ message: `"expires_in" is ${jsonType(expiresIn)} (${JSON.stringify(expiresIn)}); send a JSON number` }];
@@ -155,6 +158,7 @@ export const issuedTokenAccepted: Rule<{ encoding: Encoding; exchange: Exchange 
   level: 'MUST',
   requirement: 'the issued access token is accepted by "accountInfoUrl"',
   impact: `${signOnFails}: the platform cannot read the account with the token it was given`,
+  must: { signOn: 'the platform cannot read the account with the token it was given', spec: 'spec §4.2: the token reads the account information' },
   check: ({ encoding, exchange }) => {
     const verdict = tokenVerdict(exchange);
     if (typeof verdict === 'object') return [{ message: verdict.unknown, outcome: 'skipped' }];

@@ -27,6 +27,7 @@ export function transportRules(endpoint: string, urlField: string, owner: Owner)
       level: 'MUST',
       requirement: 'a complete HTTP response arrives within "requestTimeoutMs"',
       impact: 'the platform gives up on the call and the user cannot sign in',
+      must: { signOn: 'a call that gets no complete answer in time is a sign-on that fails' },
       // A refused handshake or plain http:// in production is the TLS rule's to name.
       check: failureNamed(urlField, { security: false }),
     },
@@ -39,7 +40,7 @@ export function transportRules(endpoint: string, urlField: string, owner: Owner)
       requirement: 'an https:// endpoint negotiates TLS 1.2 or 1.3 with a certificate valid for its host name, and a production profile calls https:// only',
       impact: 'codes, client secrets, tokens and the user\'s data cross the network where others can read or alter them',
       levelWhy: 'RFC 6749 §3.2 requires TLS for the token endpoint (and §1.6 a version in current use); RFC 9325 §3.1.1 says TLS 1.0 and 1.1 MUST NOT be used',
-      letsOthersIn: true,
+      must: { othersIn: 'without TLS, anyone on the path reads or alters codes, secrets, tokens and data' },
       check: failureNamed(urlField, { security: true }),
     },
     {
@@ -50,6 +51,7 @@ export function transportRules(endpoint: string, urlField: string, owner: Owner)
       level: 'MUST',
       requirement: 'the endpoint answers at the configured URL, without a redirect',
       impact: 'the platform does not follow redirects, so the user cannot sign in',
+      must: { signOn: 'the platform does not follow a redirect: the call fails' },
       check: ({ request, response }) => {
         if (!response || response.status < 300 || response.status > 399) return [];
         const location = response.headers.location;
@@ -64,7 +66,8 @@ export function transportRules(endpoint: string, urlField: string, owner: Owner)
       level: 'MUST',
       requirement: 'the platform\'s calls are answered, not throttled: at most one short "Retry-After" (5 s or less) per endpoint, waited out once',
       impact: 'the platform does not wait and retry during a sign-on: a throttled call is a user who cannot sign in',
-      levelWhy: 'a throttled sign-on call fails a user today; one short wait is forgiven (and noted) so a burst limit met during certification does not fail it',
+      levelWhy: 'one short wait is forgiven (and noted) so a burst limit met during certification does not fail it',
+      must: { signOn: 'a throttled sign-on call fails a user: the platform does not wait and retry' },
       check: ({ response, rateLimited }) => {
         const limited = rateLimited ?? (response?.status === 429 ? { status: 429, retryAfter: '(none)' } : undefined);
         if (!limited) return [];

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { config as loadDotenv } from 'dotenv';
 import { z } from 'zod';
 import { allRules } from '../checks/catalogue';
-import type { Owner } from '../checks/finding';
+import { letsOthersIn, type Owner } from '../checks/finding';
 import type { Waiver } from '../checks/waivers';
 import { hostKey } from '../shared/host-key';
 import { profileSchema, type Profile } from '../shared/profile-schema';
@@ -154,7 +154,7 @@ const dayMs = 24 * 60 * 60 * 1000;
 /**
  * A partner's waivers; each error names the file, the waiver and the fix. A waiver of no known rule is an
  * error, since it could never apply; so is one of a rule whose failure lets someone other than the platform
- * in (Rule.letsOthersIn), and one that runs longer than 180 days from `now`: a waiver is a decision reviewed
+ * in (DESIGN §4 (b): Rule.must.othersIn), and one that runs longer than 180 days from `now`: a waiver is a decision reviewed
  * at least that often.
  */
 export function loadWaivers(file: string, now: Date = new Date(), owner: Owner = 'partner'): { waivers: Waiver[]; errors: string[] } {
@@ -174,7 +174,7 @@ export function loadWaivers(file: string, now: Date = new Date(), owner: Owner =
     // A partner's file waives the partner's rules; the platform's, once for every partner on it, the platform's.
     if (known.owner !== owner) return [`"waivers.${index}.rule" is ${rule}, a rule of the ${known.owner}'s; waive it in ${known.owner === 'platform' ? 'platform.waivers.json, beside the profiles' : "the partner's own <partner>.waivers.json"}`];
     return [
-      ...(known.letsOthersIn ? [`"waivers.${index}.rule" is ${rule}, which cannot be waived: when it fails, ${known.impact}; fix the endpoint instead`] : []),
+      ...(letsOthersIn(known) ? [`"waivers.${index}.rule" is ${rule}, which cannot be waived: when it fails, ${known.impact}; fix the endpoint instead`] : []),
       ...(expires > latest ? [`"waivers.${index}.expires" is ${expires}, more than ${longestWaiverDays} days ahead; a waiver is reviewed at least every ${longestWaiverDays} days: give ${latest} or earlier`] : []),
     ];
   });

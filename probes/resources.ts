@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { accountInfoFieldRules } from '../checks/account-info';
 import { jsonObject, jsonResponse, type Exchange } from '../checks/evidence';
-import { blocked, evaluate, skip, type Blocker, type Finding, type Rule } from '../checks/finding';
+import { blocked, evaluate, evaluateAll, skip, type Blocker, type Finding, type Rule } from '../checks/finding';
 import { fundingSourceRules } from '../checks/funding-sources';
 import type { Payload, PayloadRule } from '../checks/payload';
 import {
@@ -11,6 +11,7 @@ import {
   checkPayload,
   fundingSourceIdsStable,
   fundingSourcesResource,
+  isRefusal,
   type TwoCalls,
 } from '../checks/resources';
 import { checkTransport } from '../checks/transport';
@@ -118,14 +119,14 @@ function compare(consistency: Rule<TwoCalls>, first: TwoCalls['first'] | undefin
   return evaluate(consistency, { first, second: payload }, undefined);
 }
 
-/** Requests without a token and with a made-up one, at once: both must be refused with 401. */
+/** Requests without a token and with a made-up one, at once: both must be refused, with 401. */
 function unauthorizedProbe(resource: Resource): Probe {
   const { rules, urlField } = resource;
   return {
     id: `${resource.endpoint}/unauthorized`,
     area: resource.endpoint,
     title: resource.titles.unauthorized,
-    rules: [rules.missingToken, rules.invalidToken, rules.wwwAuthenticate],
+    rules: [rules.missingToken, rules.invalidToken, rules.refusalStatus, rules.wwwAuthenticate],
     alsoJudges: rules.transport,
     codes: 0,
     ...(resource.skipReason ? { skipReason: resource.skipReason } : {}),
@@ -139,9 +140,13 @@ function unauthorizedProbe(resource: Resource): Probe {
         const answers = await Promise.all(cases.map(({ request }) => http.send(request)));
         return cases.flatMap(({ rule }, index) => {
           const transport = checkTransport(rules.transport, answers[index]!, `no usable response from "${urlField}"`);
-          if (!transport.usable) return [...transport.findings, ...blocked([rule, rules.wwwAuthenticate], transport.blocker)];
+          const hygiene = [rules.refusalStatus, rules.wwwAuthenticate];
+          if (!transport.usable) return [...transport.findings, ...blocked([rule, ...hygiene], transport.blocker)];
           const response = jsonResponse(answers[index]!.response!);
-          return [...transport.findings, ...evaluate(rule, response, undefined), ...evaluate(rules.wwwAuthenticate, response, undefined)];
+          const refusal = evaluate(rule, response, undefined);
+          // How a refusal is made is judged on a refusal only: an answer with the resource is one failure, the MUST's.
+          if (!isRefusal(response.status)) return [...transport.findings, ...refusal, ...blocked(hygiene, { rule: rule.id, reason: `the request was answered ${response.status}, not refused` })];
+          return [...transport.findings, ...refusal, ...evaluateAll(hygiene, response, undefined)];
         });
       }),
   };

@@ -67,7 +67,7 @@ const protocolFaults = {
 } as const satisfies Record<string, FaultSpec>;
 
 type Resource = 'account-info' | 'funding-sources';
-const behaviours = ['reset', 'redirect', 'status-202', 'text-plain', 'not-json', 'ignores-missing-token', 'accepts-any-token', 'unstable-ids'] as const;
+const behaviours = ['reset', 'redirect', 'status-202', 'text-plain', 'not-json', 'ignores-missing-token', 'accepts-any-token', 'forbidden-403', 'unstable-ids'] as const;
 export type Behaviour = (typeof behaviours)[number];
 
 /** Faults of the response around the payload, for one Bearer-protected endpoint. */
@@ -80,6 +80,7 @@ function behaviourFaults<R extends Resource>(resource: R, body: string): Record<
     'not-json': resource === 'funding-sources' ? 'answers with the bare array instead of {"fundingSources": […]}' : 'answers with JSON cut off in the middle',
     'ignores-missing-token': `answers a request without a token with ${body}`,
     'accepts-any-token': `answers any Bearer token, even an unknown one, with ${body}`,
+    'forbidden-403': 'refuses a missing or unknown token with 403, a common framework default, instead of 401',
     'unstable-ids': resource === 'funding-sources' ? 'gives the funding sources new ids on every call' : 'gives the user a new id on every call',
   };
   return Object.fromEntries(behaviours.map((b) => [`${resource}-${b}`, { description: `${resource}: ${described[b]}` }])) as Record<`${R}-${Behaviour}`, FaultSpec>;

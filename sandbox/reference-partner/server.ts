@@ -81,7 +81,7 @@ function bearerResource(store: Store, resource: Resource, now: () => number) {
     if (has('redirect')) return reply.redirect(request.url, 302);
     const refuse = (error: string, description: string) => {
       if (!faults.has('no-www-authenticate')) reply.header('www-authenticate', `Bearer realm="${realm}"${error === 'invalid_token' ? ', error="invalid_token"' : ''}`);
-      return reply.code(401).send({ error, error_description: description });
+      return reply.code(has('forbidden-403') ? 403 : 401).send({ error, error_description: description });
     };
     const match = /^bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
     let user: UserKey | undefined = 'complete';

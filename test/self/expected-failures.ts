@@ -77,6 +77,7 @@ export const expectedFailures: Record<Fault, readonly AnyRule[]> = {
   'account-info-text-plain': [ai.contentType],
   'account-info-not-json': [ai.bodyJson],
   'account-info-ignores-missing-token': [ai.missingToken],
+  'account-info-forbidden-403': [ai.refusalStatus],
   // A revoked token is just another token to an endpoint that accepts any.
   'account-info-accepts-any-token': [ai.invalidToken, rules.codeReuseRevokesToken],
   'account-info-unstable-ids': [accountInfoConsistent],
@@ -86,6 +87,7 @@ export const expectedFailures: Record<Fault, readonly AnyRule[]> = {
   'funding-sources-text-plain': [fs.contentType],
   'funding-sources-not-json': [fs.bodyJson],
   'funding-sources-ignores-missing-token': [fs.missingToken],
+  'funding-sources-forbidden-403': [fs.refusalStatus],
   'funding-sources-accepts-any-token': [fs.invalidToken],
   'funding-sources-unstable-ids': [fundingSourceIdsStable],
 

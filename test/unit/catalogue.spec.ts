@@ -111,6 +111,16 @@ test('every rule has an owner: the partner\'s endpoints and data and the code pa
   for (const probe of allProbes) expect(new Set([...probe.rules, ...(probe.alsoJudges ?? [])].map((rule) => rule.owner)).size, probe.id).toBeLessThanOrEqual(1);
 });
 
+test('a rule is MUST only on the grounds of DESIGN §4, each in words: it breaks sign-on (a), lets others in (b), or the spec requires it (c)', () => {
+  const grounds = (rule: (typeof allRules)[number]) => Object.entries(rule.must ?? {}).filter(([, words]) => typeof words === 'string' && words.trim().length >= 10);
+  expect(allRules.filter((rule) => rule.level === 'MUST' && grounds(rule).length === 0).map((rule) => rule.id)).toEqual([]);
+  expect(allRules.filter((rule) => rule.level !== 'MUST' && rule.must !== undefined).map((rule) => rule.id)).toEqual([]);
+  // The audit of issue 33: what an RFC says MUST of but neither breaks sign-on nor lets anyone in is SHOULD.
+  const levelOf = (id: string) => allRules.find((rule) => rule.id === id)?.level;
+  for (const id of ['token-exchange/get-refused', 'token-exchange/credentials-in-uri-refused', 'token-exchange/unknown-code-invalid-grant', 'account-info/refusal-status', 'account-info/unique-keys', 'token-exchange/no-proto-keys']) expect(levelOf(id), id).toBe('SHOULD');
+  for (const id of ['account-info/missing-token', 'funding-sources/invalid-token', 'token-exchange/concurrent-redemption']) expect(levelOf(id), id).toBe('MUST');
+});
+
 test('each area is one name: a catalogue key, a suite file and the prefix of its rules', () => {
   for (const [area, rules] of Object.entries(catalogue)) {
     expect(existsSync(`suites/${area}.spec.ts`), `suites/${area}.spec.ts`).toBe(true);

@@ -50,7 +50,7 @@ test('a server error is named with its Retry-After, and a body cut off is named 
 
 test('keys: a key twice in one object and a "__proto__" key are named by path; the same key in sibling objects is fine', () => {
   const text = '{"a":{"x":1,"y":2,"x":3},"b":[{"x":1},{"x":2}],"c":{"__proto__":{"admin":true}}}';
-  expect(messages(uniqueKeys, response(200, text))).toEqual(['"a.x" appears twice in its object; JSON.parse would silently keep the last one, so send each key once']);
+  expect(messages(uniqueKeys, response(200, text))).toEqual(['"a.x" appears twice in its object; JSON.parse would silently keep the last one, so send each key once (RFC 8259 §4: names "SHOULD be unique")']);
   expect(messages(noProtoKeys, response(200, text))).toEqual(['"c.__proto__" is a "__proto__" key; remove it: merged into an object it pollutes every object\'s prototype']);
   expect(outcomes(uniqueKeys, response(200, good))).toEqual(['passed']);
   expect(outcomes(noProtoKeys, response(200, good))).toEqual(['passed']);
@@ -132,8 +132,10 @@ test('a wrong secret sent in the body may be refused with 400 or 401 invalid_cli
   ]);
 });
 
-test('unauthorized_client is as good as unsupported_grant_type for a grant the client may not use', () => {
+test('unauthorized_client, and invalid_request for the missing "username", are as good as unsupported_grant_type for a grant the client may not use', () => {
   expect(outcomes(unsupportedGrantTypeRejected, response(400, { error: 'unauthorized_client' }))).toEqual(['passed']);
+  // RFC 6749 §4.3.2 and §5.2: the password grant without "username" lacks a required parameter.
+  expect(outcomes(unsupportedGrantTypeRejected, response(400, { error: 'invalid_request', error_description: 'missing username' }))).toEqual(['passed']);
   expect(outcomes(unsupportedGrantTypeRejected, response(400, { error: 'unsupported_grant_type' }))).toEqual(['passed']);
   expect(outcomes(unsupportedGrantTypeRejected, response(400, { error: 'invalid_grant' }))).toEqual(['warning']);
 });
@@ -179,6 +181,13 @@ test('a refused exchange is diagnosed from the partner\'s own error and error_de
   expect(diagnosis(response(415, { error: 'invalid_request' }), refused('invalid_request', 'redirect_uri is required'))).toMatch(
     /the same request JSON got further and was answered 400 with "error": "invalid_request", "error_description": "redirect_uri is required": accept application\/x-www-form-urlencoded bodies .*, and then: the partner requires "redirect_uri"/,
   );
+  // A library that binds every code to a redirect URI: the adaptation that always works is named too.
+  expect(diagnosis(refused('invalid_request', "missing required parameter 'redirect_uri'"))).toContain("add the client's registered redirect URI to a token request that has none, in front of the token endpoint");
+  // A 401 that challenges for Basic says the scheme for certain, whatever its words.
+  const challenged = response(401, { error: 'invalid_client', error_description: 'client authentication failed' }, { 'www-authenticate': 'Basic realm="token"' });
+  expect(diagnosis(challenged)).toContain('the partner asks for HTTP Basic client authentication ("WWW-Authenticate: Basic" on the 401), while the platform sends "client_id" and "client_secret" in the body');
+  // A fresh code refused as a bare invalid_grant: the likely causes, most likely first, and how to tell them apart.
+  expect(diagnosis(refused('invalid_grant', 'Invalid authorization code'))).toMatch(/: the partner refused a code it had just issued as invalid\. Most likely, in this order: \(1\) the code is bound to the "redirect_uri" of its authorization request.* \(2\) the code was issued to another client than the platform's \("platform"\).* \(3\) /);
   // Nothing recognised: the partner's words, and what a valid request deserves.
   expect(diagnosis(refused('server_error', 'database down', 500))).toMatch(/"error_description": "database down"; answer a token request with a fresh "code" with 200 and an "access_token"$/);
 });

@@ -42,7 +42,8 @@ test.describe('the request the probes bend, one deviation at a time', () => {
 
 test('a GET, credentials in the URI and a repeated code pass when refused, whatever the error', () => {
   expect(outcome(evaluate(getRefused, answer(405, { error: 'invalid_request' }), undefined))).toEqual(['passed']);
-  expect(outcome(evaluate(getRefused, token, undefined))).toEqual(['failed']);
+  // RFC 6749 §3.2's MUST binds the client; the platform never sends a GET: a warning (DESIGN §4).
+  expect(outcome(evaluate(getRefused, token, undefined))).toEqual(['warning']);
   expect(outcome(evaluate(duplicateParamRefused, [{ first: 'fresh', response: refusal }, { first: 'made-up', response: answer(400, { error: 'invalid_grant' }) }], undefined))).toEqual(['passed']);
   const [taken] = evaluate(duplicateParamRefused, [{ first: 'fresh', response: refusal }, { first: 'made-up', response: token }], undefined);
   expect(taken!.outcome).toBe('warning');
