@@ -9,6 +9,7 @@ import type { Certification } from '../../reports/certification';
 import { buildCertification } from '../../reports/certification';
 import { overviewSchema } from '../../reports/fleet-overview';
 import { signDetached, signingKeyFrom } from '../../reports/signing';
+import { incompleteExitCode } from '../../reports/certification-reporter';
 import type { Fault } from '../../sandbox/reference-partner/faults';
 import type { LeakFault } from '../../sandbox/reference-partner/hostile';
 import { everyRuleJudged, runInfo } from '../support/certifications';
@@ -173,7 +174,7 @@ test.describe('2. CERTIFIED only for a whole run of the partner', () => {
     expect(cert.verdict, cert.summary).toBe('INCOMPLETE');
     expect(cert.rules.find((rule) => rule.id === 'token-exchange/transport')?.outcome).toBe('waived');
     expect(cert.summary).toMatch(/ not checked \(\d+ blocked by token-exchange\/transport \(waived, yet what it blocked was not judged\)/);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(incompleteExitCode);
   });
 
   test('a merged certificate names the endpoints the run called, not those of the profile at merge time', async () => {

@@ -38,14 +38,14 @@ const named: Record<Behaviour, { rule: string; message: RegExp; outcome?: Findin
   'token-bom': { rule: 'token-exchange/utf-8', message: /the body starts with a UTF-8 byte order mark/ },
   'account-info-latin-1': { rule: 'account-info/utf-8', message: /the body is not valid UTF-8: byte 0xFC at offset \d+/ },
   'account-info-text-plain': { rule: 'account-info/content-type', message: /"content-type" is "text\/plain; charset=utf-8"; send "application\/json"/ },
-  'account-info-duplicate-keys': { rule: 'account-info/unique-keys', message: /"user\.email" appears twice in its object; JSON\.parse would silently keep the last one/ },
-  'account-info-proto-key': { rule: 'account-info/no-proto-keys', message: /"user\.__proto__" is a "__proto__" key/ },
+  'account-info-duplicate-keys': { rule: 'account-info/unique-keys', message: /"user\.email" appears twice in its object; JSON\.parse would silently keep the last one/, outcome: 'warning' },
+  'account-info-proto-key': { rule: 'account-info/no-proto-keys', message: /"user\.__proto__" is a "__proto__" key/, outcome: 'warning' },
   'account-info-deep-nesting': { rule: 'account-info/body-json', message: /the body is not JSON \(it nests more than 64 levels deep\)/ },
   // 1 MiB floods inside the cap: each check stays linear, and a rule lists 20 issues, then counts the rest.
   'account-info-null-flood': { rule: 'account-info/null-values', message: /and 199,980 more like these, not listed one by one/, outcome: 'warning' },
-  'account-info-key-flood': { rule: 'account-info/unique-keys', message: /and 59,979 more like these, not listed one by one/ },
+  'account-info-key-flood': { rule: 'account-info/unique-keys', message: /and 59,979 more like these, not listed one by one/, outcome: 'warning' },
   'funding-sources-flood': { rule: 'funding-sources/type/present', message: /and 61,980 more like these, not listed one by one/ },
-  // A SHOULD of DESIGN §5 ("header hygiene"): named in a warning, not a failure.
+  // SHOULDs (DESIGN §4, §5: RFC 8259 §4's unique names, header hygiene): named in a warning, not a failure.
   'no-www-authenticate': { rule: 'token-exchange/www-authenticate', message: /"WWW-Authenticate" is missing on a 401/, outcome: 'warning' },
 };
 const behaviours = Object.keys(named) as Behaviour[];
