@@ -51,8 +51,8 @@ export interface Probe<Context extends ProbeContext = ProbeContext> {
   rules: readonly AnyRule[];
   /** Rules another probe owns that this one judges too, on calls of its own (their transport, a screen they reach). */
   alsoJudges?: readonly AnyRule[];
-  /** Fresh authorization codes one run of the probe spends. */
-  codes: number;
+  /** Fresh authorization codes one run of the probe spends (at most), for this profile's code source. */
+  codes: number | ((profile: Profile) => number);
   /** Why the probe does not apply to this profile, if it does not. */
   skipReason?(profile: Profile): string | undefined;
   /** Time the probe spends waiting on purpose, added to its test's timeout. */
@@ -65,7 +65,7 @@ export const ownerOf = (probe: Pick<Probe<never>, 'rules' | 'alsoJudges'>): Owne
 
 /** How many codes a run of these probes spends: what a profile with static codes must provide. */
 export const codesNeeded = (probes: readonly Pick<Probe, 'codes' | 'skipReason'>[], profile: Profile): number =>
-  probes.filter((probe) => !probe.skipReason?.(profile)).reduce((sum, probe) => sum + probe.codes, 0);
+  probes.filter((probe) => !probe.skipReason?.(profile)).reduce((sum, { codes }) => sum + (typeof codes === 'number' ? codes : codes(profile)), 0);
 
 /**
  * Runs `body` with a recording client, so every probe returns its evidence the same way. A probe that

@@ -70,6 +70,9 @@ const duplicateParamProbe: Probe = {
     ),
 };
 
+/** Codes a mint URL makes cost nothing; a login in the partner's app, or a code listed by hand, does. */
+const roundsFor = (profile: Profile) => (profile.codes.mintUrl ? raceRounds.minted : raceRounds.costly);
+
 /**
  * Rounds of one fresh code sent 5 times at once (undici opens a connection per request in flight, so the
  * requests really race); once a round's answers are in, each token that came back is tried on
@@ -79,10 +82,10 @@ const duplicateParamProbe: Probe = {
 const concurrentRedemptionProbe: Probe = {
   id: 'token-exchange/concurrent-redemption',
   area: 'token-exchange',
-  title: `one code sent ${raceSize} times at once yields at most one working token, over up to ${raceRounds} rounds`,
+  title: `one code sent ${raceSize} times at once yields at most one working token, over up to ${raceRounds.minted} rounds`,
   rules: [concurrentRedemption],
   alsoJudges: perCall,
-  codes: raceRounds,
+  codes: roundsFor,
   run: (ctx) =>
     recorded(ctx, (http) =>
       negativeCase(ctx, judgedBy(concurrentRedemptionProbe), async (encoding) => {
@@ -90,7 +93,7 @@ const concurrentRedemptionProbe: Probe = {
         const findings: Finding[] = [];
         let echoJudged: Finding[] = [];
         let kept5xx = false;
-        while (rounds.length < raceRounds) {
+        while (rounds.length < roundsFor(ctx.profile)) {
           const code = await ctx.codes.next();
           const answers = await Promise.all(Array.from({ length: raceSize }, () => ctx.http.send(tokenRequest(ctx.profile, encoding, { code }))));
           const calls = answers.map((exchange) => judgeTransport(exchange, [concurrentRedemption]));
