@@ -58,6 +58,8 @@ interface Partner {
   /** The partner's first test: it carries both verdicts, as annotations, into JUnit and Playwright's report. */
   firstTest?: TestCase;
   chromium: string | null;
+  /** Whether any of its tests ran: `--list`, or a run stopped before it reached the partner, writes no report. */
+  ran: boolean;
 }
 
 export default class CertificationReporter implements Reporter {
@@ -116,6 +118,7 @@ export default class CertificationReporter implements Reporter {
         tests: new Map(),
         stamps: [],
         chromium: null,
+        ran: false,
       };
       // Read before this run overwrites it, so `--compare reports/out/<project>/certification.json` works.
       const previous = this.compare ? comparedRun(this.compare, project.name) : partner.history.at(-1);
@@ -171,6 +174,7 @@ export default class CertificationReporter implements Reporter {
     this.masker.test(test, result, this.secretsOf(test));
     const partner = this.partners.get(test.parent.project()?.name ?? '');
     if (!partner) return;
+    partner.ran = true;
     const said = readTest([...result.annotations, ...test.annotations], result.attachments);
     if (said.browser) partner.chromium = said.browser;
     if (said.run) partner.stamps.push(said.run);
@@ -199,6 +203,8 @@ export default class CertificationReporter implements Reporter {
   // Playwright sets the exit code from the status onEnd returns; process.exitCode would be overwritten. A
   // partner not certified fails the run even when every test passed (a retried test, a waived blocker).
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
+    // No report without a run: a partner none of whose tests ran (`--list`, a run stopped first) keeps its last one.
+    for (const [name, partner] of this.partners) if (!partner.ran) this.partners.delete(name);
     if (this.partners.size === 0) return undefined;
     const harness = harnessVersion(this.config.rootDir);
     // The tests' own times, also in a merge, where the merge's clock says nothing of when the partner was tested.
@@ -263,7 +269,8 @@ export default class CertificationReporter implements Reporter {
     const creator = { name: 'partner-certify', version: harness.version };
     const out = await writePartnerFiles(partner.outputDir, cert, tests, { secrets: this.vault.secrets(partner.name), signing: this.signing, creator });
     // A shard's run is a part of one: the merged report's run is the one to keep.
-    if (!this.config.shard) keepRun(this.historyDir, out.json, out.certification);
+    // The history keeps whole runs: a shard, or a run some tests were left out of, is no previous run.
+    if (!this.config.shard && out.certification.verdict !== 'PARTIAL') keepRun(this.historyDir, out.json, out.certification);
     const report = path.relative(process.cwd(), path.join(partner.outputDir, files.html));
     console.log(`\n${partner.name}: ${cert.summary}\n  platform: ${cert.platform?.summary}\n  report: ${report} (and ${files.json}, ${files.har}${this.signing ? `, ${files.jws}` : ''} beside it)`);
     return out;

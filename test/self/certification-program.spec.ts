@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { copyFileSync, cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import Ajv from 'ajv';
@@ -194,6 +194,17 @@ test('two shards merged: each shard is partial and kept out of the history; the 
   expect(certification.run).toMatchObject({ id: 'ci-run-4711', shards: { total: 2, merged: [1, 2] } });
   expect(overviewSchema.parse(JSON.parse(readFileSync(path.join(merged, 'index.json'), 'utf8'))).partners.map((p) => [p.partner, p.verdict])).toEqual([['delta', 'CERTIFIED']]);
   expect(readdirSync(path.join(shardHistory, 'delta'))).toHaveLength(1);
+});
+
+test('--list, and a run that reaches no test of a partner, write no report, no overview and no history', async () => {
+  const dir = partnersDir({ foxtrot: profileOf([]) });
+  const history = tempDir('list-history-');
+  const listed = await runPlaywright(['--project=foxtrot', '--list'], { ...env(dir), CERTIFY_HISTORY_DIR: history }, { reporters: ['certification'] });
+  expect(listed.code).toBe(0);
+  expect(listed.stdout).toContain('Total: ');
+  const nothingRan = await runPlaywright(['--project=foxtrot', '-g', 'no test has this title'], { ...env(dir), CERTIFY_HISTORY_DIR: history }, { reporters: ['certification'] });
+  for (const run of [listed, nothingRan]) expect(existsSync(path.join(run.out, 'certification'))).toBe(false);
+  expect(readdirSync(history)).toEqual([]);
 });
 
 test('a signing key that cannot be used fails the run, saying why and how to make one; the reports are written unsigned', async () => {
