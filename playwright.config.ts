@@ -7,6 +7,7 @@ import { loadProfiles } from './partners/profile';
 import { allProbes, codesForRun } from './probes/certification';
 import { openRunDir } from './shared/run-dir';
 import { ensureRunId, targetsOf } from './shared/run-identity';
+import { isTestCommand, reportersNamed, runsProject } from './shared/command-line';
 
 // Every partners/*.json (and $PARTNERS_DIR/*.json) is a project; an invalid one stops the run, one line a problem.
 const { profiles, errors } = loadProfiles('partners');
@@ -20,6 +21,16 @@ const workers = 4;
 const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
 // Where the workers share the secrets they learn and the run's plan (shared/run-dir.ts).
 if (isMainProcess) {
+  // --reporter replaces the configured reporters, the certification reporter among them, which plans the
+  // run and writes the report: a certification without it would be neither scheduled nor reported.
+  const named = reportersNamed(process.argv);
+  if (isTestCommand(process.argv) && named && !named.some((reporter) => /certification-reporter/.test(reporter)) && profiles.some(({ name }) => runsProject(process.argv, name))) {
+    console.error(
+      `--reporter=${named.join(',')} replaces the configured reporters, and with them the certification reporter, which plans a certification and writes its report; ` +
+        `add yours to the configured ones instead: --add-reporter=${named.join(',')}, or name it first: --reporter=./reports/certification-reporter.ts,${named.join(',')}`,
+    );
+    process.exit(2);
+  }
   openRunDir();
   try {
     ensureRunId();

@@ -4,7 +4,7 @@
  * character as `\u00XX`, at any depth of escaping); HTML-escaped (`&quot;`, `&#47;`, `&#x2F;`); and in
  * base64 or base64url. It also finds long fragments: a run of at least half a secret (and at least 10
  * characters; 40% inside the matcher) is found, so a secret cut by a preview, split across two fields or with one character
- * escaped differently is found too.
+ * escaped differently is found too; but not a fragment that reads as words (wordLike).
  *
  * How: text and secrets are both brought to one canonical form (each encoded character decoded to its
  * UTF-8 bytes, letters lower-cased, `+` read as a space), remembering where each canonical byte came
@@ -143,6 +143,14 @@ function hashAt(units: Uint8Array, at: number): number {
  */
 export const shortestRun = (length: number) => Math.min(length, Math.max(10, Math.floor(length * 0.4)));
 
+/**
+ * A fragment (less than a whole secret) of lower-case letters, dots, dashes, underscores and spaces only
+ * reads as words or a domain (`acme-staging`, `ng-secret-`): it is left as it is. A fragment with a digit, a
+ * capital or another symbol is masked: a random secret's runs of ten or more characters almost always
+ * hold one ((26/64)^10 ≈ 1e-4 for base64).
+ */
+const wordLike = (fragment: string) => /^[a-z._ -]+$/.test(fragment);
+
 export class SecretMatcher {
   private readonly forms: Form[] = [];
   private readonly seeds = new Map<number, { form: number; offset: number }[]>();
@@ -217,7 +225,7 @@ export class SecretMatcher {
           const from = at - back;
           const to = at + ahead;
           covered.set(index, to);
-          if (to - from >= form.minRun) hits.push({ from: start[from]!, to: end[to - 1]!, owner: form.owner });
+          if (to - from >= form.minRun && (to - from === form.units.length || !wordLike(text.slice(start[from]!, end[to - 1]!)))) hits.push({ from: start[from]!, to: end[to - 1]!, owner: form.owner });
         }
       }
     }

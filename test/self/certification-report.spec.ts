@@ -9,7 +9,8 @@ import type { Certification } from '../../reports/certification';
 import { incompleteExitCode } from '../../reports/certification-reporter';
 import type { Fault } from '../../sandbox/reference-partner/faults';
 import { endpointsOf, partnersDir, referenceProfile } from '../support/profiles';
-import { runPlaywright, type NestedRun } from '../support/run-playwright';
+import { parentEnv, runPlaywright, type NestedRun } from '../support/run-playwright';
+import { tempDir } from '../support/temp';
 
 /**
  * The certification reporter, run as a partner engineer runs it: nested Playwright runs of a profile in
@@ -146,6 +147,17 @@ test('a run that times out still writes both files, INCOMPLETE (never NOT CERTIF
   expect(run.code).toBe(incompleteExitCode);
   expect(certification.tests.filter((t) => !t.complete).length).toBe(certification.counts.testsNotCompleted);
   expect(existsSync(path.join(run.out, 'certification', 'hanging', 'certification.html'))).toBe(true);
+});
+
+test('a --reporter that would drop the certification reporter is refused before any test, naming --add-reporter; --add-reporter certifies', async () => {
+  const cli = (...args: string[]) => spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', ...args], { encoding: 'utf8', env: { ...parentEnv(), CERTIFICATION_REPORT_DIR: tempDir('refused-') } });
+  const refused = cli('--project=reference', '--reporter=junit,dot');
+  expect(refused.status).toBe(2);
+  expect(refused.stderr).toContain('--reporter=junit,dot replaces the configured reporters, and with them the certification reporter, which plans a certification and writes its report; add yours to the configured ones instead: --add-reporter=junit,dot');
+  // The harness's own projects need no certification reporter.
+  expect(cli('--project=unit', '--reporter=dot', 'test/unit/clauses.spec.ts').status).toBe(0);
+  const added = await runPlaywright(['--project=reference', 'suites/funding-sources.spec.ts', '--add-reporter=dot'], {});
+  expect(readCertification(added, 'reference').verdict).toBe('PARTIAL');
 });
 
 test('npm run certify names the partners it knows when given none or an unknown one', () => {

@@ -3,6 +3,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempDir } from './temp';
 
+/** This process's environment without the worker's own TEST_*, PW_* and PLAYWRIGHT_* variables: what a nested run starts from. */
+export const parentEnv = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(TEST_|PW_|PLAYWRIGHT_)/.test(name)));
+
 export interface NestedRun {
   code: number | null;
   /** The run's own folder: test-results/, report.json, and whatever else the reporters were told to write there. */
@@ -16,17 +19,16 @@ export interface NestedRun {
 /**
  * Runs `playwright test` in a child process, as a partner engineer would, with its own output folder so
  * it cannot disturb the run it is nested in. The worker's own TEST_* variables are not passed on.
- * `reporters` adds to Playwright's JSON reporter: `certification` writes into `<out>/certification`,
+ * The certification reporter (into `<out>/certification`) and Playwright's JSON reporter always run; `reporters` adds
  * `html` into `<out>/html-report`, `junit` into `<out>/junit.xml`, `blob` into `<out>/blob-report`.
  */
 export async function runPlaywright(args: string[], env: Record<string, string>, { reporters = [] }: { reporters?: ('list' | 'certification' | 'html' | 'junit' | 'blob')[] } = {}): Promise<NestedRun> {
   const out = tempDir('nested-run-');
   const reportFile = path.join(out, 'report.json');
   const reporterPaths = { list: 'list', certification: path.resolve('reports/certification-reporter.ts'), html: 'html', junit: 'junit', blob: 'blob' };
-  // The certification reporter first, as in playwright.config.ts: it masks what the others store.
-  const ordered = [...reporters].sort((a, b) => Number(b === 'certification') - Number(a === 'certification'));
-  const reporter = [...ordered.filter((name) => name === 'certification').map((name) => reporterPaths[name]), 'json', ...ordered.filter((name) => name !== 'certification').map((name) => reporterPaths[name])].join(',');
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(TEST_|PW_|PLAYWRIGHT_)/.test(name)));
+  // The certification reporter always, and first, as in playwright.config.ts: it plans the run and masks what the others store.
+  const reporter = [reporterPaths.certification, 'json', ...reporters.filter((name) => name !== 'certification').map((name) => reporterPaths[name])].join(',');
+  const inherited = parentEnv();
   // Playwright's CLI straight from node: `npx` would add npm's own warnings to stderr.
   const child = spawn(process.execPath, [path.resolve('node_modules/@playwright/test/cli.js'), 'test', `--reporter=${reporter}`, `--output=${path.join(out, 'test-results')}`, ...args], {
     env: {

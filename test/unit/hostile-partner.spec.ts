@@ -145,6 +145,15 @@ test.describe('2. encodings and fragments that masking by value misses', () => {
     expect(leaks(redact(`{"error_description":"\\u002f${token.slice(1)}"}`, learned), token)).toEqual([]);
   });
 
+  test('a fragment that reads as words or a domain is left as it is; one with a digit, a capital or a symbol is masked', () => {
+    const mixed = [{ value: 's3cr3t-acme-staging-7Qp' }];
+    // "acme-staging" is half of the secret, and the partner's own domain: a report must still say it.
+    expect(redact('ada@acme-staging.example and token-exchange/wrong-secret-rejected', [...mixed, { value: 'acme-staging-secret-7f3a' }])).toBe('ada@acme-staging.example and token-exchange/wrong-secret-rejected');
+    expect(redact('it was s3cr3t-acme-st…', mixed)).toBe('it was [redacted]…');
+    // A whole secret is masked, whatever it is made of.
+    expect(redact('the secret acme-staging-secret', [{ value: 'acme-staging-secret' }])).toBe('the secret [redacted]');
+  });
+
   test('a preview never cuts a word, so a long secret is quoted whole and masked, not cut to a fragment', () => {
     const long = 'S'.repeat(10) + secret + 'T'.repeat(14);
     const preview = bodyPreview(`Unauthorized: bad secret ${long} for this client`);
