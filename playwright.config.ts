@@ -9,16 +9,26 @@ import { openRunDir } from './shared/run-dir';
 import { ensureRunId, targetsOf } from './shared/run-identity';
 import { isTestCommand, reportersNamed, runsProject } from './shared/command-line';
 
-// Every partners/*.json (and $PARTNERS_DIR/*.json) is a project; an invalid one stops the run, one line a problem.
-const { profiles, errors } = loadProfiles('partners');
-if (errors.length > 0) {
-  console.error(errors.map((error) => `invalid partner profile: ${error}`).join('\n'));
-  process.exit(1);
+const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
+// Every partners/*.json (and $PARTNERS_DIR/*.json) is a project. A run reads only the profiles it was asked
+// for (--project), so one partner's mistake stops no one else's run and the harness's own tests read none
+// but the reference; the workers read what the main process did. An invalid profile that was asked for stops
+// the run before any test, one line a problem.
+const askedVariable = 'CERTIFY_PROFILES_READ';
+if (isMainProcess) delete process.env[askedVariable];
+const read = process.env[askedVariable]?.split(',');
+const asked = (name: string) => (read ? read.includes(name) : !isTestCommand(process.argv) || runsProject(process.argv, name));
+const { profiles, errors } = loadProfiles('partners', { only: asked });
+if (isMainProcess) {
+  if (errors.length > 0) {
+    console.error(errors.map((error) => `invalid partner profile: ${error}`).join('\n'));
+    process.exit(2);
+  }
+  process.env[askedVariable] = profiles.map(({ name }) => name).join(',');
 }
 
 // Probes wait on the network, not the CPU: more workers than cores shortens a run of several partners.
 const workers = 4;
-const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
 // Where the workers share the secrets they learn and the run's plan (shared/run-dir.ts).
 if (isMainProcess) {
   // --reporter replaces the configured reporters, the certification reporter among them, which plans the

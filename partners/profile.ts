@@ -195,10 +195,14 @@ const jsonFiles = (dir: string) =>
     .map((entry) => path.join(dir, entry));
 
 /** Every profile in `partners/` and in `$PARTNERS_DIR`. A `.env` file fills in variables that are not set. */
+/**
+ * Every profile of `partnersDir` and $PARTNERS_DIR, or those `only` names: a profile a run was not asked
+ * for is not read at all, so its mistakes stop no one else's run. `others` are the names left unread.
+ */
 export function loadProfiles(
   partnersDir: string,
-  { env = process.env, envFile = '.env' }: { env?: NodeJS.ProcessEnv; envFile?: string } = {},
-): { profiles: LoadedProfile[]; errors: string[] } {
+  { env = process.env, envFile = '.env', only = () => true }: { env?: NodeJS.ProcessEnv; envFile?: string; only?: (name: string) => boolean } = {},
+): { profiles: LoadedProfile[]; errors: string[]; others: string[] } {
   loadDotenv({ quiet: true, path: envFile, processEnv: env });
   const dirs = [partnersDir];
   const errors: string[] = [...envPrefixes(env).errors];
@@ -212,7 +216,12 @@ export function loadProfiles(
     }
   }
   const profiles: LoadedProfile[] = [];
+  const others: string[] = [];
   for (const file of dirs.flatMap(jsonFiles)) {
+    if (!only(path.basename(file, '.json'))) {
+      others.push(path.basename(file, '.json'));
+      continue;
+    }
     const loaded = loadProfile(file, env);
     errors.push(...loaded.errors);
     if (!loaded.profile) continue;
@@ -230,7 +239,7 @@ export function loadProfiles(
       errors.push(`${display(file)}: "platform.partnerName" is "${name}", as in ${display(twin.file)} on the same platform; the platform keeps one configuration per partner name, so one partner would receive the other's codes and client secret; give each profile its own partner name`);
     }
   }
-  return { profiles, errors };
+  return { profiles, errors, others };
 }
 
 /** partners/waivers.schema.json. */

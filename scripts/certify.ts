@@ -13,12 +13,12 @@ function fail(message: string): never {
 }
 
 const [partner, ...rest] = process.argv.slice(2);
-const { profiles, errors } = loadProfiles('partners');
-const names = profiles.map((profile) => profile.name);
+// Only the partner asked for is read: another profile's mistake is not this run's.
+const { profiles, errors, others } = loadProfiles('partners', { only: (name) => name === partner });
+const names = [...profiles.map((profile) => profile.name), ...others].sort();
 if (!partner || partner.startsWith('-')) fail(`${usage}\npartners: ${names.join(', ') || '(none: add partners/<name>.json)'}`);
-if (!names.includes(partner)) {
-  fail(errors.length > 0 ? errors.map((error) => `invalid partner profile: ${error}`).join('\n') : `no partner "${partner}"; partners: ${names.join(', ')} (partners/*.json and $PARTNERS_DIR/*.json)`);
-}
+if (errors.length > 0) fail(errors.map((error) => `invalid partner profile: ${error}`).join('\n'));
+if (!names.includes(partner)) fail(`no partner "${partner}"; partners: ${names.join(', ')} (partners/*.json and $PARTNERS_DIR/*.json)`);
 
 const passThrough: string[] = [];
 let compare: string | undefined;

@@ -1,10 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { loadProfile } from '../../partners/profile';
 import { codesForRun } from '../../probes/certification';
 import { startExternalPartner } from '../support/external-partner';
 import { partnersDir } from '../support/profiles';
-import { runPlaywright, skipReasons } from '../support/run-playwright';
+import { parentEnv, runPlaywright, skipReasons } from '../support/run-playwright';
 
 const secret = 'acme-staging-secret-7f3a';
 let acme: Awaited<ReturnType<typeof startExternalPartner>>;
@@ -66,14 +67,20 @@ test('a run with too few static codes says how many it needs and fails clearly w
   expect(run.code).toBe(1);
 });
 
-test('invalid profiles stop the run before any test, with one line each', async () => {
+test('invalid profiles that were asked for stop the run before any test, with one line each; those not asked for stop no one', async () => {
   const dir = partnersDir({
     'no-token-url': { accountInfoUrl: 'https://p.example/account', tokenExchangeEncoding: 'form', codes: { mintUrl: 'https://p.example/codes' } },
     'bad-url': { tokenExchangeUrl: 'p.example/token', accountInfoUrl: 'https://p.example/account', tokenExchangeEncoding: 'form', codes: { mintUrl: 'https://p.example/codes' } },
     'unset-env': { tokenExchangeUrl: 'https://p.example/token', accountInfoUrl: 'https://p.example/account', clientSecret: 'env:PARTNER_TEST_UNSET', tokenExchangeEncoding: 'form', codes: { mintUrl: 'https://p.example/codes' } },
   });
-  const run = await runPlaywright(['--project=reference'], { PARTNERS_DIR: dir });
-  expect(run.code).toBe(1);
+  // Not asked for: not read, so the reference certifies (its funding-source tests, to keep this short).
+  const other = await runPlaywright(['--project=reference', 'suites/funding-sources.spec.ts'], { PARTNERS_DIR: dir });
+  expect(other.stderr).not.toContain('invalid partner profile');
+  expect(other.report?.stats).toMatchObject({ unexpected: 0 });
+  const certify = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/certify.ts', 'nope'], { encoding: 'utf8', env: { ...parentEnv(), PARTNERS_DIR: dir } });
+  expect(certify.stderr.trim()).toMatch(/^no partner "nope"; partners: bad-url, no-token-url, reference, unset-env /);
+  const run = await runPlaywright(['--project=reference', '--project=bad-url', '--project=no-token-url', '--project=unset-env'], { PARTNERS_DIR: dir });
+  expect(run.code).toBe(2);
   expect(run.report).toBeUndefined();
   const lines = run.stderr.trim().split('\n').filter((line) => line.startsWith('invalid partner profile:'));
   expect(lines).toEqual([
