@@ -56,6 +56,8 @@ if (isMainProcess) {
 }
 
 export default defineConfig<object, HarnessWorkerOptions>({
+  // Before any test: every partner's URLs, code source and browser (fixtures/preflight.ts).
+  globalSetup: './fixtures/preflight.ts',
   fullyParallel: true,
   workers,
   forbidOnly: Boolean(process.env.CI),

@@ -198,7 +198,8 @@ function causes(error: unknown): { codes: string[]; text: string } {
   return { codes, text: messages.join(': ') };
 }
 
-function classify(error: unknown, url: string, timeoutMs: number, headersArrived: boolean): TransportFailure {
+/** What went wrong with a call, named in the partner's terms. */
+export function classify(error: unknown, url: string, timeoutMs: number, headersArrived: boolean): TransportFailure {
   const name = (error as { name?: unknown }).name;
   if (name === 'TimeoutError' || name === 'AbortError') {
     const stage = headersArrived ? 'the headers arrived but the body never finished' : 'no response headers arrived';

@@ -63,27 +63,42 @@ function wrongHost(host: string, cert: PeerCertificate): string {
   return `the certificate of ${host} is for ${names}, not for ${host}; reissue it with ${host} among its names`;
 }
 
-/** An undici dispatcher whose TLS connections are checked before use. */
-export function checkedAgent({ ca }: TlsOptions = {}): Agent {
+/** A connector whose TLS connections are checked before use: a failed check destroys the socket unused. */
+function checkedConnector({ ca }: TlsOptions, timeout?: number): buildConnector.connector {
   const connect = buildConnector({
-    rejectUnauthorized: false, // checked below, to name the problem; a failed check destroys the socket unused
+    rejectUnauthorized: false, // checked below, to name the problem
     // A resumed session carries no certificate to check, and one cached from a refused handshake would skip the check.
     maxCachedSessions: 0,
     minVersion: 'TLSv1',
     ciphers: 'DEFAULT:@SECLEVEL=0',
     // A `ca` replaces Node's roots: the system's are kept beside the partner's own.
     ...(ca ? { ca: [...rootCertificates, ca] } : {}),
+    ...(timeout !== undefined ? { timeout } : {}),
   });
-  return new Agent({
-    connect(options, callback) {
-      connect(options, (error, socket) => {
-        if (error) return callback(error, null);
-        if (!(socket instanceof TLSSocket)) return callback(null, socket);
-        const problem = handshakeProblem(socket, options.servername || options.hostname);
-        if (!problem) return callback(null, socket);
-        socket.destroy();
-        callback(new TlsProblem(problem), null);
-      });
-    },
+  return (options, callback) =>
+    connect(options, (error, socket) => {
+      if (error) return callback(error, null);
+      if (!(socket instanceof TLSSocket)) return callback(null, socket);
+      const problem = handshakeProblem(socket, options.servername || options.hostname);
+      if (!problem) return callback(null, socket);
+      socket.destroy();
+      callback(new TlsProblem(problem), null);
+    });
+}
+
+/** An undici dispatcher whose TLS connections are checked before use. */
+export function checkedAgent(tls: TlsOptions = {}): Agent {
+  return new Agent({ connect: checkedConnector(tls) });
+}
+
+/** Opens a connection to `url`'s host (and, over https, checks the handshake), then closes it: the error, or undefined. */
+export function connectError(url: URL, tls: TlsOptions, timeoutMs: number): Promise<Error | undefined> {
+  const connect = checkedConnector(tls, timeoutMs);
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  return new Promise((resolve) => {
+    connect({ hostname: url.hostname, host: url.host, protocol: url.protocol, port, servername: url.protocol === 'https:' ? url.hostname : '' }, (error, socket) => {
+      socket?.destroy();
+      resolve(error ?? undefined);
+    });
   });
 }

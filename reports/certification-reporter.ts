@@ -170,11 +170,15 @@ export default class CertificationReporter implements Reporter {
     this.masker.error(error, this.vault.secrets(allScopes));
   }
 
+  onTestBegin(test: TestCase) {
+    const partner = this.partners.get(test.parent.project()?.name ?? '');
+    if (partner) partner.ran = true;
+  }
+
   onTestEnd(test: TestCase, result: TestResult) {
     this.masker.test(test, result, this.secretsOf(test));
     const partner = this.partners.get(test.parent.project()?.name ?? '');
     if (!partner) return;
-    partner.ran = true;
     const said = readTest([...result.annotations, ...test.annotations], result.attachments);
     if (said.browser) partner.chromium = said.browser;
     if (said.run) partner.stamps.push(said.run);

@@ -1,11 +1,11 @@
-// `npm run certify -- <partner> [--slow] [--compare <certification.json or folder>] [playwright options…]`:
+// `npm run certify -- <partner> [--slow] [--no-preflight] [--compare <certification.json or folder>] [playwright options…]`:
 // one partner's project, with Playwright's progress as it runs; the certification reporter prints the
 // verdict and the report's path at the end. The exit code is Playwright's (0 only when every test passed).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { loadProfiles } from '../partners/profile';
 
-const usage = 'usage: npm run certify -- <partner> [--slow] [--compare <previous certification.json>] [playwright test options]';
+const usage = 'usage: npm run certify -- <partner> [--slow] [--no-preflight] [--compare <previous certification.json>] [playwright test options]';
 
 function fail(message: string): never {
   console.error(message);
@@ -23,10 +23,13 @@ if (!names.includes(partner)) fail(`no partner "${partner}"; partners: ${names.j
 const passThrough: string[] = [];
 let compare: string | undefined;
 let slow = false;
+let noPreflight = false;
 for (let i = 0; i < rest.length; i++) {
   const arg = rest[i]!;
   if (arg === '--slow') {
     slow = true;
+  } else if (arg === '--no-preflight') {
+    noPreflight = true;
   } else if (arg === '--compare') {
     compare = rest[++i] ?? fail(`--compare needs a path\n${usage}`);
   } else if (arg.startsWith('--compare=')) {
@@ -39,7 +42,7 @@ for (let i = 0; i < rest.length; i++) {
 const cli = path.resolve('node_modules/@playwright/test/cli.js');
 const child = spawn(process.execPath, [cli, 'test', `--project=${partner}`, ...passThrough], {
   stdio: 'inherit',
-  env: { ...process.env, ...(compare ? { CERTIFY_COMPARE: path.resolve(compare) } : {}), ...(slow ? { CERTIFY_SLOW: '1' } : {}) },
+  env: { ...process.env, ...(compare ? { CERTIFY_COMPARE: path.resolve(compare) } : {}), ...(slow ? { CERTIFY_SLOW: '1' } : {}), ...(noPreflight ? { CERTIFY_NO_PREFLIGHT: '1' } : {}) },
 });
 // Ctrl-C reaches Playwright too, which stops the tests and still writes the report: wait for it.
 process.on('SIGINT', () => {});

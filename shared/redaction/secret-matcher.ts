@@ -225,7 +225,7 @@ export class SecretMatcher {
           const from = at - back;
           const to = at + ahead;
           covered.set(index, to);
-          if (to - from >= form.minRun && (to - from === form.units.length || !wordLike(text.slice(start[from]!, end[to - 1]!)))) hits.push({ from: start[from]!, to: end[to - 1]!, owner: form.owner });
+          if (to - from >= form.minRun && (to - from === form.units.length || !wordLike(text.slice(start[from], end[to - 1])))) hits.push({ from: start[from]!, to: end[to - 1]!, owner: form.owner });
         }
       }
     }

@@ -72,7 +72,7 @@ test.describe('1. a profile reads only what is its own', () => {
     try {
       const dir = partnersDir({ thief: { tokenExchangeUrl: `${origin}/token`, accountInfoUrl: `${origin}/account`, tokenExchangeEncoding: 'form', clientSecret: 'env:CERTIFY_SIGNING_KEY', codes: { mintUrl: `${origin}/codes` } } });
       const run = await runPlaywright(['--project=thief'], signing(dir), { reporters: ['certification'] });
-      expect(run.code).toBe(1);
+      expect(run.code).toBe(2);
       expect(run.stderr).toContain('"clientSecret" reads env:CERTIFY_SIGNING_KEY, which is one of the harness\'s own variables (CERTIFY_…), which no profile may read');
       expect(requests).toBe(0);
       expect(existsSync(path.join(run.out, 'certification'))).toBe(false);
@@ -169,7 +169,8 @@ test.describe('2. CERTIFIED only for a whole run of the partner', () => {
     const dir = partnersDir({ delta: { ...profileOf([]), tokenExchangeUrl: 'http://127.0.0.1:9/oauth/token' } });
     const expires = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
     writeFileSync(path.join(dir, 'delta.waivers.json'), JSON.stringify({ waivers: [{ rule: 'token-exchange/transport', reason: 'the token endpoint is being moved', approvedBy: 'Dana Ruiz, platform integration', expires }] }));
-    const run = await runPlaywright(['--project=delta'], signing(dir), { reporters: ['certification'] });
+    // Past the preflight, which would stop the run at the dead endpoint: what a waiver does to a run is judged here.
+    const run = await runPlaywright(['--project=delta'], { ...signing(dir), CERTIFY_NO_PREFLIGHT: '1' }, { reporters: ['certification'] });
     const cert = certificationOf(run, 'delta');
     expect(cert.verdict, cert.summary).toBe('INCOMPLETE');
     expect(cert.rules.find((rule) => rule.id === 'token-exchange/transport')?.outcome).toBe('waived');
@@ -364,7 +365,7 @@ test.describe('7. profiles', () => {
   test('one partner name on one platform written as 127.0.0.1 and as localhost is refused, naming both files', async () => {
     const platform = (url: string) => ({ ...profileOf([]), platform: { url, apiKey: 'reference-platform-api-key', partnerName: 'twin' } });
     const run = await runPlaywright(['--project=one', '--project=two'], signing(partnersDir({ one: platform('http://127.0.0.1:4401'), two: platform('http://localhost:4401') })));
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/two\.json: "platform\.partnerName" is "twin", as in .*one\.json on the same platform/);
   });
 
@@ -382,7 +383,7 @@ test.describe('7. profiles', () => {
   test('a profile name of 250 characters is one line naming the limit, never a file-system error', async () => {
     const name = 'p'.repeat(250);
     const run = await runPlaywright([`--project=${name}`], signing(partnersDir({ [name]: profileOf([]) })));
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toContain('the file name has 250 characters before ".json"; the project name is part of the report\'s folder names, so keep it to 64');
     expect(run.stdout + run.stderr).not.toContain('ENAMETOOLONG');
   });
@@ -401,19 +402,19 @@ test.describe('8. waivers are bounded and visible', () => {
 
   test('an expiry of 9999-12-31 is refused before any test, naming the last day allowed', async () => {
     const run = await refused([{ ...terms, expires: '9999-12-31' }]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/bravo\.waivers\.json: "waivers\.0\.expires" is 9999-12-31, more than 180 days ahead; a waiver is reviewed at least every 180 days: give \d{4}-\d\d-\d\d or earlier/);
   });
 
   test('an approver written as a zero-width space is refused', async () => {
     const run = await refused([{ ...terms, approvedBy: '\u200b', expires: soon() }]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toContain('"waivers.0.approvedBy" holds invisible characters (U+200B); write it in plain letters');
   });
 
   test('malformed dates are one line each, naming the file and the field, never a stack trace', async () => {
     const run = await refused(['2027-13-45', '0000-00-00', '31/12/2027'].map((expires) => ({ ...terms, expires })));
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toContain('bravo.waivers.json: "waivers.0.expires" is not a calendar date ("2027-13-45"); write a real day, YYYY-MM-DD, such as "2027-03-31"');
     expect(run.stderr).toContain('bravo.waivers.json: "waivers.1.expires" is not a calendar date ("0000-00-00")');
     expect(run.stderr).toContain('bravo.waivers.json: "waivers.2.expires" must be a date written YYYY-MM-DD');
@@ -422,7 +423,7 @@ test.describe('8. waivers are bounded and visible', () => {
 
   test('no waiver for a rule whose failure lets someone else in', async () => {
     const run = await refused([{ ...terms, rule: 'token-exchange/no-token-without-credentials', expires: soon() }]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toContain('"waivers.0.rule" is token-exchange/no-token-without-credentials, which cannot be waived');
   });
 

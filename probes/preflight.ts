@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { classify, profileClient } from '../client/http';
+import { connectError } from '../client/tls';
+import { resourceRequest } from '../client/requests';
+import { bodyPreview } from '../checks/evidence';
+import type { Profile } from '../shared/profile-schema';
+import { CodeSourceError, mintedCodes } from './codes';
+
+/**
+ * What a run needs before its first test, checked in a few seconds: every URL of the profile resolves and
+ * takes a connection (its TLS handshake checked), the mint URL gives a code, and "accountInfoUrl" is there
+ * (a request without a token is not answered 404). A slow or odd answer is no preflight problem: the
+ * suites judge it. Each problem is one line naming the profile's field and the fix.
+ */
+
+/** Long enough for a staging host across the world, short enough that a newcomer's mistake stops the run at once. */
+export const preflightTimeoutMs = 4_000;
+
+/** The profile's own client (its CA, no plain http:// in production), with the preflight's deadline. */
+const quick = (profile: Profile) => profileClient({ ...profile, requestTimeoutMs: preflightTimeoutMs });
+
+/** The URL a line may show: no credentials, no query (a gateway key may sit there). */
+const shown = (url: URL) => `${url.origin}${url.pathname}`;
+
+function urlsOf(profile: Profile): [field: string, url: string][] {
+  const urls: [string, string | undefined][] = [
+    ['tokenExchangeUrl', profile.tokenExchangeUrl],
+    ['accountInfoUrl', profile.accountInfoUrl],
+    ['fundingSourcesUrl', profile.fundingSourcesUrl],
+    ['codes.mintUrl', profile.codes.mintUrl],
+    ['platform.url', profile.platform?.url],
+    ['dataApi.baseUrl', profile.dataApi?.baseUrl],
+  ];
+  return urls.filter((entry): entry is [string, string] => entry[1] !== undefined);
+}
+
+async function connects(field: string, url: string, profile: Profile): Promise<string | undefined> {
+  const parsed = new URL(url);
+  const ca = profile.caFile === undefined ? undefined : readFileSync(profile.caFile, 'utf8');
+  const error = await connectError(parsed, ca ? { ca } : {}, preflightTimeoutMs);
+  if (!error) return undefined;
+  const connectTimeout = (error as { code?: string }).code === 'UND_ERR_CONNECT_TIMEOUT';
+  if (connectTimeout) return `"${field}" (${shown(parsed)}): no connection to ${parsed.host} within ${preflightTimeoutMs / 1000} s; check that the host is reachable from here (a VPN, a firewall), or correct "${field}"`;
+  const { kind, message } = classify(error, url, preflightTimeoutMs, false);
+  const fix = kind === 'tls' ? 'fix the certificate, or give its private CA as "caFile"' : kind === 'dns' ? `correct "${field}"` : `start the server, or correct "${field}"`;
+  return `"${field}" (${shown(parsed)}): ${message.replace(/; is the server running\?$/, '')}; ${fix}`;
+}
+
+/** "accountInfoUrl" without a token: anything but a 404 says an endpoint is there (a 401 is what a conformant one answers). */
+async function accountInfoFound(profile: Profile): Promise<string | undefined> {
+  const { response } = await quick(profile).send(resourceRequest(profile.accountInfoUrl));
+  if (response?.status !== 404) return undefined;
+  return `"accountInfoUrl" (${shown(new URL(profile.accountInfoUrl))}) answered 404 to a request without a token (${bodyPreview(response.body)}): no endpoint is there; check the path`;
+}
+
+async function mintsACode(profile: Profile): Promise<string | undefined> {
+  const { mintUrl } = profile.codes;
+  if (!mintUrl) return undefined;
+  try {
+    await mintedCodes(mintUrl, quick(profile)).next();
+    return undefined;
+  } catch (error) {
+    return error instanceof CodeSourceError ? `${error.message}; check "codes.mintUrl" and that the partner's test hook is deployed` : `"codes.mintUrl": ${String(error)}`;
+  }
+}
+
+/** The problems that would stop this profile's run, each on one line; none when it may start. */
+export async function preflight(profile: Profile): Promise<string[]> {
+  // The connection first: a host that takes none says all there is to say about the requests behind it.
+  const unreachable = await Promise.all(urlsOf(profile).map(([field, url]) => connects(field, url, profile)));
+  const problems = unreachable.filter((problem): problem is string => problem !== undefined);
+  const reached = (field: string) => !unreachable[urlsOf(profile).findIndex(([name]) => name === field)];
+  const requests = await Promise.all([reached('accountInfoUrl') ? accountInfoFound(profile) : undefined, reached('codes.mintUrl') ? mintsACode(profile) : undefined]);
+  return [...problems, ...requests.filter((problem): problem is string => problem !== undefined)];
+}
