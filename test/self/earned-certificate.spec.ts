@@ -103,6 +103,7 @@ test.describe('2. CERTIFIED only for a whole run of the partner', () => {
     const { without } = split(today.shards);
     expect(certificationOf(without, 'delta').counts.failed).toBe(0);
     const merged = merge([blobOf(without)], signing(today.dir));
+    expect(existsSync(path.join(merged.out, 'delta', 'certification.json')), `${merged.stdout}\n${merged.stderr}`).toBe(true);
     const cert = certificationIn(merged.out, 'delta');
     expect(cert.verdict, cert.summary).toBe('INCOMPLETE');
     expect(cert.incomplete).toEqual(expect.arrayContaining([expect.stringMatching(/^shard \d of 2 is missing from the merge; gather every shard's blob report$/)]));
