@@ -5,7 +5,7 @@ import { files } from './partner-files';
 import { sha256, signingKeyVariable, verifyDetached } from './signing';
 import type { JWK } from 'jose';
 
-/** Where `npm run verify` finds the keys it trusts when no `--key` is given (README, Signed certificates). */
+/** Where `npm run verify` finds the keys it trusts when no `--key` is given (docs/REPORT.md, Signed certificates). */
 export const trustedSignersFile = 'trusted-signers.pub';
 
 /** Text from a file, printable: control and format characters (escape sequences, direction marks) shown as \u{…}. */

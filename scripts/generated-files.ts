@@ -57,7 +57,7 @@ function rulesDoc(): string {
     if (covering.length === 0) lines.push(`| ${label} | ${row.marker} | **no rule** | | | | | |`);
     covering.forEach((rule, index) => lines.push(`| ${index === 0 ? label : ''} | ${index === 0 ? cell(row.marker) : ''} | ${ruleCells(rule)} |`));
   }
-  lines.push('', '## Rules outside the field tables', '', 'Responses, tokens, consistency across calls, and the decisions of DESIGN §5.', '');
+  lines.push('', '## Rules outside the field tables', '', 'Responses, tokens, consistency across calls, and the harness\'s decisions where the spec is silent.', '');
   for (const [endpoint, endpointRules] of Object.entries(catalogue)) {
     const others = (endpointRules as readonly AnyRule[]).filter((rule) => !rule.subject?.row);
     lines.push(`### ${endpoint}`, '', '| Rule | Owner | Field | Level | Why this level | Clause | Requirement |', '|---|---|---|---|---|---|---|');

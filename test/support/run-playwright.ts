@@ -22,32 +22,36 @@ export interface NestedRun {
  * The certification reporter (into `<out>/certification`) and Playwright's JSON reporter always run; `reporters` adds
  * `html` into `<out>/html-report`, `junit` into `<out>/junit.xml`, `blob` into `<out>/blob-report`.
  */
+/**
+ * Runs node with `args` in a child process, from this process's environment (parentEnv) and `env`, without
+ * blocking this event loop: a partner the test serves in this process goes on answering.
+ */
+export async function runNode(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, args, { env: { ...parentEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, stdout, stderr };
+}
+
 export async function runPlaywright(args: string[], env: Record<string, string>, { reporters = [] }: { reporters?: ('list' | 'certification' | 'html' | 'junit' | 'blob')[] } = {}): Promise<NestedRun> {
   const out = tempDir('nested-run-');
   const reportFile = path.join(out, 'report.json');
   const reporterPaths = { list: 'list', certification: path.resolve('reports/certification-reporter.ts'), html: 'html', junit: 'junit', blob: 'blob' };
   // The certification reporter always, and first, as in playwright.config.ts: it plans the run and masks what the others store.
   const reporter = [reporterPaths.certification, 'json', ...reporters.filter((name) => name !== 'certification').map((name) => reporterPaths[name])].join(',');
-  const inherited = parentEnv();
   // Playwright's CLI straight from node: `npx` would add npm's own warnings to stderr.
-  const child = spawn(process.execPath, [path.resolve('node_modules/@playwright/test/cli.js'), 'test', `--reporter=${reporter}`, `--output=${path.join(out, 'test-results')}`, ...args], {
-    env: {
-      ...inherited,
-      CERTIFICATION_REPORT_DIR: path.join(out, 'certification'),
-      PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(out, 'html-report'),
-      PLAYWRIGHT_HTML_OPEN: 'never',
-      PLAYWRIGHT_JUNIT_OUTPUT_FILE: path.join(out, 'junit.xml'),
-      PLAYWRIGHT_BLOB_OUTPUT_DIR: path.join(out, 'blob-report'),
-      ...env,
-      PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const { code, stdout, stderr } = await runNode([path.resolve('node_modules/@playwright/test/cli.js'), 'test', `--reporter=${reporter}`, `--output=${path.join(out, 'test-results')}`, ...args], {
+    CERTIFICATION_REPORT_DIR: path.join(out, 'certification'),
+    PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(out, 'html-report'),
+    PLAYWRIGHT_HTML_OPEN: 'never',
+    PLAYWRIGHT_JUNIT_OUTPUT_FILE: path.join(out, 'junit.xml'),
+    PLAYWRIGHT_BLOB_OUTPUT_DIR: path.join(out, 'blob-report'),
+    ...env,
+    PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   let report: NestedRun['report'];
   try {
     report = JSON.parse(readFileSync(reportFile, 'utf8')) as NestedRun['report'];
