@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { availableParallelism, loadavg } from 'node:os';
 import { stripVTControlCharacters } from 'node:util';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
 import type { Waiver } from '../checks/waivers';
@@ -257,6 +258,7 @@ export default class CertificationReporter implements Reporter {
       node: process.version,
       playwright: this.config.version,
       chromium: partner.chromium,
+      machine: { cores: availableParallelism(), loadAverage: Math.round(loadavg()[0]! * 10) / 10 },
     };
     const chosen = partialOf(tests, partner.metadata.plan, partner.previous, this.config.shard);
     // A shard is partial by nature; only a merge (or a run) that should hold every shard misses one. Results

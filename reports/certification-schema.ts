@@ -48,6 +48,7 @@ export const certificationSchema = z
       node: z.string(),
       playwright: z.string(),
       chromium: z.string().nullable().describe('null when no browser test ran'),
+      machine: z.object({ cores: count, loadAverage: z.number().nonnegative() }).nullable().default(null).describe('the machine the run measured latency on, when the run ended'),
     }),
     areas: z.array(counts.extend({ area: z.string(), title: z.string() })),
     rules: z.array(z.object({
@@ -66,7 +67,12 @@ export const certificationSchema = z
       earlierAttempts: z.array(z.object({ status: testStatus, errors: z.array(z.string()) })).default([]).describe('the attempts before the last, each with its status and errors'),
     })),
     typing: z.array(z.object({ field: z.string(), marker: z.enum(['Yes*', 'no**', 'no*']), when: z.string() })).describe('what the partner\'s users will be asked to type'),
-    latency: z.array(z.object({ endpoint: z.string(), requests: count, p50Ms: count, p95Ms: count, maxMs: count })),
+    latency: z.array(z.object({ endpoint: z.string(), requests: count, p50Ms: count, p95Ms: count, maxMs: count })).describe("the platform's calls to the partner's own endpoints (token exchange, account information, funding sources), as this run timed them"),
+    latencyConditions: z
+      .object({ mostAtOnce: count.describe('the most requests to those endpoints in flight at one time'), cores: count, loadAverage: z.number().nonnegative().describe("the machine's 1-minute load average when the run ended") })
+      .nullable()
+      .default(null)
+      .describe('what the latency was measured under: a busy machine, or many requests at once, adds to the times'),
     comparison: z
       .object({ previous: z.object({ finishedAt: z.string(), verdict: z.string() }), fixed: z.array(z.string()), regressed: z.array(z.string()), new: z.array(z.string()) })
       .nullable()

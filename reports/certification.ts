@@ -87,14 +87,34 @@ function typingOf(findings: readonly Finding[]): Certification['typing'] {
 /** Nearest-rank percentile. */
 const percentile = (sorted: readonly number[], p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-function latencyOf(exchanges: readonly Exchange[], targets: Record<string, string>): Certification['latency'] {
-  const named = new Map(Object.entries(targets).map(([name, url]) => [endpointKey(url), name]));
+/** The endpoints the platform calls during sign-on: the partner's own latency, which the report tabulates. */
+const signOnEndpoints = ['token exchange', 'account information', 'funding sources'];
+
+/** The exchanges with the partner's sign-on endpoints, by their name. */
+function signOnCalls(exchanges: readonly Exchange[], targets: Record<string, string>): [string, Exchange][] {
+  const named = new Map(Object.entries(targets).filter(([name]) => signOnEndpoints.includes(name)).map(([name, url]) => [endpointKey(url), name]));
+  return exchanges.flatMap((exchange): [string, Exchange][] => {
+    const name = named.get(endpointKey(exchange.request.url));
+    return name ? [[name, exchange]] : [];
+  });
+}
+
+/** The most exchanges in flight at one time. */
+function mostAtOnce(exchanges: readonly Exchange[]): number {
+  const edges = exchanges.flatMap(({ startedAt, durationMs }) => {
+    const start = Date.parse(startedAt);
+    return Number.isNaN(start) ? [] : [[start, 1], [start + durationMs, -1]];
+  });
+  edges.sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
+  let now = 0;
+  let most = 0;
+  for (const [, step] of edges) most = Math.max(most, (now += step!));
+  return most;
+}
+
+function latencyOf(calls: readonly [string, Exchange][]): Certification['latency'] {
   const durations = new Map<string, number[]>();
-  for (const { request, durationMs } of exchanges) {
-    const key = endpointKey(request.url);
-    const label = named.get(key) ?? `${request.method} ${key}`;
-    durations.set(label, [...(durations.get(label) ?? []), Math.round(durationMs)]);
-  }
+  for (const [name, { durationMs }] of calls) durations.set(name, [...(durations.get(name) ?? []), Math.round(durationMs)]);
   return [...durations].map(([endpoint, all]) => {
     const sorted = all.sort((a, b) => a - b);
     return { endpoint, requests: sorted.length, p50Ms: percentile(sorted, 50), p95Ms: percentile(sorted, 95), maxMs: sorted.at(-1)! };
@@ -277,6 +297,7 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
     platformVerdict.counts.failed > 0 && `; the platform failed ${platformVerdict.counts.failed} of its checks, not yours to fix`,
   ].filter(Boolean).join('');
   const areas = Object.entries(areaTitles).map(([area, title]) => ({ area, title, ...countsOf(rules.filter((rule) => rule.area === area).map((rule) => rule.outcome)) }));
+  const calls = signOnCalls(partnerTests.flatMap((test) => test.exchanges), run.targets);
   return {
     verdict,
     summary: [headline, [...problems, ...notes].join(', ')].join(': '),
@@ -295,8 +316,9 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
       earlierAttempts: test.earlierAttempts ?? [],
     })),
     typing: typingOf(partnerFindings),
-    // The partner's calls only: the platform's (mock link, data API) say nothing of the partner's latency.
-    latency: latencyOf(partnerTests.flatMap((test) => test.exchanges), run.targets),
+    // The partner's sign-on endpoints only: the platform's (mock link, data API) and the mint URL say nothing of what a user waits for.
+    latency: latencyOf(calls),
+    latencyConditions: run.machine && calls.length > 0 ? { mostAtOnce: mostAtOnce(calls.map(([, exchange]) => exchange)), ...run.machine } : null,
     comparison: previous ? compare(partnerRules, previous) : null,
     waivers: waiverList,
     partial,

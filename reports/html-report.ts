@@ -27,7 +27,10 @@ pre{background:#f8f9fa;border:1px solid var(--line);padding:.5rem;overflow-x:aut
 .platform-verdict strong{color:var(--pass)}.platform-verdict[data-verdict="DOES NOT CONFORM"] strong{color:var(--fail)}.platform-verdict[data-verdict="INCOMPLETE"] strong{color:var(--warn)}.platform-verdict[data-verdict="NOT CHECKED"] strong{color:var(--muted)}
 .outcome{font-weight:600;white-space:nowrap}.o-failed{color:var(--fail)}.o-warning{color:var(--warn)}.o-passed{color:var(--pass)}.o-waived{color:var(--waive)}.o-info,.o-skipped,.o-not-checked{color:var(--muted)}
 tr.failed td{background:#fce8e6}tr.warning td{background:#fef7e0}tr.waived td{background:#f1ecfa}.detail{margin:.25rem 0}
-figure{display:inline-block;margin:0 1rem 1rem 0;vertical-align:top;max-width:22rem}figure img{max-width:100%;border:1px solid var(--line)}figcaption{font-size:12px;color:var(--muted)}
+figure{display:inline-block;margin:0 1rem 1rem 0;vertical-align:top;max-width:32rem}figure img{max-width:100%;border:1px solid var(--line);cursor:zoom-in}figcaption{font-size:12px;color:var(--muted)}
+figure:target{display:block;max-width:none}figure:target img{max-width:none;cursor:zoom-out}
+#fix-first{border:2px solid var(--fail);border-radius:6px;padding:.25rem 1rem 1rem;margin:1rem 0}#fix-first h2{border:0;margin-top:.75rem}#fix-first li{margin:.5rem 0}
+details.passed summary{cursor:pointer;color:var(--muted);margin:.25rem 0}
 @media print{body{max-width:none;padding:0}.banner{-webkit-print-color-adjust:exact;print-color-adjust:exact}section,figure,tr{break-inside:avoid}pre{max-height:none}}
 `;
 
@@ -93,16 +96,17 @@ function areaSummary(cert: Certification): Html {
 ${areasOf(cert, 'partner').map((a) => html`<tr><td><a href="#area-${a.area}">${a.title}</a></td><td class="n o-failed">${a.failed || ''}</td><td class="n o-waived">${a.waived || ''}</td><td class="n o-warning">${a.warning || ''}</td><td class="n">${a.passed}</td><td class="n">${a.info || ''}</td><td class="n">${a.skipped || ''}</td><td class="n">${a.notChecked || ''}</td></tr>`)}</table>`;
 }
 
-function ruleRows(cert: Certification, area: string, owner: Owner): Html {
-  const rules = cert.rules.filter((rule) => rule.area === area && rule.owner === owner).sort(bySeverity);
+function ruleRows(cert: Certification, rules: readonly Certification['rules'][number][], owner: Owner): Html {
   const elsewhere = owner === 'platform' ? cert.platform?.judgedBy : null;
   return html`${rules.map((rule) => {
     const findings = cert.findings.filter((f) => f.rule === rule.id && f.outcome === rule.outcome);
     const detailed = rule.outcome === 'failed' || rule.outcome === 'warning' || rule.outcome === 'waived';
-    const shown = detailed ? findings : [];
+    // A note says what it noted, a rule that was not judged why; a passed rule, what it requires.
+    const shown = detailed || rule.outcome === 'info' || rule.outcome === 'skipped' || rule.outcome === 'not-checked' ? findings : [];
     return html`<tr class="rule ${rule.outcome}" id="rule-${rule.id}" data-rule="${rule.id}" data-outcome="${rule.outcome}"><td>${outcomeCell(rule.outcome)}</td><td><code>${rule.id}</code>
 ${rule.blockedBy ? html`<div class="detail muted" data-blocked-by="${rule.blockedBy}">blocked by <a href="#rule-${rule.blockedBy}"><code>${rule.blockedBy}</code></a></div>` : ''}
-${[...new Set(shown.map((f) => f.message))].map((message) => html`<div class="detail"><strong>${message}</strong></div>`)}
+${[...new Set(shown.map((f) => f.message))].slice(0, 5).map((message) => html`<div class="detail">${detailed ? html`<strong>${message}</strong>` : message}</div>`)}
+${rule.outcome === 'passed' ? html`<div class="detail muted">${rule.requirement}</div>` : ''}
 ${detailed && elsewhere ? html`<div class="detail muted">Judged in ${elsewhere}'s tests, once for every partner on this platform: its report has the details.</div>` : ''}
 ${[...new Map(findings.flatMap((f) => (f.waiver ? [[f.waiver.waiver, f.waiver] as const] : []))).values()].map((w) => html`<div class="detail o-waived" data-waiver="${w.waiver}">${w.expired ? 'No longer waived: waiver' : 'Waived by waiver'} #${w.waiver} (${w.reason}; approved by ${w.approvedBy}, ${w.expired ? 'expired' : 'until'} ${w.expires})</div>`)}
 ${detailed ? html`<div class="detail">${owner === 'platform' ? 'What the platform must do:' : 'Fix:'} ${rule.requirement || 'see the message'}</div><div class="detail muted">Impact: ${findings[0]?.impact ?? ''}</div>
@@ -115,8 +119,39 @@ ${[...new Set(findings.map((f) => f.test))].map((test) => html`<div class="detai
 function rulesByArea(cert: Certification, owner: Owner): Html {
   const areas = areasOf(cert, owner).sort((a, b) => Number(b.failed > 0) - Number(a.failed > 0) || Number(b.warning > 0) - Number(a.warning > 0));
   const prefix = owner === 'platform' ? 'platform-area' : 'area';
-  return html`${areas.map((a) => html`<section class="area" id="${prefix}-${a.area}"><h3>${a.title}</h3>
-<table><tr><th>Outcome</th><th>Rule</th><th>Level</th><th>Clause</th></tr>${ruleRows(cert, a.area, owner)}</table></section>`)}`;
+  const head = html`<tr><th>Outcome</th><th>Rule</th><th>Level</th><th>Clause</th></tr>`;
+  // What needs reading first; the passed rules, each with what it requires, folded.
+  return html`${areas.map((a) => {
+    const rules = cert.rules.filter((rule) => rule.area === a.area && rule.owner === owner).sort(bySeverity);
+    const [passed, rest] = [rules.filter((rule) => rule.outcome === 'passed'), rules.filter((rule) => rule.outcome !== 'passed')];
+    return html`<section class="area" id="${prefix}-${a.area}"><h3>${a.title}</h3>
+${rest.length > 0 ? html`<table>${head}${ruleRows(cert, rest, owner)}</table>` : ''}
+${passed.length > 0 ? html`<details class="passed"><summary>${passed.length} passed</summary><table>${head}${ruleRows(cert, passed, owner)}</table></details>` : ''}</section>`;
+  })}`;
+}
+
+/** The second verdict, under the first: the platform's, which is never the partner's to fix. */
+function platformLine(cert: Certification): Html | undefined {
+  const platform = cert.platform;
+  if (!platform) return undefined;
+  return html`<p class="platform-verdict" data-verdict="${platform.verdict}">The platform: <strong>${platform.verdict}</strong>, ${platform.summary.replace(/^[A-Z ]+: /, '')}. ${platform.verdict === 'DOES NOT CONFORM' ? 'Not yours to fix: ' : ''}<a href="#platform">its checks</a>.</p>`;
+}
+
+/**
+ * The first screen is what to do: each failed rule of the partner's that nothing else explains (a root
+ * cause), with its fix; the rules it kept from being judged are listed under it, not beside it.
+ */
+function fixFirst(cert: Certification): Html | undefined {
+  const causes = cert.rules.filter((rule) => rule.owner === 'partner' && rule.outcome === 'failed');
+  if (causes.length === 0) return undefined;
+  const blockedBy = (id: string) => cert.rules.filter((rule) => rule.blockedBy === id);
+  return html`<section id="fix-first"><h2>What to fix first</h2><ol>${causes.map((rule) => {
+    const messages = [...new Set(cert.findings.filter((f) => f.rule === rule.id && f.outcome === 'failed').map((f) => f.message))];
+    const blocked = blockedBy(rule.id);
+    return html`<li data-rule="${rule.id}"><a href="#rule-${rule.id}"><code>${rule.id}</code></a> ${messages.slice(0, 3).map((message) => html`<div class="detail"><strong>${message}</strong></div>`)}${messages.length > 3 ? html`<div class="detail muted">and ${messages.length - 3} more like it</div>` : ''}
+<div class="detail">The rule: ${rule.requirement}</div>
+${blocked.length > 0 ? html`<details><summary>${blocked.length} rule${blocked.length === 1 ? '' : 's'} could not be judged until this is fixed</summary><ul>${blocked.map((b) => html`<li><code>${b.id}</code></li>`)}</ul></details>` : ''}</li>`;
+  })}</ol></section>`;
 }
 
 /**
@@ -178,7 +213,12 @@ ${cert.typing.map((row) => html`<tr><td><code>${row.field}</code></td><td>${row.
 }
 
 function latency(cert: Certification): Html {
-  return html`<table id="latency"><tr><th>Endpoint</th><th class="n">Requests</th><th class="n">p50 ms</th><th class="n">p95 ms</th><th class="n">max ms</th></tr>
+  if (cert.latency.length === 0) return html`<p class="muted">No call reached the partner's token exchange, account information or funding sources.</p>`;
+  const c = cert.latencyConditions;
+  const conditions = c
+    ? html`<p class="muted" id="latency-conditions">The platform's calls to your endpoints, timed from this harness: up to ${c.mostAtOnce} requests in flight at once, on a machine of ${c.cores} cores whose load average was ${c.loadAverage} when the run ended. A certification sends many requests together, and a busy machine adds its own delay: these are upper bounds, not what one user waits for.</p>`
+    : '';
+  return html`${conditions}<table id="latency"><tr><th>Endpoint</th><th class="n">Requests</th><th class="n">p50 ms</th><th class="n">p95 ms</th><th class="n">max ms</th></tr>
 ${cert.latency.map((l) => html`<tr><td><code>${l.endpoint}</code></td><td class="n">${l.requests}</td><td class="n">${l.p50Ms}</td><td class="n">${l.p95Ms}</td><td class="n">${l.maxMs}</td></tr>`)}</table>`;
 }
 
@@ -210,7 +250,8 @@ ${shown.map((t) => {
 function screenshots(tests: readonly TestEvidence[]): Html {
   const shots = tests.flatMap((t) => t.screenshots.map((s) => ({ ...s, test: t.title })));
   if (shots.length === 0) return html`<p class="muted">No browser test ran.</p>`;
-  return html`${shots.map((s) => html`<figure><img alt="${s.name}" src="data:image/png;base64,${s.png.toString('base64')}"><figcaption>${s.name}: ${s.test}</figcaption></figure>`)}`;
+  // A click opens a screen at full size (it becomes the page's target), and "close" shrinks it again.
+  return html`<p class="muted">Click a screen to see it at full size.</p>${shots.map((s, i) => html`<figure id="screen-${i + 1}"><a href="#screen-${i + 1}"><img alt="${s.name}" src="data:image/png;base64,${s.png.toString('base64')}"></a><figcaption>${s.name}: ${s.test} <a href="#screenshots">close</a></figcaption></figure>`)}`;
 }
 
 function skipped(cert: Certification): Html | undefined {
@@ -234,6 +275,8 @@ export function certificationHtml(cert: Certification, tests: readonly TestEvide
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${cert.verdict}: ${cert.run.partner} partner certification</title><style>${style}</style></head><body>
 <h1>Partner certification: ${cert.run.partner}</h1>${banner(cert)}
+${part('The platform', () => platformLine(cert))}
+${part('What to fix first', () => fixFirst(cert))}
 ${part('The run', () => runTable(cert))}
 ${part('Partial run', () => partialRun(cert))}
 ${part('Comparison', () => comparison(cert))}

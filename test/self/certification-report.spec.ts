@@ -59,7 +59,7 @@ test('a partner with faults switched on is NOT CERTIFIED, with the counts, its f
   // Printed at the end of the run, with where the report is.
   expect(faulty.stdout).toContain(`faulty: ${certification.summary}`);
   expect(faulty.stdout).toMatch(/report: .*certification[/\\]faulty[/\\]certification\.html/);
-  // Every finding carries what DESIGN §4 asks of it.
+  // Every finding carries its rule, field, clause, level, outcome, message, impact and test.
   const base = 'clause,field,impact,level,message,outcome,rule,test';
   expect(new Set(certification.findings.map((finding) => Object.keys(finding).filter((key) => key !== 'code' && key !== 'params' && key !== 'blockedBy').sort().join()))).toEqual(new Set([base]));
   // A field rule's problem also says what kind it is and the values it quotes, as data.
@@ -101,10 +101,27 @@ test('the HTML report opens offline in Chromium: the banner, failures first, evi
   await expect(page.locator('#evidence')).not.toContainText('ada.lovelace@example.com');
   await expect(page.locator('#evidence')).toContainText('"email": "a•••@example.com"');
   await expect(page.locator(`#${'test-account-information-passes-every-field-rule-of-spec-2-3-alike-on-a-second-call'}`)).toContainText('"lastName": "O\'Brien"');
-  // Screens of the embedded app, inlined.
+  // The first screen is what to do: the root causes only, each once, what they blocked folded under them.
+  const fixFirst = page.locator('#fix-first > ol > li');
+  expect((await fixFirst.evaluateAll((items) => items.map((item) => item.getAttribute('data-rule')))).sort()).toEqual(['account-info/company.address.line1/po-box', 'account-info/company.legalAddress.line1/po-box', 'account-info/user.lastName/pattern', 'token-exchange/expires-in']);
+  await expect(page.locator('#fix-first li[data-rule="account-info/user.lastName/pattern"]')).toContainText(/\d+ rules? could not be judged until this is fixed/);
+  await expect(page.locator('#fix-first')).not.toContainText('sign-on/app/shown: ');
+  expect((await page.locator('#fix-first').boundingBox())!.y).toBeLessThan(700);
+  // Passed rules are folded, each with what it requires; a note shows what it noted.
+  await expect(page.locator('details.passed').first()).not.toHaveAttribute('open');
+  await expect(page.locator('details.passed tr[data-rule="token-exchange/status"]')).toContainText('has status 200');
+  await expect(page.locator('tr[data-rule="token-exchange/negative-cases-encoding"]')).toContainText('the negative cases were sent');
+  // Screens of the embedded app, inlined, opening at full size.
   expect(await page.locator('#screenshots img').count()).toBeGreaterThan(5);
   expect(await page.locator('#screenshots img').first().getAttribute('src')).toMatch(/^data:image\/png;base64,/);
-  expect(requests).toEqual([`file://${file}`]);
+  const screen = page.locator('#screenshots figure').first();
+  const small = (await screen.locator('img').boundingBox())!.width;
+  await screen.locator('img').click();
+  expect((await screen.locator('img').boundingBox())!.width).toBeGreaterThan(small);
+  await page.goto(`file://${file}`);
+  await expect(page.locator('#latency-conditions')).toContainText(/up to \d+ requests in flight at once, on a machine of \d+ cores/);
+  // Nothing but the page itself, opened twice here.
+  expect(requests).toEqual([`file://${file}`, `file://${file}`]);
   // Prints to PDF (the print stylesheet keeps the banner's colour and rows whole).
   expect((await page.pdf({ format: 'A4' })).subarray(0, 5).toString()).toBe('%PDF-');
   const shot = testInfo.outputPath('certification-report.png');

@@ -5,7 +5,7 @@ import type { RunInfo, TestRecord } from '../../reports/certification';
 /** A run's details, as the reporter gives them, for a partner's run that finished at `finishedAt`. */
 export const runInfo = (over: Partial<RunInfo> = {}): RunInfo => ({
   partner: 'acme', id: 'run-1', shards: null, targets: {}, harness: { version: '0', commit: null },
-  startedAt: '2026-12-01T00:00:00.000Z', finishedAt: '2026-12-01T00:01:00.000Z', status: 'passed', node: 'v20', playwright: '1.65', chromium: null, ...over,
+  startedAt: '2026-12-01T00:00:00.000Z', finishedAt: '2026-12-01T00:01:00.000Z', status: 'passed', node: 'v20', playwright: '1.65', chromium: null, machine: null, ...over,
 });
 
 /** A passing finding of a rule of the catalogue. */
