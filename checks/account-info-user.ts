@@ -73,9 +73,11 @@ export const phoneRules = (subject: Field<'string'>, level: Level) => ({
   usNumber: constraint(subject, 'us-number', {
     level,
     requirement: `"${subject.path}" is a valid US phone number`,
-    // Judged only once the characters and the digit count pass: those rules name the simpler fix.
-    appliesTo: (value) => phoneCharacters.test(value) && nineDigits.test(value),
-    problem: ({ value }) => usPhoneProblem(value),
+    // The digits are judged whatever else the value holds (a space is the characters rule's to name), so a
+    // number that is no US number is said in the same run; with fewer than 9 digits, the digits rule names the fix.
+    appliesTo: (value) => nineDigits.test(value),
+    notJudged: `"${subject.path}" has fewer than 9 digits, which its digits rule names; a number is judged once it has them`,
+    problem: ({ value }) => usPhoneProblem(value.replace(/[^\d+]/g, '')),
   }),
 });
 

@@ -138,6 +138,8 @@ interface ConstraintSpec<T> {
   impact?: string;
   /** Only values this accepts are judged; another rule reports the rest. */
   appliesTo?: (value: T) => boolean;
+  /** Why a value `appliesTo` refused is not judged here: the finding says so, truthfully. */
+  notJudged?: string;
   /** When JSON Schema can express the requirement, ajv decides with this and `problem` words the failure. */
   schema?: JsonSchema;
   /** For a requirement across fields: the object `schema` applies to, e.g. `company` (no arrays on the way). */
@@ -180,17 +182,21 @@ export function constraint<K extends Kind>(field: Field<K>, name: string, spec: 
       if ('unreachable' in where) return skippedBecause(where);
       const issues: Issue[] = [];
       let judgedAny = false;
+      let refused = false;
       for (const located of where.found) {
         if (!present(located) || kindOf(located.value) !== field.kind) continue;
         const value = located.value as ValueOf<K>;
-        if (spec.appliesTo && !spec.appliesTo(value)) continue;
+        if (spec.appliesTo && !spec.appliesTo(value)) {
+          refused = true;
+          continue;
+        }
         judgedAny = true;
         if (decides(value, payload)) continue;
         const problem = spec.problem({ value, field: located.field, parent: located.parent, payload, ctx });
         if (problem === undefined && !valid) continue;
         issues.push({ code: name, field: located.field, params: { value: shown(field, value) }, message: `"${located.field}" is ${shown(field, value)}; ${problem ?? spec.requirement}` });
       }
-      return judgedAny ? issues : nothingToJudge;
+      return judgedAny ? issues : refused && spec.notJudged ? skipped(spec.notJudged) : nothingToJudge;
     },
   };
 }

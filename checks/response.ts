@@ -40,7 +40,12 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
     requirement: `${answer} has status 200`,
     impact: `${impact}: the platform accepts only 200`,
     must: { signOn: 'the platform accepts only 200', spec: 'spec §4.2 and §7.3: "HTTP 200"' },
-    check: (r) => (r.status === 200 ? [] : [{ code: 'status', params: { status: r.status }, message: `"status" is ${statusDescription(r)}; answer ${answer} with 200` }]),
+    check: (r) =>
+      r.status === 200
+        ? []
+        : r.status === 404
+          ? [{ code: 'not-found', params: { status: 404 }, message: `"status" is 404 (${bodyPreview(r.body)}): nothing is served at this URL; check the path in the profile, then answer ${answer} with 200` }]
+          : [{ code: 'status', params: { status: r.status }, message: `"status" is ${statusDescription(r)}; answer ${answer} with 200` }],
   };
   const contentType: Rule<JsonResponse> = {
     id: `${id}/content-type`,

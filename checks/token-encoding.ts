@@ -24,6 +24,7 @@ const complainsOfEncoding = (r: JsonResponse) => r.status === 415 || says(r, /co
  * error_description, each with its fix in the partner's terms. Undefined when none is recognised.
  */
 function rootCause(r: JsonResponse, { clientId, clientSecret }: EncodingTrial['client']): string | undefined {
+  if (r.status === 404) return 'nothing is served at "tokenExchangeUrl": check the path in the profile';
   if (says(r, /redirect.?uri/i)) {
     return 'the partner requires "redirect_uri", which the platform never sends (spec §4.2 lists only code, grant_type, client_id, client_secret and scope); exchange the platform\'s codes without "redirect_uri": issue them without a redirect URI binding, or register exactly one redirect URI for its client and let the token request omit it (RFC 6749 §4.1.3 requires it only when the authorization request carried one); where the library binds every code to a redirect URI whatever is registered, add the client\'s registered redirect URI to a token request that has none, in front of the token endpoint (a few lines before the library\'s handler), which always works';
   }

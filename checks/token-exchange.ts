@@ -46,6 +46,7 @@ export function tokenVerdict({ response, failure }: Exchange): 'accepted' | 'ref
   if (failure) return { unknown: `"accountInfoUrl" gave no usable answer (${failure.message}); see account-info/transport` };
   const status = response!.status;
   if (status >= 300 && status <= 399) return { unknown: `"accountInfoUrl" answered with a ${status} redirect; see account-info/redirect` };
+  if (status === 404) return { unknown: `"accountInfoUrl" answered 404 (${bodyPreview(response!.body)}): nothing is served at that URL, so no token can be judged there; see account-info/status` };
   return isSuccess(status) ? 'accepted' : 'refused';
 }
 

@@ -107,7 +107,8 @@ export const codeReuseRevokesToken: Rule<Exchange> = {
   impact: 'whoever replayed a code keeps the token that the first exchange issued',
   check: (exchange) => {
     const verdict = tokenVerdict(exchange);
-    if (typeof verdict === 'object') return [{ message: verdict.unknown, outcome: 'skipped' }];
+    // Not judged, and not "not applicable": the rule applies, and the answer that would judge it is another rule's failure.
+    if (typeof verdict === 'object') return [{ message: `not checked: ${verdict.unknown}`, outcome: 'not-checked' }];
     return verdict === 'accepted' ? [{ code: 'token-still-works', message: 'the access token issued for a "code" still works after that code was reused; revoke it' }] : [];
   },
 };

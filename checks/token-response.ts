@@ -161,7 +161,8 @@ export const issuedTokenAccepted: Rule<{ encoding: Encoding; exchange: Exchange 
   must: { signOn: 'the platform cannot read the account with the token it was given', spec: 'spec §4.2: the token reads the account information' },
   check: ({ encoding, exchange }) => {
     const verdict = tokenVerdict(exchange);
-    if (typeof verdict === 'object') return [{ message: verdict.unknown, outcome: 'skipped' }];
+    // Not judged, and not "not applicable": the rule applies, and the answer that would judge it is another rule's failure.
+    if (typeof verdict === 'object') return [{ message: `not checked: ${verdict.unknown}`, outcome: 'not-checked' }];
     const from = `the access token from the ${encodings[encoding].label} exchange`;
     return verdict === 'accepted' ? [] : [{ message: `"accountInfoUrl" answered ${exchange.response!.status} to ${from}; accept every token the token endpoint issues` }];
   },

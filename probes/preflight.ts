@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { classify, profileClient } from '../client/http';
+import { classify, profileClient, type HttpRequest } from '../client/http';
 import { connectError } from '../client/tls';
 import { resourceRequest } from '../client/requests';
 import { bodyPreview } from '../checks/evidence';
@@ -8,8 +8,8 @@ import { CodeSourceError, mintedCodes } from './codes';
 
 /**
  * What a run needs before its first test, checked in a few seconds: every URL of the profile resolves and
- * takes a connection (its TLS handshake checked), the mint URL gives a code, and "accountInfoUrl" is there
- * (a request without a token is not answered 404). A slow or odd answer is no preflight problem: the
+ * takes a connection (its TLS handshake checked), the mint URL gives a code, and the partner's three endpoints
+ * are there (what they must refuse is not answered 404). A slow or odd answer is no preflight problem: the
  * suites judge it. Each problem is one line naming the profile's field and the fix.
  */
 
@@ -46,12 +46,19 @@ async function connects(field: string, url: string, profile: Profile): Promise<s
   return `"${field}" (${shown(parsed)}): ${message.replace(/; is the server running\?$/, '')}; ${fix}`;
 }
 
-/** "accountInfoUrl" without a token: anything but a 404 says an endpoint is there (a 401 is what a conformant one answers). */
-async function accountInfoFound(profile: Profile): Promise<string | undefined> {
-  const { response } = await quick(profile).send(resourceRequest(profile.accountInfoUrl));
+/** A request no endpoint grants (no code, no token): anything but a 404 says an endpoint is there (a 400 or a 401 is what a conformant one answers). */
+async function served(profile: Profile, field: string, request: HttpRequest, what: string): Promise<string | undefined> {
+  const { response } = await quick(profile).send(request);
   if (response?.status !== 404) return undefined;
-  return `"accountInfoUrl" (${shown(new URL(profile.accountInfoUrl))}) answered 404 to a request without a token (${bodyPreview(response.body)}): no endpoint is there; check the path`;
+  return `"${field}" (${shown(new URL(request.url))}) answered 404 to ${what} (${bodyPreview(response.body)}): no endpoint is there; check the path`;
 }
+
+/** The partner's three endpoints, each asked something it must refuse, but not with a 404. */
+const endpointsServed = (profile: Profile): [field: string, request: HttpRequest, what: string][] => [
+  ['tokenExchangeUrl', { method: 'POST', url: profile.tokenExchangeUrl, headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: '' }, 'an empty token request'],
+  ['accountInfoUrl', resourceRequest(profile.accountInfoUrl), 'a request without a token'],
+  ...(profile.fundingSourcesUrl ? [['fundingSourcesUrl', resourceRequest(profile.fundingSourcesUrl), 'a request without a token'] as [string, HttpRequest, string]] : []),
+];
 
 async function mintsACode(profile: Profile): Promise<string | undefined> {
   const { mintUrl } = profile.codes;
@@ -70,6 +77,9 @@ export async function preflight(profile: Profile): Promise<string[]> {
   const unreachable = await Promise.all(urlsOf(profile).map(([field, url]) => connects(field, url, profile)));
   const problems = unreachable.filter((problem): problem is string => problem !== undefined);
   const reached = (field: string) => !unreachable[urlsOf(profile).findIndex(([name]) => name === field)];
-  const requests = await Promise.all([reached('accountInfoUrl') ? accountInfoFound(profile) : undefined, reached('codes.mintUrl') ? mintsACode(profile) : undefined]);
+  const requests = await Promise.all([
+    ...endpointsServed(profile).map(([field, request, what]) => (reached(field) ? served(profile, field, request, what) : undefined)),
+    reached('codes.mintUrl') ? mintsACode(profile) : undefined,
+  ]);
   return [...problems, ...requests.filter((problem): problem is string => problem !== undefined)];
 }

@@ -143,6 +143,8 @@ function unauthorizedProbe(resource: Resource): Probe {
           const hygiene = [rules.refusalStatus, rules.wwwAuthenticate];
           if (!transport.usable) return [...transport.findings, ...blocked([rule, ...hygiene], transport.blocker)];
           const response = jsonResponse(answers[index]!.response!);
+          // Nothing served at the URL refuses nothing: one failure, the status rule's, on the request with a token.
+          if (response.status === 404) return [...transport.findings, ...blocked([rule, ...hygiene], { rule: rules.status.id, reason: 'it answers 404: nothing is served at this URL' })];
           const refusal = evaluate(rule, response, undefined);
           // How a refusal is made is judged on a refusal only: an answer with the resource is one failure, the MUST's.
           if (!isRefusal(response.status)) return [...transport.findings, ...refusal, ...blocked(hygiene, { rule: rule.id, reason: `the request was answered ${response.status}, not refused` })];

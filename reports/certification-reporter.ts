@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import { stripVTControlCharacters } from 'node:util';
@@ -14,7 +14,7 @@ import { allScopes, Vault } from '../shared/redaction/vault';
 import { readTest, type RunStamp } from '../shared/channel';
 import { writeRunPlan } from '../shared/run-dir';
 import { ResultMasker } from './mask-results';
-import { comparedRun, defaultReportDir, historyDirOf, keepRun, recentRuns } from './history';
+import { comparedRun, defaultReportDir, historyDirOf, keepRun, readCertification, recentRuns } from './history';
 import { historyShown, overviewHtml, overviewOf } from './fleet-overview';
 import { files, writePartnerFiles, type Written } from './partner-files';
 import { harnessVersion, partialOf, platformJudges, runProblems, shardsOf, type PartnerMetadata } from './run-info';
@@ -285,12 +285,17 @@ export default class CertificationReporter implements Reporter {
   /** index.html and index.json: the run's partners on one page, each with its last runs from the history. */
   private writeOverview(written: readonly { partner: Partner; out: Written }[], finishedAt: Date) {
     if (written.length === 0) return;
+    const reportOf = (dir: string) => path.relative(this.outputDir, path.join(dir, files.html)).split(path.sep).join('/');
+    // Every partner with a report in the folder stays on the page, the ones this run did not certify as they last were.
+    const earlier = readdirSync(this.outputDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && !written.some(({ partner }) => partner.name === entry.name))
+      .flatMap((entry) => {
+        const dir = path.join(this.outputDir, entry.name);
+        const { certification } = existsSync(path.join(dir, files.json)) ? readCertification(path.join(dir, files.json)) : {};
+        return certification?.run.partner === entry.name ? [{ certification, report: reportOf(dir), history: recentRuns(this.historyDir, entry.name, historyShown, { warn: () => {} }) }] : [];
+      });
     const overview = overviewOf(
-      written.map(({ partner, out }) => ({
-        certification: out.certification,
-        report: path.relative(this.outputDir, path.join(out.dir, files.html)).split(path.sep).join('/'),
-        history: partner.history,
-      })),
+      [...written.map(({ partner, out }) => ({ certification: out.certification, report: reportOf(out.dir), history: partner.history })), ...earlier],
       finishedAt,
     );
     // Built from the certifications as written (masked) and the harness's own words: nothing to mask here,

@@ -90,10 +90,14 @@ function row(p: Overview['partners'][number]): Html {
   return html`<tr class="partner${regressed ? ' regressed' : ''}" data-partner="${p.partner}" data-verdict="${p.verdict}">
 <td><a href="${p.report}">${p.partner}</a></td><td><span class="verdict ${cls(p.verdict)}${p.verdict === 'CERTIFIED' && p.waived > 0 ? ' v-CERTIFIED-waived' : ''}">${p.verdict === 'CERTIFIED' && p.waived > 0 ? `CERTIFIED with ${p.waiversUsed} ${p.waiversUsed === 1 ? 'waiver' : 'waivers'}` : p.verdict}</span><div class="muted">since ${day(p.since)}</div></td>
 <td class="platform" data-verdict="${p.platform?.verdict ?? ''}" title="${p.platform?.summary ?? ''}">${p.platform ? `${p.platform.verdict}${p.platform.failed > 0 ? ` (${p.platform.failed} failed)` : ''}` : ''}</td>
-<td class="n">${p.failed}</td><td class="n">${p.warnings}</td><td class="n waived">${p.waived ? `${p.waived} (${p.waiversUsed} ${p.waiversUsed === 1 ? 'waiver' : 'waivers'})` : ''}</td><td>${day(p.finishedAt)}</td>
-<td class="changes">${p.previous ? html`<div class="muted">since ${day(p.previous.finishedAt)} (${p.previous.verdict})</div>${ids(p.regressed, 'regressed', ' regressed')}${ids(p.newFailures, 'regressed', ' new failure')}${ids(p.fixed, 'fixed', ' fixed')}${regressed || p.fixed.length > 0 ? '' : html`<span class="muted">no change</span>`}` : html`<span class="muted">first run</span>`}</td>
+<td class="n${p.failed > 0 ? ' v-NOT-CERTIFIED' : ''}">${p.failed}</td><td class="n">${p.warnings}</td><td class="n waived">${p.waived ? `${p.waived} (${p.waiversUsed} ${p.waiversUsed === 1 ? 'waiver' : 'waivers'})` : ''}</td><td>${day(p.finishedAt)}</td>
+<td class="changes">${p.previous ? html`<div class="muted">since ${day(p.previous.finishedAt)} (${p.previous.verdict})</div>${ids(p.regressed, 'regressed', ' regressed')}${ids(p.newFailures, 'regressed', ' new failure')}${ids(p.fixed, 'fixed', ' fixed')}${regressed || p.fixed.length > 0 ? '' : p.previous.verdict !== p.verdict ? html`<span>${p.previous.verdict} → ${p.verdict}</span>` : html`<span class="muted">no change</span>`}` : html`<span class="muted">first run</span>`}</td>
 <td class="history">${p.history.map((h) => html`<span class="run ${cls(h.verdict)}" title="${day(h.finishedAt)}: ${h.verdict}${h.failed ? `, ${h.failed} failed` : ''}"></span>`)}</td></tr>`;
 }
+
+const partners = (n: number) => `${n} partner${n === 1 ? '' : 's'}`;
+/** A count in its colour when there is something to count; a zero is no news. */
+const tally = (n: number, what: string, colour: string) => (n > 0 ? html`<span class="${colour}">${n} ${what}</span>` : html`<span class="muted">${n} ${what}</span>`);
 
 export function overviewHtml(overview: Overview): string {
   const by = (v: string) => overview.partners.filter((p) => p.verdict === v).length;
@@ -101,9 +105,9 @@ export function overviewHtml(overview: Overview): string {
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Partner certification: ${overview.partners.length} partners</title><style>${style}</style></head><body>
+<title>Partner certification: ${partners(overview.partners.length)}</title><style>${style}</style></head><body>
 <h1>Partner certification</h1>
-<p id="totals">${overview.partners.length} partners, run ${day(overview.generatedAt)} UTC: <span class="v-CERTIFIED">${by('CERTIFIED')} certified</span>, <span class="v-NOT-CERTIFIED">${by('NOT CERTIFIED')} not certified</span>${by('PARTIAL') ? `, ${by('PARTIAL')} partial` : ''}${by('INCOMPLETE') ? html`, <span class="v-INCOMPLETE">${by('INCOMPLETE')} incomplete</span>` : ''}; <span class="regressed">${regressed} regressed</span> since their previous run.</p>
+<p id="totals">${partners(overview.partners.length)}, run ${day(overview.generatedAt)} UTC: ${tally(by('CERTIFIED'), 'certified', 'v-CERTIFIED')}, ${tally(by('NOT CERTIFIED'), 'not certified', 'v-NOT-CERTIFIED')}${by('PARTIAL') ? `, ${by('PARTIAL')} partial` : ''}${by('INCOMPLETE') ? html`, ${tally(by('INCOMPLETE'), 'incomplete', 'v-INCOMPLETE')}` : ''}; ${tally(regressed, 'regressed', 'regressed')} since their previous run.</p>
 <table id="partners"><tr><th>Partner</th><th>Verdict</th><th>Platform</th><th class="n">Failed</th><th class="n">Warnings</th><th class="n">Waived</th><th>Run (UTC)</th><th>Since the previous run</th><th>Last ${historyShown} runs</th></tr>
 ${overview.partners.map(row)}</table>
 <p class="muted">Each partner's report is its certification.html; index.json holds this page as data. Runs are kept in the history folder.</p>

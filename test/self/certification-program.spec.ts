@@ -102,6 +102,22 @@ test('a second run where one partner regresses: the overview shows both runs and
   await page.close();
 });
 
+test('a run of one partner keeps every partner with a report on the overview; a zero is not red, and a partner fixed says so', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const folder = path.join(second.out, 'certification');
+  const third = await runPlaywright(['--project=alpha'], { ...env(fleet([])), CERTIFICATION_REPORT_DIR: folder }, { reporters: ['certification'] });
+  expect(third.code).toBe(0);
+  const overview = overviewSchema.parse(JSON.parse(readFileSync(path.join(folder, 'index.json'), 'utf8')));
+  expect(overview.partners.map((p) => [p.partner, p.verdict])).toEqual([['alpha', 'CERTIFIED'], ['bravo', 'CERTIFIED'], ['charlie', 'NOT CERTIFIED']]);
+  expect(overview.partners[0]!.fixed).toEqual(['account-info/company.address.line1/po-box', 'account-info/company.legalAddress.line1/po-box']);
+  const page = await browser.newPage();
+  await page.goto(`file://${path.join(folder, 'index.html')}`);
+  await expect(page.locator('#totals')).toContainText('3 partners');
+  await expect(page.locator('#totals span.muted')).toHaveText('0 regressed');
+  await expect(page.locator('tr.partner[data-partner="alpha"] td.n').first()).not.toHaveClass(/v-NOT-CERTIFIED/);
+  await page.close();
+});
+
 const verify = (file: string, ...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/verify.ts', file, ...args], { encoding: 'utf8' });
 
 test('npm run verify: a signed run verifies, with who signed, when and the verdict; one byte changed in any file fails it', async () => {

@@ -4,7 +4,7 @@ import * as accountAddress from '../../checks/account-info-address';
 import * as accountCompany from '../../checks/account-info-company';
 import * as accountUser from '../../checks/account-info-user';
 import { ageOn } from '../../checks/account-info-user';
-import { evaluate, type Outcome } from '../../checks/finding';
+import { evaluate, evaluateAll, type Outcome } from '../../checks/finding';
 import type { Payload, PayloadContext, PayloadRule } from '../../checks/payload';
 import { isPoBox } from '../../checks/po-box';
 import { users } from '../../sandbox/reference-partner/users';
@@ -39,7 +39,7 @@ function cases(rule: PayloadRule, table: [unknown, Outcome][]) {
   });
 }
 
-test.describe('markers decide the outcome of a missing field (DESIGN §4)', () => {
+test.describe('markers decide the outcome of a missing field', () => {
   test('Yes: missing or null fails, even with collectMissingAccountInfo', () => {
     for (const value of [omit, null]) {
       expect(outcomeOf(account.email.present, payloadWith('user.email', value))).toEqual(['failed']);
@@ -76,6 +76,13 @@ test.describe('user', () => {
   cases(account.phone.characters, [['212-555-0142', 'passed'], ['+1(212)555.0142', 'passed'], ['212 555 0142', 'failed'], ['212-555-0142 x1', 'failed']]);
   cases(account.phone.digits, [['212-555-014', 'passed'], ['21255501', 'failed'], ['2125-5501', 'failed']]);
   cases(account.phone.usNumber, [['212-555-0142', 'passed'], ['787-555-0101', 'passed'], ['123-456-7890', 'failed'], ['+44-20-7946-0958', 'failed'], ['+1-416-555-0199', 'failed']]);
+  test('a phone with a space is judged by its digits too, so both its problems show in one run; one too short is said so', () => {
+    const judged = (phone: string) => evaluateAll([account.phone.characters, account.phone.usNumber], payloadWith('user.phone', phone), ctx).map((f) => `${f.rule.split('/').at(-1)}: ${f.outcome}`);
+    expect(judged('(555) 010-0199')).toEqual(['characters: failed', 'us-number: failed']);
+    expect(judged('(212) 555-0142')).toEqual(['characters: failed', 'us-number: passed']);
+    const [short] = evaluateAll([account.phone.usNumber], payloadWith('user.phone', '555-0142'), ctx);
+    expect(short).toMatchObject({ outcome: 'skipped', message: '"user.phone" has fewer than 9 digits, which its digits rule names; a number is judged once it has them' });
+  });
   cases(account.dateOfBirth.format, [['1985-12-10', 'passed'], ['1985-12-10T00:00:00Z', 'failed'], ['12/10/1985', 'failed'], ['1985-1-10', 'failed']]);
   cases(account.dateOfBirth.calendarDate, [['2000-02-29', 'passed'], ['1900-02-29', 'failed'], ['1985-02-30', 'failed'], ['1985-13-01', 'failed']]);
 });
