@@ -41,7 +41,7 @@ const arrows = Object.entries(mayImport).map(([layer, allowed]) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'playwright-report/', 'test-results/', 'reports/out/', 'eslint.config.mjs'] },
+  { ignores: ['dist/', 'node_modules/', 'playwright-report/', 'test-results/', 'reports/out/', 'eslint.config.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import type { HarnessWorkerOptions } from './fixtures/harness';
@@ -8,8 +9,14 @@ import { allProbes, codesForRun } from './probes/certification';
 import { openRunDir } from './shared/run-dir';
 import { ensureRunId, targetsOf } from './shared/run-identity';
 import { isTestCommand, reportersNamed, runsProject } from './shared/command-line';
+import { sandboxOrigins, usesSandbox } from './shared/sandbox-origins';
 
 const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
+// The harness's own files, by absolute path: this configuration also runs from an installed package, compiled
+// (dist/*.js), under a partner's own playwright.config.js (`npx partner-certify init` writes it).
+const own = (file: string) => path.join(__dirname, `${file}${path.extname(__filename)}`);
+const certificationReporter = own('reports/certification-reporter');
+const developing = existsSync(path.join(__dirname, 'test'));
 // Every partners/*.json (and $PARTNERS_DIR/*.json) is a project. A run reads only the profiles it was asked
 // for (--project), so one partner's mistake stops no one else's run and the harness's own tests read none
 // but the reference; the workers read what the main process did. An invalid profile that was asked for stops
@@ -37,7 +44,7 @@ if (isMainProcess) {
   if (isTestCommand(process.argv) && named && !named.some((reporter) => /certification-reporter/.test(reporter)) && profiles.some(({ name }) => runsProject(process.argv, name))) {
     console.error(
       `--reporter=${named.join(',')} replaces the configured reporters, and with them the certification reporter, which plans a certification and writes its report; ` +
-        `add yours to the configured ones instead: --add-reporter=${named.join(',')}, or name it first: --reporter=./reports/certification-reporter.ts,${named.join(',')}`,
+        `add yours to the configured ones instead: --add-reporter=${named.join(',')}, or name it first: --reporter=${path.relative(process.cwd(), certificationReporter)},${named.join(',')}`,
     );
     process.exit(2);
   }
@@ -55,16 +62,29 @@ if (isMainProcess) {
   }
 }
 
+/** The harness's own tests, in a clone (an installed package has none). */
+const ownProjects = [
+  { name: 'unit', testDir: 'test/unit' },
+  // Self-tests start nested runs and browsers of their own, or certify in-process against a partner in
+  // their own event loop: two at a time keep 2 cores busy (one left them idle a third of the time, three
+  // were no faster) without starving any past its timeout. Their own browser work is not traced: the DOM
+  // snapshots cost a sixth of the platform-fault matrix's CPU, and a self-test judges findings, which its
+  // failure prints. The nested runs are traced as any certification is.
+  { name: 'self-test', testDir: 'test/self', timeout: 120_000, workers: 2, use: { trace: 'off' as const } },
+  // Certifies with every core kept busy: after the self-tests, so its load slows none of them.
+  { name: 'loaded-machine', testDir: 'test/loaded', dependencies: ['self-test'], use: { trace: 'off' as const } },
+];
+
 export default defineConfig<object, HarnessWorkerOptions>({
   // Before any test: every partner's URLs, code source and browser (fixtures/preflight.ts).
-  globalSetup: './fixtures/preflight.ts',
+  globalSetup: own('fixtures/preflight'),
   fullyParallel: true,
   workers,
   forbidOnly: Boolean(process.env.CI),
   // The certification reporter comes first: it masks each step, error, attachment and trace in place, before
   // any other reporter prints or stores it.
   reporter: [
-    ['./reports/certification-reporter.ts'],
+    [certificationReporter],
     ['list'],
     ['html', { open: 'never' }],
     ['junit', { outputFile: path.join(process.env.CERTIFICATION_REPORT_DIR ?? 'reports/out', 'junit.xml') }],
@@ -72,26 +92,22 @@ export default defineConfig<object, HarnessWorkerOptions>({
   // A failing test keeps its trace: actions, DOM snapshots, network, console. Not the screencast: each screen
   // is attached as a screenshot already, and filming every context cost a second of a 2-core run's 8.
   use: { launchOptions: chromiumLaunchOptions(), trace: { mode: 'retain-on-failure', screenshots: false } },
-  webServer: {
-    command: 'node --import tsx sandbox/main.ts',
-    url: 'http://127.0.0.1:4400/health',
-    // Also when nested runs (test/self) start inside a run that already has the sandbox up.
-    reuseExistingServer: true,
-    timeout: 30_000,
-  },
+  // The bundled sandbox, for the harness's own tests and any profile that points at it; not for a partner's own server.
+  webServer: developing || profiles.some(({ profile }) => usesSandbox(profile))
+    ? {
+        command: path.extname(__filename) === '.ts' ? `node --import tsx ${JSON.stringify(own('sandbox/main'))}` : `node ${JSON.stringify(own('sandbox/main'))}`,
+        url: `${sandboxOrigins.partner}/health`,
+        // Also when nested runs (test/self) start inside a run that already has the sandbox up.
+        reuseExistingServer: true,
+        timeout: 30_000,
+      }
+    : undefined,
   projects: [
-    { name: 'unit', testDir: 'test/unit' },
-    // Self-tests start nested runs and browsers of their own, or certify in-process against a partner in
-    // their own event loop: two at a time keep 2 cores busy (one left them idle a third of the time, three
-    // were no faster) without starving any past its timeout. Their own browser work is not traced: the DOM
-    // snapshots cost a sixth of the platform-fault matrix's CPU, and a self-test judges findings, which its
-    // failure prints. The nested runs are traced as any certification is.
-    { name: 'self-test', testDir: 'test/self', timeout: 120_000, workers: 2, use: { trace: 'off' } },
-    // Certifies with every core kept busy: after the self-tests, so its load slows none of them.
-    { name: 'loaded-machine', testDir: 'test/loaded', dependencies: ['self-test'], use: { trace: 'off' } },
+    ...(developing ? ownProjects : []),
     ...profiles.map(({ name, file, profile }) => ({
       name,
-      testDir: 'suites',
+      testDir: path.join(__dirname, 'suites'),
+
       // A probe makes up to four sequential calls, each bounded by requestTimeoutMs.
       timeout: profile.requestTimeoutMs * 4 + 15_000,
       // One worker a partner, which starts all the partner's probes at once (fixtures/probe-runs.ts): a

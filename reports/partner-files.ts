@@ -5,6 +5,7 @@ import { harOf } from './har';
 import { certificationHtml, type TestEvidence } from './html-report';
 import { sha256, signDetached, type SigningKey } from './signing';
 import { redactEvidence, redactValue, type Secret } from '../shared/redaction/redact';
+import { packageRoot } from '../shared/package-root';
 
 /**
  * One partner's files in `<outputDir>/<partner>/`: exchanges.har, certification.html, certification.json
@@ -38,7 +39,7 @@ export async function writePartnerFiles(
   const html = certificationHtml(safe, evidence);
   writeFileSync(path.join(dir, files.har), har);
   writeFileSync(path.join(dir, files.html), html);
-  const $schema = path.relative(dir, path.join(__dirname, '../schemas/certification.schema.json'));
+  const $schema = path.relative(dir, path.join(packageRoot, 'schemas/certification.schema.json'));
   const certification: Certification = { ...safe, artifacts: { [files.html]: { sha256: sha256(html) }, [files.har]: { sha256: sha256(har) } } };
   const json = `${JSON.stringify({ $schema, ...certification }, null, 2)}\n`;
   writeFileSync(path.join(dir, files.json), json);

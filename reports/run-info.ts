@@ -6,6 +6,7 @@ import { platformKey } from '../shared/host-key';
 import type { Profile } from '../shared/profile-schema';
 import { runIdVariable } from '../shared/run-identity';
 import type { Certification } from './certification';
+import { packageRoot } from '../shared/package-root';
 
 /** What a certification says of the run itself: the endpoints certified, and the harness that did it. */
 
@@ -23,7 +24,7 @@ export interface PartnerMetadata {
 export function harnessVersion(rootDir: string): Certification['run']['harness'] {
   let version = 'unknown';
   try {
-    version = (JSON.parse(readFileSync(path.join(__dirname, '../package.json'), 'utf8')) as { version?: string }).version ?? version;
+    version = (JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { version?: string }).version ?? version;
   } catch {
     // no package.json beside the harness
   }

@@ -2,6 +2,7 @@
 // one partner's project, with Playwright's progress as it runs; the certification reporter prints the
 // verdict and the report's path at the end. The exit code is Playwright's (0 only when every test passed).
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadProfiles } from '../partners/profile';
 
@@ -39,8 +40,10 @@ for (let i = 0; i < rest.length; i++) {
   }
 }
 
-const cli = path.resolve('node_modules/@playwright/test/cli.js');
-const child = spawn(process.execPath, [cli, 'test', `--project=${partner}`, ...passThrough], {
+const cli = require.resolve('@playwright/test/cli');
+// In a folder of its own (npm install partner-certify) without a configuration, the harness's own.
+const config = ['playwright.config.ts', 'playwright.config.js'].some((file) => existsSync(file)) ? [] : [`--config=${path.join(__dirname, '..', `playwright.config${path.extname(__filename)}`)}`];
+const child = spawn(process.execPath, [cli, 'test', ...config, `--project=${partner}`, ...passThrough], {
   stdio: 'inherit',
   env: { ...process.env, ...(compare ? { CERTIFY_COMPARE: path.resolve(compare) } : {}), ...(slow ? { CERTIFY_SLOW: '1' } : {}), ...(noPreflight ? { CERTIFY_NO_PREFLIGHT: '1' } : {}) },
 });
