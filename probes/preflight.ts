@@ -13,11 +13,12 @@ import { CodeSourceError, mintedCodes } from './codes';
  * suites judge it. Each problem is one line naming the profile's field and the fix.
  */
 
-/** Long enough for a staging host across the world, short enough that a newcomer's mistake stops the run at once. */
-export const preflightTimeoutMs = 4_000;
-
-/** The profile's own client (its CA, no plain http:// in production), with the preflight's deadline. */
-const quick = (profile: Profile) => profileClient({ ...profile, requestTimeoutMs: preflightTimeoutMs });
+/**
+ * The profile's own client (its CA, no plain http:// in production) and deadline: a busy machine must not
+ * stop a run its tests would have finished. A newcomer's mistakes (nothing listening, a wrong path, a
+ * name that does not resolve) are answered at once, whatever the deadline.
+ */
+const client = (profile: Profile) => profileClient(profile);
 
 /** The URL a line may show: no credentials, no query (a gateway key may sit there). */
 const shown = (url: URL) => `${url.origin}${url.pathname}`;
@@ -37,18 +38,18 @@ function urlsOf(profile: Profile): [field: string, url: string][] {
 async function connects(field: string, url: string, profile: Profile): Promise<string | undefined> {
   const parsed = new URL(url);
   const ca = profile.caFile === undefined ? undefined : readFileSync(profile.caFile, 'utf8');
-  const error = await connectError(parsed, ca ? { ca } : {}, preflightTimeoutMs);
+  const error = await connectError(parsed, ca ? { ca } : {}, profile.requestTimeoutMs);
   if (!error) return undefined;
   const connectTimeout = (error as { code?: string }).code === 'UND_ERR_CONNECT_TIMEOUT';
-  if (connectTimeout) return `"${field}" (${shown(parsed)}): no connection to ${parsed.host} within ${preflightTimeoutMs / 1000} s; check that the host is reachable from here (a VPN, a firewall), or correct "${field}"`;
-  const { kind, message } = classify(error, url, preflightTimeoutMs, false);
+  if (connectTimeout) return `"${field}" (${shown(parsed)}): no connection to ${parsed.host} within ${profile.requestTimeoutMs / 1000} s ("requestTimeoutMs"); check that the host is reachable from here (a VPN, a firewall), or correct "${field}"`;
+  const { kind, message } = classify(error, url, profile.requestTimeoutMs, false);
   const fix = kind === 'tls' ? 'fix the certificate, or give its private CA as "caFile"' : kind === 'dns' ? `correct "${field}"` : `start the server, or correct "${field}"`;
   return `"${field}" (${shown(parsed)}): ${message.replace(/; is the server running\?$/, '')}; ${fix}`;
 }
 
 /** A request no endpoint grants (no code, no token): anything but a 404 says an endpoint is there (a 400 or a 401 is what a conformant one answers). */
 async function served(profile: Profile, field: string, request: HttpRequest, what: string): Promise<string | undefined> {
-  const { response } = await quick(profile).send(request);
+  const { response } = await client(profile).send(request);
   if (response?.status !== 404) return undefined;
   return `"${field}" (${shown(new URL(request.url))}) answered 404 to ${what} (${bodyPreview(response.body)}): no endpoint is there; check the path`;
 }
@@ -64,7 +65,7 @@ async function mintsACode(profile: Profile): Promise<string | undefined> {
   const { mintUrl } = profile.codes;
   if (!mintUrl) return undefined;
   try {
-    await mintedCodes(mintUrl, quick(profile)).next();
+    await mintedCodes(mintUrl, client(profile)).next();
     return undefined;
   } catch (error) {
     return error instanceof CodeSourceError ? `${error.message}; check "codes.mintUrl" and that the partner's test hook is deployed` : `"codes.mintUrl": ${String(error)}`;

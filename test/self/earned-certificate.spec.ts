@@ -37,7 +37,11 @@ const failsAMust = profileOf(['grants-without-credentials']);
 const grantsTest = 'other grant types are refused, and none yields a token without client credentials';
 
 const certificationIn = (dir: string, partner: string) => JSON.parse(readFileSync(path.join(dir, partner, 'certification.json'), 'utf8')) as Certification;
-const certificationOf = (run: NestedRun, partner: string) => certificationIn(path.join(run.out, 'certification'), partner);
+const certificationOf = (run: NestedRun, partner: string) => {
+  // A run that wrote no certification says why: what it printed.
+  if (!existsSync(path.join(run.out, 'certification', partner, 'certification.json'))) throw new Error(`no certification of ${partner} (exit ${run.code}):\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
+  return certificationIn(path.join(run.out, 'certification'), partner);
+};
 const tsx = path.resolve('node_modules/.bin/tsx');
 /** `npm run verify`, from `cwd` (where it looks for trusted-signers.pub). */
 const verify = (file: string, args: string[] = [], cwd = tempDir('verify-')) => spawnSync(tsx, [path.resolve('scripts/verify.ts'), file, ...args], { encoding: 'utf8', cwd });
