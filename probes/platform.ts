@@ -10,8 +10,11 @@ import { authUrl, emulatorPartnerUrl, mockLinkUrl } from '../shared/platform-url
 import type { ProbeContext } from './probe';
 import { liveAccountInfo, type LiveAccountInfo } from './resources';
 
-/** The platform a profile signs on through (its `platform` block), ready to drive. */
+/** The platform a profile signs on through (its `platform` block), ready to drive, with its defaults decided. */
 export interface Platform extends PlatformProfile {
+  kind: 'emulator' | 'external';
+  configure: boolean;
+  storeTestData: boolean;
   /** `{url}/{partnerName}/auth`: the auth URL of DESIGN §5. */
   authUrl: string;
   /** `{url}/v1/emulator/partners/{partnerName}`: this partner on the bundled emulator's own API. */
@@ -42,12 +45,27 @@ export class PlatformError extends Error {
   override name = 'PlatformError';
 }
 
+/** The bundled emulator runs on loopback; any other platform is one the harness did not write, unless the profile says otherwise. */
+export const platformKind = (platform: Pick<PlatformProfile, 'kind' | 'url'>): 'emulator' | 'external' => platform.kind ?? (isLoopback(new URL(platform.url).hostname) ? 'emulator' : 'external');
+const isLoopback = (host: string) => host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+/** Why a probe that stores what a person would not type in the platform does not run against this one. */
+export const storesTestDataSkipReason = (profile: Profile, what: string): string | undefined =>
+  profile.platform && !platformOf(profile.platform).storeTestData
+    ? `it would store ${what} in a platform the harness did not write; set "platform.storeTestData": true to allow it (a sandbox of your own)`
+    : undefined;
+
 export const platformSkipReason = (profile: Profile): string | undefined =>
   profile.platform ? undefined : 'the profile has no "platform" block ({"url", "apiKey", "partnerName"}), so there is no platform to sign on through';
 
 export function platformOf(platform: PlatformProfile): Platform {
+  const kind = platformKind(platform);
   return {
     ...platform,
+    kind,
+    // Nothing is written to a platform the harness did not write unless the profile says so.
+    configure: platform.configure ?? kind === 'emulator',
+    storeTestData: platform.storeTestData ?? kind === 'emulator',
     authUrl: authUrl(platform.url, platform.partnerName),
     emulatorPartnerUrl: emulatorPartnerUrl(platform.url, platform.partnerName),
     origin: new URL(platform.url).origin,

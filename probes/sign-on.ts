@@ -5,7 +5,7 @@ import { isObject } from '../checks/evidence';
 import { blocked, evaluate, evaluateAll, notChecked, skip, skipRest, unjudged, type AnyRule, type Blocker, type Finding } from '../checks/finding';
 import { signOnDecision } from '../checks/sign-on-decision';
 import type { HttpClient } from '../client/http';
-import { codePathBlocker, type BrowserProbeContext } from './platform';
+import { codePathBlocker, platformOf, storesTestDataSkipReason, type BrowserProbeContext } from './platform';
 import { type Probe } from './probe';
 import type { LiveAccountInfo } from './resources';
 
@@ -91,6 +91,9 @@ const collectSignOn = browserProbe(
     if (first.screen !== 'collect' || !fields.includes(invalidField)) {
       return skipRest(rules, listed, `the collection screen was not shown, or did not ask for "${invalidField}"`);
     }
+    // What the user types is stored: only where the profile allows it.
+    const typing = storesTestDataSkipReason(ctx.profile, 'example personal data typed into the collection screen');
+    if (typing) return skipRest(rules, listed, typing);
 
     await fillCollection(page, { ...examplesFor(fields), [invalidField]: '555-01' });
     const rejected = await observe(page, ctx.platform);
@@ -143,9 +146,9 @@ const fundingSyncSignOn = browserProbe(
     skipReason: (profile) =>
       !profile.fundingSourcesUrl
         ? 'the profile has no "fundingSourcesUrl", so the platform syncs no funding sources'
-        : profile.platform?.configure === false
-          ? 'an earlier funding source can be planted only in the bundled emulator ("platform.configure": true)'
-          : undefined,
+        : profile.platform && platformOf(profile.platform).kind !== 'emulator'
+          ? 'an earlier funding source can be planted only in the bundled emulator'
+          : storesTestDataSkipReason(profile, 'a funding source the partner never listed'),
   },
   async (ctx, session, http) => {
     const blocker = await codePathBlocker(ctx);
@@ -175,7 +178,7 @@ const markup = `Certify <b id="certify-injected">Bold</b> & "Co" 'Ltd'`;
 
 /** Partner data with markup in it is shown as text. */
 const escapingSignOn = browserProbe(
-  { id: 'sign-on/escaping', area: 'sign-on', title: 'partner data carrying markup is shown as text, not run as HTML', rules: [partnerDataEscaped], codes: 0 },
+  { id: 'sign-on/escaping', area: 'sign-on', title: 'partner data carrying markup is shown as text, not run as HTML', rules: [partnerDataEscaped], codes: 0, skipReason: (profile) => storesTestDataSkipReason(profile, 'a company name carrying markup') },
   async (ctx, session, http) => {
     const link = await linkFor(ctx, http, (info) => withCompanyName(info, markup));
     if ('problem' in link) return unjudged([partnerDataEscaped], link);

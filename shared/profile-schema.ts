@@ -88,10 +88,18 @@ const platformSchema = z
         .min(32, { error: 'is shorter than 32 characters; the platform signs with at least 32 bytes' })
         .optional()
         .meta({ description: "the platform sandbox's mock-link signing key, if shared: the harness then also forges expired, not-yet-valid and wrong-audience/issuer links" }),
+      kind: z
+        .enum(['emulator', 'external'], { error: fieldError('must be "emulator" (the bundled emulator) or "external" (a platform the harness did not write)') })
+        .optional()
+        .meta({ description: 'emulator: the bundled emulator, which the harness configures and seeds (the default for a loopback url); external: a platform the harness never configures or seeds, and stores nothing in that a person would not type (the default for any other url)' }),
       configure: z
         .boolean({ error: fieldError('write true or false') })
-        .default(true)
-        .meta({ description: 'send this profile to the platform at the start of a run (the bundled emulator); false when the partner is configured in the platform itself' }),
+        .optional()
+        .meta({ description: 'send this profile to the platform at the start of a run; the default is true for the emulator only. A real platform is configured in its own admin' }),
+      storeTestData: z
+        .boolean({ error: fieldError('write true or false') })
+        .optional()
+        .meta({ description: 'let the harness store in the platform what a person would not type: a company name carrying markup (the escaping check), example personal data typed into the collection screen, an earlier funding source; the default is true for the emulator only' }),
     },
     { error: fieldError('describe the platform: {"url": …, "apiKey": …, "partnerName": …}') },
   )

@@ -1,0 +1,40 @@
+import { expect, test } from '@playwright/test';
+import type { HttpClient, HttpRequest } from '../../client/http';
+import { connectPlatform, platformOf } from '../../probes/platform';
+import { signOnProbes } from '../../probes/sign-on';
+import type { Profile } from '../../shared/profile-schema';
+import { referenceProfile } from '../support/profiles';
+
+/** A platform the harness did not write is never configured, seeded, or given what a person would not type. */
+
+const emulator = { url: 'http://127.0.0.1:4401', apiKey: 'k', partnerName: 'reference', hostPageUrl: 'http://127.0.0.1:4402/' };
+const base: Profile = { ...referenceProfile('http://127.0.0.1:4400'), platform: emulator };
+const external = (over: Partial<NonNullable<Profile['platform']>> = {}): Profile => ({ ...base, platform: { url: 'https://sandbox.platform.example', apiKey: 'k', partnerName: 'acme', hostPageUrl: 'http://127.0.0.1:4402/', ...over } });
+const skipReasonOf = (id: string, profile: Profile) => signOnProbes.find((probe) => probe.id === id)!.skipReason?.(profile);
+
+test('a loopback platform is the emulator, any other url an external platform, unless "kind" says so', () => {
+  expect(platformOf(base.platform!)).toMatchObject({ kind: 'emulator', configure: true, storeTestData: true });
+  expect(platformOf(external().platform!)).toMatchObject({ kind: 'external', configure: false, storeTestData: false });
+  expect(platformOf({ ...base.platform!, kind: 'external' })).toMatchObject({ kind: 'external', configure: false, storeTestData: false });
+  expect(platformOf(external({ storeTestData: true }).platform!).storeTestData).toBe(true);
+});
+
+test('an external platform is sent nothing when the run connects: it is configured in its own admin', async () => {
+  const sent: HttpRequest[] = [];
+  const http: HttpClient = {
+    send: async (request) => {
+      sent.push(request);
+      return { request: { method: request.method, url: request.url, headers: {} }, failure: { kind: 'network', message: 'unexpected' }, startedAt: '', durationMs: 0 };
+    },
+  };
+  await connectPlatform(external(), http);
+  expect(sent).toEqual([]);
+});
+
+test('markup, a planted funding source and typed personal data are stored only where the profile allows it', () => {
+  expect(skipReasonOf('sign-on/escaping', external())).toBe('it would store a company name carrying markup in a platform the harness did not write; set "platform.storeTestData": true to allow it (a sandbox of your own)');
+  expect(skipReasonOf('sign-on/escaping', external({ storeTestData: true }))).toBeUndefined();
+  expect(skipReasonOf('sign-on/funding-sync', external({ storeTestData: true }))).toBe('an earlier funding source can be planted only in the bundled emulator');
+  expect(skipReasonOf('sign-on/escaping', base)).toBeUndefined();
+  expect(skipReasonOf('sign-on/funding-sync', base)).toBeUndefined();
+});
