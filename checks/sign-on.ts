@@ -25,6 +25,8 @@ export interface Visit {
   messages: readonly ReceivedMessage[];
   /** The platform's origin: messages must come from it. */
   platformOrigin: string;
+  /** How long after its screen showed the screen's own message arrived, when it did. */
+  messageAfterMs?: number;
 }
 
 export const screenNames: Record<Screen, string> = { app: 'the app', error: 'the error screen', collect: 'the collection screen', none: 'nothing (the frame did not render)' };

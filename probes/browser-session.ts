@@ -19,9 +19,7 @@ import { sampleAccountInfo } from '../shared/sample-account-info';
  * the host receives. Each probe runs in a browser context of its own.
  */
 
-const screenTimeoutMs = 10_000;
-/** How long a host keeps listening for a message that must not come, where no sentinel can end the wait. */
-const quietMs = 750;
+export const screenTimeoutMs = 10_000;
 
 /** What a user types on the collection screen: valid values for every Yes* string field (spec §2.3). */
 const typedExamples: Record<string, string> = {
@@ -47,6 +45,7 @@ export interface Session {
 /** A fresh browser context and page for one probe, traced when the context says where; closed whatever happens. */
 export async function inBrowser(ctx: BrowserProbeContext, name: string, body: (session: Session, http: HttpClient) => Promise<Finding[]>): Promise<ProbeResult> {
   const context = await ctx.browser.newContext({ viewport: { width: 900, height: 900 } });
+  await captureMessages(context);
   // Actions, DOM snapshots and network; not the screencast: each screen is a screenshot of its own.
   const trace = ctx.traceDir && path.join(ctx.traceDir, `${encodeURIComponent(name)}-${randomUUID()}.zip`);
   if (trace) await context.tracing.start({ title: name, snapshots: true, screenshots: false });
@@ -70,64 +69,52 @@ export const hostPageFor = (hostPageUrl: string, src: string) => {
 
 export const frameOf = (page: Page) => page.frameLocator('iframe').first();
 
-async function messagesOf(page: Page): Promise<ReceivedMessage[]> {
-  return page.locator('#messages li').evaluateAll((items) =>
-    items.map((item) => {
-      let data: unknown = item.textContent;
-      try {
-        data = JSON.parse(item.textContent ?? '');
-      } catch {
-        // a message that is not JSON is kept as its text
-      }
-      return { origin: (item as HTMLElement).dataset.origin ?? '', data };
-    }),
-  );
-}
-
 const messageOfScreen: Partial<Record<Screen, string>> = { app: 'NAVIGATED_TO_TARGET', error: 'AUTHENTICATION_ERROR' };
 
-const sentinelType = 'CERTIFY_SENTINEL';
-const isSentinel = (message: ReceivedMessage) => isObject(message.data) && message.data.type === sentinelType;
-
 /**
- * Once the frame's document has loaded, posts a message of the harness's own from it to the host: a
- * window receives the messages of one frame in the order they were posted, so when this one is in, so
- * is every message the page posted while it loaded. False when the frame holds no document to post from.
+ * The messages each page's window received since it last loaded a document: every frame of a context runs
+ * a listener of the harness's own (the context's init script), which hands each message to the harness as
+ * it arrives, whatever the page does with it. Only the top window's count: that is the host's.
  */
-async function postSentinel(page: Page): Promise<boolean> {
-  const frame = page.mainFrame().childFrames()[0];
-  if (!frame) return false;
-  return frame
-    .evaluate(async (type) => {
-      if (document.readyState !== 'complete') await new Promise((loaded) => addEventListener('load', loaded, { once: true }));
-      parent.postMessage({ type }, '*');
-    }, sentinelType)
-    .then(() => true, () => false);
+const received = new WeakMap<Page, ReceivedMessage[]>();
+const binding = '__certifyMessageReceived';
+const listener = `addEventListener('message', (event) => {
+  let data;
+  try { data = JSON.parse(JSON.stringify(event.data)); } catch { data = String(event.data); }
+  try { window.${binding}({ origin: event.origin, data }); } catch {}
+}, true);`;
+
+async function captureMessages(context: BrowserContext): Promise<void> {
+  await context.exposeBinding(binding, ({ page, frame }, message: ReceivedMessage) => {
+    if (page && frame === page.mainFrame()) received.get(page)?.push(message);
+  });
+  await context.addInitScript(listener);
+  context.on('page', (page) => {
+    received.set(page, []);
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) received.set(page, []);
+    });
+  });
 }
 
 /**
  * What the frame shows, once a screen is there (a screen left behind by a form submission does not
- * count), and the messages the host received by then: every message the page posted while it loaded,
- * known from the sentinel that follows them. Where no sentinel can be posted, the wait is for the message
- * the screen posts, or a moment in which a message that must not come could arrive.
+ * count), and the messages the host received: for a screen that posts one (the app, the error screen),
+ * until that message arrives or `messageWaitMs` ran out, so an app that posts after a fetch of its own is
+ * heard; for another screen, what came by then.
  */
-export async function observe(page: Page, platform: Platform, { waitMs = screenTimeoutMs } = {}): Promise<Visit> {
+export async function observe(page: Page, platform: Platform, { waitMs = screenTimeoutMs, messageWaitMs = screenTimeoutMs } = {}): Promise<Visit> {
   const shown = frameOf(page).locator('main[data-screen]:not([data-stale])');
   await shown.waitFor({ timeout: waitMs }).catch(() => undefined);
   const screen = (await shown.count()) > 0 ? (((await shown.getAttribute('data-screen')) ?? 'none') as Screen) : 'none';
   const text = screen === 'none' ? '' : await shown.innerText();
-  const sentinel = await postSentinel(page);
   const awaited = messageOfScreen[screen];
-  const arrived = (messages: ReceivedMessage[]) => (sentinel ? messages.some(isSentinel) : awaited !== undefined && messages.some((m) => messageType(m) === awaited));
-  const deadline = Date.now() + (sentinel || awaited ? screenTimeoutMs : quietMs);
-  let messages = await messagesOf(page);
-  while (Date.now() < deadline && !arrived(messages)) {
-    await page.waitForTimeout(25);
-    messages = await messagesOf(page);
-  }
-  // The host page lists what it receives: the sentinel leaves the list before a screenshot shows it.
-  await page.locator('#messages li').evaluateAll((items, type) => items.filter((item) => item.textContent === JSON.stringify({ type })).forEach((item) => item.remove()), sentinelType);
-  return { screen, text, messages: messages.filter((message) => !isSentinel(message)), platformOrigin: platform.origin };
+  const messages = () => received.get(page) ?? [];
+  const started = Date.now();
+  const deadline = started + (awaited ? messageWaitMs : 0);
+  while (Date.now() < deadline && !messages().some((message) => messageType(message) === awaited)) await page.waitForTimeout(25);
+  const heard = awaited !== undefined && messages().some((message) => messageType(message) === awaited);
+  return { screen, text, messages: [...messages()], platformOrigin: platform.origin, ...(heard ? { messageAfterMs: Date.now() - started } : {}) };
 }
 
 /** Creates a mock link for `accountInfo`; undefined (with the reason) when the platform issues none. */

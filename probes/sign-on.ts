@@ -9,7 +9,7 @@ import { codePathBlocker, platformOf, storesTestDataSkipReason, type BrowserProb
 import { type Probe } from './probe';
 import type { LiveAccountInfo } from './resources';
 
-import { browserProbe, examplesFor, exampleFor, expectedTexts, fieldsOnScreen, fillCollection, frameOf, hostPageFor, linkFor, observe, signOn, text, without, withCompanyName, type Session } from './browser-session';
+import { browserProbe, examplesFor, exampleFor, expectedTexts, fieldsOnScreen, fillCollection, frameOf, hostPageFor, linkFor, observe, screenTimeoutMs, signOn, text, without, withCompanyName, type Session } from './browser-session';
 /** (a) The mock-link path: a link built from the partner's live account information opens the app. */
 const mockLinkSignOn = browserProbe(
   { id: 'sign-on/mock-link', area: 'sign-on', title: "a mock link built from the partner's account information opens the app in the host page", rules: [linkAppShown, linkNavigatedMessage], codes: 0 },
@@ -232,10 +232,12 @@ const foreignHostSignOn = browserProbe(
     const refused = await observe(page, ctx.platform, { waitMs: 250 });
     await session.shoot('foreign-host-framed');
 
-    // Take the frame-ancestors defence away, so only the message's target origin stands between them.
+    // Take the frame-ancestors defence away, so only the message's target origin stands between them. The
+    // wait for a message that must not come is three times what the configured host waited for it (the
+    // positive control), and at least 2 s.
     stripCsp = true;
     await page.goto(foreignHost(unframed!.link));
-    const open = await observe(page, ctx.platform);
+    const open = await observe(page, ctx.platform, { messageWaitMs: Math.max(2_000, 3 * (home.messageAfterMs ?? screenTimeoutMs)) });
     await session.shoot('foreign-host-without-csp');
     return [
       ...evaluate(foreignHostCannotFrame, { framed: refused.screen, messages: refused.messages, foreignOrigin }, undefined),

@@ -13,6 +13,8 @@ export const platformFaults = {
   'lax-cookies': 'the session cookie is SameSite=Lax without Secure, so it is not sent inside the partner\'s iframe',
   'unescaped-html': "the company name is written into the page as markup, not text",
   'blank-app': 'the auth URL answers a page with no screen at all: the app never renders, for anyone',
+  // A conformant variation, which no rule may flag: a single-page app posts once a fetch of its own is done.
+  'posts-late': 'conformant: posts its message to the host 1.5 s after the screen shows, as a single-page app does after a fetch',
 } as const satisfies Record<string, string>;
 
 export type PlatformFault = keyof typeof platformFaults;

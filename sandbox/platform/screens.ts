@@ -16,6 +16,8 @@ export interface Page {
   /** Posted to the host window on load, to `targetOrigin`. */
   message?: HostMessage;
   targetOrigin?: string;
+  /** Posted this long after load, as a single-page app posts after a fetch of its own (the "posts-late" variation). */
+  postDelayMs?: number;
 }
 
 const style = `body{font:15px/1.45 system-ui,sans-serif;margin:0;color:#1d2733;background:#f6f8fa}
@@ -25,8 +27,8 @@ label{display:block;margin:.6rem 0 .2rem;font-weight:600}input{font:inherit;padd
 .error{color:#b42318;font-size:.9rem;margin:.2rem 0}button{font:inherit;margin-top:1rem;padding:.45rem 1rem}
 .reason{font-family:ui-monospace,monospace;color:#b42318}ul{padding-left:1.2rem}.muted{color:#57606a;font-size:.9rem}`;
 
-function page(title: string, body: Html, { nonce, message, targetOrigin }: Page): string {
-  const post = message && targetOrigin && html`<script nonce="${nonce}">if (window.parent !== window) window.parent.postMessage(${scriptJson(message)}, ${scriptJson(targetOrigin)});</script>`;
+function page(title: string, body: Html, { nonce, message, targetOrigin, postDelayMs = 0 }: Page): string {
+  const post = message && targetOrigin && html`<script nonce="${nonce}">if (window.parent !== window) setTimeout(() => window.parent.postMessage(${scriptJson(message)}, ${scriptJson(targetOrigin)}), ${String(postDelayMs)});</script>`;
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>${title} – Payments</title><style nonce="${nonce}">${style}</style></head><body>${body}${post}</body></html>`.text;
 }

@@ -107,7 +107,7 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
     });
 
     /** Sends a screen with the headers every embedded screen carries (DESIGN §5, issue 4 security). */
-    function screen(request: FastifyRequest, reply: FastifyReply, status: number, config: PartnerConfig | undefined, render: (page: { nonce: string; targetOrigin?: string }) => string) {
+    function screen(request: FastifyRequest, reply: FastifyReply, status: number, config: PartnerConfig | undefined, render: (page: { nonce: string; targetOrigin?: string; postDelayMs?: number }) => string) {
       const faults = faultsOf(request);
       const nonce = randomBytes(16).toString('base64');
       const ancestors = faults.has('no-frame-ancestors') ? '' : `; frame-ancestors ${config?.hostOrigin ?? "'none'"}`;
@@ -119,7 +119,7 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
         .header('cache-control', 'no-store')
         .header('x-content-type-options', 'nosniff')
         .type('text/html; charset=utf-8')
-        .send(render({ nonce, ...(targetOrigin ? { targetOrigin } : {}) }));
+        .send(render({ nonce, ...(targetOrigin ? { targetOrigin } : {}), ...(faults.has('posts-late') ? { postDelayMs: 1_500 } : {}) }));
     }
 
     const errorPage = (request: FastifyRequest, reply: FastifyReply, status: number, config: PartnerConfig | undefined, reason: string, problems: string[]) =>

@@ -19,6 +19,8 @@ const expectedFailures: Record<PlatformFault, AnyRule[]> = {
   'unescaped-html': [partnerDataEscaped],
   // Every screen rule fails; the rules whose positive control needs a rendered app are not checked, never passed.
   'blank-app': [linkAppShown, linkNavigatedMessage, collectionScreenShown, errorShown, authenticationErrorMessage, tamperedLinkRules.algNone, tamperedLinkRules.wrongKey],
+  // Messages are awaited, not read at load: a message posted late is heard, and nothing fails.
+  'posts-late': [],
 };
 
 const sandbox = sandboxPerFile();
@@ -41,7 +43,7 @@ for (const fault of platformFaultNames) {
   // Every rule a platform fault trips is the platform's: none of them is the partner's to fix.
   expect(expectedFailures[fault].filter((rule) => rule.owner !== 'platform').map((rule) => rule.id)).toEqual([]);
   const expected = expectedFailures[fault].map((rule) => rule.id).sort();
-  test(`the emulator fault "${fault}" is caught by exactly ${expected.join(', ')}`, async ({ browser }) => {
+  test(expected.length > 0 ? `the emulator fault "${fault}" is caught by exactly ${expected.join(', ')}` : `the emulator variation "${fault}" is conformant: no rule flags it`, async ({ browser }) => {
     expect(raised(await signOn(browser, [fault]))).toEqual(expected);
   });
 }
