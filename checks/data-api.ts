@@ -45,12 +45,13 @@ type Grading = { must: MustGrounds } | { should: string };
 const spec22 = { spec: 'spec §2.2 and §4.1 rule 4: the page envelope and its cursor' };
 const openChoice = (what: string): Grading => ({ should: `the spec leaves ${what} open ("not shown"): this is the emulator's choice` });
 
-const rule = <I>(id: string, clause: ClauseId, field: string, requirement: string, check: (input: I) => Issue[], grading: Grading = { must: spec22 }): Rule<I> => ({
+const rule = <I>(id: string, clause: ClauseId, field: string, requirement: string, check: (input: I) => Issue[], grading: Grading = { must: spec22 }, emulatorChoice?: Rule<I>['emulatorChoice']): Rule<I> => ({
   id: `data-api/${id}`,
   owner: 'platform',
   field,
   clause,
-  ...('must' in grading ? { level: 'MUST' as const, must: grading.must } : { level: 'SHOULD' as const, levelWhy: grading.should }),
+  ...('must' in grading ? { level: 'MUST' as const, must: grading.must } : { level: 'SHOULD' as const, levelWhy: grading.should, emulatorChoice: { what: grading.should.replace(/^the spec leaves (.*) open .*$/, '$1') } }),
+  ...(emulatorChoice ? { emulatorChoice } : {}),
   requirement,
   impact,
   check,
@@ -118,11 +119,11 @@ export const defaultLimit = rule<Walk>('walk/default-limit', 'spec §8', 'limit'
   return size >= defaultLimitRange.min && size <= defaultLimitRange.max ? [] : [{ message: `the first page without "limit" holds ${size} items; default to ${defaultLimitRange.min}–${defaultLimitRange.max}` }];
 }, { must: { spec: 'spec §4.1 and §8: the default page size is 20 to 50' } });
 
-export const organizationFilter = rule<{ walk: Walk; organizationId: string }>('filter/organization', 'spec §4.1', 'organizationId', 'every item served for "organizationId" belongs to that organization', ({ walk, organizationId }) => {
+export const organizationFilter = rule<{ walk: Walk; organizationId: string; field?: string }>('filter/organization', 'spec §4.1', 'organizationId', 'every item served for "organizationId" belongs to that organization', ({ walk, organizationId, field = 'organizationId' }) => {
   const items = walk.pages.flatMap(({ response }) => envelopeOf(response)?.items ?? []);
-  const foreign = items.filter((item) => isObject(item) && item.organizationId !== organizationId);
-  return foreign.length === 0 ? [] : [{ message: `${foreign.length} of ${items.length} items belong to another organization (e.g. ${JSON.stringify(isObject(foreign[0]) ? foreign[0].organizationId : null)}); apply "organizationId"` }];
-}, { must: { spec: 'spec §4.1: "organizationId" filters by organization' } });
+  const foreign = items.filter((item) => isObject(item) && item[field] !== organizationId);
+  return foreign.length === 0 ? [] : [{ message: `${foreign.length} of ${items.length} items belong to another organization by their "${field}" (e.g. ${JSON.stringify(isObject(foreign[0]) ? foreign[0][field] : null)}); apply "organizationId"` }];
+}, { must: { spec: 'spec §4.1: "organizationId" filters by organization' } }, { field: 'dataApi.organizationField', what: 'the field that names an item\'s organization' });
 
 export const idsFilter = rule<{ requested: readonly string[]; answers: readonly { encoding: string; response: JsonResponse }[] }>(
   'filter/ids', 'spec §4.1',

@@ -91,6 +91,12 @@ export interface Rule<Input, Ctx = void> {
   levelWhy?: string;
   /** For a MUST, and only for one: what makes it a MUST (test/unit/catalogue.spec.ts). */
   must?: MustGrounds;
+  /**
+   * Where the rule rests on a choice of the bundled emulator's that the spec leaves open ("not shown"): the
+   * profile field that states the choice of another platform. Against a platform the harness did not write
+   * whose profile leaves that field out, a failure of the rule is a note, not a requirement.
+   */
+  emulatorChoice?: { field?: string; what: string };
   impact: string;
   check(input: Input, ctx: Ctx): Issue[];
 }

@@ -11,6 +11,16 @@ import { landingCookies, landingFrameAncestors, landingReferrerPolicy, tamperedL
  */
 
 export const maxLinkLifetimeSeconds = 600;
+/** What a mock link's JWT is on a platform: its signing algorithms, the claim with the account information, and its longest life. */
+export interface MockLinkShape {
+  algorithms: readonly string[];
+  claim: string;
+  maxLifetimeSeconds: number;
+}
+/** The bundled emulator's: the spec says only "JWT-encoded account information". */
+export const emulatorMockLink: MockLinkShape = { algorithms: ['HS256'], claim: 'accountInfo', maxLifetimeSeconds: maxLinkLifetimeSeconds };
+/** A link as issued, and the shape this platform's links have (the emulator's unless the profile says). */
+type Shaped = IssuedLink & { shape?: MockLinkShape };
 /** A complete answer, without a redirect, from the mock-link endpoint under "platform.url". */
 export const mockLinkTransportRules = transportRules('mock-link', 'platform.url', 'platform');
 const impact = 'the mock-link sign-on the browser suites build on cannot be trusted';
@@ -53,42 +63,55 @@ export const linkCreated: Rule<JsonResponse> = {
   },
 };
 
-export const linkAlgorithm: Rule<IssuedLink> = {
+export const linkAlgorithm: Rule<Shaped> = {
   id: 'mock-link/jwt/algorithm',
   owner: 'platform',
   field: 'token',
   clause: 'RFC8725 §3.1',
   level: 'MUST',
-  requirement: 'the JWT is signed with HS256',
+  requirement: 'the JWT is signed with the algorithm the platform pins (HS256 on the emulator), never "none"',
   impact,
   must: { othersIn: 'a link signed with no algorithm, or one the platform does not pin, can be forged' },
-  check: ({ header }) => (header?.alg === 'HS256' ? [] : [{ message: `the JWT's "alg" is ${JSON.stringify(header?.alg ?? '(no JWT)')}; sign with HS256` }]),
+  emulatorChoice: { field: 'platform.mockLink.algorithms', what: 'the algorithm the link is signed with' },
+  check: ({ header, shape = emulatorMockLink }) =>
+    typeof header?.alg === 'string' && header.alg.toLowerCase() !== 'none' && shape.algorithms.includes(header.alg)
+      ? []
+      : [{ message: `the JWT's "alg" is ${JSON.stringify(header?.alg ?? '(no JWT)')}; sign with ${shape.algorithms.join(' or ')}` }],
 };
 
-export const linkClaims: Rule<IssuedLink> = {
+export const linkClaims: Rule<Shaped> = {
   id: 'mock-link/jwt/claims',
   owner: 'platform',
   field: 'token',
   clause: 'RFC7519 §4.1',
   level: 'MUST',
-  requirement: `the JWT carries "iss", "aud", "iat", "jti" and an "exp" at most ${maxLinkLifetimeSeconds / 60} minutes after "iat"`,
+  requirement: `the JWT carries "iss", "aud", "iat", "jti" and an "exp" at most ${maxLinkLifetimeSeconds / 60} minutes after "iat" (the platform's own longest life, where the profile states one)`,
   impact,
   must: { othersIn: 'a link without these claims is good forever, for any audience, and again' },
-  check: ({ claims }) => {
+  emulatorChoice: { field: 'platform.mockLink.maxLifetimeSeconds', what: 'the longest life of a link' },
+  check: ({ claims, shape = emulatorMockLink }) => {
     if (!claims) return [{ message: 'the link carries no decodable JWT' }];
     const issues: Issue[] = [];
     for (const name of ['iss', 'jti'] as const) if (typeof claims[name] !== 'string') issues.push({ field: name, message: `"${name}" is missing; add it` });
     if (typeof claims.aud !== 'string' && !Array.isArray(claims.aud)) issues.push({ field: 'aud', message: '"aud" is missing; name the partner\'s auth URL audience' });
     const { iat, exp } = claims;
     if (typeof iat !== 'number' || typeof exp !== 'number') issues.push({ field: 'exp', message: '"iat" and "exp" must both be numbers' });
-    else if (exp <= iat || exp - iat > maxLinkLifetimeSeconds) issues.push({ field: 'exp', message: `the JWT lives ${exp - iat} s; keep it within ${maxLinkLifetimeSeconds} s` });
+    else if (exp <= iat || exp - iat > shape.maxLifetimeSeconds) issues.push({ field: 'exp', message: `the JWT lives ${exp - iat} s; keep it within ${shape.maxLifetimeSeconds} s` });
     return issues;
   },
 };
 
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** The same JSON value, whatever the order of its keys: a platform may serialise an object its own way. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (isObject(a) && isObject(b)) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]));
+  }
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
+  return a === b;
+}
 
-export const linkCarriesAccountInfo: Rule<{ issued: IssuedLink; sent: Record<string, unknown> }> = {
+export const linkCarriesAccountInfo: Rule<{ issued: IssuedLink; sent: Record<string, unknown>; shape?: MockLinkShape }> = {
   id: 'mock-link/jwt/account-info',
   owner: 'platform',
   field: 'accountInfo',
@@ -97,12 +120,13 @@ export const linkCarriesAccountInfo: Rule<{ issued: IssuedLink; sent: Record<str
   requirement: 'the JWT carries the account information that was sent, user and company alike',
   impact: 'the embedded app shows another user or company than the partner sent',
   must: { spec: 'spec §4.3: the link carries the account information', signOn: 'the app signs on another user or company than the one sent' },
-  check: ({ issued, sent }) => {
-    const carried = issued.claims?.accountInfo;
-    if (!isObject(carried)) return [{ message: 'the JWT has no "accountInfo" claim' }];
+  emulatorChoice: { field: 'platform.mockLink.claim', what: 'the name of the claim that carries the account information' },
+  check: ({ issued, sent, shape = emulatorMockLink }) => {
+    const carried = issued.claims?.[shape.claim];
+    if (!isObject(carried)) return [{ message: `the JWT has no "${shape.claim}" claim` }];
     return (['user', 'company'] as const)
       .filter((part) => !sameJson(carried[part], sent[part]))
-      .map((part) => ({ field: `accountInfo.${part}`, message: `"accountInfo.${part}" in the JWT differs from the one sent` }));
+      .map((part) => ({ field: `${shape.claim}.${part}`, message: `"${shape.claim}.${part}" in the JWT differs from the one sent` }));
   },
 };
 
@@ -125,6 +149,8 @@ function refusedWith(id: string, status: 400 | 401, requirement: string, clause:
     requirement,
     impact: status === 401 ? 'anyone could mint sign-on links for the partner\'s users' : 'a broken mock-link request yields a link that fails later, far from its cause',
     must: status === 401 ? { othersIn: "anyone could mint sign-on links for the partner's users", spec: 'spec §5.4: the mock link is authenticated by "api-key"' } : { spec: 'spec §4.3: the request fields and what they must equal' },
+    // The refusal is the spec's; its status is not (spec §7.5: "Error responses of the mock-link endpoint: not shown").
+    emulatorChoice: { what: `the status ${status} of the refusal` },
     check: (refusals) =>
       refusals
         .filter(({ response }) => response.status !== status)
@@ -148,6 +174,7 @@ export const refusalsExplained: Rule<readonly Refusal[]> = {
   level: 'SHOULD',
   requirement: 'each refusal is a JSON error object that names the field at fault',
   impact: 'a partner engineer cannot tell which field of the mock-link request to fix',
+  emulatorChoice: { what: 'a JSON error naming the field' },
   check: (refusals) =>
     refusals.flatMap(({ case: what, field, response }): Issue[] => {
       const body = jsonObject(response);

@@ -23,15 +23,30 @@ export interface Visit {
   /** The visible text of the embedded screen. */
   text: string;
   messages: readonly ReceivedMessage[];
-  /** The platform's origin: messages must come from it. */
-  platformOrigin: string;
+  /** The origins the embedded app is served from: messages must come from one of them. */
+  platformOrigins: readonly string[];
+  /** What the platform calls its messages. */
+  vocabulary: MessageVocabulary;
   /** How long after its screen showed the screen's own message arrived, when it did. */
   messageAfterMs?: number;
 }
 
 export const screenNames: Record<Screen, string> = { app: 'the app', error: 'the error screen', collect: 'the collection screen', none: 'nothing (the frame did not render)' };
-export const messageType = (message: ReceivedMessage) => (isObject(message.data) ? message.data.type : undefined);
-export const received = (visit: Visit, type: string) => visit.messages.filter((message) => messageType(message) === type && message.origin === visit.platformOrigin);
+/** What a platform calls the messages it posts to the host: the spec leaves them open ("Events: not shown"). */
+export interface MessageVocabulary {
+  typeKey: string;
+  ready: string;
+  error: string;
+  reasonKey: string;
+}
+/** The bundled emulator's. */
+export const emulatorMessages: MessageVocabulary = { typeKey: 'type', ready: 'NAVIGATED_TO_TARGET', error: 'AUTHENTICATION_ERROR', reasonKey: 'reason' };
+
+export const messageType = (message: ReceivedMessage, vocabulary: MessageVocabulary) => (isObject(message.data) ? message.data[vocabulary.typeKey] : undefined);
+/** The messages of one kind the host received from the platform's own origins. */
+export const received = (visit: Visit, kind: 'ready' | 'error') =>
+  visit.messages.filter((message) => messageType(message, visit.vocabulary) === visit.vocabulary[kind] && visit.platformOrigins.includes(message.origin));
+const fromWhere = (visit: Visit) => visit.platformOrigins.join(' or ');
 /** A screen's text, quoted whole (a reason code cut short tells a partner nothing), within a bound. */
 const longestQuote = 2_000;
 const shownText = (text: string) => {
@@ -86,7 +101,8 @@ function navigatedOn(id: string, owner: Owner, how: string): Rule<Visit> {
     requirement: `after ${how}, the host receives NAVIGATED_TO_TARGET from the platform when the app is shown`,
     impact: 'the partner\'s app never learns that the embedded app is ready',
     must: { signOn: 'a host that waits for the message to show the app never shows it' },
-    check: (visit) => (received(visit, 'NAVIGATED_TO_TARGET').length === 1 ? [] : [{ message: `the host received ${describe(visit.messages)}; expected one NAVIGATED_TO_TARGET from ${visit.platformOrigin}` }]),
+    emulatorChoice: { field: 'platform.messages', what: 'the message posted when the app is shown' },
+    check: (visit) => (received(visit, 'ready').length === 1 ? [] : [{ message: `the host received ${describe(visit)}; expected one ${visit.vocabulary.ready} from ${fromWhere(visit)}` }]),
   };
 }
 
@@ -108,18 +124,19 @@ export const authenticationErrorMessage: Rule<Visit> = {
   requirement: 'on the error screen the host receives AUTHENTICATION_ERROR with a reason',
   impact: 'the partner\'s app cannot tell the user what went wrong',
   must: { spec: 'spec §7.1: the service posts an authentication error message to the host' },
+  emulatorChoice: { field: 'platform.messages', what: 'the name and shape of the authentication error message' },
   check: (visit) => {
-    const [message] = received(visit, 'AUTHENTICATION_ERROR');
-    const reason = message && isObject(message.data) ? message.data.reason : undefined;
+    const [message] = received(visit, 'error');
+    const reason = message && isObject(message.data) ? message.data[visit.vocabulary.reasonKey] : undefined;
     if (typeof reason === 'string' && reason !== '') return [];
-    return [{ message: `the host received ${describe(visit.messages)}; expected AUTHENTICATION_ERROR with a "reason" from ${visit.platformOrigin}` }];
+    return [{ message: `the host received ${describe(visit)}; expected ${visit.vocabulary.error} with a "${visit.vocabulary.reasonKey}" from ${fromWhere(visit)}` }];
   },
 };
 
-function describe(messages: readonly ReceivedMessage[]): string {
+function describe({ messages, vocabulary }: Pick<Visit, 'messages' | 'vocabulary'>): string {
   if (messages.length === 0) return 'no message';
-  const reasonOf = (m: ReceivedMessage) => (isObject(m.data) && typeof m.data.reason === 'string' ? ` (reason ${JSON.stringify(m.data.reason)})` : '');
-  return messages.map((m) => `${JSON.stringify(messageType(m) ?? m.data)}${reasonOf(m)} from ${m.origin}`).join(', ');
+  const reasonOf = (m: ReceivedMessage) => (isObject(m.data) && typeof m.data[vocabulary.reasonKey] === 'string' ? ` (${vocabulary.reasonKey} ${JSON.stringify(m.data[vocabulary.reasonKey])})` : '');
+  return messages.map((m) => `${JSON.stringify(messageType(m, vocabulary) ?? m.data)}${reasonOf(m)} from ${m.origin}`).join(', ');
 }
 
 /**
@@ -172,6 +189,7 @@ export const inlineErrorShown: Rule<CollectVisit & { invalidField: string; error
   requirement: 'an invalid typed value keeps the user on the collection screen with an error beside that field',
   impact: 'users can type invalid details that the platform then rejects later',
   must: { signOn: 'a user who typed an invalid value is refused later, with no word of which field' },
+  emulatorChoice: { what: 'an error shown beside the field on the collection screen' },
   check: (visit): Issue[] => {
     if (visit.screen !== 'collect') return [{ message: `after an invalid "${visit.invalidField}" the frame showed ${screenNames[visit.screen]}, not the collection screen` }];
     return visit.errors[visit.invalidField] ? [] : [{ field: visit.invalidField, message: `no error is shown beside "${visit.invalidField}"` }];
@@ -212,6 +230,7 @@ export interface ForeignVisit {
   framed: Screen;
   /** With the CSP taken off by the test: what the foreign host received. */
   messages: readonly ReceivedMessage[];
+  vocabulary: MessageVocabulary;
   foreignOrigin: string;
 }
 
@@ -237,7 +256,7 @@ export const messagesToHostOnly: Rule<ForeignVisit> = {
   impact: 'any page that frames the app reads the sign-on messages',
   must: { othersIn: 'any page that frames the app reads the sign-on messages' },
   check: (visit) =>
-    visit.messages.length === 0 ? [] : [{ message: `a host on ${visit.foreignOrigin} received ${describe(visit.messages)}; post to the configured host origin, not '*'` }],
+    visit.messages.length === 0 ? [] : [{ message: `a host on ${visit.foreignOrigin} received ${describe(visit)}; post to the configured host origin, not '*'` }],
 };
 
 export const partnerDataEscaped: Rule<Visit & { injected: boolean; markup: string }> = {

@@ -69,7 +69,8 @@ export const hostPageFor = (hostPageUrl: string, src: string) => {
 
 export const frameOf = (page: Page) => page.frameLocator('iframe').first();
 
-const messageOfScreen: Partial<Record<Screen, string>> = { app: 'NAVIGATED_TO_TARGET', error: 'AUTHENTICATION_ERROR' };
+/** The message a screen posts, by its kind in the platform's vocabulary. */
+const messageOfScreen: Partial<Record<Screen, 'ready' | 'error'>> = { app: 'ready', error: 'error' };
 
 /**
  * The messages each page's window received since it last loaded a document: every frame of a context runs
@@ -108,13 +109,14 @@ export async function observe(page: Page, platform: Platform, { waitMs = screenT
   await shown.waitFor({ timeout: waitMs }).catch(() => undefined);
   const screen = (await shown.count()) > 0 ? (((await shown.getAttribute('data-screen')) ?? 'none') as Screen) : 'none';
   const text = screen === 'none' ? '' : await shown.innerText();
-  const awaited = messageOfScreen[screen];
+  const kind = messageOfScreen[screen];
+  const awaited = kind && platform.messages[kind];
   const messages = () => received.get(page) ?? [];
+  const arrived = () => awaited !== undefined && messages().some((message) => messageType(message, platform.messages) === awaited);
   const started = Date.now();
   const deadline = started + (awaited ? messageWaitMs : 0);
-  while (Date.now() < deadline && !messages().some((message) => messageType(message) === awaited)) await page.waitForTimeout(25);
-  const heard = awaited !== undefined && messages().some((message) => messageType(message) === awaited);
-  return { screen, text, messages: [...messages()], platformOrigin: platform.origin, ...(heard ? { messageAfterMs: Date.now() - started } : {}) };
+  while (Date.now() < deadline && !arrived()) await page.waitForTimeout(25);
+  return { screen, text, messages: [...messages()], platformOrigins: platform.appOrigins, vocabulary: platform.messages, ...(arrived() ? { messageAfterMs: Date.now() - started } : {}) };
 }
 
 /** Creates a mock link for `accountInfo`; undefined (with the reason) when the platform issues none. */

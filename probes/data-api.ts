@@ -113,7 +113,7 @@ const walkProbe = dataApiProbe(
       ...evaluate(walksAgree, { walk: byHundred, other: byDefault }, undefined),
       ...evaluate(limitRespected, byHundred, undefined),
       ...evaluate(defaultLimit, byDefault, undefined),
-      ...evaluate(organizationFilter, { walk: byHundred, organizationId }, undefined),
+      ...evaluate(organizationFilter, { walk: byHundred, organizationId, field: api.organizationField ?? 'organizationId' }, undefined),
     ];
   },
 );

@@ -47,8 +47,8 @@ const createProbe: Probe<PlatformContext> = {
       const findings = [
         ...transport.findings,
         ...evaluate(linkCreated, response, undefined),
-        ...evaluateAll([linkAlgorithm, linkClaims], issued, undefined),
-        ...evaluate(linkCarriesAccountInfo, { issued, sent: body.accountInfo as Payload }, undefined),
+        ...evaluateAll([linkAlgorithm, linkClaims], { ...issued, shape: ctx.platform.mockLink }, undefined),
+        ...evaluate(linkCarriesAccountInfo, { issued, sent: body.accountInfo as Payload, shape: ctx.platform.mockLink }, undefined),
       ];
       if (!issued.link) return skipRest(createProbe.rules, findings, 'no link was issued');
       const landing = await http.send({ method: 'GET', url: issued.link, headers: { accept: 'text/html' } });

@@ -7,16 +7,25 @@ import { configuredEncodingAccepted } from '../checks/token-encoding';
 import { partnerConfigOf, type PlatformProfile, type Profile } from '../shared/profile-schema';
 import type { HttpClient, HttpRequest } from '../client/http';
 import { authUrl, emulatorPartnerUrl, mockLinkUrl } from '../shared/platform-urls';
+import { emulatorMessages, type MessageVocabulary } from '../checks/sign-on';
+import { platformKind } from '../shared/platform-kind';
+import { emulatorMockLink } from '../checks/mock-link';
 import type { ProbeContext } from './probe';
 import { liveAccountInfo, type LiveAccountInfo } from './resources';
 
 /** The platform a profile signs on through (its `platform` block), ready to drive, with its defaults decided. */
-export interface Platform extends PlatformProfile {
+export interface Platform extends Omit<PlatformProfile, 'messages' | 'mockLink' | 'appOrigins' | 'authUrl'> {
   kind: 'emulator' | 'external';
+  /** What the platform calls its messages to the host: the profile's, or the emulator's. */
+  messages: MessageVocabulary;
+  /** The mock link's JWT: the profile's, or the emulator's. */
+  mockLink: { algorithms: readonly string[]; claim: string; maxLifetimeSeconds: number };
+  /** Where the embedded app is served from: the profile's, or the platform's own origin. */
+  appOrigins: readonly string[];
+  /** The auth URL for a fresh code. */
+  codeUrl(code: string): string;
   configure: boolean;
   storeTestData: boolean;
-  /** `{url}/{partnerName}/auth`: the auth URL of DESIGN §5. */
-  authUrl: string;
   /** `{url}/v1/emulator/partners/{partnerName}`: this partner on the bundled emulator's own API. */
   emulatorPartnerUrl: string;
   origin: string;
@@ -45,9 +54,6 @@ export class PlatformError extends Error {
   override name = 'PlatformError';
 }
 
-/** The bundled emulator runs on loopback; any other platform is one the harness did not write, unless the profile says otherwise. */
-export const platformKind = (platform: Pick<PlatformProfile, 'kind' | 'url'>): 'emulator' | 'external' => platform.kind ?? (isLoopback(new URL(platform.url).hostname) ? 'emulator' : 'external');
-const isLoopback = (host: string) => host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 
 /** Why a probe that stores what a person would not type in the platform does not run against this one. */
 export const storesTestDataSkipReason = (profile: Profile, what: string): string | undefined =>
@@ -58,7 +64,7 @@ export const storesTestDataSkipReason = (profile: Profile, what: string): string
 export const platformSkipReason = (profile: Profile): string | undefined =>
   profile.platform ? undefined : 'the profile has no "platform" block ({"url", "apiKey", "partnerName"}), so there is no platform to sign on through';
 
-export function platformOf(platform: PlatformProfile): Platform {
+export function platformOf({ authUrl: codeUrlTemplate, ...platform }: PlatformProfile): Platform {
   const kind = platformKind(platform);
   return {
     ...platform,
@@ -66,7 +72,11 @@ export function platformOf(platform: PlatformProfile): Platform {
     // Nothing is written to a platform the harness did not write unless the profile says so.
     configure: platform.configure ?? kind === 'emulator',
     storeTestData: platform.storeTestData ?? kind === 'emulator',
-    authUrl: authUrl(platform.url, platform.partnerName),
+    messages: platform.messages ?? emulatorMessages,
+    mockLink: platform.mockLink ?? emulatorMockLink,
+    appOrigins: platform.appOrigins ?? [new URL(platform.url).origin],
+    codeUrl: (code) =>
+      (codeUrlTemplate ?? `${authUrl(platform.url, '{partnerName}')}?code={code}`).replaceAll('{partnerName}', encodeURIComponent(platform.partnerName)).replaceAll('{code}', encodeURIComponent(code)),
     emulatorPartnerUrl: emulatorPartnerUrl(platform.url, platform.partnerName),
     origin: new URL(platform.url).origin,
     hostOrigin: new URL(platform.hostPageUrl).origin,

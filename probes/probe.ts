@@ -12,6 +12,7 @@ import { tokenTransportRules } from '../checks/token-exchange';
 import { accountInfoResource, fundingSourcesResource } from '../checks/resources';
 import { mockLinkTransportRules } from '../checks/mock-link';
 import { mockLinkUrl } from '../shared/platform-urls';
+import { gradeEmulatorChoices } from './emulator-choices';
 
 /** One exchange of a fresh code per worker: an encoding shown to issue a token, and the token; or why none came. */
 export type WorkerExchange = { exchanges: Exchange[] } & ({ encoding: Encoding; token: string } | { blocker: Blocker });
@@ -75,7 +76,7 @@ export async function recorded(ctx: ProbeContext, body: (http: Recorder) => Prom
   const http = recorder(ctx.http);
   const findings = await body(http);
   const waits = ctx.http.takeWaits?.() ?? [];
-  return { findings: [...findings, ...waits.flatMap((wait) => waitNoted(ctx.profile, wait))], exchanges: [...http.exchanges, ...waits] };
+  return { findings: gradeEmulatorChoices([...findings, ...waits.flatMap((wait) => waitNoted(ctx.profile, wait))], ctx.profile), exchanges: [...http.exchanges, ...waits] };
 }
 
 /** A throttle waited out, noted by its endpoint's rate-limit rule (an endpoint the profile does not name has none). */

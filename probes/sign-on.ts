@@ -46,7 +46,7 @@ const codeSignOn = browserProbe(
     if (blocker) return blocked(codeSignOn.rules, blocker);
     const live = await ctx.accountInfo();
     const code = await ctx.codes.next();
-    const visit = await signOn(session, ctx.platform, `${ctx.platform.authUrl}?code=${encodeURIComponent(code)}`, 'code');
+    const visit = await signOn(session, ctx.platform, ctx.platform.codeUrl(code), 'code');
     const cause = visit.screen === 'app' ? undefined : await whyNotShown(ctx, session, http, live);
     if (cause) return blocked(codeSignOn.rules, cause);
     return [...evaluate(appShown, { ...visit, expected: 'payload' in live ? expectedTexts(live.payload) : [] }, undefined), ...evaluate(navigatedMessage, visit, undefined)];
@@ -153,7 +153,7 @@ const fundingSyncSignOn = browserProbe(
   async (ctx, session, http) => {
     const blocker = await codePathBlocker(ctx);
     if (blocker) return blocked([fundingSynced], blocker);
-    const first = await signOn(session, ctx.platform, `${ctx.platform.authUrl}?code=${encodeURIComponent(await ctx.codes.next())}`, 'funding-first');
+    const first = await signOn(session, ctx.platform, ctx.platform.codeUrl(await ctx.codes.next()), 'funding-first');
     if (first.screen !== 'app') return skip([fundingSynced], `the first sign-on did not reach the app (it showed ${first.screen})`);
     const partnerIds = await shownSourceIds(session.page);
     const live = await ctx.accountInfo();
@@ -168,7 +168,7 @@ const fundingSyncSignOn = browserProbe(
       body: JSON.stringify({ id: seeded, nickname: 'Closed account' }),
     });
     if (planted.response?.status !== 200) return skip([fundingSynced], `the emulator did not take the earlier funding source (${planted.failure?.message ?? planted.response?.status})`);
-    const second = await signOn(session, ctx.platform, `${ctx.platform.authUrl}?code=${encodeURIComponent(await ctx.codes.next())}`, 'funding-second');
+    const second = await signOn(session, ctx.platform, ctx.platform.codeUrl(await ctx.codes.next()), 'funding-second');
     const shownIds = second.screen === 'app' ? await shownSourceIds(session.page) : [];
     return evaluate(fundingSynced, { ...second, shownIds, partnerIds, seeded }, undefined);
   },
@@ -240,11 +240,11 @@ const foreignHostSignOn = browserProbe(
     const open = await observe(page, ctx.platform, { messageWaitMs: Math.max(2_000, 3 * (home.messageAfterMs ?? screenTimeoutMs)) });
     await session.shoot('foreign-host-without-csp');
     return [
-      ...evaluate(foreignHostCannotFrame, { framed: refused.screen, messages: refused.messages, foreignOrigin }, undefined),
+      ...evaluate(foreignHostCannotFrame, { framed: refused.screen, messages: refused.messages, vocabulary: refused.vocabulary, foreignOrigin }, undefined),
       // A frame that rendered nothing posted nothing: silence then proves nothing of the target origin.
       ...(open.screen === 'none'
         ? notChecked([messagesToHostOnly], 'with its frame-ancestors taken off, the app still rendered nothing in the foreign host, so it had nothing to post')
-        : evaluate(messagesToHostOnly, { framed: open.screen, messages: open.messages, foreignOrigin }, undefined)),
+        : evaluate(messagesToHostOnly, { framed: open.screen, messages: open.messages, vocabulary: open.vocabulary, foreignOrigin }, undefined)),
     ];
   },
 );

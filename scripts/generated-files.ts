@@ -16,7 +16,7 @@ import { specFile, specRows } from './spec-tables';
 type AnyRule = Rule<never, never> & Partial<Pick<PayloadRule, 'subject' | 'schema'>>;
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const marks = (rule: AnyRule) => `${inPublishedSchema(rule) ? ' ¹' : ''}${letsOthersIn(rule) ? ' ²' : ''}`;
+const marks = (rule: AnyRule) => `${inPublishedSchema(rule) ? ' ¹' : ''}${letsOthersIn(rule) ? ' ²' : ''}${rule.emulatorChoice ? ` ³${rule.emulatorChoice.field ? ` (\`${rule.emulatorChoice.field}\`)` : ''}` : ''}`;
 /** Why the rule has its level: for a MUST, each of DESIGN §4's grounds it rests on; otherwise why it is no more, where that was decided. */
 const whyLevel = ({ must, levelWhy }: AnyRule) => {
   const grounds = must ? ([['a', must.signOn], ['b', must.othersIn], ['c', must.spec]] as const).filter(([, words]) => words !== undefined).map(([letter, words]) => `(${letter}) ${words}`) : [];
@@ -43,6 +43,7 @@ function rulesDoc(): string {
     `Every rule has an owner: the **partner** (its endpoints, its data, and sign-on by code, which calls them: ${allRules.filter((rule) => rule.owner === 'partner').length} rules) or the **platform** (the mock link, the embedded app, the data API: ${allRules.filter((rule) => rule.owner === 'platform').length} rules). A partner's certification rests on the partner's rules alone; the platform's are reported in a section of their own, for the platform team.`,
     '¹ JSON Schema expresses the rule; it is part of the published schemas in `schemas/`.',
     `² Cannot be waived: its failure lets someone other than the platform obtain a token, a code or a user's data (${allRules.filter(letsOthersIn).length} rules).`,
+    `³ Rests on a choice of the bundled emulator's where the spec says "not shown": against a platform the harness did not write, its failure is a note, unless the profile states that platform's own choice in the field named (${allRules.filter((rule) => rule.emulatorChoice).length} rules).`,
     '',
     `## Spec rows → rules`,
     '',

@@ -96,6 +96,34 @@ const platformSchema = z
         .boolean({ error: fieldError('write true or false') })
         .optional()
         .meta({ description: 'send this profile to the platform at the start of a run; the default is true for the emulator only. A real platform is configured in its own admin' }),
+      authUrl: z
+        .string({ error: fieldError('write the auth URL with {code} where the code goes, e.g. "https://app.platform.example/sso/{partnerName}?code={code}"') })
+        .refine((template) => template.includes('{code}'), { error: 'must hold {code}, where the authorization code goes' })
+        .refine((template) => URL.canParse(template.replaceAll('{partnerName}', 'p').replaceAll('{code}', 'c')) && /^https?:$/.test(new URL(template.replaceAll('{partnerName}', 'p').replaceAll('{code}', 'c')).protocol), { error: 'must be an http(s) URL once {partnerName} and {code} are filled in' })
+        .optional()
+        .meta({ description: 'the auth URL that receives a code, with {code} (and {partnerName}) where they go; the spec leaves it open ("not shown"). Default: {url}/{partnerName}/auth?code={code}, the emulator\'s' }),
+      appOrigins: z
+        .array(z.url({ protocol: /^https?$/, error: 'must be an http(s) origin' }).refine((url) => new URL(url).origin === url, { error: 'must be an origin only: scheme, host and port' }), { error: fieldError('list the origins the embedded app is served from') })
+        .min(1)
+        .optional()
+        .meta({ description: "the origins the embedded app is served from, which post the messages to the host; default: the origin of url. A real platform may serve the app and the API from different hosts" }),
+      messages: z
+        .strictObject({
+          typeKey: z.string().min(1).default('type').meta({ description: 'the key of a message that names its kind' }),
+          ready: z.string().min(1).default('NAVIGATED_TO_TARGET').meta({ description: 'the kind of the message posted when the app is shown' }),
+          error: z.string().min(1).default('AUTHENTICATION_ERROR').meta({ description: 'the kind of the message posted on the error screen' }),
+          reasonKey: z.string().min(1).default('reason').meta({ description: 'the key of the error message that gives the reason' }),
+        }, { error: fieldError('describe the messages: {"typeKey", "ready", "error", "reasonKey"}') })
+        .optional()
+        .meta({ description: "the messages the platform posts to the host; the spec leaves them open (\"Events: not shown\"). Default: the emulator's" }),
+      mockLink: z
+        .strictObject({
+          algorithms: z.array(z.string().min(1)).min(1).default(['HS256']).meta({ description: 'the JWS algorithms the mock-link JWT may be signed with' }),
+          claim: z.string().min(1).default('accountInfo').meta({ description: 'the claim that carries the account information' }),
+          maxLifetimeSeconds: z.number().int().positive().default(600).meta({ description: 'the longest a link may live, from "iat" to "exp"' }),
+        }, { error: fieldError('describe the mock link: {"algorithms", "claim", "maxLifetimeSeconds"}') })
+        .optional()
+        .meta({ description: "what the mock link's JWT is; the spec says only \"JWT-encoded account information\". Default: the emulator's (HS256, accountInfo, 600 s)" }),
       storeTestData: z
         .boolean({ error: fieldError('write true or false') })
         .optional()
@@ -113,6 +141,11 @@ const dataApiSchema = z
         .string({ error: fieldError('give the Bearer token, usually as env:NAME') })
         .min(1, { error: 'is empty; give the Bearer token' })
         .meta({ description: 'the Bearer token of the data API (spec §5.1)' }),
+      organizationField: z
+        .string({ error: fieldError('give the name of the field that holds an item\'s organization') })
+        .min(1)
+        .optional()
+        .meta({ description: "the field of an item that names its organization, which \"organizationId\" filters by; the spec shows no item's fields. Default: organizationId, the emulator's" }),
     },
     { error: fieldError('describe the data API: {"baseUrl": …, "token": …}') },
   )

@@ -1,5 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { HttpClient, HttpRequest } from '../../client/http';
+import type { Finding } from '../../checks/finding';
+import { gradeEmulatorChoices } from '../../probes/emulator-choices';
 import { connectPlatform, platformOf } from '../../probes/platform';
 import { signOnProbes } from '../../probes/sign-on';
 import type { Profile } from '../../shared/profile-schema';
@@ -37,4 +39,18 @@ test('markup, a planted funding source and typed personal data are stored only w
   expect(skipReasonOf('sign-on/funding-sync', external({ storeTestData: true }))).toBe('an earlier funding source can be planted only in the bundled emulator');
   expect(skipReasonOf('sign-on/escaping', base)).toBeUndefined();
   expect(skipReasonOf('sign-on/funding-sync', base)).toBeUndefined();
+});
+
+test("against an external platform, a rule that rests on the emulator's choice is a note, unless the profile states the platform's own", () => {
+  const finding = (rule: string, outcome: Finding['outcome'] = 'failed'): Finding => ({ rule, field: 'token', clause: 'RFC8725 §3.1', level: 'MUST', outcome, message: 'the JWT\'s "alg" is "RS256"; sign with HS256', impact: '' });
+  const [noted] = gradeEmulatorChoices([finding('mock-link/jwt/algorithm')], external());
+  expect(noted).toMatchObject({ outcome: 'info', message: 'the JWT\'s "alg" is "RS256"; sign with HS256 (the algorithm the link is signed with is the bundled emulator\'s choice, which the spec leaves open; state this platform\'s in "platform.mockLink.algorithms" to make it a requirement)' });
+  expect(gradeEmulatorChoices([finding('mock-link/jwt/algorithm')], external({ mockLink: { algorithms: ['HS512'], claim: 'accountInfo', maxLifetimeSeconds: 600 } }))[0]!.outcome).toBe('failed');
+  expect(gradeEmulatorChoices([finding('mock-link/jwt/algorithm')], base)[0]!.outcome).toBe('failed');
+  // A rule of the spec's own, or a security rule, stays what it is.
+  expect(gradeEmulatorChoices([finding('mock-link/jwt/alg-none-rejected')], external())[0]!.outcome).toBe('failed');
+  // The data API's open choices: a warning becomes a note too, for a data API the harness did not write.
+  const remote = { ...base, platform: undefined, dataApi: { baseUrl: 'https://api.platform.example', token: 't' } };
+  expect(gradeEmulatorChoices([finding('data-api/params/limit', 'warning')], remote)[0]!.outcome).toBe('info');
+  expect(gradeEmulatorChoices([finding('data-api/walk/cursor')], remote)[0]!.outcome).toBe('failed');
 });

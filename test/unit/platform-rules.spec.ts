@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { appShown, authenticationErrorMessage, collectionCompletes, collectionScreenShown, errorShown, foreignHostCannotFrame, fundingSynced, inlineErrorShown, messagesToHostOnly, navigatedMessage, partnerDataEscaped, type Visit } from '../../checks/sign-on';
+import { appShown, authenticationErrorMessage, collectionCompletes, collectionScreenShown, emulatorMessages, errorShown, foreignHostCannotFrame, fundingSynced, inlineErrorShown, messagesToHostOnly, navigatedMessage, partnerDataEscaped, type Visit } from '../../checks/sign-on';
 import { landingCookies, landingFrameAncestors, landingReferrerPolicy, tamperedLinkRules } from '../../checks/mock-link-landing';
 import { jsonResponse, type JsonResponse } from '../../checks/evidence';
 import { evaluate, type Rule } from '../../checks/finding';
@@ -22,7 +22,7 @@ const outcomes = <I>(rule: Rule<I>, input: I) => evaluate(rule, input, undefined
 const platformOrigin = 'http://127.0.0.1:4401';
 const navigated = { origin: platformOrigin, data: { type: 'NAVIGATED_TO_TARGET', messageId: 'm', target: 'dashboard' } };
 const authError = { origin: platformOrigin, data: { type: 'AUTHENTICATION_ERROR', messageId: 'm', reason: 'MISSING_REQUIRED_ACCOUNT_INFO', message: 'x' } };
-const visit = (screen: Visit['screen'], messages: Visit['messages'] = [], text = 'Signed in as Ada Lovelace Company: Acme'): Visit => ({ screen, text, messages, platformOrigin });
+const visit = (screen: Visit['screen'], messages: Visit['messages'] = [], text = 'Signed in as Ada Lovelace Company: Acme'): Visit => ({ screen, text, messages, platformOrigins: [platformOrigin], vocabulary: emulatorMessages });
 
 test('the app must show the name and company, and NAVIGATED_TO_TARGET must come once from the platform origin', () => {
   expect(outcomes(appShown, { ...visit('app'), expected: ['Ada Lovelace', 'Acme'] })).toEqual(['passed']);
@@ -60,7 +60,7 @@ test('funding sync: the planted source must be gone and every partner source sho
 });
 
 test('a foreign host must neither frame the app nor receive a message; markup must stay text; a tampered link must fail', () => {
-  const foreign = { framed: 'none' as const, messages: [], foreignOrigin: 'http://foreign.invalid' };
+  const foreign = { framed: 'none' as const, messages: [], vocabulary: emulatorMessages, foreignOrigin: 'http://foreign.invalid' };
   expect(outcomes(foreignHostCannotFrame, foreign)).toEqual(['passed']);
   expect(outcomes(foreignHostCannotFrame, { ...foreign, framed: 'app' })).toEqual(['failed']);
   expect(outcomes(messagesToHostOnly, { ...foreign, messages: [navigated] })).toEqual(['failed']);
@@ -78,6 +78,9 @@ test('the landing headers: no-referrer, frame-ancestors exactly the host, Secure
   expect(outcomes(landingReferrerPolicy, { headers: { ...good, 'referrer-policy': 'origin' }, hostOrigin })).toEqual(['failed']);
   expect(outcomes(landingFrameAncestors, { headers: { ...good, 'content-security-policy': `frame-ancestors ${hostOrigin} *` }, hostOrigin })).toEqual(['failed']);
   expect(outcomes(landingFrameAncestors, { headers: { ...good, 'content-security-policy': "default-src 'none'" }, hostOrigin })).toEqual(['failed']);
+  // A second named host origin is the platform's business; a scheme alone lets any site in.
+  expect(outcomes(landingFrameAncestors, { headers: { ...good, 'content-security-policy': `frame-ancestors ${hostOrigin} https://app2.partner.example` }, hostOrigin })).toEqual(['passed']);
+  expect(outcomes(landingFrameAncestors, { headers: { ...good, 'content-security-policy': `frame-ancestors ${hostOrigin} https:` }, hostOrigin })).toEqual(['failed']);
   expect(outcomes(landingCookies, { headers: { ...good, 'set-cookie': 'a=1; Secure; SameSite=None\nb=2; SameSite=Lax' }, hostOrigin })).toEqual(['failed']);
 });
 
@@ -102,6 +105,16 @@ test('the mock link: 200 with a link carrying an HS256 JWT with its claims and t
   expect(outcomes(linkAlgorithm, weak)).toEqual(['failed']);
   expect(outcomes(linkClaims, weak)).toEqual(['failed', 'failed']);
   expect(outcomes(linkCarriesAccountInfo, { issued, sent: { ...sent, user: { id: 'v' } } })).toEqual(['failed']);
+});
+
+test("another platform's mock link: its own algorithm, claim and lifetime, and the account information whatever its key order", () => {
+  const shape = { algorithms: ['RS256'], claim: 'acct', maxLifetimeSeconds: 3600 };
+  const info = { company: { name: 'Acme', id: 'c' }, user: { email: 'a@example.com', id: 'u' } };
+  const issued = issuedLink(jsonAnswer(200, { link: `https://app.example/sso?token=${tokenOf({ alg: 'RS256' }, { iss: 'i', aud: 'a', iat: 0, exp: 3000, jti: 'j', acct: info })}` }));
+  expect(outcomes(linkAlgorithm, { ...issued, shape })).toEqual(['passed']);
+  expect(outcomes(linkAlgorithm, issued)).toEqual(['failed']); // the emulator's HS256
+  expect(outcomes(linkClaims, { ...issued, shape })).toEqual(['passed']);
+  expect(outcomes(linkCarriesAccountInfo, { issued, sent: { user: { id: 'u', email: 'a@example.com' }, company: { id: 'c', name: 'Acme' } }, shape })).toEqual(['passed']);
 });
 
 test('refusals: the status each case demands, and a JSON error that names the field', () => {
