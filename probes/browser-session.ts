@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { deleteAt } from '../checks/paths';
-import type { BrowserContext, Page } from '@playwright/test';
+import type { BrowserContext, FrameLocator, Locator, Page } from '@playwright/test';
+import type { LocatorSpec } from '../shared/profile-schema';
 import { type ReceivedMessage, type Screen, type Visit } from '../checks/sign-on';
 import { messageType } from '../checks/sign-on';
 import { isObject, jsonObject } from '../checks/evidence';
@@ -10,6 +11,7 @@ import { issuedLink } from '../checks/mock-link';
 import type { Payload } from '../checks/payload';
 import { answer, type HttpClient } from '../client/http';
 import { mockLinkBody, mockLinkRequest, platformSkipReason, type BrowserProbeContext, type Platform } from './platform';
+import { hostPageHtml } from '../shared/host-page';
 import { recorded, type Probe, type ProbeResult, type Screenshot } from './probe';
 import { sampleAccountInfo } from '../shared/sample-account-info';
 
@@ -46,6 +48,7 @@ export interface Session {
 export async function inBrowser(ctx: BrowserProbeContext, name: string, body: (session: Session, http: HttpClient) => Promise<Finding[]>): Promise<ProbeResult> {
   const context = await ctx.browser.newContext({ viewport: { width: 900, height: 900 } });
   await captureMessages(context);
+  if (ctx.platform.servesHostPage) await serveHostPage(context, ctx.platform.hostOrigin);
   // Actions, DOM snapshots and network; not the screencast: each screen is a screenshot of its own.
   const trace = ctx.traceDir && path.join(ctx.traceDir, `${encodeURIComponent(name)}-${randomUUID()}.zip`);
   if (trace) await context.tracing.start({ title: name, snapshots: true, screenshots: false });
@@ -61,6 +64,17 @@ export async function inBrowser(ctx: BrowserProbeContext, name: string, body: (s
   }
 }
 
+/** The host page at `origin`, answered by the browser itself: nothing reaches that origin's server. */
+export async function serveHostPage(context: BrowserContext, origin: string): Promise<void> {
+  await context.route(
+    (url) => url.origin === origin,
+    (route) => {
+      const src = new URL(route.request().url()).searchParams.get('src');
+      return src && URL.canParse(src) ? route.fulfill({ contentType: 'text/html; charset=utf-8', body: hostPageHtml(src) }) : route.fulfill({ status: 404, contentType: 'text/plain', body: 'the harness serves only its host page here' });
+    },
+  );
+}
+
 export const hostPageFor = (hostPageUrl: string, src: string) => {
   const url = new URL(hostPageUrl);
   url.searchParams.set('src', src);
@@ -68,6 +82,17 @@ export const hostPageFor = (hostPageUrl: string, src: string) => {
 };
 
 export const frameOf = (page: Page) => page.frameLocator('iframe').first();
+
+/** A locator of the profile's, in the platform's frame (platform.screens). */
+export function locate(frame: FrameLocator, spec: LocatorSpec): Locator {
+  if (typeof spec === 'string') return frame.locator(spec);
+  if ('role' in spec) return frame.getByRole(spec.role as Parameters<FrameLocator['getByRole']>[0], spec.name === undefined ? {} : { name: spec.name });
+  if ('text' in spec) return frame.getByText(spec.text);
+  return frame.getByTestId(spec.testId);
+}
+
+/** A screen that is there now: not one a form submission left behind (marked stale by fillCollection). */
+const fresh = (frame: FrameLocator, spec: LocatorSpec) => locate(frame, spec).and(frame.locator(':not([data-stale])'));
 
 /** The message a screen posts, by its kind in the platform's vocabulary. */
 const messageOfScreen: Partial<Record<Screen, 'ready' | 'error'>> = { app: 'ready', error: 'error' };
@@ -105,10 +130,12 @@ async function captureMessages(context: BrowserContext): Promise<void> {
  * heard; for another screen, what came by then.
  */
 export async function observe(page: Page, platform: Platform, { waitMs = screenTimeoutMs, messageWaitMs = screenTimeoutMs } = {}): Promise<Visit> {
-  const shown = frameOf(page).locator('main[data-screen]:not([data-stale])');
-  await shown.waitFor({ timeout: waitMs }).catch(() => undefined);
-  const screen = (await shown.count()) > 0 ? (((await shown.getAttribute('data-screen')) ?? 'none') as Screen) : 'none';
-  const text = screen === 'none' ? '' : await shown.innerText();
+  const frame = frameOf(page);
+  const screens = (['app', 'error', 'collect'] as const).map((name) => ({ name, locator: fresh(frame, platform.screens[name]) }));
+  await screens.map(({ locator }) => locator).reduce((any, locator) => any.or(locator)).first().waitFor({ timeout: waitMs }).catch(() => undefined);
+  const shown = (await Promise.all(screens.map(async (candidate) => ((await candidate.locator.count()) > 0 ? candidate : undefined)))).find(Boolean);
+  const screen: Screen = shown?.name ?? 'none';
+  const text = shown ? await shown.locator.first().innerText() : '';
   const kind = messageOfScreen[screen];
   const awaited = kind && platform.messages[kind];
   const messages = () => received.get(page) ?? [];
@@ -140,17 +167,26 @@ export async function linkFor(ctx: BrowserProbeContext, http: HttpClient, edit =
 }
 
 /** Types values into the collection screen and submits it; the screen it leaves is marked stale for `observe`. */
-export async function fillCollection(page: Page, values: Record<string, string>) {
+export async function fillCollection(page: Page, platform: Platform, values: Record<string, string>) {
   const frame = frameOf(page);
-  await frame.locator('main[data-screen]').evaluate((main) => main.setAttribute('data-stale', ''));
-  for (const [path, value] of Object.entries(values)) await frame.locator(`input[name="${path}"]`).fill(value, { timeout: screenTimeoutMs });
-  await frame.locator('button[type=submit]').click({ timeout: screenTimeoutMs });
+  await locate(frame, platform.screens.collect).first().evaluate((screen) => screen.setAttribute('data-stale', ''), undefined, { timeout: screenTimeoutMs });
+  for (const [path, value] of Object.entries(values)) await fieldLocator(frame, platform, path).fill(value, { timeout: screenTimeoutMs });
+  await locate(frame, platform.screens.submit).first().click({ timeout: screenTimeoutMs });
 }
 
-export const fieldsOnScreen = (page: Page) =>
-  frameOf(page)
-    .locator('input[data-field]')
-    .evaluateAll((inputs) => inputs.map((input) => input.getAttribute('data-field') ?? ''));
+const fieldLocator = (frame: FrameLocator, platform: Platform, path: string) => {
+  const spec = platform.screens.fields?.[path];
+  return spec === undefined ? frame.locator(`input[name="${path}"]`) : locate(frame, spec).first();
+};
+
+/** The spec paths the collection screen asks for: by the profile's map of its inputs, or the emulator's data-field. */
+export async function fieldsOnScreen(page: Page, platform: Platform): Promise<string[]> {
+  const frame = frameOf(page);
+  const { fields } = platform.screens;
+  if (fields === undefined) return frame.locator('input[data-field]').evaluateAll((inputs) => inputs.map((input) => input.getAttribute('data-field') ?? ''));
+  const visible = await Promise.all(Object.entries(fields).map(async ([path, spec]) => ((await locate(frame, spec).first().isVisible()) ? path : undefined)));
+  return visible.filter((path): path is string => path !== undefined);
+}
 
 export const examplesFor = (fields: readonly string[]) => Object.fromEntries(fields.map((field) => [field, exampleFor(field)]));
 
@@ -160,7 +196,7 @@ export async function signOn(session: Session, platform: Platform, src: string, 
   let visit = await observe(session.page, platform);
   if (visit.screen === 'collect') {
     await session.shoot(`${shot}-collect`);
-    await fillCollection(session.page, examplesFor(await fieldsOnScreen(session.page)));
+    await fillCollection(session.page, platform, examplesFor(await fieldsOnScreen(session.page, platform)));
     visit = await observe(session.page, platform);
   }
   await session.shoot(`${shot}-${visit.screen}`);

@@ -14,7 +14,13 @@ import type { ProbeContext } from './probe';
 import { liveAccountInfo, type LiveAccountInfo } from './resources';
 
 /** The platform a profile signs on through (its `platform` block), ready to drive, with its defaults decided. */
-export interface Platform extends Omit<PlatformProfile, 'messages' | 'mockLink' | 'appOrigins' | 'authUrl'> {
+/** Where the harness serves its own host page, in the browser, at a profile's host origin. */
+export const servedHostPath = '/certify-host/';
+
+/** The bundled emulator's markup: what the spec leaves open ("not shown"). */
+const emulatorScreens = { app: 'main[data-screen="app"]', error: 'main[data-screen="error"]', collect: 'main[data-screen="collect"]', submit: 'button[type=submit]' };
+
+export interface Platform extends Omit<PlatformProfile, 'messages' | 'mockLink' | 'appOrigins' | 'authUrl' | 'screens'> {
   kind: 'emulator' | 'external';
   /** What the platform calls its messages to the host: the profile's, or the emulator's. */
   messages: MessageVocabulary;
@@ -24,6 +30,10 @@ export interface Platform extends Omit<PlatformProfile, 'messages' | 'mockLink' 
   appOrigins: readonly string[];
   /** The auth URL for a fresh code. */
   codeUrl(code: string): string;
+  /** Whether the harness serves its own host page, in the browser, at the profile's host origin. */
+  servesHostPage: boolean;
+  /** How to find the app's screens: the profile's locators, or the emulator's. */
+  screens: Required<Omit<NonNullable<PlatformProfile['screens']>, 'fields'>> & Pick<NonNullable<PlatformProfile['screens']>, 'fields'>;
   configure: boolean;
   storeTestData: boolean;
   /** `{url}/v1/emulator/partners/{partnerName}`: this partner on the bundled emulator's own API. */
@@ -75,11 +85,15 @@ export function platformOf({ authUrl: codeUrlTemplate, ...platform }: PlatformPr
     messages: platform.messages ?? emulatorMessages,
     mockLink: platform.mockLink ?? emulatorMockLink,
     appOrigins: platform.appOrigins ?? [new URL(platform.url).origin],
+    screens: { ...emulatorScreens, ...platform.screens },
     codeUrl: (code) =>
       (codeUrlTemplate ?? `${authUrl(platform.url, '{partnerName}')}?code={code}`).replaceAll('{partnerName}', encodeURIComponent(platform.partnerName)).replaceAll('{code}', encodeURIComponent(code)),
     emulatorPartnerUrl: emulatorPartnerUrl(platform.url, platform.partnerName),
     origin: new URL(platform.url).origin,
-    hostOrigin: new URL(platform.hostPageUrl).origin,
+    hostOrigin: platform.hostOrigin ?? new URL(platform.hostPageUrl).origin,
+    // At a host origin of the profile's, the host page is the harness's own, served in the browser.
+    hostPageUrl: platform.hostOrigin ? `${platform.hostOrigin}${servedHostPath}` : platform.hostPageUrl,
+    servesHostPage: platform.hostOrigin !== undefined,
   };
 }
 

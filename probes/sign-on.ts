@@ -9,7 +9,7 @@ import { codePathBlocker, platformOf, storesTestDataSkipReason, type BrowserProb
 import { type Probe } from './probe';
 import type { LiveAccountInfo } from './resources';
 
-import { browserProbe, examplesFor, exampleFor, expectedTexts, fieldsOnScreen, fillCollection, frameOf, hostPageFor, linkFor, observe, screenTimeoutMs, signOn, text, without, withCompanyName, type Session } from './browser-session';
+import { browserProbe, examplesFor, exampleFor, expectedTexts, fieldsOnScreen, fillCollection, frameOf, hostPageFor, linkFor, observe, screenTimeoutMs, serveHostPage, signOn, text, without, withCompanyName, type Session } from './browser-session';
 /** (a) The mock-link path: a link built from the partner's live account information opens the app. */
 const mockLinkSignOn = browserProbe(
   { id: 'sign-on/mock-link', area: 'sign-on', title: "a mock link built from the partner's account information opens the app in the host page", rules: [linkAppShown, linkNavigatedMessage], codes: 0 },
@@ -85,7 +85,7 @@ const collectSignOn = browserProbe(
     const expectedFields = missingYesStarFields(link.sent);
     const first = await observe(page, ctx.platform);
     await session.shoot('collect');
-    const fields = first.screen === 'collect' ? await fieldsOnScreen(page) : [];
+    const fields = first.screen === 'collect' ? await fieldsOnScreen(page, ctx.platform) : [];
     const listed = evaluate(collectionScreenShown, { ...first, fields, expectedFields }, undefined);
     const invalidField = 'user.phone';
     if (first.screen !== 'collect' || !fields.includes(invalidField)) {
@@ -95,7 +95,7 @@ const collectSignOn = browserProbe(
     const typing = storesTestDataSkipReason(ctx.profile, 'example personal data typed into the collection screen');
     if (typing) return skipRest(rules, listed, typing);
 
-    await fillCollection(page, { ...examplesFor(fields), [invalidField]: '555-01' });
+    await fillCollection(page, ctx.platform, { ...examplesFor(fields), [invalidField]: '555-01' });
     const rejected = await observe(page, ctx.platform);
     const errors = Object.fromEntries(
       await frameOf(page)
@@ -105,7 +105,7 @@ const collectSignOn = browserProbe(
     await session.shoot('collect-inline-error');
     const inline = evaluate(inlineErrorShown, { ...rejected, fields, expectedFields, invalidField, errors }, undefined);
 
-    await fillCollection(page, { [invalidField]: exampleFor(invalidField) });
+    await fillCollection(page, ctx.platform, { [invalidField]: exampleFor(invalidField) });
     const done = await observe(page, ctx.platform);
     await session.shoot('collect-app');
     return [...listed, ...inline, ...evaluate(collectionCompletes, done, undefined), ...evaluate(linkNavigatedMessage, done, undefined)];
@@ -203,10 +203,7 @@ const foreignHostSignOn = browserProbe(
     const { rules } = foreignHostSignOn;
     const { context, page } = session;
     const hostPage = new URL(ctx.platform.hostPageUrl);
-    await context.route(`${foreignOrigin}/**`, async (route) => {
-      const asked = new URL(route.request().url());
-      await route.fulfill({ response: await route.fetch({ url: `${hostPage.origin}${asked.pathname}${asked.search}` }) });
-    });
+    await serveHostPage(context, foreignOrigin);
     // The platform's pages pass through the test too, so that only their own headers decide whether the
     // foreign host may frame them (Chromium would also refuse a public origin framing a loopback one).
     let stripCsp = false;

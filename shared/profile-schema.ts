@@ -69,6 +69,18 @@ const codesSchema = z
   })
   .meta({ description: 'where the harness gets fresh one-time authorization codes' });
 
+/** A Playwright locator a person can write: a CSS selector, or by role and accessible name, by text, or by test id. */
+const locatorSchema = z.union(
+  [
+    z.string().min(1),
+    z.strictObject({ role: z.string().min(1), name: z.string().optional() }),
+    z.strictObject({ text: z.string().min(1) }),
+    z.strictObject({ testId: z.string().min(1) }),
+  ],
+  { error: 'must be a CSS selector, or {"role", "name"}, {"text"} or {"testId"}' },
+);
+export type LocatorSpec = z.output<typeof locatorSchema>;
+
 const platformSchema = z
   .strictObject(
     {
@@ -83,6 +95,11 @@ const platformSchema = z
         .meta({ description: 'the partnerName of the mock link; the auth URL is {url}/{partnerName}/auth' }),
       hostPageUrl: httpUrl("the page that embeds the platform in an iframe, the stand-in for the partner's app; its origin is the partner's host origin")
         .default('http://127.0.0.1:4402/'),
+      hostOrigin: z
+        .url({ protocol: /^https?$/, error: 'must be an http(s) origin such as "https://app.partner.example"' })
+        .refine((url) => new URL(url).origin === url, { error: 'must be an origin only: scheme, host and port, no path' })
+        .optional()
+        .meta({ description: "the host origin the platform is configured with for this partner (its frame-ancestors, its messages' target): the harness serves its own host page there, inside the browser only, so nothing reaches that origin's server. Without it, hostPageUrl's origin" }),
       mockLinkKey: z
         .string({ error: fieldError('give the HS256 key as a string') })
         .min(32, { error: 'is shorter than 32 characters; the platform signs with at least 32 bytes' })
@@ -124,6 +141,16 @@ const platformSchema = z
         }, { error: fieldError('describe the mock link: {"algorithms", "claim", "maxLifetimeSeconds"}') })
         .optional()
         .meta({ description: "what the mock link's JWT is; the spec says only \"JWT-encoded account information\". Default: the emulator's (HS256, accountInfo, 600 s)" }),
+      screens: z
+        .strictObject({
+          app: locatorSchema.optional().meta({ description: 'the app, once the user is signed on' }),
+          error: locatorSchema.optional().meta({ description: 'the error screen' }),
+          collect: locatorSchema.optional().meta({ description: 'the screen that collects missing account information' }),
+          fields: z.record(z.string(), locatorSchema).optional().meta({ description: 'the inputs of the collection screen, by the spec path each asks for ("user.phone": …)' }),
+          submit: locatorSchema.optional().meta({ description: "the collection screen's button that sends what was typed" }),
+        }, { error: fieldError('describe the screens: {"app", "error", "collect", "fields", "submit"}, each a locator') })
+        .optional()
+        .meta({ description: "how to find the embedded app's screens in its frame, each a Playwright locator: a CSS selector as a string, or {\"role\", \"name\"}, {\"text\"}, {\"testId\"}. Default: the emulator's (main[data-screen=…], input[data-field])" }),
       storeTestData: z
         .boolean({ error: fieldError('write true or false') })
         .optional()
@@ -235,7 +262,7 @@ export type PartnerConfig = z.output<typeof partnerConfigSchema>;
 
 export function partnerConfigOf(profile: Profile & { platform: PlatformProfile }): PartnerConfig {
   const { tokenExchangeUrl, accountInfoUrl, fundingSourcesUrl, clientId, clientSecret, scope, collectMissingAccountInfo, tokenExchangeEncoding, requestTimeoutMs } = profile;
-  const hostOrigin = new URL(profile.platform.hostPageUrl).origin;
+  const hostOrigin = profile.platform.hostOrigin ?? new URL(profile.platform.hostPageUrl).origin;
   return { tokenExchangeUrl, accountInfoUrl, fundingSourcesUrl, clientId, clientSecret, scope, collectMissingAccountInfo, tokenExchangeEncoding, requestTimeoutMs, hostOrigin };
 }
 export type BrowserCodes = NonNullable<Profile['codes']['browser']>;

@@ -168,7 +168,9 @@ test('a run that times out still writes both files, INCOMPLETE (never NOT CERTIF
 });
 
 test('a --reporter that would drop the certification reporter is refused before any test, naming --add-reporter; --add-reporter certifies', async () => {
-  const cli = (...args: string[]) => spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', ...args], { encoding: 'utf8', env: { ...parentEnv(), CERTIFICATION_REPORT_DIR: tempDir('refused-') } });
+  // Each in an output folder of its own: Playwright empties its output folder when a run starts, and the
+  // default one holds every other test's.
+  const cli = (...args: string[]) => spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', `--output=${tempDir('refused-run-')}`, ...args], { encoding: 'utf8', env: { ...parentEnv(), CERTIFICATION_REPORT_DIR: tempDir('refused-') } });
   const refused = cli('--project=reference', '--reporter=junit,dot');
   expect(refused.status).toBe(2);
   expect(refused.stderr).toContain('--reporter=junit,dot replaces the configured reporters, and with them the certification reporter, which plans a certification and writes its report; add yours to the configured ones instead: --add-reporter=junit,dot');

@@ -2,6 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { loadProfile } from '../../partners/profile';
+import { platformOf } from '../../probes/platform';
 import { startNewcomerPartner } from '../support/newcomer-partner';
 import { parentEnv, runNode } from '../support/run-playwright';
 import { tempDir } from '../support/temp';
@@ -61,6 +63,16 @@ test('Certify your endpoints, word for word, against a partner written from the 
   } finally {
     await partner.close();
   }
+});
+
+test("the real platform sandbox's example is a valid platform block of the profile it sits in", () => {
+  const steps = section('Certify your endpoints');
+  const example = JSON.parse(blocks(section('Certifying through the real platform sandbox'), 'json')[0]!) as { platform: object };
+  const dir = tempDir('platform-example-');
+  writeFileSync(path.join(dir, 'acme.json'), JSON.stringify({ ...(JSON.parse(blocks(steps, 'json')[0]!) as object), $schema: undefined, ...example }));
+  const loaded = loadProfile(path.join(dir, 'acme.json'), { PARTNER_ACME_CLIENT_SECRET: 's', PARTNER_ACME_PLATFORM_API_KEY: 'k' });
+  expect(loaded.errors).toEqual([]);
+  expect(platformOf(loaded.profile!.profile.platform!)).toMatchObject({ kind: 'external', configure: false, storeTestData: false, hostOrigin: 'https://app.acme.example', servesHostPage: true });
 });
 
 test('every command a page marks runnable selects tests (checked with --list)', () => {
