@@ -1,4 +1,4 @@
-import { jsonResponse, type JsonResponse } from '../checks/evidence';
+import { jsonResponse, type Exchange, type JsonResponse } from '../checks/evidence';
 import { evaluate, evaluateAll, skip, skipRest, type Rule } from '../checks/finding';
 import { landingCookies, landingFrameAncestors, landingReferrerPolicy } from '../checks/mock-link-landing';
 import {
@@ -27,6 +27,9 @@ import { sampleAccountInfo } from '../shared/sample-account-info';
 
 /** The mock-link contract (spec §4.3, §5.4), over HTTP: the link, its JWT, the landing page and every refusal. */
 
+/** Redirects a link may take to reach its page: as a browser would follow them, and no more. */
+const maxLandingHops = 5;
+
 const createRules = [linkCreated, linkAlgorithm, linkClaims, linkCarriesAccountInfo, landingReferrerPolicy, landingFrameAncestors, landingCookies];
 
 const createProbe: Probe<PlatformContext> = {
@@ -51,9 +54,21 @@ const createProbe: Probe<PlatformContext> = {
         ...evaluate(linkCarriesAccountInfo, { issued, sent: body.accountInfo as Payload, shape: ctx.platform.mockLink }, undefined),
       ];
       if (!issued.link) return skipRest(createProbe.rules, findings, 'no link was issued');
-      const landing = await http.send({ method: 'GET', url: issued.link, headers: { accept: 'text/html' } });
+      // The link may go on to the app by redirects, as a browser follows them: the page it lands on is judged,
+      // and every cookie set on the way.
+      const hops: Exchange[] = [];
+      let url = issued.link;
+      for (let hop = 0; hop < maxLandingHops; hop++) {
+        const exchange = await http.send({ method: 'GET', url, headers: { accept: 'text/html' } });
+        hops.push(exchange);
+        const { status, headers } = exchange.response ?? {};
+        if (status === undefined || status < 300 || status > 399 || !headers?.location || !URL.canParse(headers.location, url)) break;
+        url = new URL(headers.location, url).href;
+      }
+      const landing = hops.at(-1)!;
       if (!landing.response) return skipRest(createProbe.rules, findings, `the link did not load: ${landing.failure?.message}`);
-      const seen = { headers: landing.response.headers, hostOrigin: ctx.platform.hostOrigin };
+      const cookies = hops.flatMap((hop) => (hop.response?.headers['set-cookie'] ? [hop.response.headers['set-cookie']] : [])).join(', ');
+      const seen = { headers: { ...landing.response.headers, ...(cookies ? { 'set-cookie': cookies } : {}) }, hostOrigin: ctx.platform.hostOrigin };
       return [...findings, ...evaluateAll([landingReferrerPolicy, landingFrameAncestors, landingCookies], seen, undefined)];
     }),
 };

@@ -4,8 +4,11 @@
  */
 import { buildSandbox, sandboxHost } from './sandbox';
 
-const servers = buildSandbox();
 async function listen() {
+  const servers = await buildSandbox();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void Promise.all(servers.map(({ server }) => server.close())).then(() => process.exit(0)));
+  }
   for (const { name, server, port, hint } of servers) {
     try {
       const address = await server.listen({ host: sandboxHost, port });
@@ -17,7 +20,3 @@ async function listen() {
   }
 }
 void listen();
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void Promise.all(servers.map(({ server }) => server.close())).then(() => process.exit(0)));
-}

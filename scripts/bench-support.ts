@@ -13,7 +13,7 @@ export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Ma
  * (reuseExistingServer), so its request counter sees them. Returns how to stop what was started.
  */
 export async function ensureSandbox(): Promise<() => Promise<void>> {
-  const sandbox = buildSandbox();
+  const sandbox = await buildSandbox();
   const running = await fetch(`${sandboxOrigin}/health`).then(() => true, () => false);
   if (running) return async () => {};
   for (const { server, port } of sandbox) await server.listen({ host: sandboxHost, port });
