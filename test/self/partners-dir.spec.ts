@@ -64,7 +64,8 @@ test('a run with too few static codes says how many it needs and fails clearly w
   const run = await runPlaywright(['--project=acme-short'], { PARTNERS_DIR: dir, PARTNER_ACME_CLIENT_SECRET: secret });
   expect(run.stderr + run.stdout).toContain('acme-short: "codes.static" holds 2 codes; a full certification run needs 24');
   expect(JSON.stringify(run.report)).toContain('\\"codes.static\\" ran out: it holds 2 codes and this run needs 24; ask the partner for 24 fresh codes');
-  expect(run.code).toBe(1);
+  // Made-up codes: NOT CERTIFIED when the exchange that took one was judged first, INCOMPLETE otherwise; never certified.
+  expect([1, 3]).toContain(run.code);
 });
 
 test('invalid profiles that were asked for stop the run before any test, with one line each; those not asked for stop no one', async () => {
@@ -78,7 +79,7 @@ test('invalid profiles that were asked for stop the run before any test, with on
   expect(other.stderr).not.toContain('invalid partner profile');
   expect(other.report?.stats).toMatchObject({ unexpected: 0 });
   const certify = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/certify.ts', 'nope'], { encoding: 'utf8', env: { ...parentEnv(), PARTNERS_DIR: dir } });
-  expect(certify.stderr.trim()).toMatch(/^no partner "nope"; partners: bad-url, no-token-url, reference, unset-env /);
+  expect(certify.stderr.trim()).toMatch(/^no partner "nope"; partners: bad-url, no-token-url, reference, reference-ledgerly, unset-env /);
   const run = await runPlaywright(['--project=reference', '--project=bad-url', '--project=no-token-url', '--project=unset-env'], { PARTNERS_DIR: dir });
   expect(run.code).toBe(2);
   expect(run.report).toBeUndefined();
