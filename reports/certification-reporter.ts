@@ -20,6 +20,7 @@ import { files, writePartnerFiles, type Written } from './partner-files';
 import { harnessVersion, partialOf, platformJudges, runProblems, shardsOf, type PartnerMetadata } from './run-info';
 import { ensureRunId, runIdVariable, targetsOf } from '../shared/run-identity';
 import { signingKeyFrom, signingKeyVariable, type SigningKey } from './signing';
+import { platformKind } from '../shared/platform-kind';
 
 /**
  * The certification reporter: for every partner project of a run it writes `<outputDir>/<project>/`
@@ -267,7 +268,7 @@ export default class CertificationReporter implements Reporter {
     const partial = problems.length > 0 ? null : chosen;
     const judge = partner.platformJudgedBy === undefined ? undefined : this.partners.get(partner.platformJudgedBy);
     const platform = {
-      emulator: partner.profile?.platform?.configure ?? false,
+      emulator: partner.profile?.platform !== undefined && platformKind(partner.profile.platform) === 'emulator',
       ...(judge ? { judgedBy: judge.name, tests: [...judge.tests.values()].filter((test) => test.owner === 'platform') } : {}),
     };
     const cert = buildCertification(run, tests, partner.previous, { waivers: partner.waivers, partial, runProblems: problems, platform });
