@@ -1,4 +1,5 @@
 import type { ClauseId } from './clauses';
+import { policies, sourcesOf } from './csp';
 import type { Rule } from './finding';
 import { received, screenNames, type Visit } from './sign-on';
 
@@ -62,8 +63,8 @@ export const landingFrameAncestors: Rule<Landing> = {
   // Other named origins are the platform's business (two host origins of one partner, say); a wildcard, or
   // a scheme alone, lets any site frame the app.
   check: ({ headers, hostOrigin }) => {
-    const directive = (headers['content-security-policy'] ?? '').split(';').map((part) => part.trim().split(/\s+/)).find(([name]) => name?.toLowerCase() === 'frame-ancestors');
-    const sources = directive?.slice(1) ?? [];
+    const directive = policies(headers['content-security-policy'] ?? '').map((policy) => sourcesOf(policy, 'frame-ancestors')).find(Boolean);
+    const sources = directive ?? [];
     const wildcard = sources.find((source) => source.includes('*') || /^[a-z][a-z0-9+.-]*:$/i.test(source));
     if (sources.includes(hostOrigin) && !wildcard) return [];
     const fix = wildcard ? `name the host origins instead of ${JSON.stringify(wildcard)}` : `add ${hostOrigin}`;

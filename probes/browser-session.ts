@@ -9,9 +9,11 @@ import { isObject, jsonObject } from '../checks/evidence';
 import { type Blocker, type Finding } from '../checks/finding';
 import { issuedLink } from '../checks/mock-link';
 import type { Payload } from '../checks/payload';
+import { codeIn, codeMarker } from '../checks/partner-app';
 import { answer, type HttpClient } from '../client/http';
-import { mockLinkBody, mockLinkRequest, platformSkipReason, type BrowserProbeContext, type Platform } from './platform';
+import { mockLinkBody, mockLinkRequest, platformSkipReason, servedHostPath, type BrowserProbeContext, type Platform } from './platform';
 import { hostPageHtml } from '../shared/host-page';
+import { maskedEverywhere } from '../shared/redaction/redact';
 import { recorded, type Probe, type ProbeResult, type Screenshot } from './probe';
 import { sampleAccountInfo } from '../shared/sample-account-info';
 
@@ -44,14 +46,36 @@ export interface Session {
   shoot(name: string): Promise<void>;
 }
 
+/** The values of a Set-Cookie header (one cookie a line): what later requests send back in "Cookie". */
+const cookieValues = (header: string) =>
+  header.split('\n').map((line) => {
+    const pair = line.split(';')[0]!;
+    return pair.slice(pair.indexOf('=') + 1).trim().replace(/^"(.*)"$/, '$1');
+  });
+
 /** A fresh browser context and page for one probe, traced when the context says where; closed whatever happens. */
 export async function inBrowser(ctx: BrowserProbeContext, name: string, body: (session: Session, http: HttpClient) => Promise<Finding[]>): Promise<ProbeResult> {
   const context = await ctx.browser.newContext({ viewport: { width: 900, height: 900 } });
+  // A session cookie is a credential that every later request of the trace carries: learnt as it is set. Not
+  // a word-like value, though, which is no credential, and masking it would rewrite the report's own words.
+  context.on('response', (response) => void response.headerValues('set-cookie').then((cookies) => ctx.learn?.(cookies.flatMap(cookieValues).filter(maskedEverywhere)), () => undefined));
+  // A code on its way to the auth URL, which a page minted (the partner's app) and a partner may echo anywhere:
+  // learnt before the request leaves, so before the platform can spend it.
+  const authUrl = ctx.platform.codeUrl(codeMarker);
+  await context.route(
+    (url) => codeIn(url.href, authUrl) !== undefined,
+    (route) => {
+      ctx.learn?.([codeIn(route.request().url(), authUrl)!]);
+      return route.fallback();
+    },
+  );
   await captureMessages(context);
-  if (ctx.platform.servesHostPage) await serveHostPage(context, ctx.platform.hostOrigin);
+  // Only its own path: the partner's app may live at the same origin.
+  if (ctx.platform.servesHostPage) await serveHostPage(context, ctx.platform.hostOrigin, servedHostPath);
   // Actions, DOM snapshots and network; not the screencast: each screen is a screenshot of its own.
-  const trace = ctx.traceDir && path.join(ctx.traceDir, `${encodeURIComponent(name)}-${randomUUID()}.zip`);
-  if (trace) await context.tracing.start({ title: name, snapshots: true, screenshots: false });
+  // Under --trace=on Playwright traces every context already, this one too, and refuses a second start.
+  const file = ctx.traceDir && path.join(ctx.traceDir, `${encodeURIComponent(name)}-${randomUUID()}.zip`);
+  const trace = file && (await context.tracing.start({ title: name, snapshots: true, screenshots: false }).then(() => file, () => undefined));
   const page = await context.newPage();
   const screenshots: Screenshot[] = [];
   const shoot = async (shot: string) => void screenshots.push({ name: shot, png: await page.screenshot() });
@@ -64,10 +88,10 @@ export async function inBrowser(ctx: BrowserProbeContext, name: string, body: (s
   }
 }
 
-/** The host page at `origin`, answered by the browser itself: nothing reaches that origin's server. */
-export async function serveHostPage(context: BrowserContext, origin: string): Promise<void> {
+/** The host page at `origin` (at `path` only, when given), answered by the browser itself: nothing reaches that origin's server. */
+export async function serveHostPage(context: BrowserContext, origin: string, path?: string): Promise<void> {
   await context.route(
-    (url) => url.origin === origin,
+    (url) => url.origin === origin && (path === undefined || url.pathname === path),
     (route) => {
       const src = new URL(route.request().url()).searchParams.get('src');
       return src && URL.canParse(src) ? route.fulfill({ contentType: 'text/html; charset=utf-8', body: hostPageHtml(src) }) : route.fulfill({ status: 404, contentType: 'text/plain', body: 'the harness serves only its host page here' });
@@ -83,8 +107,8 @@ export const hostPageFor = (hostPageUrl: string, src: string) => {
 
 export const frameOf = (page: Page) => page.frameLocator('iframe').first();
 
-/** A locator of the profile's, in the platform's frame (platform.screens). */
-export function locate(frame: FrameLocator, spec: LocatorSpec): Locator {
+/** A locator of the profile's, in the platform's frame (platform.screens) or the partner's page (partnerApp). */
+export function locate(frame: Pick<FrameLocator, 'locator' | 'getByRole' | 'getByText' | 'getByTestId'>, spec: LocatorSpec): Locator {
   if (typeof spec === 'string') return frame.locator(spec);
   if ('role' in spec) return frame.getByRole(spec.role as Parameters<FrameLocator['getByRole']>[0], spec.name === undefined ? {} : { name: spec.name });
   if ('text' in spec) return frame.getByText(spec.text);
@@ -129,8 +153,7 @@ async function captureMessages(context: BrowserContext): Promise<void> {
  * until that message arrives or `messageWaitMs` ran out, so an app that posts after a fetch of its own is
  * heard; for another screen, what came by then.
  */
-export async function observe(page: Page, platform: Platform, { waitMs = screenTimeoutMs, messageWaitMs = screenTimeoutMs } = {}): Promise<Visit> {
-  const frame = frameOf(page);
+export async function observe(page: Page, platform: Platform, { waitMs = screenTimeoutMs, messageWaitMs = screenTimeoutMs, frame = frameOf(page) }: { waitMs?: number; messageWaitMs?: number; frame?: FrameLocator } = {}): Promise<Visit> {
   const screens = (['app', 'error', 'collect'] as const).map((name) => ({ name, locator: fresh(frame, platform.screens[name]) }));
   await screens.map(({ locator }) => locator).reduce((any, locator) => any.or(locator)).first().waitFor({ timeout: waitMs }).catch(() => undefined);
   const shown = (await Promise.all(screens.map(async (candidate) => ((await candidate.locator.count()) > 0 ? candidate : undefined)))).find(Boolean);

@@ -25,6 +25,12 @@ export interface ProbeContext {
   now(): Date;
   /** The worker's one exchange of a code, made once when first asked for (probes/token-exchange.ts, workerExchangeOnce). */
   workerExchange(): Promise<WorkerExchange>;
+  /**
+   * Hands the run, at once, a credential met outside the harness's own exchanges (a cookie a browser was
+   * given, a code a partner's page framed): what is stored from then on masks it, a trace cut at the end of
+   * the test that is running too.
+   */
+  learn?(values: readonly string[]): void;
 }
 
 export interface ProbeResult {

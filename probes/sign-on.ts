@@ -7,6 +7,7 @@ import { signOnDecision } from '../checks/sign-on-decision';
 import type { HttpClient } from '../client/http';
 import { codePathBlocker, platformOf, storesTestDataSkipReason, type BrowserProbeContext } from './platform';
 import { type Probe } from './probe';
+import { partnerAppProbe } from './partner-app';
 import type { LiveAccountInfo } from './resources';
 
 import { browserProbe, examplesFor, exampleFor, expectedTexts, fieldsOnScreen, fillCollection, frameOf, hostPageFor, linkFor, observe, screenTimeoutMs, serveHostPage, signOn, text, without, withCompanyName, type Session } from './browser-session';
@@ -251,6 +252,7 @@ const foreignHostSignOn = browserProbe(
 );
 
 export const signOnProbes: readonly Probe<BrowserProbeContext>[] = [
+  partnerAppProbe,
   mockLinkSignOn,
   codeSignOn,
   collectSignOn,

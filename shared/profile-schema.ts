@@ -178,6 +178,18 @@ const dataApiSchema = z
   )
   .meta({ description: 'the read-only data API to check (spec §4.1); without it the data-API suite is skipped' });
 
+const partnerAppSchema = z
+  .strictObject(
+    {
+      page: httpUrl("the page of the partner's app that embeds the platform in an iframe"),
+      login: z.array(browserStep).optional().meta({ description: 'the goto/fill/click steps that sign a test user in to the app first, as in codes.browser' }),
+      frame: locatorSchema.optional().meta({ description: 'the iframe that holds the platform; default: the first iframe' }),
+      authError: locatorSchema.optional().meta({ description: 'what the page shows when the platform says sign-on failed: with it, the harness checks that the page acts on no message from another origin' }),
+    },
+    { error: fieldError('describe the partner\'s app: {"page", "login", "frame", "authError"}') },
+  )
+  .meta({ description: "the partner's own app, whose page embeds the platform: the harness lets it embed the platform and judges the page (needs a platform block)" });
+
 export const profileSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -203,6 +215,7 @@ export const profileSchema = z
       .meta({ description: 'the body encoding the platform is configured to send this partner\'s token requests in (spec §4.2): "form" (RFC 6749 §4.1.3, what OAuth libraries accept) or "json". That encoding must issue a token (MUST); the other is tried and noted (INFO)' }),
     codes: codesSchema,
     platform: platformSchema.optional(),
+    partnerApp: partnerAppSchema.optional(),
     dataApi: dataApiSchema.optional(),
     environment: z
       .enum(['staging', 'production'], { error: fieldError('must be "staging" or "production"') })

@@ -4,6 +4,7 @@ import { equalSecrets } from '../secrets';
 import { isFault, type Fault } from './faults';
 import { echoingHeaders, echoingRefusal, hostileTokenAnswer, isHostileFault, isLeakFault, withByteOrderMark, type HostileFault, type LeakFault } from './hostile';
 import { tokenLifetimeSeconds, type Store } from './store';
+import { isAppFault, type AppFault } from './app';
 
 
 /** The one client registered with the reference partner; partners/reference.json carries the same values. */
@@ -19,8 +20,8 @@ export const realm = 'reference-partner';
 const knownParams = new Set(['grant_type', 'code', 'client_id', 'client_secret', 'scope', 'redirect_uri', 'code_verifier']);
 export const formType = 'application/x-www-form-urlencoded';
 
-export type Faults = ReadonlySet<Fault | HostileFault | LeakFault>;
-export const isKnownFault = (name: string): name is Fault | HostileFault | LeakFault => isFault(name) || isHostileFault(name) || isLeakFault(name);
+export type Faults = ReadonlySet<Fault | HostileFault | LeakFault | AppFault>;
+export const isKnownFault = (name: string): name is Fault | HostileFault | LeakFault | AppFault => isFault(name) || isHostileFault(name) || isLeakFault(name) || isAppFault(name);
 
 export function faultsOf(request: FastifyRequest): Faults {
   const list = (request.params as { faults?: string }).faults;

@@ -50,5 +50,5 @@ test('npm pack, installed into an empty folder: init writes a profile, and the p
   expect(cert.verdict).toBe('CERTIFIED');
   // The package's own configuration, under the folder's playwright.config.js, for Playwright's own command.
   const listed = run('npx', ['playwright', 'test', '--project=refcopy', '--list'], folder);
-  expect(listed.stdout, listed.output).toMatch(/Total: 31 tests in 6 files/);
+  expect(listed.stdout, listed.output).toMatch(/Total: 32 tests in 6 files/);
 });

@@ -29,11 +29,11 @@ test('a profile only in PARTNERS_DIR, for a server outside this project, certifi
   const run = await runPlaywright(['--project=acme'], { PARTNERS_DIR: dir, PARTNER_ACME_CLIENT_SECRET: secret });
   expect(run.stderr).not.toContain('invalid partner profile');
   // Without "fundingSourcesUrl" the 2 funding-source tests are skipped; without "platform", the 2
-  // mock-link and 8 browser tests; without "dataApi", the 3 data-API tests; without "slowChecks", the
+  // mock-link and 9 browser tests; without "dataApi", the 3 data-API tests; without "slowChecks", the
   // code-lifetime test; each saying why.
-  expect(run.report?.stats).toMatchObject({ expected: 15, unexpected: 0, skipped: 16 });
+  expect(run.report?.stats).toMatchObject({ expected: 15, unexpected: 0, skipped: 17 });
   const reasons = Object.values(skipReasons(run.report));
-  expect(reasons.filter((reason) => reason.startsWith('the profile has no "platform" block'))).toHaveLength(10);
+  expect(reasons.filter((reason) => reason.startsWith('the profile has no "platform" block'))).toHaveLength(11);
   expect(reasons.filter((reason) => reason.startsWith('the profile has no "dataApi" block'))).toHaveLength(3);
   expect(run.code).toBe(0);
 });
@@ -44,8 +44,8 @@ test('the platform emulator learns a PARTNERS_DIR profile and signs its users on
   const dir = partnersDir({ acme: { ...acmeProfile({ mintUrl: `${acme.origin}/staging/mint` }), platform } });
   const run = await runPlaywright(['--project=acme'], { PARTNERS_DIR: dir, PARTNER_ACME_CLIENT_SECRET: secret });
   // Skipped: the 2 funding-source tests and the funding sync (no "fundingSourcesUrl"), the 3 data-API
-  // tests, and the code-lifetime test (no "slowChecks").
-  expect(run.report?.stats).toMatchObject({ expected: 24, unexpected: 0, skipped: 7 });
+  // tests, the partner's app (no "partnerApp") and the code-lifetime test (no "slowChecks").
+  expect(run.report?.stats).toMatchObject({ expected: 24, unexpected: 0, skipped: 8 });
   expect(run.code).toBe(0);
 });
 
@@ -79,7 +79,7 @@ test('invalid profiles that were asked for stop the run before any test, with on
   expect(other.stderr).not.toContain('invalid partner profile');
   expect(other.report?.stats).toMatchObject({ unexpected: 0 });
   const certify = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/certify.ts', 'nope'], { encoding: 'utf8', env: { ...parentEnv(), PARTNERS_DIR: dir } });
-  expect(certify.stderr.trim()).toMatch(/^no partner "nope"; partners: bad-url, no-token-url, reference, reference-ledgerly, unset-env /);
+  expect(certify.stderr.trim()).toMatch(/^no partner "nope"; partners: bad-url, no-token-url, reference, reference-app, reference-ledgerly, unset-env /);
   const run = await runPlaywright(['--project=reference', '--project=bad-url', '--project=no-token-url', '--project=unset-env'], { PARTNERS_DIR: dir });
   expect(run.code).toBe(2);
   expect(run.report).toBeUndefined();

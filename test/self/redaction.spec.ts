@@ -67,6 +67,7 @@ test('no planted secret, in any form or as half of one, survives in any file of 
     clientSecret,
     loginPassword: password,
     platformAuthUrl: 'http://127.0.0.1:4401/planted/auth',
+    appAuthUrl: 'http://127.0.0.1:4401/planted/auth',
     opaque: () => {
       issued.push(`${randomBytes(9).toString('base64')}+/${issued.length}=${randomBytes(9).toString('base64')}`);
       return issued.at(-1)!;
@@ -74,7 +75,8 @@ test('no planted secret, in any form or as half of one, survives in any file of 
   });
   try {
     const profile = referenceProfile(partner.origin, ['echoes-secrets', 'personal-data-elsewhere'], { collectMissingAccountInfo: true });
-    const platform = { url: 'http://127.0.0.1:4401', apiKey: 'env:PARTNER_PLANTED_API_KEY', partnerName: 'planted', mockLinkKey: platformSandbox.mockLinkKey };
+    // The partner's own app is the host: its session cookie, an opaque value, is planted too.
+    const platform = { url: 'http://127.0.0.1:4401', apiKey: 'env:PARTNER_PLANTED_API_KEY', partnerName: 'planted', hostOrigin: partner.origin, mockLinkKey: platformSandbox.mockLinkKey };
     const endpoints = endpointsOf(profile);
     const gatewayKey = `gw-key-${randomBytes(8).toString('hex')}`;
     const gatewayPassword = `gw-pass-${randomBytes(8).toString('hex')}`;
@@ -100,6 +102,13 @@ test('no planted secret, in any form or as half of one, survives in any file of 
           },
         },
         platform,
+        // A fault of its own, so that its probe's trace is kept.
+        partnerApp: {
+          page: `${partner.origin}/faults/app-trusts-any-origin/app/payments`,
+          login: [{ goto: `${partner.origin}/faults/app-trusts-any-origin/app/login` }, { fill: '#username', value: 'complete' }, { fill: '#password', value: 'env:PARTNER_PLANTED_PASSWORD' }, { click: 'button[type=submit]' }],
+          frame: 'iframe#payments',
+          authError: '#sign-in-problem',
+        },
         dataApi: { baseUrl: 'http://127.0.0.1:4401', token: 'env:PARTNER_PLANTED_DATA_API_TOKEN' },
       },
     });
@@ -135,6 +144,8 @@ test('no planted secret, in any form or as half of one, survives in any file of 
     // The leaking partner was really met: its echo was judged (a warning), and the report was written whole.
     const certification = JSON.parse(readFileSync(path.join(run.out, 'certification', 'planted', 'certification.json'), 'utf8')) as { findings: { rule: string; outcome: string; message: string }[] };
     expect(certification.findings.some((f) => f.outcome === 'warning' && f.message.includes('[redacted]'))).toBe(true);
+    // The partner's app was driven (its fault found), so its session cookie and the codes it minted were issued.
+    expect(certification.findings.filter((f) => f.rule === 'sign-on/partner-app/message-origin').map((f) => f.outcome)).toEqual(['failed']);
 
     const planted: Record<string, string> = {
       'client secret': clientSecret,

@@ -100,11 +100,11 @@ test('the probes own every rule of the catalogue, each exactly once, in their ow
   for (const probe of allProbes) for (const rule of probe.alsoJudges ?? []) expect(owners.get(rule.id), `${probe.id} also judges ${rule.id}`).toHaveLength(1);
 });
 
-test('every rule has an owner: the partner\'s endpoints and data and the code path of sign-on are the partner\'s, the rest the platform\'s', () => {
+test('every rule has an owner: the partner\'s endpoints and data, the code path of sign-on and the partner\'s own app are the partner\'s, the rest the platform\'s', () => {
   expect(allRules.filter((rule) => rule.owner !== 'partner' && rule.owner !== 'platform').map((rule) => rule.id)).toEqual([]);
   const partnerAreas = ['token-exchange', 'account-info', 'funding-sources'];
   const codePath = ['sign-on/app/shown', 'sign-on/message/navigated'];
-  const expectedOwner = (id: string) => (partnerAreas.includes(id.split('/')[0]!) || codePath.includes(id) ? 'partner' : 'platform');
+  const expectedOwner = (id: string) => (partnerAreas.includes(id.split('/')[0]!) || codePath.includes(id) || id.startsWith('sign-on/partner-app/') ? 'partner' : 'platform');
   expect(allRules.filter((rule) => rule.owner !== expectedOwner(rule.id)).map((rule) => `${rule.id}: ${rule.owner}`)).toEqual([]);
   expect(allRules.filter((rule) => rule.owner === 'platform').length).toBe(51);
   // A probe judges one party's rules only, so a platform's probe can run once for every partner on it.

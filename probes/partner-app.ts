@@ -1,0 +1,100 @@
+import type { Page } from '@playwright/test';
+import { actsOnPlatformMessagesOnly, codeMarker, cspAdmitsPlatform, embedsFreshCode, frameSandboxAllowsApp, partnerAppRules, partnerAppShown, type EmbedLoad } from '../checks/partner-app';
+import { blocked, evaluate, failed, notChecked, skip, type Finding } from '../checks/finding';
+import { html, scriptJson } from '../shared/html';
+import { browserProbe, locate, observe, screenTimeoutMs, type Session } from './browser-session';
+import type { BrowserProbeContext } from './platform';
+
+/**
+ * The partner's own app (its `partnerApp`): a test user signs in with the profile's steps, then the page that
+ * embeds the platform is loaded twice, as a user opens payments twice. What the page framed, its CSP and the
+ * frame's sandbox are judged, and what the frame showed; then a page of another origin posts the platform's
+ * error message to it, which it must not act on.
+ */
+
+const foreignSender = 'http://certify-foreign-sender.invalid';
+
+async function signIn(page: Page, steps: NonNullable<NonNullable<BrowserProbeContext['profile']['partnerApp']>['login']>): Promise<string | undefined> {
+  for (const [index, step] of steps.entries()) {
+    try {
+      if ('goto' in step) await page.goto(step.goto);
+      else if ('fill' in step) await page.fill(step.fill, step.value, { timeout: screenTimeoutMs });
+      else await page.click(step.click, { timeout: screenTimeoutMs });
+    } catch (error) {
+      return `"partnerApp.login" step ${index + 1} of ${steps.length} failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+    }
+  }
+  return undefined;
+}
+
+const senderPath = '/certify-message-sender';
+
+/** Whether the page shows its sign-on error once a window at `origin` it opened posted the platform's error message to it. */
+async function showsErrorAfterMessageFrom(ctx: BrowserProbeContext, session: Session, shown: ReturnType<typeof locate>, origin: string): Promise<boolean | string> {
+  const { typeKey, error, reasonKey } = ctx.platform.messages;
+  const message = { [typeKey]: error, [reasonKey]: 'CERTIFY_TEST_MESSAGE' };
+  // Answered by the browser: nothing reaches a server at that origin.
+  await session.context.route(`${origin}${senderPath}`, (route) => route.fulfill({ contentType: 'text/html', body: html`<!doctype html><script>opener.postMessage(${scriptJson(message)}, '*'); close()</script>`.text }));
+  const popup = session.context.waitForEvent('page', { timeout: screenTimeoutMs }).catch(() => undefined);
+  await session.page.evaluate((url) => void window.open(url), `${origin}${senderPath}`);
+  if (!(await popup)) return `the browser opened no window at ${origin} to post from`;
+  return shown.waitFor({ timeout: 2_000 }).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * The page must ignore the platform's error message from another origin; the same message from the
+ * platform's own origin, sent next, is the control that shows the page listens at all.
+ */
+async function messageOriginFindings(ctx: BrowserProbeContext, session: Session, shown: ReturnType<typeof locate>, cause: Finding | undefined): Promise<Finding[]> {
+  if ((await shown.isVisible()) && cause) return blocked([actsOnPlatformMessagesOnly], { rule: cause.rule, reason: 'the page already showed its sign-on error, so a reaction to a message could not be told from it' });
+  if (await shown.isVisible()) return notChecked([actsOnPlatformMessagesOnly], 'the page showed its sign-on error before any message was sent, so a reaction could not be told from it');
+  const reacted = await showsErrorAfterMessageFrom(ctx, session, shown, foreignSender);
+  if (typeof reacted === 'string') return notChecked([actsOnPlatformMessagesOnly], reacted);
+  if (!reacted) {
+    const platformOrigin = ctx.platform.appOrigins[0]!;
+    const control = await showsErrorAfterMessageFrom(ctx, session, shown, platformOrigin);
+    if (control !== true) return notChecked([actsOnPlatformMessagesOnly], typeof control === 'string' ? control : `the page did not show "partnerApp.authError" for the platform's own error message from ${platformOrigin} either, so ignoring another origin's proves nothing; check the locator`);
+  }
+  return evaluate(actsOnPlatformMessagesOnly, { reacted, foreignOrigin: foreignSender }, undefined);
+}
+
+export const partnerAppProbe = browserProbe(
+  {
+    id: 'sign-on/partner-app',
+    area: 'sign-on',
+    title: "the partner's own page frames the platform with a fresh code at each load, and the app opens inside it",
+    rules: partnerAppRules,
+    codes: 0,
+    skipReason: (profile) => (profile.partnerApp ? undefined : 'the profile has no "partnerApp" block (the page of the partner\'s app that embeds the platform)'),
+  },
+  async (ctx, session) => {
+    const app = ctx.profile.partnerApp!;
+    const { page } = session;
+    const loginProblem = await signIn(page, app.login ?? []);
+    if (loginProblem) return notChecked(partnerAppRules, loginProblem);
+    const authUrl = ctx.platform.codeUrl(codeMarker);
+    const element = app.frame ? locate(page, app.frame).first() : page.locator('iframe').first();
+    const load = async (): Promise<EmbedLoad> => {
+      const response = await page.goto(app.page);
+      await element.waitFor({ state: 'attached', timeout: screenTimeoutMs }).catch(() => undefined);
+      const src = (await element.getAttribute('src').catch(() => null)) ?? undefined;
+      return { src, sandbox: await element.getAttribute('sandbox').catch(() => null), csp: response?.headers()['content-security-policy'] };
+    };
+    const first = await load();
+    const visit = await observe(page, ctx.platform, { frame: element.contentFrame() });
+    await session.shoot('partner-app');
+    const second = await load();
+    const embedding = { page: app.page, loads: [first, second], authUrl, appOrigins: ctx.platform.appOrigins };
+    const ofPage = [...evaluate(embedsFreshCode, embedding, undefined), ...evaluate(cspAdmitsPlatform, embedding, undefined), ...evaluate(frameSandboxAllowsApp, embedding, undefined)];
+    // A frame the page itself broke (a spent code, its CSP, its sandbox) is that rule's failure, not a second one.
+    const cause = failed(ofPage)[0];
+    const shown: Finding[] = visit.screen !== 'app' && cause ? blocked([partnerAppShown], { rule: cause.rule, reason: 'the page itself kept the app from loading' }) : evaluate(partnerAppShown, visit, undefined);
+    if (!app.authError) return [...ofPage, ...shown, ...skip([actsOnPlatformMessagesOnly], 'the profile names no "partnerApp.authError", so nothing on the page tells whether it acted on a message')];
+    const messages = await messageOriginFindings(ctx, session, locate(page, app.authError).first(), cause);
+    await session.shoot('partner-app-after-messages');
+    return [...ofPage, ...shown, ...messages];
+  },
+);

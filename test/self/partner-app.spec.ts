@@ -1,0 +1,79 @@
+import { expect, test } from '@playwright/test';
+import { loadProfile } from '../../partners/profile';
+import type { Finding } from '../../checks/finding';
+import { partnerAppRules } from '../../checks/partner-app';
+import { runPlatformProbes } from '../../probes/certification';
+import { partnerAppProbe } from '../../probes/partner-app';
+import { appFaultNames, appFaults, type AppFault } from '../../sandbox/reference-partner/app';
+import type { Profile } from '../../shared/profile-schema';
+import { startPlatform, startReferencePartner } from '../support/sandbox';
+
+/**
+ * The partner's own app (partners/reference-app.json): the reference partner's payments page embeds the
+ * platform, and each of its faults is caught by exactly its rule, with the others still judged.
+ */
+
+const sandbox = {} as { partner: Awaited<ReturnType<typeof startReferencePartner>>; platform: Awaited<ReturnType<typeof startPlatform>> };
+test.beforeAll(async () => {
+  sandbox.platform = await startPlatform();
+  // The app embeds this emulator's auth URL, under the partner name the profile configures.
+  sandbox.partner = await startReferencePartner({ appAuthUrl: `${sandbox.platform.origin}/reference-app/auth` });
+});
+test.afterAll(async () => {
+  await Promise.all([sandbox.partner.close(), sandbox.platform.close()]);
+});
+
+/** partners/reference-app.json, on this file's sandbox, with the app's `faults` switched on. */
+function appProfile(faults: readonly AppFault[] = []): Profile {
+  const { profile } = loadProfile('partners/reference-app.json', {});
+  if (!profile) throw new Error('partners/reference-app.json does not load');
+  const base = profile.profile;
+  const partner = (url: string) => `${sandbox.partner.origin}${new URL(url).pathname}${new URL(url).search}`;
+  const app = (url: string) => `${sandbox.partner.origin}${faults.length > 0 ? `/faults/${faults.join(',')}` : ''}${new URL(url).pathname}`;
+  const { partnerApp } = base;
+  return {
+    ...base,
+    tokenExchangeUrl: partner(base.tokenExchangeUrl),
+    accountInfoUrl: partner(base.accountInfoUrl),
+    fundingSourcesUrl: partner(base.fundingSourcesUrl!),
+    codes: { mintUrl: partner(base.codes.mintUrl!) },
+    platform: { ...base.platform!, url: sandbox.platform.origin, hostOrigin: sandbox.partner.origin, configure: true },
+    partnerApp: { ...partnerApp!, page: app(partnerApp!.page), login: partnerApp!.login!.map((step) => ('goto' in step ? { goto: app(step.goto) } : step)) },
+  };
+}
+
+const outcomes = (findings: readonly Finding[]) => Object.fromEntries(partnerAppRules.map((rule) => [rule.id, findings.filter((f) => f.rule === rule.id).map((f) => f.outcome)]));
+const runApp = async (browser: Parameters<typeof runPlatformProbes>[1], faults: readonly AppFault[] = []) =>
+  (await runPlatformProbes(appProfile(faults), browser, [partnerAppProbe])).flatMap((result) => result.findings);
+
+test("a conformant app: a fresh code at each load, the app shown in its frame, and another origin's message ignored while the platform's is heard", async ({ browser }) => {
+  const findings = await runApp(browser);
+  expect(findings.filter((f) => f.outcome !== 'passed').map((f) => `${f.rule}: ${f.outcome}: ${f.message}`)).toEqual([]);
+  expect(outcomes(findings)).toEqual(Object.fromEntries(partnerAppRules.map((rule) => [rule.id, ['passed']])));
+});
+
+const expected: Record<AppFault, { failed: string; blocked?: string[] }> = {
+  // Signing in loads the page once already, so the frame the probe watches holds a spent code.
+  'app-reuses-code': { failed: 'sign-on/partner-app/fresh-code', blocked: ['sign-on/partner-app/shown', 'sign-on/partner-app/message-origin'] },
+  'app-code-for-incomplete-user': { failed: 'sign-on/partner-app/shown' },
+  'app-csp-blocks-platform': { failed: 'sign-on/partner-app/csp', blocked: ['sign-on/partner-app/shown'] },
+  // The home screen still renders; what breaks is the collection form, storage, and messages from origin "null".
+  'app-sandbox-breaks': { failed: 'sign-on/partner-app/iframe-sandbox' },
+  'app-trusts-any-origin': { failed: 'sign-on/partner-app/message-origin' },
+};
+
+for (const fault of appFaultNames) {
+  test(`the app fault "${fault}" (${appFaults[fault]}) fails ${expected[fault].failed} and nothing else`, async ({ browser }) => {
+    const findings = await runApp(browser, [fault]);
+    const failing = findings.filter((f) => f.outcome === 'failed');
+    expect(failing.map((f) => f.rule)).toEqual([expected[fault].failed]);
+    expect(findings.filter((f) => f.blockedBy === expected[fault].failed).map((f) => f.rule)).toEqual(expected[fault].blocked ?? []);
+    expect(findings.filter((f) => (f.outcome === 'not-checked' && !f.blockedBy) || f.outcome === 'skipped').map((f) => `${f.rule}: ${f.message}`)).toEqual([]);
+    console.log(`${fault}: ${failing[0]?.message}`);
+  });
+}
+
+test('without "partnerApp" the probe is skipped, saying what to add', () => {
+  const { partnerApp: _, ...profile } = appProfile();
+  expect(partnerAppProbe.skipReason?.(profile)).toMatch(/"partnerApp"/);
+});
