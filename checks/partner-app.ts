@@ -41,6 +41,20 @@ export function codeIn(src: string | undefined, authUrl: string): string | undef
   return after !== undefined && path.length > before.length + after.length && path.startsWith(before) && path.endsWith(after) ? path.slice(before.length, path.length - after.length) : undefined;
 }
 
+/** `src` with `code` in place of the code the auth URL template puts in it; undefined when it is not the auth URL. */
+export function withCode(src: string, authUrl: string, code: string): string | undefined {
+  const current = codeIn(src, authUrl);
+  if (current === undefined) return undefined;
+  const framed = new URL(src);
+  const param = [...new URL(authUrl).searchParams].find(([, value]) => value === codeMarker)?.[0];
+  if (param !== undefined) framed.searchParams.set(param, code);
+  else {
+    const before = new URL(authUrl).pathname.split(codeMarker)[0]!;
+    framed.pathname = before + encodeURIComponent(code) + framed.pathname.slice(before.length + current.length);
+  }
+  return framed.href;
+}
+
 export const embedsFreshCode: Rule<Embedding> = {
   id: 'sign-on/partner-app/fresh-code',
   owner: 'partner',
@@ -121,4 +135,17 @@ export const actsOnPlatformMessagesOnly: Rule<{ reacted: boolean; foreignOrigin:
   check: ({ reacted, foreignOrigin }) => (reacted ? [{ message: `a message posted from ${foreignOrigin} made the page show its sign-on error; check event.origin against the platform's origin before acting on a message` }] : []),
 };
 
-export const partnerAppRules = [embedsFreshCode, partnerAppShown, cspAdmitsPlatform, frameSandboxAllowsApp, actsOnPlatformMessagesOnly];
+export const authErrorShown: Rule<{ shown: boolean; message: unknown; locator: string; waitedMs: number }> = {
+  id: 'sign-on/partner-app/auth-error-shown',
+  owner: 'partner',
+  field: 'partnerApp.authError',
+  clause: 'spec §7.1',
+  level: 'MUST',
+  requirement: "when the platform posts its authentication error to the partner's page, the page shows the user that sign-on failed",
+  impact: 'a user whose sign-on failed looks at an empty or stuck frame, with nothing to tell them why or what to do',
+  must: { spec: 'spec §7.1: the service posts an authentication error message to the host application' },
+  check: ({ shown, message, locator, waitedMs }) =>
+    shown ? [] : [{ message: `the platform posted ${JSON.stringify(message)} to the page, and ${locator} did not show within ${waitedMs / 1000} s; show the user the failure when the platform's error message arrives` }],
+};
+
+export const partnerAppRules = [embedsFreshCode, partnerAppShown, cspAdmitsPlatform, frameSandboxAllowsApp, authErrorShown, actsOnPlatformMessagesOnly];

@@ -1,6 +1,8 @@
-import type { Page } from '@playwright/test';
-import { actsOnPlatformMessagesOnly, codeMarker, cspAdmitsPlatform, embedsFreshCode, frameSandboxAllowsApp, partnerAppRules, partnerAppShown, type EmbedLoad } from '../checks/partner-app';
-import { blocked, evaluate, failed, notChecked, skip, type Finding } from '../checks/finding';
+import type { FrameLocator, Locator, Page } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
+import { actsOnPlatformMessagesOnly, authErrorShown, codeIn, codeMarker, cspAdmitsPlatform, embedsFreshCode, frameSandboxAllowsApp, partnerAppRules, partnerAppShown, withCode, type EmbedLoad } from '../checks/partner-app';
+import { received } from '../checks/sign-on';
+import { blocked, evaluate, failed, notChecked, type Finding } from '../checks/finding';
 import { html, scriptJson } from '../shared/html';
 import { browserProbe, locate, observe, screenTimeoutMs, type Session } from './browser-session';
 import type { BrowserProbeContext } from './platform';
@@ -8,8 +10,9 @@ import type { BrowserProbeContext } from './platform';
 /**
  * The partner's own app (its `partnerApp`): a test user signs in with the profile's steps, then the page that
  * embeds the platform is loaded twice, as a user opens payments twice. What the page framed, its CSP and the
- * frame's sandbox are judged, and what the frame showed; then a page of another origin posts the platform's
- * error message to it, which it must not act on.
+ * frame's sandbox are judged, and what the frame showed. A third load has its frame's code swapped for one
+ * the partner never issued, so the platform's sign-on fails for real and its error message must show on the
+ * page; at a fourth, a page of another origin posts that message, which the page must not act on.
  */
 
 const foreignSender = 'http://certify-foreign-sender.invalid';
@@ -61,6 +64,40 @@ async function messageOriginFindings(ctx: BrowserProbeContext, session: Session,
   return evaluate(actsOnPlatformMessagesOnly, { reacted, foreignOrigin: foreignSender }, undefined);
 }
 
+/** How long the page has to show the platform's error once the message arrived. */
+const errorShownWithinMs = 5_000;
+
+/**
+ * The page, with its frame's code replaced (on the way out, by the browser) by one nobody issued: the
+ * platform refuses it and posts its error to the page, which must show it. The platform's error screen and
+ * its message reaching the page are the control: without them the page had nothing to show.
+ */
+async function authErrorFindings(ctx: BrowserProbeContext, session: Session, load: () => Promise<EmbedLoad>, frame: FrameLocator, shown: Locator, cause: Finding | undefined): Promise<Finding[]> {
+  const authUrl = ctx.platform.codeUrl(codeMarker);
+  const unissued = `certify-unissued-${randomUUID()}`;
+  const issued = (url: URL) => ![undefined, unissued].includes(codeIn(url.href, authUrl));
+  await session.context.route(
+    issued,
+    async (route) => {
+      ctx.learn?.([codeIn(route.request().url(), authUrl)!]);
+      await route.fulfill({ status: 302, headers: { location: withCode(route.request().url(), authUrl, unissued)!, 'cache-control': 'no-store' } });
+    },
+  );
+  await load();
+  const visit = await observe(session.page, ctx.platform, { frame });
+  await session.context.unroute(issued);
+  const message = received(visit, 'error')[0];
+  const appeared = message ? await shown.waitFor({ timeout: errorShownWithinMs }).then(() => true, () => false) : false;
+  if (!appeared && cause) return blocked([authErrorShown], { rule: cause.rule, reason: 'the page itself kept the platform from signing on in its frame' });
+  if (visit.screen !== 'error') return notChecked([authErrorShown], `the platform showed ${visit.screen === 'none' ? 'no screen it is known by' : `its ${visit.screen} screen`} for a code the partner never issued, not its error screen, so there was no error to show`);
+  if (!message) {
+    const page = new URL(session.page.url()).origin;
+    const hint = page === ctx.platform.hostOrigin ? 'the platform posted none' : `the page's origin ${page} is not "platform.hostOrigin" (${ctx.platform.hostOrigin}), the origin the platform posts to`;
+    return notChecked([authErrorShown], `the platform showed its error screen, but its error message never reached the page: ${hint}`);
+  }
+  return evaluate(authErrorShown, { shown: appeared, message: message.data, locator: '"partnerApp.authError"', waitedMs: errorShownWithinMs }, undefined);
+}
+
 export const partnerAppProbe = browserProbe(
   {
     id: 'sign-on/partner-app',
@@ -92,9 +129,18 @@ export const partnerAppProbe = browserProbe(
     // A frame the page itself broke (a spent code, its CSP, its sandbox) is that rule's failure, not a second one.
     const cause = failed(ofPage)[0];
     const shown: Finding[] = visit.screen !== 'app' && cause ? blocked([partnerAppShown], { rule: cause.rule, reason: 'the page itself kept the app from loading' }) : evaluate(partnerAppShown, visit, undefined);
-    if (!app.authError) return [...ofPage, ...shown, ...skip([actsOnPlatformMessagesOnly], 'the profile names no "partnerApp.authError", so nothing on the page tells whether it acted on a message')];
-    const messages = await messageOriginFindings(ctx, session, locate(page, app.authError).first(), cause);
+    if (!app.authError) return [...ofPage, ...shown, ...notChecked([authErrorShown, actsOnPlatformMessagesOnly], 'the profile names no "partnerApp.authError", the locator of what the page shows when sign-on failed, so nothing tells whether the page acted on a message')];
+    const errorLocator = locate(page, app.authError).first();
+    // A frame the page's own fault left empty stays empty: no second wait for it.
+    const authError =
+      visit.screen === 'none' && cause
+        ? blocked([authErrorShown], { rule: cause.rule, reason: 'the page itself kept the platform from loading in its frame' })
+        : await authErrorFindings(ctx, session, load, element.contentFrame(), errorLocator, cause);
+    await session.shoot('partner-app-auth-error');
+    const errorCause = failed(authError)[0];
+    await load();
+    const messages = errorCause ? blocked([actsOnPlatformMessagesOnly], { rule: errorCause.rule, reason: "the page shows nothing for the platform's own error message, so ignoring another origin's proves nothing" }) : await messageOriginFindings(ctx, session, errorLocator, cause);
     await session.shoot('partner-app-after-messages');
-    return [...ofPage, ...shown, ...messages];
+    return [...ofPage, ...shown, ...authError, ...messages];
   },
 );

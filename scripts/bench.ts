@@ -168,7 +168,12 @@ async function main() {
   const withoutBrowser = await measure('playwright, HTTP suites only', playwright(httpSuites));
   const certification = await measure('playwright, all suites (browser included)', playwright([]));
 
-  const rows = [probesOnly, withoutBrowser, certification];
+  // What the partner's own app (four loads of its page) and a second platform (Ledgerly, with the app
+  // embedding it) add to the run above: the same partner, the same sandbox.
+  const withApp = await measure('all suites + the partner app (reference-app)', playwright([], 'reference-app'));
+  const viaLedgerly = await measure('all suites through Ledgerly + the app', playwright([], 'reference-ledgerly'));
+
+  const rows = [probesOnly, withoutBrowser, certification, withApp, viaLedgerly];
 
   const latency = await latencySensitivity([0, 200]);
   const walks = [await dataApiWalk(100_000), await dataApiWalk(200_000)];

@@ -21,7 +21,7 @@ export const ledgerly = {
 
 export const ledgerlyOrigins = { api: `http://127.0.0.1:${ledgerly.apiPort}`, app: `http://127.0.0.1:${ledgerly.appPort}` } as const;
 
-/** The partners Ledgerly knows, as its admin holds them: the reference partner, with two host origins. */
+/** The partners Ledgerly knows, as its admin holds them: the reference partner, with two host origins (the second is its app's, sandbox/reference-partner/app.ts). */
 export const ledgerlyPartners: ReadonlyMap<string, PartnerConfig & { hostOrigins: readonly string[] }> = new Map([
   [
     'reference',
@@ -36,7 +36,7 @@ export const ledgerlyPartners: ReadonlyMap<string, PartnerConfig & { hostOrigins
       tokenExchangeEncoding: 'json',
       requestTimeoutMs: 10_000,
       hostOrigin: 'http://app.reference.example',
-      hostOrigins: ['http://app.reference.example', 'http://staging.reference.example'],
+      hostOrigins: ['http://app.reference.example', 'http://127.0.0.1:4400'],
     },
   ],
 ]);

@@ -17,14 +17,23 @@ export const appFaults = {
   'app-code-for-incomplete-user': 'embeds a code minted for another user than the one signed in, one without the Yes* fields, so the app does not open',
   'app-csp-blocks-platform': 'sends "frame-src \'self\'" in its CSP, so the browser refuses to load the platform in the frame',
   'app-sandbox-breaks': 'frames the platform with sandbox="allow-scripts", without allow-same-origin and allow-forms',
+  'app-ignores-auth-error': "does not act on the platform's error message: a user whose sign-on failed sees only the frame",
   'app-trusts-any-origin': 'acts on a sign-on message from any origin, not only the platform\'s',
 } as const satisfies Record<string, string>;
 export type AppFault = keyof typeof appFaults;
 export const appFaultNames = Object.keys(appFaults) as AppFault[];
 export const isAppFault = (name: string): name is AppFault => Object.hasOwn(appFaults, name);
 
-/** The auth URL the payments page embeds: on the emulator, under a partner name of its own. */
-export const defaultAppAuthUrl = 'http://127.0.0.1:4401/reference-app/auth';
+/** What the payments page embeds: a platform's auth URL (the code goes in `code`) and the names of its messages. */
+export interface Embeds {
+  authUrl: string;
+  messages: { typeKey: string; ready: string; error: string; reasonKey: string };
+}
+
+/** The emulator, under a partner name of its own (its host origin is the app's). */
+export const emulatorEmbeds = (authUrl = 'http://127.0.0.1:4401/reference-app/auth'): Embeds => ({ authUrl, messages: { typeKey: 'type', ready: 'NAVIGATED_TO_TARGET', error: 'AUTHENTICATION_ERROR', reasonKey: 'reason' } });
+/** Ledgerly (sandbox/ledgerly), which allows the app's origin as a host: served under `/ledgerly/app/…`. */
+export const ledgerlyEmbeds = (appOrigin: string): Embeds => ({ authUrl: `${appOrigin}/sso/reference`, messages: { typeKey: 'event', ready: 'app.ready', error: 'auth.failed', reasonKey: 'code' } });
 const sessionCookie = 'reference_app_session';
 
 function loginPage(action: string, message = '') {
@@ -34,13 +43,17 @@ function loginPage(action: string, message = '') {
 <label>Password <input id="password" name="password" type="password"></label><button type="submit">Sign in</button></form></main></body></html>`.text;
 }
 
-function paymentsPage(src: string, platformOrigin: string, nonce: string, { sandbox, trustsAnyOrigin }: { sandbox: boolean; trustsAnyOrigin: boolean }) {
-  const ignores = trustsAnyOrigin ? html`false` : html`event.origin !== ${scriptJson(platformOrigin)}`;
+function paymentsPage(src: string, { messages }: Embeds, nonce: string, { sandbox, trustsAnyOrigin, ignoresErrors }: { sandbox: boolean; trustsAnyOrigin: boolean; ignoresErrors: boolean }) {
+  const ignores = trustsAnyOrigin ? html`false` : html`event.origin !== ${scriptJson(new URL(src).origin)}`;
+  const onError = ignoresErrors
+    ? html``
+    : html`if (type === ${scriptJson(messages.error)}) { const problem = document.getElementById('sign-in-problem'); problem.hidden = false; problem.textContent = 'Payments could not sign you in: ' + data[${scriptJson(messages.reasonKey)}]; }`;
   const script = html`addEventListener('message', (event) => {
   if (${ignores}) return;
   const data = event.data || {};
-  if (data.type === 'NAVIGATED_TO_TARGET') { const status = document.getElementById('status'); status.textContent = 'Payments ready'; status.dataset.ready = ''; }
-  if (data.type === 'AUTHENTICATION_ERROR') { const problem = document.getElementById('sign-in-problem'); problem.hidden = false; problem.textContent = 'Payments could not sign you in: ' + data.reason; }
+  const type = data[${scriptJson(messages.typeKey)}];
+  if (type === ${scriptJson(messages.ready)}) { const status = document.getElementById('status'); status.textContent = 'Payments ready'; status.dataset.ready = ''; }
+  ${onError}
 });`;
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Reference partner – payments</title></head>
 <body><h1>Payments</h1><p id="status">Loading payments…</p><p id="sign-in-problem" role="alert" hidden></p>
@@ -49,7 +62,7 @@ function paymentsPage(src: string, platformOrigin: string, nonce: string, { sand
 }
 
 /** The app's routes, under the partner's routes (so under `/faults/:faults` too). */
-export function registerApp(app: FastifyInstance, { store, password, authUrl, faultsOf, sessionId }: { store: Store; password: string; authUrl: string; faultsOf: (request: FastifyRequest) => ReadonlySet<string>; sessionId: () => string }) {
+export function registerApp(app: FastifyInstance, { store, password, embeds, faultsOf, sessionId }: { store: Store; password: string; embeds: Embeds; faultsOf: (request: FastifyRequest) => ReadonlySet<string>; sessionId: () => string }) {
   const sessions = new Map<string, { user: string; lastCode?: string }>();
   const base = (request: FastifyRequest) => request.url.slice(0, request.url.indexOf('/app/'));
   const sessionOf = (request: FastifyRequest) => {
@@ -72,7 +85,7 @@ export function registerApp(app: FastifyInstance, { store, password, authUrl, fa
     const user = faults.has('app-code-for-incomplete-user') ? 'minimal' : session.user;
     const code = faults.has('app-reuses-code') && session.lastCode ? session.lastCode : store.mintCode(isUserKey(user) ? user : 'complete', referenceClient.id);
     session.lastCode = code;
-    const target = new URL(authUrl);
+    const target = new URL(embeds.authUrl);
     target.searchParams.set('code', code);
     const nonce = randomBytes(16).toString('base64');
     const frameSrc = faults.has('app-csp-blocks-platform') ? "'self'" : target.origin;
@@ -80,6 +93,6 @@ export function registerApp(app: FastifyInstance, { store, password, authUrl, fa
       .header('content-security-policy', `default-src 'self'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; frame-src ${frameSrc}`)
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(paymentsPage(target.href, target.origin, nonce, { sandbox: faults.has('app-sandbox-breaks'), trustsAnyOrigin: faults.has('app-trusts-any-origin') }));
+      .send(paymentsPage(target.href, embeds, nonce, { sandbox: faults.has('app-sandbox-breaks'), trustsAnyOrigin: faults.has('app-trusts-any-origin'), ignoresErrors: faults.has('app-ignores-auth-error') }));
   });
 }

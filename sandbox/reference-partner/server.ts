@@ -11,7 +11,8 @@ import { createStore, randomOpaque, type Store } from './store';
 import { isUserKey, users, type UserKey } from './users';
 import { keyProblemsOf } from '../../checks/evidence';
 import { faultsOf, isKnownFault, oauthError, realm, referenceClient, stringParams, tokenEndpoint, tokenEndpointGet, type TokenEndpointOptions } from './token-endpoint';
-import { appFaults, defaultAppAuthUrl, registerApp } from './app';
+import { ledgerlyOrigins } from '../ledgerly/config';
+import { appFaults, emulatorEmbeds, ledgerlyEmbeds, registerApp, type Embeds } from './app';
 
 /** The password of every test user on the login page. */
 export const loginPassword = 'sandbox-password';
@@ -22,8 +23,10 @@ export interface ReferencePartnerOptions {
   now?: () => number;
   /** Where the login page sends the user, with `?code=`. */
   platformAuthUrl?: string;
-  /** The auth URL the app's payments page embeds (sandbox/reference-partner/app.ts). */
+  /** The emulator's auth URL the app's payments page embeds (sandbox/reference-partner/app.ts). */
   appAuthUrl?: string;
+  /** Ledgerly's app origin, which the payments page under /ledgerly embeds. */
+  ledgerlyAppOrigin?: string;
   /** Planted by the redaction self-test, so it knows every secret the run handles. */
   clientSecret?: string;
   /** The login page's password for every test user; planted by the redaction self-test too. */
@@ -121,7 +124,7 @@ ${message && html`<p role="alert">${message}</p>`}
 }
 
 /** Every partner-facing route; registered once plainly and once under `/faults/:faults`. */
-function partnerRoutes({ store, platformAuthUrl, appAuthUrl, now, token, password, sessionId }: { store: Store; platformAuthUrl: string; appAuthUrl: string; now: () => number; token: TokenEndpointOptions; password: string; sessionId: () => string }) {
+function partnerRoutes({ store, platformAuthUrl, embeds, now, token, password, sessionId }: { store: Store; platformAuthUrl: string; embeds: { emulator: Embeds; ledgerly: Embeds }; now: () => number; token: TokenEndpointOptions; password: string; sessionId: () => string }) {
   return async (app: FastifyInstance) => {
     app.addHook('onRequest', async (request, reply) => {
       const list = (request.params as { faults?: string }).faults;
@@ -151,7 +154,8 @@ function partnerRoutes({ store, platformAuthUrl, appAuthUrl, now, token, passwor
       if (client !== 'none' && client !== referenceClient.id) return reply.code(400).send({ error: 'invalid_request', error_description: `unknown client "${client}"` });
       return { code: store.mintCode(user, client === 'none' ? null : client) };
     });
-    registerApp(app, { store, password, authUrl: appAuthUrl, faultsOf, sessionId });
+    registerApp(app, { store, password, embeds: embeds.emulator, faultsOf, sessionId });
+    await app.register(async (ledgerlyApp) => registerApp(ledgerlyApp, { store, password, embeds: embeds.ledgerly, faultsOf, sessionId }), { prefix: '/ledgerly' });
     app.get('/login', async (_request, reply) => reply.type('text/html; charset=utf-8').send(loginPage()));
     app.post('/login', async (request, reply) => {
       const { username = '', password: typed = '' } = stringParams(request.body) ?? {};
@@ -165,7 +169,7 @@ function partnerRoutes({ store, platformAuthUrl, appAuthUrl, now, token, passwor
   };
 }
 
-export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaultPlatformAuthUrl, appAuthUrl = defaultAppAuthUrl, clientSecret = referenceClient.secret, loginPassword: password = loginPassword, opaque, latencyMs = 0, codeLifetimeMs, https, refreshToken }: ReferencePartnerOptions = {}) {
+export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaultPlatformAuthUrl, appAuthUrl, ledgerlyAppOrigin, clientSecret = referenceClient.secret, loginPassword: password = loginPassword, opaque, latencyMs = 0, codeLifetimeMs, https, refreshToken }: ReferencePartnerOptions = {}) {
   // Closing ends every connection at once: a client that gave up on a hostile answer (no headers, a slow drip)
   // may leave its socket open, and waiting for it would hold the close for a minute.
   const options = { logger: false, forceCloseConnections: true } as const;
@@ -202,7 +206,7 @@ export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaul
   app.get('/health', async () => ({ ok: true }));
   app.get('/faults', async () => ({ ...faultCatalogue, ...hostileFaults, ...leakFaults, ...appFaults }));
   app.get('/test-hooks/stats', async () => ({ requests, oldestCodeSpentMs: store.oldestCodeSpentMs() }));
-  const routes = { store, platformAuthUrl, appAuthUrl, now, token: { clientSecret, ...(refreshToken ? { refreshToken } : {}) }, password, sessionId: opaque ?? randomOpaque };
+  const routes = { store, platformAuthUrl, embeds: { emulator: emulatorEmbeds(appAuthUrl), ledgerly: ledgerlyEmbeds(ledgerlyAppOrigin ?? ledgerlyOrigins.app) }, now, token: { clientSecret, ...(refreshToken ? { refreshToken } : {}) }, password, sessionId: opaque ?? randomOpaque };
   void app.register(partnerRoutes(routes));
   void app.register(partnerRoutes(routes), { prefix: '/faults/:faults' });
   return app;

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Certification } from '../../reports/certification';
@@ -7,6 +7,12 @@ import { notPassing, type Finding } from '../../checks/finding';
 import { runPlatformProbes } from '../../probes/certification';
 import { referenceProfile } from '../support/profiles';
 import { sandboxPerFile } from '../support/sandbox';
+import { tempDir } from '../support/temp';
+import { ledgerlyFaultNames, ledgerlyFaults, type LedgerlyFault } from '../../sandbox/ledgerly/faults';
+import { landingFrameAncestors, tamperedLinkRules } from '../../checks/mock-link-landing';
+import { foreignHostCannotFrame, messagesToHostOnly } from '../../checks/sign-on';
+import { invalidTokenRefused, missingTokenRefused } from '../../checks/data-api';
+import type { AnyRule } from '../../checks/finding';
 
 /**
  * A platform reached the way a real one is: the host page at the host origin the platform is configured
@@ -27,19 +33,61 @@ test("the host page at the profile's host origin, served in the browser: the app
   expect(outcome('mock-link/landing/frame-ancestors')).toEqual(['passed']);
 });
 
-test('the reference partner, certified through the emulator and through Ledgerly (a platform shaped otherwise), gets the same verdict and findings', async () => {
+test('the reference partner and its app, certified through the emulator and through Ledgerly (a platform shaped otherwise), get the same verdict and findings', async () => {
   test.setTimeout(300_000);
-  const run = await runPlaywright(['--project=reference', '--project=reference-ledgerly'], {});
+  const run = await runPlaywright(['--project=reference', '--project=reference-app', '--project=reference-ledgerly'], {});
   const read = (name: string) => JSON.parse(readFileSync(path.join(run.out, 'certification', name, 'certification.json'), 'utf8')) as Certification;
-  const [emulator, ledgerly] = [read('reference'), read('reference-ledgerly')];
-  const partnerOutcomes = (cert: Certification) => cert.rules.filter((rule) => rule.owner === 'partner').map((rule) => `${rule.id}: ${rule.outcome}`);
-  console.log(`${emulator.summary}\n${ledgerly.summary}\n  Ledgerly: ${ledgerly.platform?.summary}`);
+  const [emulator, app, ledgerly] = [read('reference'), read('reference-app'), read('reference-ledgerly')];
+  const partnerOutcomes = (cert: Certification, ofApp: boolean) => cert.rules.filter((rule) => rule.owner === 'partner' && rule.id.startsWith('sign-on/partner-app/') === ofApp).map((rule) => `${rule.id}: ${rule.outcome}`);
+  console.log(`${emulator.summary}\n${app.summary}\n${ledgerly.summary}\n  Ledgerly: ${ledgerly.platform?.summary}`);
   expect(ledgerly.verdict).toBe('CERTIFIED');
-  expect(partnerOutcomes(ledgerly)).toEqual(partnerOutcomes(emulator));
+  // The endpoints as through the emulator (reference.json); the app, which embeds Ledgerly there, as the app
+  // that embeds the emulator (reference-app.json): six rules, each passed.
+  expect(partnerOutcomes(ledgerly, false)).toEqual(partnerOutcomes(emulator, false));
+  expect(partnerOutcomes(ledgerly, true)).toEqual(partnerOutcomes(app, true));
+  expect(partnerOutcomes(ledgerly, true)).toHaveLength(6);
+  expect(partnerOutcomes(ledgerly, true).every((line) => line.endsWith(': passed'))).toBe(true);
   expect(ledgerly.findings.filter((f) => f.rule.startsWith('sign-on/app/') || f.rule.startsWith('sign-on/message/navigated')).map((f) => f.outcome)).toEqual(['passed', 'passed']);
   // Ledgerly conforms: what it chose otherwise where the spec is silent (its data API's answers, the look of
   // its inline errors) is noted, not failed; nothing of its own was seeded or configured by the harness.
   expect(ledgerly.platform?.verdict, ledgerly.platform?.summary).toBe('CONFORMS');
   expect(ledgerly.rules.filter((rule) => rule.owner === 'platform' && rule.outcome === 'info').map((rule) => rule.id).sort()).toEqual(['data-api/filter/ids', 'data-api/params/after', 'data-api/params/limit', 'sign-on/collect/inline-error']);
   expect(run.code).toBe(0);
+});
+
+/** The rules each Ledgerly fault must trip: the platform's, and no others. */
+const ledgerlyExpected: Record<LedgerlyFault, AnyRule[]> = {
+  'frames-anywhere': [landingFrameAncestors, foreignHostCannotFrame],
+  'posts-to-any-origin': [messagesToHostOnly],
+  'replayable-links': [tamperedLinkRules.replay],
+  'data-api-ignores-auth': [missingTokenRefused, invalidTokenRefused],
+};
+
+test("each of Ledgerly's faults shows in the platform's section only: the reference partner stays CERTIFIED with the same findings", async () => {
+  test.setTimeout(300_000);
+  for (const rules of Object.values(ledgerlyExpected)) expect(rules.filter((rule) => rule.owner !== 'platform').map((rule) => rule.id)).toEqual([]);
+  // reference-ledgerly.json with its platform's routes under /faults/<name>/: the partner's app is left out (it embeds the fault-free Ledgerly).
+  const { partnerApp: _, ...base } = JSON.parse(readFileSync('partners/reference-ledgerly.json', 'utf8')) as { partnerApp: unknown; platform: { url: string; authUrl: string }; dataApi: { baseUrl: string } };
+  const underFault = (url: string, fault: string) => url.replace(/^(https?:\/\/[^/]+)/, `$1/faults/${fault}`);
+  // One run a fault: two profiles may not share a partner name on one platform.
+  const certify = async (fault: LedgerlyFault) => {
+    const dir = tempDir('ledgerly-faults-');
+    const profile = { ...base, $schema: undefined, platform: { ...base.platform, url: underFault(base.platform.url, fault), authUrl: underFault(base.platform.authUrl, fault) }, dataApi: { ...base.dataApi, baseUrl: underFault(base.dataApi.baseUrl, fault) } };
+    writeFileSync(path.join(dir, `ledgerly-${fault}.json`), JSON.stringify(profile));
+    const run = await runPlaywright([`--project=ledgerly-${fault}`, '--workers=2'], { PARTNERS_DIR: dir });
+    // The platform's failures are not the partner's: the run passes.
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    return JSON.parse(readFileSync(path.join(run.out, 'certification', `ledgerly-${fault}`, 'certification.json'), 'utf8')) as Certification;
+  };
+  const certs = new Map<LedgerlyFault, Certification>();
+  for (const fault of ledgerlyFaultNames) certs.set(fault, await certify(fault));
+  const reference = certs.get(ledgerlyFaultNames[0]!)!;
+  for (const fault of ledgerlyFaultNames) {
+    const cert = certs.get(fault)!;
+    console.log(`${fault} (${ledgerlyFaults[fault]}): ${cert.summary}\n  platform: ${cert.platform?.summary}`);
+    expect(cert.verdict, fault).toBe('CERTIFIED');
+    expect(cert.platform?.verdict, fault).toBe('DOES NOT CONFORM');
+    expect(cert.rules.filter((rule) => rule.outcome === 'failed').map((rule) => rule.id).sort(), fault).toEqual(ledgerlyExpected[fault].map((rule) => rule.id).sort());
+    expect(cert.rules.filter((rule) => rule.owner === 'partner').map((rule) => `${rule.id}: ${rule.outcome}`), fault).toEqual(reference.rules.filter((rule) => rule.owner === 'partner').map((rule) => `${rule.id}: ${rule.outcome}`));
+  }
 });

@@ -65,14 +65,23 @@ test('Certify your endpoints, word for word, against a partner written from the 
   }
 });
 
-test("the real platform sandbox's example is a valid platform block of the profile it sits in", () => {
-  const steps = section('Certify your endpoints');
-  const example = JSON.parse(blocks(section('Certifying through the real platform sandbox'), 'json')[0]!) as { platform: object };
-  const dir = tempDir('platform-example-');
-  writeFileSync(path.join(dir, 'acme.json'), JSON.stringify({ ...(JSON.parse(blocks(steps, 'json')[0]!) as object), $schema: undefined, ...example }));
-  const loaded = loadProfile(path.join(dir, 'acme.json'), { PARTNER_ACME_CLIENT_SECRET: 's', PARTNER_ACME_PLATFORM_API_KEY: 'k' });
-  expect(loaded.errors).toEqual([]);
-  expect(platformOf(loaded.profile!.profile.platform!)).toMatchObject({ kind: 'external', configure: false, storeTestData: false, hostOrigin: 'https://app.acme.example', servesHostPage: true });
+test("the real platform sandbox's profile and the partner app's are each complete and valid, under the names they are given", () => {
+  const env = { PARTNER_ACME_CLIENT_SECRET: 's', PARTNER_ACME_PLATFORM_API_KEY: 'k', PARTNER_ACME_DATA_API_TOKEN: 't', PARTNER_ACME_APP_PASSWORD: 'p' };
+  const load = (title: string) => {
+    const text = section(title);
+    const file = /`partners\/([a-z0-9-]+)\.json`:/.exec(text)![1]!;
+    const dir = tempDir('readme-profile-');
+    writeFileSync(path.join(dir, `${file}.json`), blocks(text, 'json')[0]!.replace('"./profile.schema.json"', JSON.stringify(path.resolve('partners/profile.schema.json'))));
+    const loaded = loadProfile(path.join(dir, `${file}.json`), env);
+    expect(loaded.errors, title).toEqual([]);
+    return loaded.profile!.profile;
+  };
+  const platform = load('Certifying through the real platform sandbox');
+  expect(platformOf(platform.platform!)).toMatchObject({ kind: 'external', configure: false, storeTestData: false, hostOrigin: 'https://app.acme.example', servesHostPage: true });
+  expect(platform.dataApi?.organizationField).toBe('orgId');
+  const app = load('Your app that embeds the platform');
+  expect(new URL(app.partnerApp!.page).origin).toBe(app.platform!.hostOrigin);
+  expect(app.partnerApp!.login?.length).toBe(4);
 });
 
 test('every command a page marks runnable selects tests (checked with --list)', () => {

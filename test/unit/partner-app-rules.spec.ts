@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { policies, sourceListAllows, sourcesOf } from '../../checks/csp';
-import { codeIn, codeMarker, cspAdmitsPlatform, embedsFreshCode, type Embedding } from '../../checks/partner-app';
+import { codeIn, codeMarker, cspAdmitsPlatform, embedsFreshCode, withCode, type Embedding } from '../../checks/partner-app';
 import { evaluate } from '../../checks/finding';
 
 const page = 'https://app.partner.example/payments';
@@ -55,6 +55,10 @@ test("the code is read where the profile's auth URL template puts it, in the que
   const path = `https://pay.platform.example/sso/acme/${codeMarker}/start`;
   expect(codeIn('https://pay.platform.example/sso/acme/abc123/start', path)).toBe('abc123');
   expect(codeIn('https://pay.platform.example/sso/acme//start', path)).toBeUndefined();
+  // The code put in its place, the rest of the address kept.
+  expect(withCode('https://pay.platform.example/acme/auth?code=abc123&lang=en', query, 'other')).toBe('https://pay.platform.example/acme/auth?code=other&lang=en');
+  expect(withCode('https://pay.platform.example/sso/acme/abc123/start?x=1', path, 'a b')).toBe('https://pay.platform.example/sso/acme/a%20b/start?x=1');
+  expect(withCode('https://evil.example/acme/auth?code=abc123', query, 'other')).toBeUndefined();
 });
 
 test('sign-on/partner-app/fresh-code: two loads, two codes; the same code twice, or another address, fails without quoting the code', () => {

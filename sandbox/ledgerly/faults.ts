@@ -1,0 +1,31 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * Ledgerly's faults: ways this platform, shaped unlike the emulator, gets sign-on wrong. Any route of its API
+ * and of its app also answers under `/faults/<name>[,<name>…]/`; each must show in the platform's section of a
+ * certification, and none in the partner's (test/self/external-platform.spec.ts).
+ */
+export const ledgerlyFaults = {
+  'frames-anywhere': "the app's page sends no frame-ancestors, so any site can frame it",
+  'posts-to-any-origin': "the app posts its messages with targetOrigin '*', whatever page frames it",
+  'replayable-links': 'a mock link signs its user in again each time it is opened',
+  'data-api-ignores-auth': 'the data API serves a request without a valid Bearer token',
+} as const satisfies Record<string, string>;
+
+export type LedgerlyFault = keyof typeof ledgerlyFaults;
+export const ledgerlyFaultNames = Object.keys(ledgerlyFaults) as LedgerlyFault[];
+
+/** The faults a request asked for in its path. */
+export const ledgerlyFaultsOf = (request: FastifyRequest): ReadonlySet<string> => new Set((request.params as { faults?: string }).faults?.split(',') ?? []);
+
+/** Refuses, with a 404 of JSON, a request under `/faults/…` naming a fault Ledgerly does not have. */
+export async function refuseUnknownFaults(request: FastifyRequest, reply: FastifyReply) {
+  const unknown = [...ledgerlyFaultsOf(request)].filter((name) => !Object.hasOwn(ledgerlyFaults, name));
+  if (unknown.length > 0) return reply.code(404).send({ error: 'unknown_fault', detail: `Ledgerly has no fault ${unknown.map((name) => `"${name}"`).join(', ')}; it has ${ledgerlyFaultNames.join(', ')}` });
+}
+
+/** The path a request's route was registered under: '' or `/faults/<names>`. */
+export const faultPrefix = (request: FastifyRequest) => {
+  const faults = (request.params as { faults?: string }).faults;
+  return faults === undefined ? '' : `/faults/${faults}`;
+};
