@@ -9,6 +9,8 @@ import type { HttpClient } from '../client/http';
 /** Hands out fresh one-time authorization codes. */
 export interface CodeSource {
   next(): Promise<string>;
+  /** Where the partner's app sent the user with this code, whole (its other parameters too), when the source saw it. */
+  addressOf?(code: string): string | undefined;
   close?(): Promise<void>;
 }
 
@@ -145,7 +147,10 @@ export function browserCodes(config: BrowserCodes, launch: () => Promise<Browser
   let browser: Promise<Browser> | undefined;
   const authUrl = new URL(config.authUrl);
   const slot = limited(concurrentLogins);
+  // Each code's captured address: the platform is opened with it as the partner's app sends it, not rebuilt.
+  const addresses = new Map<string, string>();
   return {
+    addressOf: (code) => addresses.get(code),
     next: () => slot(async () => {
       browser ??= launch();
       const context = await (await browser).newContext();
@@ -191,6 +196,7 @@ export function browserCodes(config: BrowserCodes, launch: () => Promise<Browser
         const code = query.get('code');
         if (code) {
           received(code);
+          addresses.set(code, url);
           return code;
         }
         // An authorization server that refuses sends its RFC 6749 §4.1.2.1 error to the same place: quote it.

@@ -39,6 +39,9 @@ async function whyNotShown(ctx: BrowserProbeContext, session: Session, http: Htt
   return { rule: linkAppShown.id, reason: 'the platform shows its app to no one: a mock link with valid account information does not reach it either' };
 }
 
+/** Where a code opens the platform: as the partner's app sent the user there (codes.browser), else by the profile's auth URL. */
+const addressFor = (ctx: BrowserProbeContext, code: string) => ctx.codes.addressOf?.(code) ?? ctx.platform.codeUrl(code);
+
 /** (b) The code path: the platform exchanges a fresh code with the partner and reads its endpoints. */
 const codeSignOn = browserProbe(
   { id: 'sign-on/code', area: 'sign-on', title: "a fresh code opens the app through the partner's token exchange and account information", rules: [appShown, navigatedMessage], codes: 1 },
@@ -47,7 +50,7 @@ const codeSignOn = browserProbe(
     if (blocker) return blocked(codeSignOn.rules, blocker);
     const live = await ctx.accountInfo();
     const code = await ctx.codes.next();
-    const visit = await signOn(session, ctx.platform, ctx.platform.codeUrl(code), 'code');
+    const visit = await signOn(session, ctx.platform, addressFor(ctx, code), 'code');
     const cause = visit.screen === 'app' ? undefined : await whyNotShown(ctx, session, http, live);
     if (cause) return blocked(codeSignOn.rules, cause);
     return [...evaluate(appShown, { ...visit, expected: 'payload' in live ? expectedTexts(live.payload) : [] }, undefined), ...evaluate(navigatedMessage, visit, undefined)];
@@ -154,7 +157,7 @@ const fundingSyncSignOn = browserProbe(
   async (ctx, session, http) => {
     const blocker = await codePathBlocker(ctx);
     if (blocker) return blocked([fundingSynced], blocker);
-    const first = await signOn(session, ctx.platform, ctx.platform.codeUrl(await ctx.codes.next()), 'funding-first');
+    const first = await signOn(session, ctx.platform, addressFor(ctx, await ctx.codes.next()), 'funding-first');
     if (first.screen !== 'app') return skip([fundingSynced], `the first sign-on did not reach the app (it showed ${first.screen})`);
     const partnerIds = await shownSourceIds(session.page);
     const live = await ctx.accountInfo();
@@ -169,7 +172,7 @@ const fundingSyncSignOn = browserProbe(
       body: JSON.stringify({ id: seeded, nickname: 'Closed account' }),
     });
     if (planted.response?.status !== 200) return skip([fundingSynced], `the emulator did not take the earlier funding source (${planted.failure?.message ?? planted.response?.status})`);
-    const second = await signOn(session, ctx.platform, ctx.platform.codeUrl(await ctx.codes.next()), 'funding-second');
+    const second = await signOn(session, ctx.platform, addressFor(ctx, await ctx.codes.next()), 'funding-second');
     const shownIds = second.screen === 'app' ? await shownSourceIds(session.page) : [];
     return evaluate(fundingSynced, { ...second, shownIds, partnerIds, seeded }, undefined);
   },

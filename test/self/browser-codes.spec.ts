@@ -110,6 +110,8 @@ test('the code is captured after any number of hops: redirect chains after a for
     try {
       const started = performance.now();
       expect(await codes.next(), flow).toBe(`zoo-${flow}`);
+      // The address is kept whole, for sign-on to open as the app sent it.
+      expect(codes.addressOf?.(`zoo-${flow}`), flow).toBe(toPlatform(flow));
       console.log(`${flow}: code captured ${Math.round(performance.now() - started)} ms after the first step (browser launch included)`);
     } finally {
       await codes.close?.();
