@@ -55,7 +55,10 @@ const cookieValues = (header: string) =>
 
 /** A fresh browser context and page for one probe, traced when the context says where; closed whatever happens. */
 export async function inBrowser(ctx: BrowserProbeContext, name: string, body: (session: Session, http: HttpClient) => Promise<Finding[]>): Promise<ProbeResult> {
-  const context = await ctx.browser.newContext({ viewport: { width: 900, height: 900 } });
+  const credentials = ctx.platform.httpCredentials;
+  // Learnt before any request: a trace keeps the Authorization header the browser sends.
+  if (credentials) ctx.learn?.([credentials.password, Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')]);
+  const context = await ctx.browser.newContext({ viewport: { width: 900, height: 900 }, ...(credentials ? { httpCredentials: credentials } : {}) });
   // A session cookie is a credential that every later request of the trace carries: learnt as it is set. Not
   // a word-like value, though, which is no credential, and masking it would rewrite the report's own words.
   context.on('response', (response) => void response.headerValues('set-cookie').then((cookies) => ctx.learn?.(cookies.flatMap(cookieValues).filter(maskedEverywhere)), () => undefined));

@@ -20,7 +20,9 @@ export const servedHostPath = '/certify-host/';
 /** The bundled emulator's markup: what the spec leaves open ("not shown"). */
 const emulatorScreens = { app: 'main[data-screen="app"]', error: 'main[data-screen="error"]', collect: 'main[data-screen="collect"]', submit: 'button[type=submit]' };
 
-export interface Platform extends Omit<PlatformProfile, 'messages' | 'mockLink' | 'appOrigins' | 'authUrl' | 'screens'> {
+export interface Platform extends Omit<PlatformProfile, 'messages' | 'mockLink' | 'appOrigins' | 'authUrl' | 'screens' | 'httpCredentials'> {
+  /** What the browser answers the platform's HTTP authentication with, and the one origin it answers. */
+  httpCredentials?: { username: string; password: string; origin: string };
   kind: 'emulator' | 'external';
   /** What the platform calls its messages to the host: the profile's, or the emulator's. */
   messages: MessageVocabulary;
@@ -74,9 +76,12 @@ export const storesTestDataSkipReason = (profile: Profile, what: string): string
 export const platformSkipReason = (profile: Profile): string | undefined =>
   profile.platform ? undefined : 'the profile has no "platform" block ({"url", "apiKey", "partnerName"}), so there is no platform to sign on through';
 
-export function platformOf({ authUrl: codeUrlTemplate, ...platform }: PlatformProfile): Platform {
+export function platformOf({ authUrl: codeUrlTemplate, httpCredentials, ...platform }: PlatformProfile): Platform {
   const kind = platformKind(platform);
+  const codeUrl = (code: string) =>
+    (codeUrlTemplate ?? `${authUrl(platform.url, '{partnerName}')}?code={code}`).replaceAll('{partnerName}', encodeURIComponent(platform.partnerName)).replaceAll('{code}', encodeURIComponent(code));
   return {
+    ...(httpCredentials ? { httpCredentials: { ...httpCredentials, origin: httpCredentials.origin ?? new URL(codeUrl('code')).origin } } : {}),
     ...platform,
     kind,
     // Nothing is written to a platform the harness did not write unless the profile says so.
@@ -86,8 +91,7 @@ export function platformOf({ authUrl: codeUrlTemplate, ...platform }: PlatformPr
     mockLink: platform.mockLink ?? emulatorMockLink,
     appOrigins: platform.appOrigins ?? [new URL(platform.url).origin],
     screens: { ...emulatorScreens, ...platform.screens },
-    codeUrl: (code) =>
-      (codeUrlTemplate ?? `${authUrl(platform.url, '{partnerName}')}?code={code}`).replaceAll('{partnerName}', encodeURIComponent(platform.partnerName)).replaceAll('{code}', encodeURIComponent(code)),
+    codeUrl,
     emulatorPartnerUrl: emulatorPartnerUrl(platform.url, platform.partnerName),
     origin: new URL(platform.url).origin,
     hostOrigin: platform.hostOrigin ?? new URL(platform.hostPageUrl).origin,

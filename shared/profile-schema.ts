@@ -151,6 +151,20 @@ const platformSchema = z
         }, { error: fieldError('describe the screens: {"app", "error", "collect", "fields", "submit"}, each a locator') })
         .optional()
         .meta({ description: "how to find the embedded app's screens in its frame, each a Playwright locator: a CSS selector as a string, or {\"role\", \"name\"}, {\"text\"}, {\"testId\"}. Default: the emulator's (main[data-screen=…], input[data-field])" }),
+      httpCredentials: z
+        .strictObject(
+          {
+            username: z.string({ error: fieldError('give the user name') }).min(1),
+            password: z.string({ error: fieldError('give the password, usually as env:NAME') }).min(1),
+            origin: z
+              .url({ protocol: /^https?$/, error: 'must be an http(s) origin such as "https://app.sandbox.platform.example"' })
+              .refine((url) => new URL(url).origin === url, { error: 'must be an origin only: scheme, host and port, no path' })
+              .optional(),
+          },
+          { error: fieldError('give {"username", "password"} (and "origin"); values may be env:NAME') },
+        )
+        .optional()
+        .meta({ description: "the HTTP authentication (Basic, Digest) a platform's sandbox asks the browser for; sent to `origin` only, by default the auth URL's" }),
       storeTestData: z
         .boolean({ error: fieldError('write true or false') })
         .optional()
