@@ -128,7 +128,7 @@ export const organizationFilter = rule<{ walk: Walk; organizationId: string; fie
 export const idsFilter = rule<{ requested: readonly string[]; answers: readonly { encoding: string; response: JsonResponse }[] }>(
   'filter/ids', 'spec §4.1',
   'ids',
-  '"ids" returns exactly those items, as "ids=a,b" and as "ids=a&ids=b"',
+  '"ids" returns exactly those items, in each encoding the API reads ("ids=a,b" and "ids=a&ids=b", unless dataApi.idsEncodings says)',
   ({ requested, answers }) =>
     answers.flatMap(({ encoding, response }): Issue[] => {
       const served = (envelopeOf(response)?.items ?? []).map(idOf);
@@ -136,33 +136,47 @@ export const idsFilter = rule<{ requested: readonly string[]; answers: readonly 
       return response.status === 200 && same ? [] : [{ message: `"ids" as ${encoding} answered ${response.status} with ${JSON.stringify(served)}; expected exactly ${JSON.stringify(requested)}` }];
     }),
   openChoice('the encoding of several "ids" (spec §4.1 rule 2)'),
+  { field: 'dataApi.idsEncodings', what: 'the encoding of several "ids"' },
 );
 
-/** A request the API must refuse with `status`. */
+/** A request the API must refuse with `status`, or serve as the profile says this platform does. */
 export interface Refused {
   case: string;
   response: JsonResponse;
+  /** Served, not refused: an empty last page, or a page of at most this many items (dataApi.unknownCursor, overLimit). */
+  served?: 'empty' | number;
 }
 
-const refusal = (id: string, clause: ClauseId, field: string, requirement: string, accepted: readonly number[], grading?: Grading) =>
+/** What is wrong with a request answered rather than refused, as the profile says the platform does. */
+function servedIssues(what: string, response: JsonResponse, served: 'empty' | number): Issue[] {
+  const envelope = response.status === 200 ? envelopeOf(response) : undefined;
+  const expected = served === 'empty' ? 'an empty last page' : `a page of at most ${served} items`;
+  if (!envelope) return [{ message: `a request ${what} was answered ${response.status}; the profile says this API serves ${expected}` }];
+  const fits = served === 'empty' ? envelope.items.length === 0 && envelope.hasMore === false : envelope.items.length <= served;
+  return fits ? [] : [{ message: `a request ${what} was served ${envelope.items.length} items${envelope.hasMore ? ', with more to come' : ''}; the profile says this API serves ${expected}` }];
+}
+
+const refusal = (id: string, clause: ClauseId, field: string, requirement: string, accepted: readonly number[], grading?: Grading, emulatorChoice?: Rule<readonly Refused[]>['emulatorChoice']) =>
   rule<readonly Refused[]>(
     id,
     clause,
     field,
     requirement,
     (cases) =>
-      cases.flatMap(({ case: what, response }): Issue[] => {
+      cases.flatMap(({ case: what, response, served }): Issue[] => {
+        if (served !== undefined) return servedIssues(what, response, served);
         if (!accepted.includes(response.status)) return [{ message: `a request ${what} was answered ${response.status}; refuse it with ${accepted.join(' or ')}` }];
         return jsonObject(response) ? [] : [{ message: `the refusal of a request ${what} is not a JSON object; answer {"code", "message"}` }];
       }),
     grading,
+    emulatorChoice,
   );
 
 export const missingTokenRefused = guards(refusal('auth/missing-token', 'spec §5.1', 'authorization', 'a request without a Bearer token is refused with 401 or 403 and a JSON error', [401, 403]));
 export const invalidTokenRefused = guards(refusal('auth/invalid-token', 'spec §5.1', 'authorization', 'a request with an invalid Bearer token is refused with 401 or 403 and a JSON error', [401, 403]));
 export const filterRequired = refusal('filter/required', 'spec §4.1', 'organizationId', 'a listing that needs a filter refuses a request without one with 400', [400], openChoice('which listings need a filter (spec §4.1 rule 1)'));
-export const invalidLimitRefused = refusal('params/limit', 'spec §2.2', 'limit', 'an invalid "limit" is refused with 400', [400], openChoice('the largest "limit" and the answer to an invalid one (spec §8)'));
-export const invalidAfterRefused = refusal('params/after', 'spec §2.2', 'after', 'an "after" that is no id of the listing is refused with 400', [400], openChoice('the answer to an unknown cursor (spec §7.4)'));
+export const invalidLimitRefused = refusal('params/limit', 'spec §2.2', 'limit', 'an invalid "limit" is refused with 400; one over the largest is refused too, or served at the largest where dataApi.overLimit says "clamped"', [400], openChoice('the largest "limit" and the answer to an invalid one (spec §8)'), { field: 'dataApi.overLimit', what: 'the largest "limit" and the answer to one over it' });
+export const invalidAfterRefused = refusal('params/after', 'spec §2.2', 'after', 'an "after" that is no id of the listing is refused with 400, or is an empty last page where dataApi.unknownCursor says "empty"', [400], openChoice('the answer to an unknown cursor (spec §7.4)'), { field: 'dataApi.unknownCursor', what: 'the answer to an unknown cursor' });
 
 export const dataApiRules = [
   missingTokenRefused,

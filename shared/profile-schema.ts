@@ -187,6 +187,25 @@ const dataApiSchema = z
         .min(1)
         .optional()
         .meta({ description: "the field of an item that names its organization, which \"organizationId\" filters by; the spec shows no item's fields. Default: organizationId, the emulator's" }),
+      idsEncodings: z
+        .array(z.enum(['comma', 'repeated'], { error: 'must be "comma" (ids=a,b) or "repeated" (ids=a&ids=b)' }))
+        .min(1)
+        .optional()
+        .meta({ description: 'the encodings of several "ids" the API reads: "comma" (ids=a,b), "repeated" (ids=a&ids=b); the spec leaves it open. Default: both, the emulator\'s' }),
+      maxLimit: z
+        .number({ error: fieldError('give the largest page as a number') })
+        .int()
+        .min(1)
+        .optional()
+        .meta({ description: 'the largest "limit" the API serves. Default: 100, the emulator\'s' }),
+      overLimit: z
+        .enum(['refused', 'clamped'], { error: fieldError('must be "refused" (400) or "clamped" (served at "maxLimit")') })
+        .optional()
+        .meta({ description: 'what a "limit" over "maxLimit" gets: "refused" with 400, or "clamped" to "maxLimit". Default: refused, the emulator\'s' }),
+      unknownCursor: z
+        .enum(['refused', 'empty'], { error: fieldError('must be "refused" (400) or "empty" (an empty last page)') })
+        .optional()
+        .meta({ description: 'what an "after" that is no id of the listing gets: "refused" with 400, or "empty", an empty last page. Default: refused, the emulator\'s' }),
     },
     { error: fieldError('describe the data API: {"baseUrl": …, "token": …}') },
   )
