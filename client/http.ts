@@ -42,6 +42,8 @@ export interface HttpClient {
    * `rateLimited`: whichever probe takes one notes it, however the call that met it was judged.
    */
   takeWaits?: () => Exchange[];
+  /** Closes the client's connections (each request in flight has one of its own, kept alive after). */
+  close?: () => Promise<void>;
 }
 
 export const defaultMaxBodyBytes = 1024 * 1024;
@@ -62,11 +64,13 @@ export function profileClient(profile: Pick<Profile, 'requestTimeoutMs' | 'envir
  * marked, for the transport rules to name.
  */
 export function httpClient({ timeoutMs, maxBodyBytes = defaultMaxBodyBytes, maxRetryAfterMs = defaultMaxRetryAfterMs, tls, production = false }: HttpClientOptions): HttpClient {
-  const once = sendOnce(timeoutMs, maxBodyBytes, checkedAgent(tls), production);
+  const agent = checkedAgent(tls);
+  const once = sendOnce(timeoutMs, maxBodyBytes, agent, production);
   const waited = new Set<string>();
   const waits: Exchange[] = [];
   return {
     takeWaits: () => waits.splice(0),
+    close: () => agent.close(),
     async send(request) {
       const exchange = await once(request);
       if (!isThrottle(exchange)) return exchange;

@@ -50,16 +50,25 @@ const applies = (profile: Profile) => (probe: Pick<Probe, 'skipReason'>) => !pro
 /** Runs the probes that apply to the profile all at once, outside Playwright. */
 export async function runProbes(profile: Profile, probes: readonly Probe[] = certificationProbes, now?: () => Date): Promise<ProbeResult[]> {
   const ctx = standaloneContext(profile, now);
-  return Promise.all(probes.filter(applies(profile)).map((probe) => probe.run(ctx)));
+  try {
+    return await Promise.all(probes.filter(applies(profile)).map((probe) => probe.run(ctx)));
+  } finally {
+    // Many runs in one process (the self-tests) would otherwise keep every connection open until the server's keep-alive ends.
+    await ctx.http.close?.();
+  }
 }
 
 /** Runs the mock-link and browser probes (or only `only` of the browser ones) all at once, outside Playwright, for a profile with "platform". */
 export async function runPlatformProbes(profile: Profile, browser: Browser, only?: readonly Probe<BrowserProbeContext>[], now?: () => Date): Promise<ProbeResult[]> {
   const ctx = standaloneContext(profile, now);
-  const platform = await connectPlatform(profile, ctx.http);
-  const accountInfo = accountInfoOnce(ctx.http, ctx);
-  return Promise.all([
-    ...(only ? [] : mockLinkProbes.filter(applies(profile)).map((probe) => probe.run({ ...ctx, platform, accountInfo }))),
-    ...(only ?? browserProbes).filter(applies(profile)).map((probe) => probe.run({ ...ctx, platform, accountInfo, browser })),
-  ]);
+  try {
+    const platform = await connectPlatform(profile, ctx.http);
+    const accountInfo = accountInfoOnce(ctx.http, ctx);
+    return await Promise.all([
+      ...(only ? [] : mockLinkProbes.filter(applies(profile)).map((probe) => probe.run({ ...ctx, platform, accountInfo }))),
+      ...(only ?? browserProbes).filter(applies(profile)).map((probe) => probe.run({ ...ctx, platform, accountInfo, browser })),
+    ]);
+  } finally {
+    await ctx.http.close?.();
+  }
 }

@@ -3,13 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Profile } from '../shared/profile-schema';
 import { resourceRequest, tokenRequest } from '../client/requests';
 import { blocked, evaluate, evaluateAll, type Finding } from '../checks/finding';
-import { issuedToken, isSuccess } from '../checks/token-exchange';
+import { issuedToken, isSuccess, type Encoding } from '../checks/token-exchange';
 import { unguessableCodes, unguessableTokens } from '../checks/token-entropy';
 import { codeExpires, codeLifetimeMarginSeconds, formatDuration, concurrentRedemption, raceRounds, raceSize, type RaceRound, credentialsInUriRefused, duplicateParamRefused, getRefused, unknownParamIgnored, type DuplicateTrial } from '../checks/token-hardening';
 import { exchangeCode } from './exchange';
 import { jsonResponse } from '../checks/evidence';
 import { codeReuseRejected } from '../checks/token-refusals';
-import { recorded, type Probe, type WorkerExchange } from './probe';
+import { recorded, type Probe, type ProbeContext, type WorkerExchange } from './probe';
 import { judgeEcho, judgedBy, judgeTransport, negativeCase, perCall, refusalProbe } from './token-calls';
 
 /** RFC 6749 §2.3.1, §3.2, §4.1.2, §10.10: requests the platform never sends, each the platform's own with one deviation. */
@@ -74,10 +74,29 @@ const duplicateParamProbe: Probe = {
 const roundsFor = (profile: Profile) => (profile.codes.mintUrl ? raceRounds.minted : raceRounds.costly);
 
 /**
+ * Rounds played at once: their codes are independent, and one round after another would make the run grow
+ * with the partner's latency times the rounds. With the next wave's codes asked for while a wave plays, a
+ * wave costs 2 round trips (the race, the tokens' use): 40 rounds are 1 + 4 × 2. 10 rounds of 5 keep 50
+ * requests in flight, and 10 code requests.
+ */
+const raceWave = 10;
+
+/** One round: a fresh code sent `raceSize` times at once, then each token that came back tried once. */
+async function playRound(ctx: ProbeContext, encoding: Encoding, code: string) {
+  const answers = await Promise.all(Array.from({ length: raceSize }, () => ctx.http.send(tokenRequest(ctx.profile, encoding, { code }))));
+  const calls = answers.map((exchange) => judgeTransport(exchange, [concurrentRedemption]));
+  const responses = calls.flatMap((call) => (call.response ? [call.response] : []));
+  const tokens = responses.length < raceSize ? [] : responses.map(issuedToken).filter((token): token is string => token !== undefined);
+  const uses = await Promise.all(tokens.map((token) => ctx.http.send(resourceRequest(ctx.profile.accountInfoUrl, token))));
+  return { code, answers, calls, responses, tokens, uses };
+}
+
+/**
  * Rounds of one fresh code sent 5 times at once (undici opens a connection per request in flight, so the
  * requests really race); once a round's answers are in, each token that came back is tried on
- * "accountInfoUrl". The rounds stop at the first that yields two working tokens. Every call is learned
- * by the vault (ctx.http); the evidence keeps the first round, the lost one and the first with a 5xx.
+ * "accountInfoUrl". Rounds are played `raceWave` at a time, and read in order: the verdict stops at the
+ * first that yields two working tokens. Every call is learned by the vault (ctx.http); the evidence keeps
+ * the first round, the lost one and the first with a 5xx.
  */
 const concurrentRedemptionProbe: Probe = {
   id: 'token-exchange/concurrent-redemption',
@@ -93,37 +112,41 @@ const concurrentRedemptionProbe: Probe = {
         const findings: Finding[] = [];
         let echoJudged: Finding[] = [];
         let kept5xx = false;
-        while (rounds.length < roundsFor(ctx.profile)) {
-          const code = await ctx.codes.next();
-          const answers = await Promise.all(Array.from({ length: raceSize }, () => ctx.http.send(tokenRequest(ctx.profile, encoding, { code }))));
-          const calls = answers.map((exchange) => judgeTransport(exchange, [concurrentRedemption]));
-          const responses = calls.flatMap((call) => (call.response ? [call.response] : []));
-          if (responses.length < raceSize) {
-            http.exchanges.push(...answers);
-            return [...findings, ...calls.flatMap((call) => call.findings)];
-          }
-          const tokens = responses.map(issuedToken).filter((token): token is string => token !== undefined);
-          const uses = await Promise.all(tokens.map((token) => ctx.http.send(resourceRequest(ctx.profile.accountInfoUrl, token))));
-          const round = {
-            issued: tokens.length,
-            working: uses.filter((use) => use.response && isSuccess(use.response.status)).length,
-            serverErrors: responses.filter((response) => response.status >= 500).map((response) => response.status),
-          };
-          rounds.push(round);
-          const telling = rounds.length === 1 || round.working > 1 || (round.serverErrors.length > 0 && !kept5xx);
-          if (telling) {
-            http.exchanges.push(...answers, ...uses);
-            findings.push(...calls.flatMap((call) => call.findings));
-            kept5xx ||= round.serverErrors.length > 0;
-          }
-          if (rounds.length === 1) echoJudged = judgeEcho(ctx.profile, responses[0]!);
-          if (round.working > 1) {
-            // A code taken again even one request after another is the sequential reuse rule's failure, not a race.
-            const again = await http.send(tokenRequest(ctx.profile, encoding, { code }));
-            if (again.response && issuedToken(jsonResponse(again.response))) {
-              return [...findings, ...echoJudged, ...blocked([concurrentRedemption], { rule: codeReuseRejected.id, reason: 'the code is exchanged again even after the race, one request after another' })];
+        const total = roundsFor(ctx.profile);
+        const codesFor = (count: number) => Promise.all(Array.from({ length: Math.max(0, count) }, () => ctx.codes.next()));
+        let coming = codesFor(Math.min(raceWave, total));
+        waves: for (let first = 0; first < total; first += raceWave) {
+          const codes = await coming;
+          coming = codesFor(Math.min(raceWave, total - first - raceWave));
+          // Not awaited when the race is decided before: its failure is then no one's concern.
+          coming.catch(() => undefined);
+          const wave = await Promise.all(codes.map((code) => playRound(ctx, encoding, code)));
+          for (const { code, answers, calls, responses, tokens, uses } of wave) {
+            if (responses.length < raceSize) {
+              http.exchanges.push(...answers);
+              return [...findings, ...calls.flatMap((call) => call.findings)];
             }
-            break;
+            const round = {
+              issued: tokens.length,
+              working: uses.filter((use) => use.response && isSuccess(use.response.status)).length,
+              serverErrors: responses.filter((response) => response.status >= 500).map((response) => response.status),
+            };
+            rounds.push(round);
+            const telling = rounds.length === 1 || round.working > 1 || (round.serverErrors.length > 0 && !kept5xx);
+            if (telling) {
+              http.exchanges.push(...answers, ...uses);
+              findings.push(...calls.flatMap((call) => call.findings));
+              kept5xx ||= round.serverErrors.length > 0;
+            }
+            if (rounds.length === 1) echoJudged = judgeEcho(ctx.profile, responses[0]!);
+            if (round.working > 1) {
+              // A code taken again even one request after another is the sequential reuse rule's failure, not a race.
+              const again = await http.send(tokenRequest(ctx.profile, encoding, { code }));
+              if (again.response && issuedToken(jsonResponse(again.response))) {
+                return [...findings, ...echoJudged, ...blocked([concurrentRedemption], { rule: codeReuseRejected.id, reason: 'the code is exchanged again even after the race, one request after another' })];
+              }
+              break waves;
+            }
           }
         }
         return [...findings, ...echoJudged, ...evaluate(concurrentRedemption, { sent: raceSize, rounds }, undefined)];
