@@ -187,6 +187,10 @@ const dataApiSchema = z
         .min(1)
         .optional()
         .meta({ description: "the field of an item that names its organization, which \"organizationId\" filters by; the spec shows no item's fields. Default: organizationId, the emulator's" }),
+      filterRequired: z
+        .boolean({ error: fieldError('write true or false') })
+        .optional()
+        .meta({ description: 'whether a listing other than organizations refuses a request with neither "organizationId" nor "ids" (400); false makes that rule not applicable. Default: true, the emulator\'s' }),
       idsEncodings: z
         .array(z.enum(['comma', 'repeated'], { error: 'must be "comma" (ids=a,b) or "repeated" (ids=a&ids=b)' }))
         .min(1)

@@ -7,6 +7,7 @@ import { dataApiFaultNames, type DataApiFault } from '../../sandbox/platform/fau
 import { platformSandbox } from '../../sandbox/platform/server';
 import { referenceProfile } from '../support/profiles';
 import { startPlatform } from '../support/sandbox';
+import type { Profile } from '../../shared/profile-schema';
 
 /** The rules each data-API fault of the emulator must trip, and no others. */
 const expectedFailures: Record<DataApiFault, AnyRule[]> = {
@@ -21,10 +22,10 @@ let platform: Awaited<ReturnType<typeof startPlatform>>;
 test.beforeAll(async () => (platform = await startPlatform()));
 test.afterAll(() => platform.close());
 
-async function check(faults: readonly DataApiFault[]): Promise<Finding[]> {
+async function check(faults: readonly DataApiFault[], choices: Partial<NonNullable<Profile['dataApi']>> = {}): Promise<Finding[]> {
   const baseUrl = `${platform.origin}${faults.length > 0 ? `/faults/${faults.join(',')}` : ''}`;
   // The data API needs no partner: the profile's partner URLs are never called.
-  const profile = { ...referenceProfile('http://127.0.0.1:9'), dataApi: { baseUrl, token: platformSandbox.dataApiToken } };
+  const profile = { ...referenceProfile('http://127.0.0.1:9'), dataApi: { baseUrl, token: platformSandbox.dataApiToken, ...choices } };
   return (await runProbes(profile, dataApiProbes)).flatMap((result) => result.findings);
 }
 
@@ -35,6 +36,13 @@ test('the conformant data API passes every rule, none skipped', async () => {
   expect(notPassing(findings).map((f) => `${f.rule}: ${f.message}`)).toEqual([]);
   expect(findings.filter((f) => f.outcome === 'skipped')).toEqual([]);
   expect(findings.map((f) => f.rule)).toContain(filterRequired.id);
+});
+
+test("a platform's own choices, stated in the profile, are its requirements: the emulator, said to clamp and to answer an unknown cursor with an empty page, fails those rules; said to need no filter, that rule does not apply", async () => {
+  const findings = await check([], { overLimit: 'clamped', unknownCursor: 'empty', filterRequired: false, idsEncodings: ['comma'] });
+  expect(raised(findings)).toEqual(['data-api/params/after', 'data-api/params/limit']);
+  expect(findings.filter((f) => f.rule === 'data-api/filter/required').map((f) => f.outcome)).toEqual(['skipped']);
+  expect(findings.filter((f) => f.rule === 'data-api/filter/ids').map((f) => f.outcome)).toEqual(['passed']);
 });
 
 test('every data-API fault is caught by exactly its rules', async () => {
