@@ -205,11 +205,17 @@ const fieldLocator = (frame: FrameLocator, platform: Platform, path: string) => 
   return spec === undefined ? frame.locator(`input[name="${path}"]`) : locate(frame, spec).first();
 };
 
-/** The spec paths the collection screen asks for: by the profile's map of its inputs, or the emulator's data-field. */
+/**
+ * The spec paths the collection screen asks for: by the profile's map of its inputs, else by each input's
+ * `data-field` (the emulator's) or a `name` that is a spec path (`user.phone`), as the form is filled.
+ */
 export async function fieldsOnScreen(page: Page, platform: Platform): Promise<string[]> {
   const frame = frameOf(page);
   const { fields } = platform.screens;
-  if (fields === undefined) return frame.locator('input[data-field]').evaluateAll((inputs) => inputs.map((input) => input.getAttribute('data-field') ?? ''));
+  if (fields === undefined) {
+    const named = await frame.locator('input[data-field], input[name]').evaluateAll((inputs) => inputs.map((input) => input.getAttribute('data-field') ?? input.getAttribute('name') ?? ''));
+    return named.filter((path) => /^(user|company)\.[A-Za-z0-9.]+$/.test(path));
+  }
   const visible = await Promise.all(Object.entries(fields).map(async ([path, spec]) => ((await locate(frame, spec).first().isVisible()) ? path : undefined)));
   return visible.filter((path): path is string => path !== undefined);
 }

@@ -90,6 +90,10 @@ const collectSignOn = browserProbe(
     const first = await observe(page, ctx.platform);
     await session.shoot('collect');
     const fields = first.screen === 'collect' ? await fieldsOnScreen(page, ctx.platform) : [];
+    // A form whose inputs carry no spec path the harness can read is a locator to write, not a platform fault.
+    if (first.screen === 'collect' && fields.length === 0 && ctx.platform.screens.fields === undefined) {
+      return notChecked(rules, 'the collection screen showed no input the harness can map to a spec path (by "data-field", or a "name" such as "user.phone"); map them in "platform.screens.fields", e.g. {"user.phone": "#phone"}');
+    }
     const listed = evaluate(collectionScreenShown, { ...first, fields, expectedFields }, undefined);
     const invalidField = 'user.phone';
     if (first.screen !== 'collect' || !fields.includes(invalidField)) {

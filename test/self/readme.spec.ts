@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { loadProfile } from '../../partners/profile';
 import { platformOf } from '../../probes/platform';
 import { startNewcomerPartner } from '../support/newcomer-partner';
-import { parentEnv, runNode } from '../support/run-playwright';
+import { parentEnv, runNode, runPlaywright } from '../support/run-playwright';
 import { tempDir } from '../support/temp';
 
 /**
@@ -82,6 +82,30 @@ test("the real platform sandbox's profile and the partner app's are each complet
   const app = load('Your app that embeds the platform');
   expect(new URL(app.partnerApp!.page).origin).toBe(app.platform!.hostOrigin);
   expect(app.partnerApp!.login?.length).toBe(4);
+});
+
+test("the real platform sandbox's profile, filled in for Ledgerly with what its docs say, certifies the reference partner and finds Ledgerly conforming", async () => {
+  test.setTimeout(180_000);
+  const profile = JSON.parse(blocks(section('Certifying through the real platform sandbox'), 'json')[0]!) as Record<string, unknown> & { platform: Record<string, unknown>; dataApi: Record<string, unknown> };
+  // What a person fills in: the addresses, names and secrets of docs/SANDBOX.md; every other value as the README wrote it.
+  const ledgerly = {
+    ...profile,
+    $schema: undefined,
+    tokenExchangeUrl: 'http://127.0.0.1:4400/oauth/token',
+    accountInfoUrl: 'http://127.0.0.1:4400/api/account',
+    fundingSourcesUrl: 'http://127.0.0.1:4400/api/funding-sources',
+    tokenExchangeEncoding: 'json',
+    clientId: 'reference-client',
+    codes: { mintUrl: 'http://127.0.0.1:4400/test-hooks/codes?user=complete' },
+    platform: { ...profile.platform, url: 'http://127.0.0.1:4403', partnerName: 'reference', hostOrigin: 'http://app.reference.example', authUrl: 'http://127.0.0.1:4404/sso/{partnerName}?code={code}', appOrigins: ['http://127.0.0.1:4404'] },
+    dataApi: { ...profile.dataApi, baseUrl: 'http://127.0.0.1:4403' },
+  };
+  const dir = tempDir('readme-ledgerly-');
+  writeFileSync(path.join(dir, 'acme.json'), JSON.stringify(ledgerly));
+  const run = await runPlaywright(['--project=acme'], { PARTNERS_DIR: dir, PARTNER_ACME_CLIENT_SECRET: 'reference-sandbox-secret-4b1d', PARTNER_ACME_PLATFORM_API_KEY: 'ledgerly-sandbox-api-key', PARTNER_ACME_DATA_API_TOKEN: 'ledgerly-data-api-token' });
+  const summary = run.stdout.split('\n').filter((line) => line.startsWith('acme:') || line.startsWith('  platform:')).join('\n');
+  console.log(summary);
+  expect(summary, run.stdout + run.stderr).toMatch(/^acme: CERTIFIED: .*\n  platform: CONFORMS: /);
 });
 
 test('every command a page marks runnable selects tests (checked with --list)', () => {
