@@ -190,7 +190,7 @@ export const inlineErrorShown: Rule<CollectVisit & { invalidField: string; error
   requirement: 'an invalid typed value keeps the user on the collection screen with an error beside that field',
   impact: 'users can type invalid details that the platform then rejects later',
   must: { signOn: 'a user who typed an invalid value is refused later, with no word of which field' },
-  emulatorChoice: { what: 'an error shown beside the field on the collection screen' },
+  emulatorChoice: { field: 'platform.screens.fieldErrors', what: 'an error shown beside the field on the collection screen' },
   check: (visit): Issue[] => {
     if (visit.screen !== 'collect') return [{ message: `after an invalid "${visit.invalidField}" the frame showed ${screenNames[visit.screen]}, not the collection screen` }];
     return visit.errors[visit.invalidField] ? [] : [{ field: visit.invalidField, message: `no error is shown beside "${visit.invalidField}"` }];

@@ -220,6 +220,20 @@ export async function fieldsOnScreen(page: Page, platform: Platform): Promise<st
   return visible.filter((path): path is string => path !== undefined);
 }
 
+/** The errors shown beside the collection screen's inputs, by spec path: by the profile's locators, or the emulator's data-error-for. */
+export async function fieldErrorsOnScreen(page: Page, platform: Platform): Promise<Record<string, string>> {
+  const frame = frameOf(page);
+  const { fieldErrors } = platform.screens;
+  if (fieldErrors === undefined) {
+    return Object.fromEntries(await frame.locator('[data-error-for]').evaluateAll((items) => items.map((item) => [item.getAttribute('data-error-for') ?? '', item.textContent ?? ''] as const)));
+  }
+  const shown = await Promise.all(Object.entries(fieldErrors).map(async ([path, spec]) => {
+    const error = locate(frame, spec).first();
+    return (await error.isVisible()) ? [[path, (await error.innerText()).trim()] as const] : [];
+  }));
+  return Object.fromEntries(shown.flat().filter(([, text]) => text !== ''));
+}
+
 export const examplesFor = (fields: readonly string[]) => Object.fromEntries(fields.map((field) => [field, exampleFor(field)]));
 
 /** Opens `src` in the host page; when the collection screen comes, the user types valid values, as a real one would. */

@@ -35,7 +35,7 @@ export interface Platform extends Omit<PlatformProfile, 'messages' | 'mockLink' 
   /** Whether the harness serves its own host page, in the browser, at the profile's host origin. */
   servesHostPage: boolean;
   /** How to find the app's screens: the profile's locators, or the emulator's. */
-  screens: Required<Omit<NonNullable<PlatformProfile['screens']>, 'fields'>> & Pick<NonNullable<PlatformProfile['screens']>, 'fields'>;
+  screens: Required<Omit<NonNullable<PlatformProfile['screens']>, 'fields' | 'fieldErrors'>> & Pick<NonNullable<PlatformProfile['screens']>, 'fields' | 'fieldErrors'>;
   configure: boolean;
   storeTestData: boolean;
   /** `{url}/v1/emulator/partners/{partnerName}`: this partner on the bundled emulator's own API. */

@@ -10,7 +10,7 @@ import { type Probe } from './probe';
 import { partnerAppProbe } from './partner-app';
 import type { LiveAccountInfo } from './resources';
 
-import { browserProbe, examplesFor, exampleFor, expectedTexts, fieldsOnScreen, fillCollection, frameOf, hostPageFor, linkFor, observe, screenTimeoutMs, serveHostPage, signOn, text, without, withCompanyName, type Session } from './browser-session';
+import { browserProbe, examplesFor, exampleFor, expectedTexts, fieldErrorsOnScreen, fieldsOnScreen, fillCollection, frameOf, hostPageFor, linkFor, observe, screenTimeoutMs, serveHostPage, signOn, text, without, withCompanyName, type Session } from './browser-session';
 /** (a) The mock-link path: a link built from the partner's live account information opens the app. */
 const mockLinkSignOn = browserProbe(
   { id: 'sign-on/mock-link', area: 'sign-on', title: "a mock link built from the partner's account information opens the app in the host page", rules: [linkAppShown, linkNavigatedMessage], codes: 0 },
@@ -105,11 +105,7 @@ const collectSignOn = browserProbe(
 
     await fillCollection(page, ctx.platform, { ...examplesFor(fields), [invalidField]: '555-01' });
     const rejected = await observe(page, ctx.platform);
-    const errors = Object.fromEntries(
-      await frameOf(page)
-        .locator('[data-error-for]')
-        .evaluateAll((items) => items.map((item) => [item.getAttribute('data-error-for') ?? '', item.textContent ?? ''] as const)),
-    );
+    const errors = await fieldErrorsOnScreen(page, ctx.platform);
     await session.shoot('collect-inline-error');
     const inline = evaluate(inlineErrorShown, { ...rejected, fields, expectedFields, invalidField, errors }, undefined);
 

@@ -146,6 +146,7 @@ const platformSchema = z
           app: locatorSchema.optional().meta({ description: 'the app, once the user is signed on' }),
           error: locatorSchema.optional().meta({ description: 'the error screen' }),
           collect: locatorSchema.optional().meta({ description: 'the screen that collects missing account information' }),
+          fieldErrors: z.record(z.string(), locatorSchema).optional().meta({ description: 'the error the collection screen shows beside an input, by the spec path of the input ("user.phone": …); default: [data-error-for="<path>"], the emulator\'s' }),
           fields: z.record(z.string(), locatorSchema).optional().meta({ description: 'the inputs of the collection screen, by the spec path each asks for ("user.phone": …); default: inputs whose data-field (the emulator\'s) or name is the spec path itself' }),
           submit: locatorSchema.optional().meta({ description: "the collection screen's button that sends what was typed" }),
         }, { error: fieldError('describe the screens: {"app", "error", "collect", "fields", "submit"}, each a locator') })

@@ -105,7 +105,7 @@ test("the real platform sandbox's profile, filled in for Ledgerly with what its 
   const run = await runPlaywright(['--project=acme'], { PARTNERS_DIR: dir, PARTNER_ACME_CLIENT_SECRET: 'reference-sandbox-secret-4b1d', PARTNER_ACME_PLATFORM_API_KEY: 'ledgerly-sandbox-api-key', PARTNER_ACME_DATA_API_TOKEN: 'ledgerly-data-api-token' });
   const summary = run.stdout.split('\n').filter((line) => line.startsWith('acme:') || line.startsWith('  platform:')).join('\n');
   console.log(summary);
-  expect(summary, run.stdout + run.stderr).toMatch(/^acme: CERTIFIED: .*\n  platform: CONFORMS: /);
+  expect(summary, run.stdout + run.stderr).toMatch(/^acme: CERTIFIED: .*\n {2}platform: CONFORMS: /);
 });
 
 test('every command a page marks runnable selects tests (checked with --list)', () => {
