@@ -14,14 +14,15 @@ import { platformOf } from './platform';
 
 const spkiHash = (certificate: X509Certificate) => createHash('sha256').update(certificate.publicKey.export({ type: 'spki', format: 'der' })).digest('base64');
 
-/** The https origins of the platform and the partner's app, which the browser suites open. */
+/** The https origins the browser opens: the platform's, the partner's app's, and its login's for codes.browser. */
 export function browserOrigins(profile: Profile): string[] {
   const origins = new Set<string>();
   if (profile.platform) {
     const platform = platformOf(profile.platform);
     for (const url of [platform.url, platform.codeUrl('code'), ...platform.appOrigins]) origins.add(new URL(url).origin);
   }
-  if (profile.partnerApp) for (const url of [profile.partnerApp.page, ...(profile.partnerApp.login ?? []).flatMap((step) => ('goto' in step ? [step.goto] : []))]) origins.add(new URL(url).origin);
+  const gotos = (steps: readonly ({ goto: string } | object)[] = []) => steps.flatMap((step) => ('goto' in step ? [step.goto] : []));
+  for (const url of [...(profile.partnerApp ? [profile.partnerApp.page, ...gotos(profile.partnerApp.login)] : []), ...gotos(profile.codes.browser?.steps)]) origins.add(new URL(url).origin);
   return [...origins].filter((origin) => origin.startsWith('https:'));
 }
 

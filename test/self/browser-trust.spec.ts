@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { chromiumLaunchOptions } from '../../fixtures/browser';
-import { browserTrust } from '../../probes/browser-trust';
+import { browserOrigins, browserTrust } from '../../probes/browser-trust';
 import { inBrowser } from '../../probes/browser-session';
 import { httpClient } from '../../client/http';
 import { platformOf, type BrowserProbeContext } from '../../probes/platform';
@@ -59,6 +59,15 @@ test('a private CA given as "caFile": Chromium opens the platform whose certific
   // A certificate the CA issued but Node refuses (expired) is named, and not trusted.
   const refused = await browserTrust(platformAt(expired));
   expect(refused).toEqual({ args: [], untrusted: [expect.stringContaining('certificate has expired')] });
+});
+
+test('the origins verified are every https origin the browser opens: the platform, the partner app and its login, the codes.browser login', () => {
+  const profile: Profile = {
+    ...platformAt('https://api.platform.example', { authUrl: 'https://app.platform.example/sso/{partnerName}?code={code}', appOrigins: ['https://app.platform.example'] }),
+    codes: { browser: { authUrl: 'https://app.platform.example/sso/acme', timeoutMs: 10_000, steps: [{ goto: 'https://login.acme.example/start' }, { click: '#go' }] } },
+    partnerApp: { page: 'https://app.acme.example/payments', login: [{ goto: 'https://id.acme.example/login' }] },
+  };
+  expect(browserOrigins(profile).sort()).toEqual(['https://api.platform.example', 'https://app.acme.example', 'https://app.platform.example', 'https://id.acme.example', 'https://login.acme.example']);
 });
 
 test("HTTP authentication is answered at the platform's origin only, and its credentials are learnt as secrets first", async ({ browser }) => {
