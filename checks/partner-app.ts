@@ -14,6 +14,8 @@ export interface EmbedLoad {
   sandbox: string | null;
   /** The page's Content-Security-Policy header. */
   csp: string | undefined;
+  /** Its <meta http-equiv="Content-Security-Policy"> elements' policies, enforced beside the header's. */
+  metaCsp?: readonly string[];
 }
 
 export interface Embedding {
@@ -93,13 +95,15 @@ export const cspAdmitsPlatform: Rule<Embedding> = {
   requirement: "the partner's page lets its frame load the platform's app origins (frame-src, child-src or default-src)",
   impact: "the browser refuses to load the platform in the partner's page: users see an empty frame",
   must: { signOn: 'the browser refuses to load the platform in the frame' },
-  check: ({ page, loads, appOrigins }) =>
-    policies(loads[0]?.csp ?? '').flatMap((policy) => {
+  check: ({ page, loads, appOrigins }) => {
+    const given = [...policies(loads[0]?.csp ?? '').map((policy) => ({ policy, where: 'CSP' })), ...(loads[0]?.metaCsp ?? []).flatMap((meta) => policies(meta).map((policy) => ({ policy, where: '<meta> CSP' })))];
+    return given.flatMap(({ policy, where }) => {
       // A frame's sources: frame-src, else child-src, else default-src; none of them restricts nothing.
       const sources = sourcesOf(policy, 'frame-src', 'child-src', 'default-src');
       const refused = sources ? appOrigins.filter((origin) => !sourceListAllows(sources, origin, page)) : [];
-      return refused.length === 0 ? [] : [{ message: `the page's CSP lets frames load ${JSON.stringify(sources!.join(' '))}, which leaves out ${refused.join(', ')}; add ${refused.length > 1 ? 'them' : 'it'} to "frame-src"` }];
-    }),
+      return refused.length === 0 ? [] : [{ message: `the page's ${where} lets frames load ${JSON.stringify(sources!.join(' '))}, which leaves out ${refused.join(', ')}; add ${refused.length > 1 ? 'them' : 'it'} to its "frame-src"` }];
+    });
+  },
 };
 
 /** What the embedded app needs of a sandboxed frame: its scripts, its forms, and its own origin (its storage, its API). */

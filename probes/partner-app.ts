@@ -118,7 +118,9 @@ export const partnerAppProbe = browserProbe(
       const response = await page.goto(app.page);
       await element.waitFor({ state: 'attached', timeout: screenTimeoutMs }).catch(() => undefined);
       const src = (await element.getAttribute('src').catch(() => null)) ?? undefined;
-      return { src, sandbox: await element.getAttribute('sandbox').catch(() => null), csp: response?.headers()['content-security-policy'] };
+      // A <meta> policy is enforced beside the header's (CSP3 §3.3): each is one more policy to satisfy.
+      const meta = await page.locator('meta[http-equiv="content-security-policy" i]').evaluateAll((tags) => tags.map((tag) => tag.getAttribute('content') ?? '')).catch(() => []);
+      return { src, sandbox: await element.getAttribute('sandbox').catch(() => null), csp: response?.headers()['content-security-policy'], metaCsp: meta };
     };
     const first = await load();
     const visit = await observe(page, ctx.platform, { frame: element.contentFrame() });

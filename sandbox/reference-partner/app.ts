@@ -16,6 +16,7 @@ export const appFaults = {
   'app-reuses-code': 'embeds the same code at every load of the page, so the second sign-on is refused',
   'app-code-for-incomplete-user': 'embeds a code minted for another user than the one signed in, one without the Yes* fields, so the app does not open',
   'app-csp-blocks-platform': 'sends "frame-src \'self\'" in its CSP, so the browser refuses to load the platform in the frame',
+  'app-meta-csp-blocks-platform': 'sets "frame-src \'self\'" in a <meta> CSP (its header allows the platform), so the browser refuses to load the platform in the frame',
   'app-sandbox-breaks': 'frames the platform with sandbox="allow-scripts", without allow-same-origin and allow-forms',
   'app-ignores-auth-error': "does not act on the platform's error message: a user whose sign-on failed sees only the frame",
   'app-trusts-any-origin': 'acts on a sign-on message from any origin, not only the platform\'s',
@@ -43,7 +44,7 @@ function loginPage(action: string, message = '') {
 <label>Password <input id="password" name="password" type="password"></label><button type="submit">Sign in</button></form></main></body></html>`.text;
 }
 
-function paymentsPage(src: string, { messages }: Embeds, nonce: string, { sandbox, trustsAnyOrigin, ignoresErrors }: { sandbox: boolean; trustsAnyOrigin: boolean; ignoresErrors: boolean }) {
+function paymentsPage(src: string, { messages }: Embeds, nonce: string, { sandbox, trustsAnyOrigin, ignoresErrors, metaBlocks }: { sandbox: boolean; trustsAnyOrigin: boolean; ignoresErrors: boolean; metaBlocks: boolean }) {
   const ignores = trustsAnyOrigin ? html`false` : html`event.origin !== ${scriptJson(new URL(src).origin)}`;
   const onError = ignoresErrors
     ? html``
@@ -55,7 +56,7 @@ function paymentsPage(src: string, { messages }: Embeds, nonce: string, { sandbo
   if (type === ${scriptJson(messages.ready)}) { const status = document.getElementById('status'); status.textContent = 'Payments ready'; status.dataset.ready = ''; }
   ${onError}
 });`;
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Reference partner – payments</title></head>
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Reference partner – payments</title>${metaBlocks ? html`<meta http-equiv="Content-Security-Policy" content="frame-src 'self'">` : ''}</head>
 <body><h1>Payments</h1><p id="status">Loading payments…</p><p id="sign-in-problem" role="alert" hidden></p>
 <iframe id="payments" title="Payments" src="${src}" style="width:100%;height:34rem" ${sandbox ? html`sandbox="allow-scripts"` : ''}></iframe>
 <script nonce="${nonce}">${script}</script></body></html>`.text;
@@ -93,6 +94,6 @@ export function registerApp(app: FastifyInstance, { store, password, embeds, fau
       .header('content-security-policy', `default-src 'self'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; frame-src ${frameSrc}`)
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(paymentsPage(target.href, embeds, nonce, { sandbox: faults.has('app-sandbox-breaks'), trustsAnyOrigin: faults.has('app-trusts-any-origin'), ignoresErrors: faults.has('app-ignores-auth-error') }));
+      .send(paymentsPage(target.href, embeds, nonce, { sandbox: faults.has('app-sandbox-breaks'), trustsAnyOrigin: faults.has('app-trusts-any-origin'), ignoresErrors: faults.has('app-ignores-auth-error'), metaBlocks: faults.has('app-meta-csp-blocks-platform') }));
   });
 }

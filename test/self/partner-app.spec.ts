@@ -58,6 +58,7 @@ const expected: Record<AppFault, { failed: string; blocked?: string[] }> = {
   'app-code-for-incomplete-user': { failed: 'sign-on/partner-app/shown' },
   'app-csp-blocks-platform': { failed: 'sign-on/partner-app/csp', blocked: ['sign-on/partner-app/shown', 'sign-on/partner-app/auth-error-shown'] },
   // The home screen still renders; what breaks is the collection form, storage, and messages from origin "null".
+  'app-meta-csp-blocks-platform': { failed: 'sign-on/partner-app/csp', blocked: ['sign-on/partner-app/shown', 'sign-on/partner-app/auth-error-shown'] },
   'app-sandbox-breaks': { failed: 'sign-on/partner-app/iframe-sandbox', blocked: ['sign-on/partner-app/auth-error-shown'] },
   'app-ignores-auth-error': { failed: 'sign-on/partner-app/auth-error-shown', blocked: ['sign-on/partner-app/message-origin'] },
   'app-trusts-any-origin': { failed: 'sign-on/partner-app/message-origin' },

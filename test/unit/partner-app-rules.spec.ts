@@ -33,8 +33,8 @@ test('each policy of a header is read on its own, and a directive falls back in 
   expect(sourcesOf(policies("script-src 'self'")[0]!, 'frame-src', 'child-src', 'default-src')).toBeUndefined();
 });
 
-const judge = (csp: string | undefined) => {
-  const embedding: Embedding = { page, loads: [{ src: undefined, sandbox: null, csp }], authUrl: 'https://pay.platform.example/p/auth?code=x', appOrigins: ['https://pay.platform.example'] };
+const judge = (csp: string | undefined, metaCsp: string[] = []) => {
+  const embedding: Embedding = { page, loads: [{ src: undefined, sandbox: null, csp, metaCsp }], authUrl: 'https://pay.platform.example/p/auth?code=x', appOrigins: ['https://pay.platform.example'] };
   return evaluate(cspAdmitsPlatform, embedding, undefined).map((f) => `${f.outcome}${f.outcome === 'failed' ? `: ${f.message}` : ''}`);
 };
 
@@ -42,8 +42,11 @@ test('sign-on/partner-app/csp: every policy must admit the app origins to frames
   expect(judge(undefined)).toEqual(['passed']);
   expect(judge("script-src 'self'")).toEqual(['passed']);
   expect(judge("default-src 'self'; frame-src https://pay.platform.example")).toEqual(['passed']);
-  expect(judge("default-src 'self'")).toEqual([`failed: the page's CSP lets frames load "'self'", which leaves out https://pay.platform.example; add it to "frame-src"`]);
-  expect(judge("child-src https://pay.platform.example, frame-src 'none'")).toEqual([`failed: the page's CSP lets frames load "'none'", which leaves out https://pay.platform.example; add it to "frame-src"`]);
+  expect(judge("default-src 'self'")).toEqual([`failed: the page's CSP lets frames load "'self'", which leaves out https://pay.platform.example; add it to its "frame-src"`]);
+  expect(judge("child-src https://pay.platform.example, frame-src 'none'")).toEqual([`failed: the page's CSP lets frames load "'none'", which leaves out https://pay.platform.example; add it to its "frame-src"`]);
+  // A <meta> policy is one more to satisfy, and named as such: a header that admits the platform does not lift it.
+  expect(judge("frame-src https://pay.platform.example", ["frame-src 'self'"])).toEqual([`failed: the page's <meta> CSP lets frames load "'self'", which leaves out https://pay.platform.example; add it to its "frame-src"`]);
+  expect(judge(undefined, ['frame-src https://pay.platform.example'])).toEqual(['passed']);
 });
 
 test("the code is read where the profile's auth URL template puts it, in the query or the path", () => {
