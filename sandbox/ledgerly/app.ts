@@ -52,13 +52,14 @@ const script = `(() => {
       const form = el('form', { id: 'missing-info' }, el('h1', {}, 'A few more details'));
       for (const field of state.fields) {
         const id = 'f-' + field.replace(/\\./g, '-');
-        form.append(el('label', { for: id }, field), el('input', { id, name: field, value: (state.values || {})[field] || '' }));
+        const name = state.opaqueNames ? 'field' + state.fields.indexOf(field) : field;
+        form.append(el('label', { for: id }, field), el('input', { id, name, value: (state.values || {})[field] || '' }));
         if (state.errors && state.errors[field]) form.append(el('p', { class: 'field-error', id: 'e-' + id.slice(2) }, state.errors[field]));
       }
       form.append(el('button', { type: 'submit' }, 'Continue'));
       form.addEventListener('submit', (event) => {
         event.preventDefault();
-        const values = Object.fromEntries(state.fields.map((field) => [field, form.querySelector('[name="' + field + '"]').value]));
+        const values = Object.fromEntries(state.fields.map((field) => [field, form.querySelector('#f-' + field.replace(/\\./g, '-')).value]));
         root.replaceChildren(el('p', {}, 'Saving…'));
         ask(base + '/api/sessions/' + encodeURIComponent(session) + '/complete', { values });
       });
@@ -90,7 +91,14 @@ export async function buildLedgerlyApp(keys: LedgerlyKeys, { now = Date.now }: {
   const routes = async (app: FastifyInstance) => {
     app.addHook('onRequest', refuseUnknownFaults);
     // The "posts-to-any-origin" fault: the app is told every origin may hear it, as a platform misconfigured so.
-    app.addHook('preSerialization', async (request, _reply, payload: unknown) => (ledgerlyFaultsOf(request).has('posts-to-any-origin') && isObject(payload) && Array.isArray(payload.hostOrigins) ? { ...payload, hostOrigins: ['*'] } : payload));
+    app.addHook('preSerialization', async (request, _reply, payload: unknown) => {
+      if (!isObject(payload)) return payload;
+      const faults = ledgerlyFaultsOf(request);
+      // "posts-to-any-origin": the app is told every origin may hear it, as a platform misconfigured so.
+      const targets = faults.has('posts-to-any-origin') && Array.isArray(payload.hostOrigins) ? { hostOrigins: ['*'] } : {};
+      // "opaque-input-names": the form's inputs are named by position, not by spec path.
+      return { ...payload, ...targets, ...(faults.has('opaque-input-names') ? { opaqueNames: true } : {}) };
+    });
     app.get('/sso/:partnerName', async (request, reply) => {
       const partner = ledgerlyPartners.get((request.params as { partnerName: string }).partnerName);
       const ancestors = ledgerlyFaultsOf(request).has('frames-anywhere') ? '' : `; frame-ancestors ${partner ? partner.hostOrigins.join(' ') : "'none'"}`;

@@ -10,6 +10,8 @@ export const ledgerlyFaults = {
   'posts-to-any-origin': "the app posts its messages with targetOrigin '*', whatever page frames it",
   'replayable-links': 'a mock link signs its user in again each time it is opened',
   'data-api-ignores-auth': 'the data API serves a request without a valid Bearer token',
+  // A conformant variation, which no rule may flag: the form is fine, only not readable without a map of it.
+  'opaque-input-names': 'conformant: the collection form names its inputs by position ("field0"), not by spec path, so a profile must map them'
 } as const satisfies Record<string, string>;
 
 export type LedgerlyFault = keyof typeof ledgerlyFaults;

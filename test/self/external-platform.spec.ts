@@ -8,7 +8,9 @@ import { runPlatformProbes } from '../../probes/certification';
 import { referenceProfile } from '../support/profiles';
 import { sandboxPerFile } from '../support/sandbox';
 import { tempDir } from '../support/temp';
-import { ledgerlyFaultNames, ledgerlyFaults, type LedgerlyFault } from '../../sandbox/ledgerly/faults';
+import { loadProfile } from '../../partners/profile';
+import { signOnProbes } from '../../probes/sign-on';
+import { ledgerlyFaults, type LedgerlyFault } from '../../sandbox/ledgerly/faults';
 import { landingFrameAncestors, tamperedLinkRules } from '../../checks/mock-link-landing';
 import { foreignHostCannotFrame, messagesToHostOnly } from '../../checks/sign-on';
 import { invalidTokenRefused, missingTokenRefused } from '../../checks/data-api';
@@ -58,7 +60,7 @@ test('the reference partner and its app, certified through the emulator and thro
 });
 
 /** The rules each Ledgerly fault must trip: the platform's, and no others. */
-const ledgerlyExpected: Record<LedgerlyFault, AnyRule[]> = {
+const ledgerlyExpected: Record<Exclude<LedgerlyFault, 'opaque-input-names'>, AnyRule[]> = {
   'frames-anywhere': [landingFrameAncestors, foreignHostCannotFrame],
   'posts-to-any-origin': [messagesToHostOnly],
   'replayable-links': [tamperedLinkRules.replay],
@@ -81,10 +83,11 @@ test("each of Ledgerly's faults shows in the platform's section only: the refere
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     return JSON.parse(readFileSync(path.join(run.out, 'certification', `ledgerly-${fault}`, 'certification.json'), 'utf8')) as Certification;
   };
+  const faults = Object.keys(ledgerlyExpected) as (keyof typeof ledgerlyExpected)[];
   const certs = new Map<LedgerlyFault, Certification>();
-  for (const fault of ledgerlyFaultNames) certs.set(fault, await certify(fault));
-  const reference = certs.get(ledgerlyFaultNames[0]!)!;
-  for (const fault of ledgerlyFaultNames) {
+  for (const fault of faults) certs.set(fault, await certify(fault));
+  const reference = certs.get(faults[0]!)!;
+  for (const fault of faults) {
     const cert = certs.get(fault)!;
     console.log(`${fault} (${ledgerlyFaults[fault]}): ${cert.summary}\n  platform: ${cert.platform?.summary}`);
     expect(cert.verdict, fault).toBe('CERTIFIED');
@@ -92,4 +95,21 @@ test("each of Ledgerly's faults shows in the platform's section only: the refere
     expect(cert.rules.filter((rule) => rule.outcome === 'failed').map((rule) => rule.id).sort(), fault).toEqual(ledgerlyExpected[fault].map((rule) => rule.id).sort());
     expect(cert.rules.filter((rule) => rule.owner === 'partner').map((rule) => `${rule.id}: ${rule.outcome}`), fault).toEqual(reference.rules.filter((rule) => rule.owner === 'partner').map((rule) => `${rule.id}: ${rule.outcome}`));
   }
+});
+
+test('a collection form the harness cannot read without a map is not checked, naming "platform.screens.fields"; with the map it is judged, and passes', async ({ browser }) => {
+  const { profile: loaded } = loadProfile('partners/reference-ledgerly.json', {});
+  const { partnerApp: _, ...base } = loaded!.profile;
+  const under = (url: string) => url.replace(/^(https?:\/\/[^/]+)/, '$1/faults/opaque-input-names');
+  const platform = { ...base.platform!, url: under(base.platform!.url), authUrl: under(base.platform!.authUrl!) };
+  const collect = signOnProbes.filter((probe) => probe.id === 'sign-on/collect');
+  const collectRules = ['sign-on/collect/fields', 'sign-on/collect/inline-error', 'sign-on/collect/completes'];
+  const judged = async (screens: NonNullable<typeof platform.screens>) =>
+    (await runPlatformProbes({ ...base, platform: { ...platform, screens } }, browser, collect)).flatMap((result) => result.findings).filter((f) => collectRules.includes(f.rule));
+  const { fields: _fields, ...unmapped } = platform.screens!;
+  const without = await judged(unmapped);
+  expect(without.map((f) => f.outcome)).toEqual(['not-checked', 'not-checked', 'not-checked']);
+  expect(without[0]!.message).toContain('"platform.screens.fields"');
+  const mapped = await judged(platform.screens!);
+  expect(mapped.map((f) => `${f.rule}: ${f.outcome}`)).toEqual(collectRules.map((rule) => `${rule}: passed`));
 });
