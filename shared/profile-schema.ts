@@ -26,6 +26,12 @@ const httpUrl = (what: string) =>
     })
     .meta({ description: what });
 
+/** An http(s) origin alone: scheme, host and port. */
+const httpOrigin = (example: string) =>
+  z
+    .url({ protocol: /^https?$/, error: `must be an http(s) origin such as "${example}"` })
+    .refine((url) => new URL(url).origin === url, { error: 'must be an origin only: scheme, host and port, no path' });
+
 const optionalText = (what: string) =>
   z
     .string({ error: fieldError(`set ${what} as a string`) })
@@ -95,9 +101,7 @@ const platformSchema = z
         .meta({ description: 'the partnerName of the mock link; the auth URL is {url}/{partnerName}/auth' }),
       hostPageUrl: httpUrl("the page that embeds the platform in an iframe, the stand-in for the partner's app; its origin is the partner's host origin")
         .default('http://127.0.0.1:4402/'),
-      hostOrigin: z
-        .url({ protocol: /^https?$/, error: 'must be an http(s) origin such as "https://app.partner.example"' })
-        .refine((url) => new URL(url).origin === url, { error: 'must be an origin only: scheme, host and port, no path' })
+      hostOrigin: httpOrigin('https://app.partner.example')
         .optional()
         .meta({ description: "the host origin the platform is configured with for this partner (its frame-ancestors, its messages' target): the harness serves its own host page there, inside the browser only, so nothing reaches that origin's server. Without it, hostPageUrl's origin" }),
       mockLinkKey: z
@@ -120,7 +124,7 @@ const platformSchema = z
         .optional()
         .meta({ description: 'the auth URL that receives a code, with {code} (and {partnerName}) where they go; the spec leaves it open ("not shown"). Default: {url}/{partnerName}/auth?code={code}, the emulator\'s' }),
       appOrigins: z
-        .array(z.url({ protocol: /^https?$/, error: 'must be an http(s) origin' }).refine((url) => new URL(url).origin === url, { error: 'must be an origin only: scheme, host and port' }), { error: fieldError('list the origins the embedded app is served from') })
+        .array(httpOrigin('https://app.platform.example'), { error: fieldError('list the origins the embedded app is served from') })
         .min(1)
         .optional()
         .meta({ description: "the origins the embedded app is served from, which post the messages to the host; default: the origin of url. A real platform may serve the app and the API from different hosts" }),
@@ -157,10 +161,7 @@ const platformSchema = z
           {
             username: z.string({ error: fieldError('give the user name') }).min(1),
             password: z.string({ error: fieldError('give the password, usually as env:NAME') }).min(1),
-            origin: z
-              .url({ protocol: /^https?$/, error: 'must be an http(s) origin such as "https://app.sandbox.platform.example"' })
-              .refine((url) => new URL(url).origin === url, { error: 'must be an origin only: scheme, host and port, no path' })
-              .optional(),
+            origin: httpOrigin('https://app.sandbox.platform.example').optional(),
           },
           { error: fieldError('give {"username", "password"} (and "origin"); values may be env:NAME') },
         )
@@ -305,9 +306,7 @@ export const partnerConfigSchema = profileSchema
     requestTimeoutMs: true,
   })
   .extend({
-    hostOrigin: z
-      .url({ protocol: /^https?$/, error: 'must be an http(s) origin such as "https://app.partner.example"' })
-      .refine((url) => new URL(url).origin === url, { error: 'must be an origin only: scheme, host and port, no path' }),
+    hostOrigin: httpOrigin('https://app.partner.example'),
   });
 export type PartnerConfig = z.output<typeof partnerConfigSchema>;
 
