@@ -216,8 +216,18 @@ export async function fieldsOnScreen(page: Page, platform: Platform): Promise<st
     const named = await frame.locator('input[data-field], input[name]').evaluateAll((inputs) => inputs.map((input) => input.getAttribute('data-field') ?? input.getAttribute('name') ?? ''));
     return named.filter((path) => /^(user|company)\.[A-Za-z0-9.]+$/.test(path));
   }
-  const visible = await Promise.all(Object.entries(fields).map(async ([path, spec]) => ((await locate(frame, spec).first().isVisible()) ? path : undefined)));
-  return visible.filter((path): path is string => path !== undefined);
+  return (await shownByPath(frame, fields)).map(([path]) => path);
+}
+
+/** The entries of a profile's map of locators by spec path whose element the frame shows now. */
+async function shownByPath(frame: FrameLocator, map: Record<string, LocatorSpec>): Promise<(readonly [string, Locator])[]> {
+  const entries = await Promise.all(
+    Object.entries(map).map(async ([path, spec]) => {
+      const element = locate(frame, spec).first();
+      return (await element.isVisible()) ? [[path, element] as const] : [];
+    }),
+  );
+  return entries.flat();
 }
 
 /** The errors shown beside the collection screen's inputs, by spec path: by the profile's locators, or the emulator's data-error-for. */
@@ -227,11 +237,8 @@ export async function fieldErrorsOnScreen(page: Page, platform: Platform): Promi
   if (fieldErrors === undefined) {
     return Object.fromEntries(await frame.locator('[data-error-for]').evaluateAll((items) => items.map((item) => [item.getAttribute('data-error-for') ?? '', item.textContent ?? ''] as const)));
   }
-  const shown = await Promise.all(Object.entries(fieldErrors).map(async ([path, spec]) => {
-    const error = locate(frame, spec).first();
-    return (await error.isVisible()) ? [[path, (await error.innerText()).trim()] as const] : [];
-  }));
-  return Object.fromEntries(shown.flat().filter(([, text]) => text !== ''));
+  const shown = await Promise.all((await shownByPath(frame, fieldErrors)).map(async ([path, error]) => [path, (await error.innerText()).trim()] as const));
+  return Object.fromEntries(shown.filter(([, text]) => text !== ''));
 }
 
 export const examplesFor = (fields: readonly string[]) => Object.fromEntries(fields.map((field) => [field, exampleFor(field)]));

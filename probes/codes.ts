@@ -96,8 +96,18 @@ export function staticCodes(codes: readonly string[], claimDir: string, needed: 
   };
 }
 
-/** A step of "codes.browser", named for messages by its kind and selector; a typed value is never shown. */
-const describeStep = (step: BrowserCodes['steps'][number], index: number, count: number) => {
+type BrowserStep = BrowserCodes['steps'][number];
+
+/** Runs one step of a scripted login ("codes.browser", "partnerApp.login"); `timeoutMs` bounds a fill or a click. */
+export async function runStep(page: Page, step: BrowserStep, timeoutMs?: number): Promise<void> {
+  const options = timeoutMs === undefined ? {} : { timeout: timeoutMs };
+  if ('goto' in step) await page.goto(step.goto);
+  else if ('fill' in step) await page.fill(step.fill, step.value, options);
+  else await page.click(step.click, options);
+}
+
+/** A step of a scripted login, named for messages by its kind and selector; a typed value is never shown. */
+export const describeStep = (step: BrowserStep, index: number, count: number) => {
   const what = 'goto' in step ? `{"goto": ${JSON.stringify(new URL(step.goto).origin + new URL(step.goto).pathname)}}` : 'fill' in step ? `{"fill": ${JSON.stringify(step.fill)}}` : `{"click": ${JSON.stringify(step.click)}}`;
   return `step ${index + 1} of ${count} (${what})`;
 };
@@ -174,9 +184,7 @@ export function browserCodes(config: BrowserCodes, launch: () => Promise<Browser
         const login = (async () => {
           for (const [index, step] of steps.entries()) {
             current = index;
-            if ('goto' in step) await page.goto(step.goto);
-            else if ('fill' in step) await page.fill(step.fill, step.value);
-            else await page.click(step.click);
+            await runStep(page, step);
           }
           current = steps.length;
         })();

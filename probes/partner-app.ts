@@ -4,6 +4,7 @@ import { actsOnPlatformMessagesOnly, authErrorShown, codeIn, codeMarker, cspAdmi
 import { received } from '../checks/sign-on';
 import { blocked, evaluate, failed, notChecked, type Finding } from '../checks/finding';
 import { html, scriptJson } from '../shared/html';
+import { describeStep, runStep } from './codes';
 import { browserProbe, locate, observe, screenTimeoutMs, type Session } from './browser-session';
 import type { BrowserProbeContext } from './platform';
 
@@ -20,11 +21,9 @@ const foreignSender = 'http://certify-foreign-sender.invalid';
 async function signIn(page: Page, steps: NonNullable<NonNullable<BrowserProbeContext['profile']['partnerApp']>['login']>): Promise<string | undefined> {
   for (const [index, step] of steps.entries()) {
     try {
-      if ('goto' in step) await page.goto(step.goto);
-      else if ('fill' in step) await page.fill(step.fill, step.value, { timeout: screenTimeoutMs });
-      else await page.click(step.click, { timeout: screenTimeoutMs });
+      await runStep(page, step, screenTimeoutMs);
     } catch (error) {
-      return `"partnerApp.login" step ${index + 1} of ${steps.length} failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+      return `"partnerApp.login" ${describeStep(step, index, steps.length)} failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
     }
   }
   return undefined;
@@ -72,8 +71,7 @@ const errorShownWithinMs = 5_000;
  * platform refuses it and posts its error to the page, which must show it. The platform's error screen and
  * its message reaching the page are the control: without them the page had nothing to show.
  */
-async function authErrorFindings(ctx: BrowserProbeContext, session: Session, load: () => Promise<EmbedLoad>, frame: FrameLocator, shown: Locator, cause: Finding | undefined): Promise<Finding[]> {
-  const authUrl = ctx.platform.codeUrl(codeMarker);
+async function authErrorFindings(ctx: BrowserProbeContext, session: Session, authUrl: string, load: () => Promise<EmbedLoad>, frame: FrameLocator, shown: Locator, cause: Finding | undefined): Promise<Finding[]> {
   const unissued = `certify-unissued-${randomUUID()}`;
   const issued = (url: URL) => ![undefined, unissued].includes(codeIn(url.href, authUrl));
   await session.context.route(
@@ -137,7 +135,7 @@ export const partnerAppProbe = browserProbe(
     const authError =
       visit.screen === 'none' && cause
         ? blocked([authErrorShown], { rule: cause.rule, reason: 'the page itself kept the platform from loading in its frame' })
-        : await authErrorFindings(ctx, session, load, element.contentFrame(), errorLocator, cause);
+        : await authErrorFindings(ctx, session, authUrl, load, element.contentFrame(), errorLocator, cause);
     await session.shoot('partner-app-auth-error');
     const errorCause = failed(authError)[0];
     await load();
