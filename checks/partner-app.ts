@@ -31,29 +31,33 @@ export interface Embedding {
 /** Stands for the code in an auth URL made by the profile's template. */
 export const codeMarker = 'CERTIFY-CODE-MARKER';
 
+/** Where an auth URL made with `codeMarker` holds the code: a query parameter, or the path between `before` and `after`. */
+function codeSlot(authUrl: URL): { param: string } | { before: string; after: string } | undefined {
+  const param = [...authUrl.searchParams].find(([, value]) => value === codeMarker)?.[0];
+  if (param !== undefined) return { param };
+  const [before = '', after] = authUrl.pathname.split(codeMarker);
+  return after === undefined ? undefined : { before, after };
+}
+
 /** The code in a framed address, read where the auth URL template puts it (a query parameter or a path segment); undefined when it is not the auth URL. */
 export function codeIn(src: string | undefined, authUrl: string): string | undefined {
   if (!src || !URL.canParse(src) || !URL.canParse(authUrl)) return undefined;
   const [framed, wanted] = [new URL(src), new URL(authUrl)];
-  if (framed.origin !== wanted.origin) return undefined;
-  const param = [...wanted.searchParams].find(([, value]) => value === codeMarker)?.[0];
-  if (param !== undefined) return framed.pathname === wanted.pathname ? framed.searchParams.get(param) || undefined : undefined;
-  const [before = '', after] = wanted.pathname.split(codeMarker);
+  const slot = codeSlot(wanted);
+  if (framed.origin !== wanted.origin || !slot) return undefined;
+  if ('param' in slot) return framed.pathname === wanted.pathname ? framed.searchParams.get(slot.param) || undefined : undefined;
+  const { before, after } = slot;
   const path = framed.pathname;
-  return after !== undefined && path.length > before.length + after.length && path.startsWith(before) && path.endsWith(after) ? path.slice(before.length, path.length - after.length) : undefined;
+  return path.length > before.length + after.length && path.startsWith(before) && path.endsWith(after) ? path.slice(before.length, path.length - after.length) : undefined;
 }
 
 /** `src` with `code` in place of the code the auth URL template puts in it; undefined when it is not the auth URL. */
 export function withCode(src: string, authUrl: string, code: string): string | undefined {
-  const current = codeIn(src, authUrl);
-  if (current === undefined) return undefined;
+  if (codeIn(src, authUrl) === undefined) return undefined;
   const framed = new URL(src);
-  const param = [...new URL(authUrl).searchParams].find(([, value]) => value === codeMarker)?.[0];
-  if (param !== undefined) framed.searchParams.set(param, code);
-  else {
-    const before = new URL(authUrl).pathname.split(codeMarker)[0]!;
-    framed.pathname = before + encodeURIComponent(code) + framed.pathname.slice(before.length + current.length);
-  }
+  const slot = codeSlot(new URL(authUrl))!;
+  if ('param' in slot) framed.searchParams.set(slot.param, code);
+  else framed.pathname = slot.before + encodeURIComponent(code) + slot.after;
   return framed.href;
 }
 
