@@ -15,7 +15,8 @@ import { dataApiFaults, isEmulatorFault, isPlatformFault, platformFaults } from 
 import { syncFundingSources, type KnownSource, type Sync } from './funding';
 import { mockLinkKey, signMockLink, verifyMockLink } from './jwt';
 import { appScreen, blankScreen, collectScreen, errorScreen, type HostMessage } from './screens';
-import { cookieName, cookieOf, dropExpired, mockLinkProblem, remember, sessionLifetimeMs, signInWithCode, text, type Session, type SignIn } from './sign-in';
+import { cookieOf } from '../cookies';
+import { cookieName, dropExpired, mockLinkProblem, remember, sessionLifetimeMs, signInWithCode, text, type Session, type SignIn } from './sign-in';
 
 /** The sandbox platform's credentials; partners/reference.json carries the same values. */
 export const platformSandbox = {

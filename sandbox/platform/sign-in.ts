@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { isObject, jsonObject, jsonResponse } from '../../checks/evidence';
 import type { Field, Payload } from '../../checks/payload';
 import { issuedToken } from '../../checks/token-exchange';
@@ -44,12 +43,6 @@ export function mockLinkProblem(body: unknown, partners: Map<string, PartnerConf
   if (body.externalOrgId !== (accountInfo.company as Payload).id) return { field: 'externalOrgId', message: '"externalOrgId" must equal "accountInfo.company.id"' };
   return undefined;
 }
-
-export const cookieOf = (request: FastifyRequest, name: string) =>
-  request.headers.cookie
-    ?.split(';')
-    .map((pair) => pair.trim().split('='))
-    .find(([key]) => key === name)?.[1];
 
 /**
  * Drops expired entries from the oldest end and stops at the first live one: entries go in roughly in

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html, scriptJson } from '../../shared/html';
+import { cookieOf } from '../cookies';
 import { equalSecrets } from '../secrets';
 import type { Store } from './store';
 import { referenceClient } from './token-endpoint';
@@ -67,8 +68,7 @@ export function registerApp(app: FastifyInstance, { store, password, embeds, fau
   const sessions = new Map<string, { user: string; lastCode?: string }>();
   const base = (request: FastifyRequest) => request.url.slice(0, request.url.indexOf('/app/'));
   const sessionOf = (request: FastifyRequest) => {
-    const pair = request.headers.cookie?.split(';').map((part) => part.trim()).find((part) => part.startsWith(`${sessionCookie}=`));
-    const id = pair?.slice(sessionCookie.length + 1);
+    const id = cookieOf(request, sessionCookie);
     return id === undefined ? undefined : sessions.get(id);
   };
   app.get('/app/login', async (request, reply) => reply.type('text/html; charset=utf-8').send(loginPage(`${base(request)}/app/login`)));
