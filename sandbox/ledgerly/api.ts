@@ -6,7 +6,8 @@ import { mockLinkPath } from '../../shared/platform-urls';
 import { seedData, type Seed } from '../platform/data';
 import { equalSecrets } from '../secrets';
 import { ledgerly, ledgerlyOrigins, ledgerlyPartners } from './config';
-import { faultPrefix, ledgerlyFaults, ledgerlyFaultsOf, refuseUnknownFaults } from './faults';
+import { faultPrefix } from '../fault-path';
+import { ledgerlyFaults, ledgerlyFaultsOf, refuseUnknownFaults } from './faults';
 
 /**
  * Ledgerly's API origin: the mock link (spec §4.3, signed RS256, its key published as a JWKS), the link's

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { faultNamesOf } from '../fault-path';
 
 /**
  * Ledgerly's faults: ways this platform, shaped unlike the emulator, gets sign-on wrong. Any route of its API
@@ -18,16 +19,10 @@ export type LedgerlyFault = keyof typeof ledgerlyFaults;
 export const ledgerlyFaultNames = Object.keys(ledgerlyFaults) as LedgerlyFault[];
 
 /** The faults a request asked for in its path. */
-export const ledgerlyFaultsOf = (request: FastifyRequest): ReadonlySet<string> => new Set((request.params as { faults?: string }).faults?.split(',') ?? []);
+export const ledgerlyFaultsOf = (request: FastifyRequest): ReadonlySet<string> => new Set(faultNamesOf(request));
 
 /** Refuses, with a 404 of JSON, a request under `/faults/…` naming a fault Ledgerly does not have. */
 export async function refuseUnknownFaults(request: FastifyRequest, reply: FastifyReply) {
   const unknown = [...ledgerlyFaultsOf(request)].filter((name) => !Object.hasOwn(ledgerlyFaults, name));
   if (unknown.length > 0) return reply.code(404).send({ error: 'unknown_fault', detail: `Ledgerly has no fault ${unknown.map((name) => `"${name}"`).join(', ')}; it has ${ledgerlyFaultNames.join(', ')}` });
 }
-
-/** The path a request's route was registered under: '' or `/faults/<names>`. */
-export const faultPrefix = (request: FastifyRequest) => {
-  const faults = (request.params as { faults?: string }).faults;
-  return faults === undefined ? '' : `/faults/${faults}`;
-};

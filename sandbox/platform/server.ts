@@ -16,6 +16,7 @@ import { syncFundingSources, type KnownSource, type Sync } from './funding';
 import { mockLinkKey, signMockLink, verifyMockLink } from './jwt';
 import { appScreen, blankScreen, collectScreen, errorScreen, type HostMessage } from './screens';
 import { cookieOf } from '../cookies';
+import { faultNamesOf, faultPrefix } from '../fault-path';
 import { cookieName, dropExpired, mockLinkProblem, remember, sessionLifetimeMs, signInWithCode, text, type Session, type SignIn } from './sign-in';
 
 /** The sandbox platform's credentials; partners/reference.json carries the same values. */
@@ -53,26 +54,20 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
   };
 
   return async (app: FastifyInstance) => {
-    const faultsOf = (request: FastifyRequest) =>
-      new Set(((request.params as { faults?: string }).faults ?? '').split(',').filter(isPlatformFault));
-    const prefixOf = (request: FastifyRequest) => {
-      const list = (request.params as { faults?: string }).faults;
-      return list ? `/faults/${list}` : '';
-    };
+    const faultsOf = (request: FastifyRequest) => new Set(faultNamesOf(request).filter(isPlatformFault));
 
     app.addHook('onRequest', async (request, reply) => {
-      const list = (request.params as { faults?: string }).faults;
-      const unknown = list?.split(',').filter((name) => !isEmulatorFault(name));
-      if (unknown?.length) return apiError(reply, 404, 'UNKNOWN_FAULT', `unknown fault ${unknown.map((n) => `"${n}"`).join(', ')}; GET /faults lists them`);
+      const unknown = faultNamesOf(request).filter((name) => !isEmulatorFault(name));
+      if (unknown.length > 0) return apiError(reply, 404, 'UNKNOWN_FAULT', `unknown fault ${unknown.map((n) => `"${n}"`).join(', ')}; GET /faults lists them`);
       // spec §5.4: the mock link and the emulator's own API take the api-key header, checked before the body is read.
-      if (/^\/v1\/(auth|emulator)\//.test(request.url.slice(prefixOf(request).length))) {
+      if (/^\/v1\/(auth|emulator)\//.test(request.url.slice(faultPrefix(request).length))) {
         const given = request.headers['api-key'];
         if (typeof given !== 'string') return apiError(reply, 401, 'MISSING_API_KEY', 'send the "api-key" header');
         if (!equalSecrets(given, options.apiKey)) return apiError(reply, 401, 'INVALID_API_KEY', 'the "api-key" is not valid');
       }
     });
 
-    registerDataApi(app, { token: options.dataApiToken, seed, faultsOf: (request) => new Set((request.params as { faults?: string }).faults?.split(',') ?? []) });
+    registerDataApi(app, { token: options.dataApiToken, seed, faultsOf: (request) => new Set(faultNamesOf(request)) });
 
     // The harness hands the emulator each partner's configuration from its profile.
     app.put(emulatorPartnerPath(':partnerName'), async (request, reply) => {
@@ -83,7 +78,7 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
         return apiError(reply, 400, 'INVALID_CONFIGURATION', `"${issue.path.join('.')}" ${issue.message}`, issue.path.join('.'));
       }
       remember(partners, partnerName, parsed.data);
-      return { partnerName, authUrl: authUrl(`${request.protocol}://${request.host}${prefixOf(request)}`, partnerName) };
+      return { partnerName, authUrl: authUrl(`${request.protocol}://${request.host}${faultPrefix(request)}`, partnerName) };
     });
 
     // A funding source the platform knew from an earlier sign-in, for the sync test (spec §4.2).
@@ -102,7 +97,7 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
       const body = request.body as Payload;
       const partnerName = body.partnerName as string;
       const claims = { accountInfo: body.accountInfo as Payload, externalUserId: text(body.externalUserId), externalOrgId: text(body.externalOrgId), nonce: text(body.token) };
-      const link = new URL(authUrl(`${request.protocol}://${request.host}${prefixOf(request)}`, partnerName));
+      const link = new URL(authUrl(`${request.protocol}://${request.host}${faultPrefix(request)}`, partnerName));
       link.searchParams.set('token', await signMockLink(claims, partnerName, key, now()));
       return reply.header('cache-control', 'no-store').send({ link: link.href });
     });
@@ -135,7 +130,7 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
       const started = { ...session, csrf: randomBytes(16).toString('base64url'), expiresAt: now() + sessionLifetimeMs };
       remember(sessions, id, started);
       const attributes = faultsOf(request).has('lax-cookies') ? 'SameSite=Lax' : 'Secure; SameSite=None';
-      reply.header('set-cookie', `${cookieName}=${id}; Path=${prefixOf(request)}/${session.partnerName}/; HttpOnly; ${attributes}`);
+      reply.header('set-cookie', `${cookieName}=${id}; Path=${faultPrefix(request)}/${session.partnerName}/; HttpOnly; ${attributes}`);
       return started;
     }
 

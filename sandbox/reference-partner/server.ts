@@ -4,6 +4,7 @@ import type { ServerOptions as HttpsOptions } from 'node:https';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { html } from '../../shared/html';
+import { faultNamesOf } from '../fault-path';
 import { equalSecrets } from '../secrets';
 import { faultCatalogue, isFault, omitted, type Behaviour, type FaultSpec } from './faults';
 import { hostileAccountBody, hostileFaults, hostileFundingBody, leakFaults, leakingAccountInfo } from './hostile';
@@ -127,9 +128,8 @@ ${message && html`<p role="alert">${message}</p>`}
 function partnerRoutes({ store, platformAuthUrl, embeds, now, token, password, sessionId }: { store: Store; platformAuthUrl: string; embeds: { emulator: Embeds; ledgerly: Embeds }; now: () => number; token: TokenEndpointOptions; password: string; sessionId: () => string }) {
   return async (app: FastifyInstance) => {
     app.addHook('onRequest', async (request, reply) => {
-      const list = (request.params as { faults?: string }).faults;
-      const unknown = list?.split(',').filter((name) => !isKnownFault(name));
-      if (unknown?.length) {
+      const unknown = faultNamesOf(request).filter((name) => !isKnownFault(name));
+      if (unknown.length > 0) {
         return reply.code(404).send({ error: 'unknown_fault', error_description: `unknown fault ${unknown.map((n) => `"${n}"`).join(', ')}; GET /faults lists them` });
       }
     });

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { faultNamesOf } from '../fault-path';
 import { equalSecrets } from '../secrets';
 import { isFault, type Fault } from './faults';
 import { echoingHeaders, echoingRefusal, hostileTokenAnswer, isHostileFault, isLeakFault, withByteOrderMark, type HostileFault, type LeakFault } from './hostile';
@@ -24,8 +25,7 @@ export type Faults = ReadonlySet<Fault | HostileFault | LeakFault | AppFault>;
 export const isKnownFault = (name: string): name is Fault | HostileFault | LeakFault | AppFault => isFault(name) || isHostileFault(name) || isLeakFault(name) || isAppFault(name);
 
 export function faultsOf(request: FastifyRequest): Faults {
-  const list = (request.params as { faults?: string }).faults;
-  return new Set((list ?? '').split(',').filter(isKnownFault));
+  return new Set(faultNamesOf(request).filter(isKnownFault));
 }
 
 /** RFC 6749 §5.2 error body. */
