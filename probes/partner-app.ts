@@ -11,7 +11,7 @@ import type { BrowserProbeContext } from './platform';
 /**
  * The partner's own app (its `partnerApp`): a test user signs in with the profile's steps, then the page that
  * embeds the platform is loaded twice, as a user opens payments twice. What the page framed, its CSP and the
- * frame's sandbox are judged, and what the frame showed. A third load has its frame's code swapped for one
+ * frame's sandbox are judged, and what the frame showed the second time. A third load has its frame's code swapped for one
  * the partner never issued, so the platform's sign-on fails for real and its error message must show on the
  * page; at a fourth, a page of another origin posts that message, which the page must not act on.
  */
@@ -120,10 +120,13 @@ export const partnerAppProbe = browserProbe(
       const meta = await page.locator('meta[http-equiv="content-security-policy" i]').evaluateAll((tags) => tags.map((tag) => tag.getAttribute('content') ?? '')).catch(() => []);
       return { src, sandbox: await element.getAttribute('sandbox').catch(() => null), csp: response?.headers()['content-security-policy'], metaCsp: meta };
     };
+    // The first sign-on runs to its end, whatever the login left running, so the second load cannot race it:
+    // the app is judged at the second, where a page that reuses a code has spent it.
     const first = await load();
+    await observe(page, ctx.platform, { frame: element.contentFrame() });
+    const second = await load();
     const visit = await observe(page, ctx.platform, { frame: element.contentFrame() });
     await session.shoot('partner-app');
-    const second = await load();
     const embedding = { page: app.page, loads: [first, second], authUrl, appOrigins: ctx.platform.appOrigins };
     const ofPage = [...evaluate(embedsFreshCode, embedding, undefined), ...evaluate(cspAdmitsPlatform, embedding, undefined), ...evaluate(frameSandboxAllowsApp, embedding, undefined)];
     // A frame the page itself broke (a spent code, its CSP, its sandbox) is that rule's failure, not a second one.

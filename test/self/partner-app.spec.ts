@@ -53,7 +53,7 @@ test("a conformant app: a fresh code at each load, the app shown in its frame, a
 });
 
 const expected: Record<AppFault, { failed: string; blocked?: string[] }> = {
-  // Signing in loads the page once already, so the frame the probe watches holds a spent code.
+  // The app is judged at the second load, after the first sign-on ran to its end: its code is then spent.
   'app-reuses-code': { failed: 'sign-on/partner-app/fresh-code', blocked: ['sign-on/partner-app/shown', 'sign-on/partner-app/message-origin'] },
   'app-code-for-incomplete-user': { failed: 'sign-on/partner-app/shown' },
   'app-csp-blocks-platform': { failed: 'sign-on/partner-app/csp', blocked: ['sign-on/partner-app/shown', 'sign-on/partner-app/auth-error-shown'] },
