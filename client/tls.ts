@@ -86,9 +86,14 @@ function checkedConnector({ ca }: TlsOptions, timeout?: number): buildConnector.
     });
 }
 
-/** An undici dispatcher whose TLS connections are checked before use. */
+/**
+ * An undici dispatcher whose TLS connections are checked before use. An idle connection is dropped after
+ * 2 s, well before a server drops it (Node's 5 s, or what its Keep-Alive header says less 1 s): one the
+ * server closes as it is reused fails with no response, and on a busy machine the 1 s undici leaves by
+ * default was not enough once the race left 50 connections idle.
+ */
 export function checkedAgent(tls: TlsOptions = {}): Agent {
-  return new Agent({ connect: checkedConnector(tls) });
+  return new Agent({ connect: checkedConnector(tls), keepAliveTimeout: 2_000, keepAliveMaxTimeout: 2_000 });
 }
 
 /** Opens a connection to `url`'s host (and, over https, checks the handshake), then closes it: the error, or undefined. */
