@@ -1,5 +1,6 @@
 import { accountInfoFieldRules } from './account-info';
 import { dataApiRules } from './data-api';
+import { partnerAppRules } from './partner-app';
 import { signOnRules } from './sign-on';
 import { mockLinkRules } from './mock-link';
 import type { AnyRule } from './finding';
@@ -75,7 +76,7 @@ export const catalogue = {
   'account-info': [...resourceRules(accountInfoResource), accountInfoConsistent, ...accountInfoFieldRules],
   'funding-sources': [...resourceRules(fundingSourcesResource), fundingSourceIdsStable, ...fundingSourceRules],
   'mock-link': mockLinkRules,
-  'sign-on': signOnRules,
+  'sign-on': [...partnerAppRules, ...signOnRules],
   'data-api': dataApiRules,
 } as const satisfies Record<string, readonly AnyRule[]>;
 

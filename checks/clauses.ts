@@ -34,6 +34,7 @@ export const clauses = {
   'spec §8': 'Limits: the default page size (`limit`) is 20 to 50, depending on the endpoint',
   'spec §4.1': 'Data API: GET /v1/organizations, bills, payments, vendors with organizationId, ids, limit, after',
   'spec §5.1': 'The data API uses Bearer token authentication',
+  'spec §5.2': "SSO uses the OAuth 2.0 authorization-code grant: the code is provided to the service's auth URL, whose address and parameters are configured per partner",
   'spec §4.3': 'Sandbox mock link: POST create-mock-link with partnerName, token (UUID), externalUserId = user.id, externalOrgId = company.id, accountInfo; answers {link} carrying a JWT',
   'spec §5.4': 'The mock-link endpoint is authenticated by the api-key header',
   'spec §7.1': 'Required data missing: the service shows an error screen and posts an authentication error to the host',

@@ -1,21 +1,38 @@
-import { policies, sourceListAllows, sourcesOf } from './csp';
-import type { Rule } from './finding';
+import { authUrlDifference, codeIn, codeMarker, withoutCode } from './auth-url';
+import { policies, sandboxOf, sourceListAllows, sourcesOf } from './csp';
+import type { Issue, Rule } from './finding';
 import { screenNames, type Screen } from './sign-on';
 
 /**
  * Rules on the partner's own app, the page that embeds the platform: what only the partner can get wrong in
- * the browser. The probe lets the page embed the platform, loads it twice, and reads what it did.
+ * the browser. The probe lets the page embed the platform at several loads and records each; every rule
+ * judges every load it applies to, and a problem names the loads it was seen at.
  */
 
-/** One load of the partner's page: the frame's address and attributes, and the page's CSP. */
+/** One load of the partner's page, as the browser saw it. */
 export interface EmbedLoad {
+  /** Its number, in the order the page was loaded (the login's own landing on the page is the first). */
+  n: number;
+  /** `auth-error`: the probe swapped the framed code for one nobody issued, so no app is expected there. */
+  purpose: 'sign-on' | 'auth-error';
   /** The frame's `src`, as the page wrote it. */
   src: string | undefined;
+  /** Its `srcdoc` attribute is set: the page wrote the frame's document itself. */
+  srcdoc?: boolean;
   sandbox: string | null;
   /** The page's Content-Security-Policy header. */
   csp: string | undefined;
   /** Its <meta http-equiv="Content-Security-Policy"> elements' policies, enforced beside the header's. */
   metaCsp?: readonly string[];
+  /** The URL of the document the frame held when its screen was read. */
+  document?: string;
+  /** Every address the frame was navigated to in this load, redirects included, in order. */
+  navigations?: readonly string[];
+  /** The platform's screen in the frame (after the collection screen was filled, where it came). */
+  screen?: Screen;
+  text?: string;
+  /** The platform's ready message reached the page from one of its app origins; undefined where the profile names none. */
+  ready?: boolean;
 }
 
 export interface Embedding {
@@ -28,38 +45,33 @@ export interface Embedding {
   appOrigins: readonly string[];
 }
 
-/** Stands for the code in an auth URL made by the profile's template. */
-export const codeMarker = 'CERTIFY-CODE-MARKER';
-
-/** Where an auth URL made with `codeMarker` holds the code: a query parameter, or the path between `before` and `after`. */
-function codeSlot(authUrl: URL): { param: string } | { before: string; after: string } | undefined {
-  const param = [...authUrl.searchParams].find(([, value]) => value === codeMarker)?.[0];
-  if (param !== undefined) return { param };
-  const [before = '', after] = authUrl.pathname.split(codeMarker);
-  return after === undefined ? undefined : { before, after };
+/** One issue a problem, naming every load it was seen at: `at loads 2, 3: …`. */
+function perLoad(loads: readonly EmbedLoad[], problem: (load: EmbedLoad) => string | undefined, total = loads.length): Issue[] {
+  const seen = new Map<string, number[]>();
+  for (const load of loads) {
+    const message = problem(load);
+    if (message !== undefined) seen.set(message, [...(seen.get(message) ?? []), load.n]);
+  }
+  return [...seen].map(([message, at]) => ({ message: `at load${at.length > 1 ? 's' : ''} ${at.join(', ')} of ${total}, ${message}`, params: { loads: at.join(',') } }));
 }
 
-/** The code in a framed address, read where the auth URL template puts it (a query parameter or a path segment); undefined when it is not the auth URL. */
-export function codeIn(src: string | undefined, authUrl: string): string | undefined {
-  if (!src || !URL.canParse(src) || !URL.canParse(authUrl)) return undefined;
-  const [framed, wanted] = [new URL(src), new URL(authUrl)];
-  const slot = codeSlot(wanted);
-  if (framed.origin !== wanted.origin || !slot) return undefined;
-  if ('param' in slot) return framed.pathname === wanted.pathname ? framed.searchParams.get(slot.param) || undefined : undefined;
-  const { before, after } = slot;
-  const path = framed.pathname;
-  return path.length > before.length + after.length && path.startsWith(before) && path.endsWith(after) ? path.slice(before.length, path.length - after.length) : undefined;
-}
+const template = (authUrl: string) => authUrl.replace(codeMarker, '<a fresh code>');
 
-/** `src` with `code` in place of the code the auth URL template puts in it; undefined when it is not the auth URL. */
-export function withCode(src: string, authUrl: string, code: string): string | undefined {
-  if (codeIn(src, authUrl) === undefined) return undefined;
-  const framed = new URL(src);
-  const slot = codeSlot(new URL(authUrl))!;
-  if ('param' in slot) framed.searchParams.set(slot.param, code);
-  else framed.pathname = slot.before + encodeURIComponent(code) + slot.after;
-  return framed.href;
-}
+export const authUrlAsConfigured: Rule<Embedding> = {
+  id: 'sign-on/partner-app/auth-url',
+  owner: 'partner',
+  field: 'partnerApp.page',
+  clause: 'spec §5.2',
+  level: 'MUST',
+  requirement: "each load of the partner's page frames the platform's auth URL as configured: its origin, its path and every parameter of the template",
+  impact: 'the platform does not recognise the sign-on, or takes it for another partner\'s: users see an error, or nothing',
+  must: { signOn: 'an auth URL the platform was not configured with does not sign the user on' },
+  check: ({ loads, authUrl }) =>
+    perLoad(loads, (load) => {
+      const difference = authUrlDifference(load.src, authUrl);
+      return difference && `the page framed ${load.src ? JSON.stringify(withoutCode(load.src, authUrl)) : '(no src)'}: ${difference}; frame ${template(authUrl)}`;
+    }),
+};
 
 export const embedsFreshCode: Rule<Embedding> = {
   id: 'sign-on/partner-app/fresh-code',
@@ -71,23 +83,69 @@ export const embedsFreshCode: Rule<Embedding> = {
   impact: 'the second time a user opens payments, the platform refuses the spent code and shows its error screen',
   must: { signOn: 'a code used once is refused: every load after the first fails', spec: 'spec §5.2: the code is provided to the auth URL' },
   check: ({ loads, authUrl }) => {
-    const wrong = loads.find((load) => codeIn(load.src, authUrl) === undefined);
-    if (wrong) return [{ message: `the page framed ${JSON.stringify(wrong.src ?? '(no src)')}; frame ${authUrl.replace(codeMarker, '<a fresh code>')}` }];
-    const codes = loads.map((load) => codeIn(load.src, authUrl));
-    return new Set(codes).size === codes.length ? [] : [{ message: `the page framed the same code at ${codes.length} loads; mint a fresh code for every load (RFC 6749 §4.1.2: a code is used once)` }];
+    // Loads whose frame is not the auth URL have no code to compare: sign-on/partner-app/auth-url judges them.
+    const firstAt = new Map<string, number>();
+    return perLoad(loads, (load) => {
+      const code = codeIn(load.src, authUrl);
+      if (code === undefined) return undefined;
+      const earlier = firstAt.get(code);
+      if (earlier === undefined) firstAt.set(code, load.n);
+      return earlier === undefined ? undefined : `the page framed the code of load ${earlier} again; mint a fresh code for every load (RFC 6749 §4.1.2: a code is used once)`;
+    });
   },
 };
 
-export const partnerAppShown: Rule<{ screen: Screen; text: string }> = {
+/** What a frame's document is, in words, when it is not the platform's. */
+function documentKind(url: string | undefined): string {
+  if (url === undefined) return 'no document';
+  if (url === 'about:srcdoc') return 'a document the page wrote itself (srcdoc)';
+  if (url.startsWith('about:')) return `an empty document (${url})`;
+  if (url.startsWith('blob:') || url.startsWith('data:')) return `a document the page made (${url.slice(0, url.indexOf(':') + 1)})`;
+  if (url.startsWith('chrome-error:')) return 'an error page: the browser did not load what the frame asked for';
+  return URL.canParse(url) ? `a document from ${new URL(url).origin}` : `a document at ${JSON.stringify(url)}`;
+}
+
+const originOf = (url: string | undefined) => (url && URL.canParse(url) ? new URL(url).origin : undefined);
+
+export const platformInFrame: Rule<Embedding> = {
+  id: 'sign-on/partner-app/platform-in-frame',
+  owner: 'partner',
+  field: 'partnerApp.frame',
+  clause: 'spec §1',
+  level: 'MUST',
+  requirement: "at each load, the frame holds the platform's own document, loaded from one of its app origins through the auth URL the page framed",
+  impact: "users see something that looks like the platform but is not: they are never signed on to it, and whatever they type goes elsewhere",
+  must: { signOn: "a look-alike of the platform's app signs no one on", othersIn: 'what a user types in a look-alike goes to whoever wrote it' },
+  check: ({ loads, authUrl, appOrigins }) =>
+    perLoad(loads, ({ document, navigations = [], src, srcdoc }) => {
+      const origin = originOf(document);
+      const fromPlatform = origin !== undefined && appOrigins.includes(origin) && originOf(navigations.at(-1)) === origin;
+      const throughAuthUrl = navigations.length > 0 && codeIn(navigations[0], authUrl) !== undefined && codeIn(navigations[0], authUrl) === codeIn(src, authUrl);
+      if (fromPlatform && throughAuthUrl && !srcdoc) return undefined;
+      const found = srcdoc && document !== 'about:srcdoc' ? `${documentKind(document)}, beside a srcdoc` : documentKind(document);
+      const how = fromPlatform ? ', but not through the auth URL the page framed' : '';
+      return `the frame held ${found}${how}, not the platform's app from ${appOrigins.join(' or ')}; frame the auth URL itself and let the platform's document load in it`;
+    }),
+};
+
+export const partnerAppShown: Rule<Embedding> = {
   id: 'sign-on/partner-app/shown',
   owner: 'partner',
   field: 'partnerApp.page',
   clause: 'spec §1',
   level: 'MUST',
-  requirement: "the embedded app reaches its home screen inside the partner's page",
+  requirement: "the embedded app reaches its home screen inside the partner's page (after the collection screen, where the platform asks for missing data), and tells the page so",
   impact: "users who open payments in the partner's app do not reach them",
-  must: { signOn: 'the user does not reach the app', spec: 'spec §1: the web app is embedded in the partner\'s application' },
-  check: ({ screen, text }) => (screen === 'app' ? [] : [{ message: `the frame in the partner's page showed ${screenNames[screen]}${text ? ` (${JSON.stringify(text.replace(/\s+/g, ' ').slice(0, 200))})` : ''}, not the app` }]),
+  must: { signOn: 'the user does not reach the app', spec: "spec §1: the web app is embedded in the partner's application" },
+  check: ({ loads }) =>
+    perLoad(
+      loads.filter((load) => load.purpose === 'sign-on'),
+      ({ screen = 'none', text = '', ready }) => {
+        if (screen !== 'app') return `the frame in the partner's page showed ${screenNames[screen]}${text ? ` (${JSON.stringify(text.replace(/\s+/g, ' ').trim().slice(0, 200))})` : ''}, not the app`;
+        return ready === false ? "the app showed, but the platform's ready message never reached the page from its app origin" : undefined;
+      },
+      loads.length,
+    ),
 };
 
 export const cspAdmitsPlatform: Rule<Embedding> = {
@@ -96,18 +154,24 @@ export const cspAdmitsPlatform: Rule<Embedding> = {
   field: 'content-security-policy',
   clause: 'CSP3 frame-src',
   level: 'MUST',
-  requirement: "the partner's page lets its frame load the platform's app origins (frame-src, child-src or default-src)",
+  requirement: "the partner's page lets its frame load the platform's auth URL and app origins (frame-src, child-src or default-src, paths included), in its header and <meta> policies",
   impact: "the browser refuses to load the platform in the partner's page: users see an empty frame",
   must: { signOn: 'the browser refuses to load the platform in the frame' },
-  check: ({ page, loads, appOrigins }) => {
-    const given = [...policies(loads[0]?.csp ?? '').map((policy) => ({ policy, where: 'CSP' })), ...(loads[0]?.metaCsp ?? []).flatMap((meta) => policies(meta).map((policy) => ({ policy, where: '<meta> CSP' })))];
-    return given.flatMap(({ policy, where }) => {
-      // A frame's sources: frame-src, else child-src, else default-src; none of them restricts nothing.
-      const sources = sourcesOf(policy, 'frame-src', 'child-src', 'default-src');
-      const refused = sources ? appOrigins.filter((origin) => !sourceListAllows(sources, origin, page)) : [];
-      return refused.length === 0 ? [] : [{ message: `the page's ${where} lets frames load ${JSON.stringify(sources!.join(' '))}, which leaves out ${refused.join(', ')}; add ${refused.length > 1 ? 'them' : 'it'} to its "frame-src"` }];
-    });
-  },
+  check: ({ page, loads, authUrl, appOrigins }) =>
+    perLoad(loads, ({ csp, metaCsp = [], src }) => {
+      const given = [...policies(csp ?? '').map((policy) => ({ policy, where: 'CSP' })), ...metaCsp.flatMap((meta) => policies(meta).map((policy) => ({ policy, where: '<meta> CSP' })))];
+      // The framed address is loaded as it is, path and all; the app origins are reached by redirects, where paths do not count.
+      const framed = codeIn(src, authUrl) !== undefined ? [{ url: src!, shown: withoutCode(src!, authUrl), redirected: false }] : [];
+      const targets = [...framed, ...appOrigins.map((origin) => ({ url: origin, shown: origin, redirected: true }))];
+      const problems = given.flatMap(({ policy, where }) => {
+        // A frame's sources: frame-src, else child-src, else default-src; none of them restricts nothing.
+        const sources = sourcesOf(policy, 'frame-src', 'child-src', 'default-src');
+        const refused = sources ? targets.filter(({ url, redirected }) => !sourceListAllows(sources, url, page, { redirected })) : [];
+        const origins = [...new Set(refused.map(({ url }) => new URL(url).origin))];
+        return refused.length === 0 ? [] : [`the page's ${where} lets frames load ${JSON.stringify(sources!.join(' '))}, which leaves out ${refused.map((target) => target.shown).join(', ')}; add ${origins.join(' ')} to its "frame-src"`];
+      });
+      return problems.length > 0 ? problems.join('; ') : undefined;
+    }),
 };
 
 /** What the embedded app needs of a sandboxed frame: its scripts, its forms, and its own origin (its storage, its API). */
@@ -119,28 +183,57 @@ export const frameSandboxAllowsApp: Rule<Embedding> = {
   field: 'sandbox',
   clause: 'HTML iframe sandbox',
   level: 'MUST',
-  requirement: 'a sandboxed frame still lets the app run its scripts, send its forms and keep its own origin',
+  requirement: "a sandbox on the frame, or in the page's CSP (which its frames inherit), still lets the app run its scripts, send its forms and keep its own origin",
   impact: 'the embedded app cannot run, send the collection form or keep the user signed in',
   must: { signOn: 'a sandbox without these tokens stops the app from running or sending its forms' },
-  check: ({ loads }) => {
-    const sandbox = loads[0]?.sandbox;
-    if (sandbox === null || sandbox === undefined) return [];
-    const tokens = sandbox.toLowerCase().split(/\s+/);
-    const missing = neededTokens.filter((token) => !tokens.includes(token));
-    return missing.length === 0 ? [] : [{ message: `the frame's sandbox is ${JSON.stringify(sandbox)}, without ${missing.join(', ')}; add them, or drop the sandbox attribute` }];
-  },
+  check: ({ loads }) =>
+    perLoad(loads, ({ sandbox, csp }) => {
+      const sandboxes = [
+        ...(sandbox === null || sandbox === undefined ? [] : [{ tokens: sandbox.toLowerCase().split(/\s+/), where: `the frame's sandbox attribute is ${JSON.stringify(sandbox)}`, fix: 'add them, or drop the sandbox attribute' }]),
+        ...policies(csp ?? '').flatMap((policy) => {
+          const tokens = sandboxOf(policy);
+          return tokens ? [{ tokens, where: `the page's CSP has ${JSON.stringify(['sandbox', ...tokens].join(' '))}, which its frames inherit`, fix: 'add them to the directive, or drop it' }] : [];
+        }),
+      ];
+      const problems = sandboxes.flatMap(({ tokens, where, fix }) => {
+        const missing = neededTokens.filter((token) => !tokens.includes(token));
+        return missing.length === 0 ? [] : [`${where}, without ${missing.join(', ')}; ${fix}`];
+      });
+      return problems.length > 0 ? problems.join('; ') : undefined;
+    }),
 };
 
-export const actsOnPlatformMessagesOnly: Rule<{ reacted: boolean; foreignOrigin: string }> = {
+/** Where a forged message came from, as a page can receive one. */
+export type Channel = 'opened-window' | 'inner-frame' | 'opener' | 'parent';
+export const channelNames: Record<Channel, string> = { 'opened-window': 'a window the page opened', 'inner-frame': 'a frame inside the page', opener: 'the window that opened the page', parent: 'a page that frames it' };
+
+/** What one channel showed: the foreign origin the page acted on, if any, or why nothing could be posted through it. */
+export interface ChannelResult {
+  channel: Channel;
+  /** The foreign origins that posted through it. */
+  origins: readonly string[];
+  reactedTo?: string;
+  /** The same message from the platform's own origin through this channel: acted on, ignored, or why it could not be sent. */
+  control?: boolean | string;
+  /** Why no foreign origin could post through it (the browser refused the frame or the window). */
+  closed?: string;
+}
+
+export const actsOnPlatformMessagesOnly: Rule<{ channels: readonly ChannelResult[] }> = {
   id: 'sign-on/partner-app/message-origin',
   owner: 'partner',
   field: 'event.origin',
   clause: 'HTML postMessage',
   level: 'MUST',
-  requirement: "the partner's page acts only on messages from the platform's origins",
-  impact: 'any page that can post to the partner\'s window (one it frames, or one that opened it) makes it show a sign-on state of its choosing',
+  requirement: "the partner's page acts only on messages from the platform's origins, through every channel it can receive from (windows it opens, its opener, frames inside it, a page that frames it), look-alike origins included",
+  impact: "any page that can post to the partner's window (one it frames, opens, or is opened or framed by) makes it show a sign-on state of its choosing",
   must: { othersIn: "any page that can post to the partner's window drives its sign-on state" },
-  check: ({ reacted, foreignOrigin }) => (reacted ? [{ message: `a message posted from ${foreignOrigin} made the page show its sign-on error; check event.origin against the platform's origin before acting on a message` }] : []),
+  check: ({ channels }) =>
+    channels.flatMap(({ channel, reactedTo }) =>
+      reactedTo === undefined
+        ? []
+        : [{ message: `a message posted from ${reactedTo} through ${channelNames[channel]} made the page show its sign-on error; compare event.origin exactly (===) with the platform's origin before acting on a message, whatever window sent it`, params: { channel, origin: reactedTo } }],
+    ),
 };
 
 export const authErrorShown: Rule<{ shown: boolean; message: unknown; locator: string; waitedMs: number }> = {
@@ -156,4 +249,5 @@ export const authErrorShown: Rule<{ shown: boolean; message: unknown; locator: s
     shown ? [] : [{ message: `the platform posted ${JSON.stringify(message)} to the page, and ${locator} did not show within ${waitedMs / 1000} s; show the user the failure when the platform's error message arrives` }],
 };
 
-export const partnerAppRules = [embedsFreshCode, partnerAppShown, cspAdmitsPlatform, frameSandboxAllowsApp, authErrorShown, actsOnPlatformMessagesOnly];
+/** In the order a cause comes before its consequences: the frame's address, the page's policies, then what the frame held and showed. */
+export const partnerAppRules = [authUrlAsConfigured, cspAdmitsPlatform, frameSandboxAllowsApp, embedsFreshCode, platformInFrame, partnerAppShown, authErrorShown, actsOnPlatformMessagesOnly];

@@ -4,7 +4,6 @@ import type { Payload } from './payload';
 import { valueAt } from './paths';
 import type { ClauseId } from './clauses';
 import type { Issue, Owner, Rule } from './finding';
-import { partnerAppRules } from './partner-app';
 
 /**
  * Rules on what sign-on shows: what a browser saw in the embedded app and in the host page that frames it. The probes observe; these rules only judge the observation.
@@ -275,9 +274,8 @@ export const partnerDataEscaped: Rule<Visit & { injected: boolean; markup: strin
   },
 };
 
-/** Every rule of sign-on in the browser. */
+/** Every rule of sign-on in the browser through the harness's own host page (the partner's own page: partner-app.ts). */
 export const signOnRules = [
-  ...partnerAppRules,
   appShown,
   navigatedMessage,
   linkAppShown,

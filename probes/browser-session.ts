@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { deleteAt } from '../checks/paths';
-import type { BrowserContext, FrameLocator, Locator, Page } from '@playwright/test';
+import type { BrowserContext, Frame, FrameLocator, Locator, Page } from '@playwright/test';
 import type { LocatorSpec } from '../shared/profile-schema';
 import { type ReceivedMessage, type Screen, type Visit } from '../checks/sign-on';
 import { messageType } from '../checks/sign-on';
@@ -9,7 +9,7 @@ import { isObject, jsonObject } from '../checks/evidence';
 import { type Blocker, type Finding } from '../checks/finding';
 import { issuedLink } from '../checks/mock-link';
 import type { Payload } from '../checks/payload';
-import { codeIn, codeMarker } from '../checks/partner-app';
+import { codeIn, codeMarker } from '../checks/auth-url';
 import { answer, type HttpClient } from '../client/http';
 import { mockLinkBody, mockLinkRequest, platformSkipReason, servedHostPath, type BrowserProbeContext, type Platform } from './platform';
 import { hostPageHtml } from '../shared/host-page';
@@ -125,29 +125,35 @@ const fresh = (frame: FrameLocator, spec: LocatorSpec) => locate(frame, spec).an
 const messageOfScreen: Partial<Record<Screen, 'ready' | 'error'>> = { app: 'ready', error: 'error' };
 
 /**
- * The messages each page's window received since it last loaded a document: every frame of a context runs
- * a listener of the harness's own (the context's init script), which hands each message to the harness as
- * it arrives, whatever the page does with it. Only the top window's count: that is the host's.
+ * The messages each window received since it last loaded a document: every frame of a context runs a
+ * listener of the harness's own (the context's init script), which hands each message to the harness as it
+ * arrives, whatever the page does with it. A page's host is its top window; a frame can be a host too (the
+ * partner's page framed by another).
  */
-const received = new WeakMap<Page, ReceivedMessage[]>();
-const binding = '__certifyMessageReceived';
-const listener = `addEventListener('message', (event) => {
-  let data;
-  try { data = JSON.parse(JSON.stringify(event.data)); } catch { data = String(event.data); }
-  try { window.${binding}({ origin: event.origin, data }); } catch {}
-}, true);`;
+const received = new WeakMap<Frame, ReceivedMessage[]>();
+/**
+ * The listener takes the binding and removes it from the window before any script of the page runs, under a
+ * name the page cannot know: a page cannot hand the harness a message of its own making as the platform's.
+ */
+const listener = (binding: string) => `(() => {
+  const send = window[${JSON.stringify(binding)}];
+  delete window[${JSON.stringify(binding)}];
+  addEventListener('message', (event) => {
+    let data;
+    try { data = JSON.parse(JSON.stringify(event.data)); } catch { data = String(event.data); }
+    try { send({ origin: event.origin, data }); } catch {}
+  }, true);
+})();`;
 
 async function captureMessages(context: BrowserContext): Promise<void> {
-  await context.exposeBinding(binding, ({ page, frame }, message: ReceivedMessage) => {
-    if (page && frame === page.mainFrame()) received.get(page)?.push(message);
+  const binding = `__certify_${randomUUID().replaceAll('-', '')}`;
+  await context.exposeBinding(binding, ({ frame }, message: ReceivedMessage) => {
+    const messages = received.get(frame);
+    if (messages) messages.push(message);
+    else received.set(frame, [message]);
   });
-  await context.addInitScript(listener);
-  context.on('page', (page) => {
-    received.set(page, []);
-    page.on('framenavigated', (frame) => {
-      if (frame === page.mainFrame()) received.set(page, []);
-    });
-  });
+  await context.addInitScript(listener(binding));
+  context.on('page', (page) => page.on('framenavigated', (frame) => received.set(frame, [])));
 }
 
 /**
@@ -156,7 +162,7 @@ async function captureMessages(context: BrowserContext): Promise<void> {
  * until that message arrives or `messageWaitMs` ran out, so an app that posts after a fetch of its own is
  * heard; for another screen, what came by then.
  */
-export async function observe(page: Page, platform: Platform, { waitMs = screenTimeoutMs, messageWaitMs = screenTimeoutMs, frame = frameOf(page) }: { waitMs?: number; messageWaitMs?: number; frame?: FrameLocator } = {}): Promise<Visit> {
+export async function observe(page: Page, platform: Platform, { waitMs = screenTimeoutMs, messageWaitMs = screenTimeoutMs, frame = frameOf(page), host = page.mainFrame() }: { waitMs?: number; messageWaitMs?: number; frame?: FrameLocator; host?: Frame } = {}): Promise<Visit> {
   const screens = (['app', 'error', 'collect'] as const).map((name) => ({ name, locator: fresh(frame, platform.screens[name]) }));
   await screens.map(({ locator }) => locator).reduce((any, locator) => any.or(locator)).first().waitFor({ timeout: waitMs }).catch(() => undefined);
   const shown = (await Promise.all(screens.map(async (candidate) => ((await candidate.locator.count()) > 0 ? candidate : undefined)))).find(Boolean);
@@ -164,7 +170,7 @@ export async function observe(page: Page, platform: Platform, { waitMs = screenT
   const text = shown ? await shown.locator.first().innerText() : '';
   const kind = messageOfScreen[screen];
   const awaited = kind && platform.messages[kind];
-  const messages = () => received.get(page) ?? [];
+  const messages = () => received.get(host) ?? [];
   const arrived = () => awaited !== undefined && messages().some((message) => messageType(message, platform.messages) === awaited);
   const started = Date.now();
   const deadline = started + (awaited ? messageWaitMs : 0);
@@ -193,8 +199,7 @@ export async function linkFor(ctx: BrowserProbeContext, http: HttpClient, edit =
 }
 
 /** Types values into the collection screen and submits it; the screen it leaves is marked stale for `observe`. */
-export async function fillCollection(page: Page, platform: Platform, values: Record<string, string>) {
-  const frame = frameOf(page);
+export async function fillCollection(page: Page, platform: Platform, values: Record<string, string>, frame = frameOf(page)) {
   await locate(frame, platform.screens.collect).first().evaluate((screen) => screen.setAttribute('data-stale', ''), undefined, { timeout: screenTimeoutMs });
   for (const [path, value] of Object.entries(values)) await fieldLocator(frame, platform, path).fill(value, { timeout: screenTimeoutMs });
   await locate(frame, platform.screens.submit).first().click({ timeout: screenTimeoutMs });
@@ -209,8 +214,7 @@ const fieldLocator = (frame: FrameLocator, platform: Platform, path: string) => 
  * The spec paths the collection screen asks for: by the profile's map of its inputs, else by each input's
  * `data-field` (the emulator's) or a `name` that is a spec path (`user.phone`), as the form is filled.
  */
-export async function fieldsOnScreen(page: Page, platform: Platform): Promise<string[]> {
-  const frame = frameOf(page);
+export async function fieldsOnScreen(page: Page, platform: Platform, frame = frameOf(page)): Promise<string[]> {
   const { fields } = platform.screens;
   if (fields === undefined) {
     const named = await frame.locator('input[data-field], input[name]').evaluateAll((inputs) => inputs.map((input) => input.getAttribute('data-field') ?? input.getAttribute('name') ?? ''));

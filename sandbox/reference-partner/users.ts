@@ -53,8 +53,15 @@ export const users = {
   complete: { description: 'every field, all valid', data: () => complete },
   /** Only the always-required fields (spec §2.3 "Yes"); certify it with collectMissingAccountInfo on. */
   minimal: {
+    incomplete: true,
     description: 'only the always-required fields, for a profile with collectMissingAccountInfo',
     data: () => ({ accountInfo: { user: { id: 'u-1002', email: 'grace.hopper@example.com' }, company: { id: 'c-2002' } }, fundingSources: [] }),
+  },
+  /** Without user.email, which even CollectMissingAccountInfo does not ask for: sign-on always fails (spec §7.2). */
+  'no-email': {
+    incomplete: true,
+    description: 'no user.email: the platform shows its error screen, whatever its configuration',
+    data: () => completeWith(({ accountInfo: { user } }) => void delete user.email),
   },
   'turns-18-today': {
     description: 'the 18th birthday is the run date',
@@ -104,8 +111,10 @@ export const users = {
         user.lastName = 'St. John, Jr.';
       }),
   },
-} as const satisfies Record<string, { description: string; data: (now: Date) => UserData }>;
+} as const satisfies Record<string, { description: string; incomplete?: true; data: (now: Date) => UserData }>;
 
 export type UserKey = keyof typeof users;
 export const isUserKey = (name: string): name is UserKey => Object.hasOwn(users, name);
 export const userKeys = Object.keys(users) as UserKey[];
+/** The users whose account information passes every rule. */
+export const completeUserKeys = userKeys.filter((user) => !('incomplete' in users[user]));

@@ -15,7 +15,8 @@ import { startPlatform, startReferencePartner } from '../support/sandbox';
 
 const sandbox = {} as { partner: Awaited<ReturnType<typeof startReferencePartner>>; platform: Awaited<ReturnType<typeof startPlatform>> };
 test.beforeAll(async () => {
-  sandbox.platform = await startPlatform();
+  // On a port of four digits, so that a look-alike of its origin with a suffix exists (app-origin-prefix).
+  sandbox.platform = await startPlatform({}, { prefixable: true });
   // The app embeds this emulator's auth URL, under the partner name the profile configures.
   sandbox.partner = await startReferencePartner({ appAuthUrl: `${sandbox.platform.origin}/reference-app/auth` });
 });
@@ -55,13 +56,24 @@ test("a conformant app: a fresh code at each load, the app shown in its frame, a
 const expected: Record<AppFault, { failed: string; blocked?: string[] }> = {
   // The app is judged at the second load, after the first sign-on ran to its end: its code is then spent.
   'app-reuses-code': { failed: 'sign-on/partner-app/fresh-code', blocked: ['sign-on/partner-app/shown', 'sign-on/partner-app/message-origin'] },
-  'app-code-for-incomplete-user': { failed: 'sign-on/partner-app/shown' },
-  'app-csp-blocks-platform': { failed: 'sign-on/partner-app/csp', blocked: ['sign-on/partner-app/shown', 'sign-on/partner-app/auth-error-shown'] },
+  'app-code-for-incomplete-user': { failed: 'sign-on/partner-app/shown', blocked: ['sign-on/partner-app/message-origin'] },
+  'app-csp-blocks-platform': { failed: 'sign-on/partner-app/csp', blocked: ['sign-on/partner-app/platform-in-frame', 'sign-on/partner-app/shown', 'sign-on/partner-app/auth-error-shown', 'sign-on/partner-app/message-origin'] },
   // The home screen still renders; what breaks is the collection form, storage, and messages from origin "null".
-  'app-meta-csp-blocks-platform': { failed: 'sign-on/partner-app/csp', blocked: ['sign-on/partner-app/shown', 'sign-on/partner-app/auth-error-shown'] },
-  'app-sandbox-breaks': { failed: 'sign-on/partner-app/iframe-sandbox', blocked: ['sign-on/partner-app/auth-error-shown'] },
+  'app-meta-csp-blocks-platform': { failed: 'sign-on/partner-app/csp', blocked: ['sign-on/partner-app/platform-in-frame', 'sign-on/partner-app/shown', 'sign-on/partner-app/auth-error-shown', 'sign-on/partner-app/message-origin'] },
+  // The app renders, but its messages come from origin "null", not the platform's: the page is never told it is ready.
+  'app-sandbox-breaks': { failed: 'sign-on/partner-app/iframe-sandbox', blocked: ['sign-on/partner-app/shown', 'sign-on/partner-app/auth-error-shown'] },
   'app-ignores-auth-error': { failed: 'sign-on/partner-app/auth-error-shown', blocked: ['sign-on/partner-app/message-origin'] },
   'app-trusts-any-origin': { failed: 'sign-on/partner-app/message-origin' },
+  'app-lookalike-frame': { failed: 'sign-on/partner-app/platform-in-frame', blocked: ['sign-on/partner-app/shown', 'sign-on/partner-app/auth-error-shown'] },
+  'app-origin-prefix': { failed: 'sign-on/partner-app/message-origin' },
+  'app-trusts-opener-and-frames': { failed: 'sign-on/partner-app/message-origin' },
+  'app-csp-sandbox-without-forms': { failed: 'sign-on/partner-app/iframe-sandbox' },
+  'app-sandbox-from-second-load': { failed: 'sign-on/partner-app/iframe-sandbox', blocked: ['sign-on/partner-app/shown', 'sign-on/partner-app/auth-error-shown'] },
+  'app-reuses-code-from-third-load': { failed: 'sign-on/partner-app/fresh-code', blocked: ['sign-on/partner-app/shown', 'sign-on/partner-app/message-origin'] },
+  'app-frames-other-partner': {
+    failed: 'sign-on/partner-app/auth-url',
+    blocked: ['sign-on/partner-app/fresh-code', 'sign-on/partner-app/platform-in-frame', 'sign-on/partner-app/shown', 'sign-on/partner-app/auth-error-shown', 'sign-on/partner-app/message-origin'],
+  },
 };
 
 for (const fault of appFaultNames) {

@@ -7,7 +7,19 @@ import type { PlatformFault } from '../../sandbox/platform/faults';
 import { buildReferencePartner, type ReferencePartnerOptions } from '../../sandbox/reference-partner/server';
 import type { PlatformProfile } from '../../shared/profile-schema';
 
-async function listen(app: FastifyInstance, scheme = 'http') {
+/**
+ * Listens on an ephemeral port, or with `prefixable` on a free one of four digits (below 6554): an origin
+ * that a digit more still leaves an origin, the look-alike a listener checking with startsWith accepts.
+ */
+async function listen(app: FastifyInstance, scheme = 'http', { prefixable = false } = {}) {
+  for (let tries = 0; prefixable && tries < 50; tries++) {
+    const port = 5_000 + Math.floor(Math.random() * 1_554);
+    const taken = await app.listen({ host: '127.0.0.1', port }).then(() => false, (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EADDRINUSE') throw error;
+      return true;
+    });
+    if (!taken) return { origin: `${scheme}://127.0.0.1:${port}`, close: () => app.close() };
+  }
   await app.listen({ host: '127.0.0.1', port: 0 });
   return { origin: `${scheme}://127.0.0.1:${(app.server.address() as AddressInfo).port}`, close: () => app.close() };
 }
@@ -16,8 +28,8 @@ async function listen(app: FastifyInstance, scheme = 'http') {
 export const startReferencePartner = (options: ReferencePartnerOptions = {}) => listen(buildReferencePartner(options), options.https ? 'https' : 'http');
 
 /** A platform emulator and a host page of the test's own, each on an ephemeral port (so on origins of their own). */
-export async function startPlatform(options: PlatformOptions = {}) {
-  const [platform, host] = await Promise.all([listen(buildPlatform(options)), listen(buildHostPage())]);
+export async function startPlatform(options: PlatformOptions = {}, { prefixable = false } = {}) {
+  const [platform, host] = await Promise.all([listen(buildPlatform(options), 'http', { prefixable }), listen(buildHostPage())]);
   return {
     origin: platform.origin,
     hostOrigin: host.origin,

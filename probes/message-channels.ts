@@ -1,0 +1,106 @@
+import type { BrowserContext, Frame, Locator, Page } from '@playwright/test';
+import { channelNames, type Channel, type ChannelResult } from '../checks/partner-app';
+import { html } from '../shared/html';
+
+/**
+ * The senders of forged messages: pages the browser itself answers (nothing reaches a server at their
+ * origins), at origins a listener may take for the platform's. Each posts when the probe tells it to, through
+ * one channel a page can receive from.
+ */
+
+const senderPath = '/certify-message-sender';
+const senderTitle = 'certify message sender';
+/** A plain foreign origin; `.invalid` never resolves (RFC 6761), and the browser answers it itself. */
+export const foreignOrigin = 'http://certify-foreign-sender.invalid';
+
+export interface Sender {
+  /** `event.origin` as the page will see it. */
+  origin: string;
+  /** Where the browser serves the sender; a sandboxed document at `foreignOrigin` for the opaque origin "null". */
+  url: string;
+}
+
+const senderAt = (origin: string): Sender => ({ origin, url: `${origin}${senderPath}` });
+
+/**
+ * Origins that are not the platform's but that a careless check takes for it: the platform's origin with a
+ * suffix (what `startsWith` accepts), on another port, under the other scheme, and "null" (a sandboxed or
+ * data: document), beside a plain foreign origin.
+ */
+export function forgers(platformOrigin: string): Sender[] {
+  const platform = new URL(platformOrigin);
+  const port = Number(platform.port || (platform.protocol === 'https:' ? 443 : 80));
+  const suffixed = platform.port && Number(`${platform.port}0`) <= 65_535 ? `${platformOrigin}0` : `${platform.protocol}//${platform.hostname}.certify-lookalike.invalid${platform.port ? `:${platform.port}` : ''}`;
+  const otherScheme = `${platform.protocol === 'https:' ? 'http:' : 'https:'}//${platform.host}`;
+  const otherPort = `${platform.protocol}//${platform.hostname}:${port === 65_535 ? 1 : port + 1}`;
+  return [senderAt(foreignOrigin), senderAt(suffixed), senderAt(otherPort), senderAt(otherScheme), { origin: 'null', url: `${foreignOrigin}${senderPath}-opaque` }];
+}
+
+/** Serves every sender page in `context`; the opaque one carries a CSP sandbox, which gives its document the origin "null". */
+export async function serveSenders(context: BrowserContext, senders: readonly Sender[], framed: () => string | undefined): Promise<void> {
+  const urls = new Set(senders.map((sender) => sender.url.split('?')[0]!));
+  await context.route(
+    (url) => urls.has(`${url.origin}${url.pathname}`),
+    (route) => {
+      const opaque = route.request().url().includes(`${senderPath}-opaque`);
+      // A sender asked to frame the partner's page (the "parent" channel) holds it in an iframe.
+      const page = new URL(route.request().url()).searchParams.has('frame') ? framed() : undefined;
+      return route.fulfill({
+        contentType: 'text/html; charset=utf-8',
+        headers: { 'cache-control': 'no-store', ...(opaque ? { 'content-security-policy': 'sandbox allow-scripts allow-popups' } : {}) },
+        body: html`<!doctype html><title>${senderTitle}</title>${page ? html`<iframe src="${page}" style="width:100%;height:40rem"></iframe>` : ''}`.text,
+      });
+    },
+  );
+}
+
+/** Whether `frame` holds a sender page (the browser let it load), not an error page in its place. */
+export const holdsSender = (frame: Frame) => frame.title().then((title) => title === senderTitle, () => false);
+
+/** One forged message on its way: through which channel, from which origin, and how to post it. */
+export interface Post {
+  channel: Channel;
+  origin: string;
+  send(message: unknown): Promise<void>;
+}
+
+/** A window the page opened at `sender`: the probe opens it from the page, as the page's own script would. */
+export async function openedWindow(page: Page, sender: Sender): Promise<{ post?: Post; closed?: string; close(): Promise<void> }> {
+  const opened = page.context().waitForEvent('page', { timeout: 5_000 }).catch(() => undefined);
+  await page.evaluate((url) => void window.open(url), sender.url).catch(() => undefined);
+  const popup = await opened;
+  if (!popup) return { closed: 'the page could not open a window (its sandbox has no allow-popups)', close: async () => {} };
+  await popup.waitForLoadState('load').catch(() => undefined);
+  if (!(await holdsSender(popup.mainFrame()))) return { closed: `the browser did not load a window at ${sender.origin}`, close: () => popup.close() };
+  return { post: { channel: 'opened-window', origin: sender.origin, send: (message) => popup.evaluate((data) => (window.opener as Window | null)?.postMessage(data, '*'), message) }, close: () => popup.close() };
+}
+
+/** A frame at `sender` inside the page: the probe adds it, and the page's CSP decides whether it loads. */
+export async function innerFrame(page: Page, sender: Sender): Promise<{ post?: Post; closed?: string; close(): Promise<void> }> {
+  const name = `certify-sender-${Math.random().toString(36).slice(2)}`;
+  await page
+    .evaluate(
+      ([url, frameName]) =>
+        new Promise<void>((resolve) => {
+          const frame = document.createElement('iframe');
+          Object.assign(frame, { name: frameName, src: url });
+          frame.style.display = 'none';
+          frame.addEventListener('load', () => resolve(), { once: true });
+          // A bound, not evidence: whether the sender loaded is read from the frame itself.
+          setTimeout(resolve, 5_000);
+          document.body.append(frame);
+        }),
+      [sender.url, name] as const,
+    )
+    .catch(() => undefined);
+  const frame = page.frames().find((candidate) => candidate.name() === name);
+  const close = () => page.evaluate((frameName) => document.querySelector(`iframe[name="${frameName}"]`)?.remove(), name).then(() => undefined, () => undefined);
+  if (!frame || !(await holdsSender(frame))) return { closed: `the page's policies keep frames from ${sender.origin} out of it`, close };
+  return { post: { channel: 'inner-frame', origin: sender.origin, send: (message) => frame.evaluate((data) => window.parent.postMessage(data, '*'), message) }, close };
+}
+
+/** Waits for the page's sign-on error to show, at most `windowMs`: whether it did. */
+export const reacts = (shown: Locator, windowMs: number) => shown.waitFor({ timeout: windowMs }).then(() => true, () => false);
+
+/** The words a finding uses for a channel that carried nothing. */
+export const closedNote = (result: ChannelResult) => `${channelNames[result.channel]}: ${result.closed}`;

@@ -1,0 +1,101 @@
+import type { BrowserContext, Frame, Locator, Page } from '@playwright/test';
+import { codeIn, codeMarker } from '../checks/auth-url';
+import type { EmbedLoad } from '../checks/partner-app';
+import { received, type Visit } from '../checks/sign-on';
+import { examplesFor, fieldsOnScreen, fillCollection, observe, screenTimeoutMs } from './browser-session';
+import type { BrowserProbeContext } from './platform';
+
+/**
+ * What the browser itself saw of each load of the partner's page, never what the page says of itself: every
+ * navigation of every frame, redirects included, and the headers of each page's own document.
+ */
+export interface LoadWatch {
+  /** A mark: navigations from here on belong to the next load. */
+  mark(): number;
+  /** The addresses `frame` was navigated to since `mark`, in order. */
+  navigations(frame: Frame | null, since: number): string[];
+  /** The Content-Security-Policy header of the document `page` holds. */
+  csp(page: Page): string | undefined;
+}
+
+export function watchLoads(context: BrowserContext): LoadWatch {
+  const log: { frame: Frame; url: string }[] = [];
+  const headers = new WeakMap<Frame, Record<string, string>>();
+  // A popup's first document is requested before its frame exists: its headers are kept by its address.
+  const unattached = new Map<string, Record<string, string>>();
+  context.on('request', (request) => {
+    if (!request.isNavigationRequest()) return;
+    try {
+      log.push({ frame: request.frame(), url: request.url() });
+    } catch {
+      // A service worker's request has no frame: no document of a page.
+    }
+  });
+  context.on('response', (response) => {
+    const request = response.request();
+    if (!request.isNavigationRequest()) return;
+    try {
+      const frame = request.frame();
+      if (frame.parentFrame() === null) headers.set(frame, response.headers());
+    } catch {
+      unattached.set(response.url(), response.headers());
+    }
+  });
+  return {
+    mark: () => log.length,
+    navigations: (frame, since) => (frame ? log.slice(since).filter((entry) => entry.frame === frame).map((entry) => entry.url) : []),
+    csp: (page) => (headers.get(page.mainFrame()) ?? unattached.get(page.url()))?.['content-security-policy'],
+  };
+}
+
+/** The frame's attributes and the page's policies, as the page holds them now. */
+async function attributes(page: Page, element: Locator) {
+  await element.waitFor({ state: 'attached', timeout: screenTimeoutMs }).catch(() => undefined);
+  const read = (name: string) => element.getAttribute(name, { timeout: 1_000 }).catch(() => null);
+  // A <meta> policy is enforced beside the header's (CSP3 §3.3): each is one more policy to satisfy.
+  const metaCsp = await page.locator('meta[http-equiv="content-security-policy" i]').evaluateAll((tags) => tags.map((tag) => tag.getAttribute('content') ?? '')).catch(() => []);
+  return { src: (await read('src')) ?? undefined, srcdoc: (await read('srcdoc')) !== null, sandbox: await read('sandbox'), metaCsp };
+}
+
+/**
+ * The platform's screen in the page's frame once it settled: the collection screen, where it comes, is filled
+ * as a user fills it, and then the app is waited for (spec §7.2: the user completes the missing data).
+ */
+async function settle(ctx: BrowserProbeContext, page: Page, element: Locator): Promise<Visit> {
+  const frame = element.contentFrame();
+  const visit = await observe(page, ctx.platform, { frame });
+  if (visit.screen !== 'collect') return visit;
+  await fillCollection(page, ctx.platform, examplesFor(await fieldsOnScreen(page, ctx.platform, frame)), frame).catch(() => undefined);
+  return observe(page, ctx.platform, { frame });
+}
+
+/** Whether the profile states the platform's messages (or the platform is ours): only then is its ready message required. */
+const readyExpected = (ctx: BrowserProbeContext) => ctx.profile.platform?.messages !== undefined || ctx.platform.kind === 'emulator';
+
+/**
+ * One load of the partner's page, judged as the browser saw it: the frame's address, attributes and policies,
+ * the document it held and how it got there, and the platform's screen and message. Every code the page put in
+ * its frame's address is learnt, whether or not the browser requested it.
+ */
+export async function readLoad(ctx: BrowserProbeContext, watch: LoadWatch, { page, element, n, purpose, since }: { page: Page; element: Locator; n: number; purpose: EmbedLoad['purpose']; since: number }): Promise<{ load: EmbedLoad; visit: Visit }> {
+  const authUrl = ctx.platform.codeUrl(codeMarker);
+  const seen = await attributes(page, element);
+  const code = codeIn(seen.src, authUrl);
+  if (code) ctx.learn?.([code]);
+  const visit = await settle(ctx, page, element);
+  const frame = await element.elementHandle({ timeout: 1_000 }).then((handle) => handle.contentFrame(), () => null);
+  const navigations = watch.navigations(frame, since);
+  ctx.learn?.(navigations.map((url) => codeIn(url, authUrl)).filter((value): value is string => value !== undefined));
+  const load: EmbedLoad = {
+    n,
+    purpose,
+    ...seen,
+    csp: watch.csp(page),
+    ...(frame ? { document: frame.url() } : {}),
+    navigations,
+    screen: visit.screen,
+    text: visit.text,
+    ...(readyExpected(ctx) && visit.screen === 'app' ? { ready: received(visit, 'ready').length > 0 } : {}),
+  };
+  return { load, visit };
+}

@@ -1,0 +1,172 @@
+import type { Frame, Locator, Page } from '@playwright/test';
+import { actsOnPlatformMessagesOnly, channelNames, type Channel, type ChannelResult, type EmbedLoad } from '../checks/partner-app';
+import { blocked, evaluate, notChecked, type Finding } from '../checks/finding';
+import { locate, observe, screenTimeoutMs } from './browser-session';
+import { closedNote, forgers, innerFrame, openedWindow, reacts, serveSenders, type Post, type Sender } from './message-channels';
+import { readLoad, type LoadWatch } from './partner-app-loads';
+import type { BrowserProbeContext } from './platform';
+
+/**
+ * Whether the partner's page acts on the platform's error message from anyone else: forged from several
+ * origins (look-alikes of the platform's among them) through every channel a page receives from, each only
+ * once the platform's own message to the page has arrived, and each with its control, the same message from the
+ * platform's own origin through the same channel.
+ */
+
+type PartnerApp = NonNullable<BrowserProbeContext['profile']['partnerApp']>;
+export interface MessageProbe {
+  ctx: BrowserProbeContext;
+  page: Page;
+  app: PartnerApp & { authError: NonNullable<PartnerApp['authError']> };
+  watch: LoadWatch;
+  /** Each load of the partner's page as a user gets it (not the one framed by another page) is judged with the others: its number, and where it goes. */
+  nextLoad(): number;
+  judged(load: EmbedLoad): void;
+  /** How long a page that does not react is given: several times the reaction the page showed to the platform's own message. */
+  windowMs: number;
+}
+
+/** A trial of one page load: the posts it makes, or why it could not make them. */
+type Trial = { reacted?: Post | 'one of them'; posts: Post[]; closed: { channel: Channel; origin: string; why: string }[] } | { spoiled: string };
+
+const marker = 'certify-forged-';
+
+/** Loads the page (opened by `opener`, when given), lets it settle, and sends every post; whether the page reacted, and to which. */
+async function trial(probe: MessageProbe, plan: { opener?: Sender; windows?: readonly Sender[]; frames?: readonly Sender[] }, only?: (post: Post) => boolean): Promise<Trial> {
+  const { ctx, app, watch } = probe;
+  const context = probe.page.context();
+  const cleanup: (() => Promise<void>)[] = [];
+  try {
+    const since = watch.mark();
+    let page = probe.page;
+    let opened: Page | undefined;
+    if (plan.opener) {
+      const opener = await context.newPage();
+      opened = opener;
+      cleanup.push(() => opener.close());
+      await opener.goto(plan.opener.url);
+      const popup = context.waitForEvent('page', { timeout: screenTimeoutMs });
+      await opener.evaluate((url) => void Object.assign(window, { certifyOpened: window.open(url) }), app.page);
+      const popped = await popup;
+      page = popped;
+      cleanup.push(() => popped.close());
+    } else await page.goto(app.page);
+    probe.judged((await readLoad(ctx, watch, { page, element: locate(page, app.frame ?? 'iframe').first(), n: probe.nextLoad(), purpose: 'sign-on', since })).load);
+    const shown = locate(page, app.authError).first();
+    if (await shown.isVisible()) return { spoiled: `the page showed its sign-on error before any message was forged: ${JSON.stringify((await shown.innerText()).slice(0, 200))}` };
+    const posts: Post[] = [];
+    const closed: { channel: Channel; origin: string; why: string }[] = [];
+    if (plan.opener && opened) {
+      const from = opened;
+      posts.push({ channel: 'opener', origin: plan.opener.origin, send: (message) => from.evaluate((data) => (window as unknown as { certifyOpened: Window }).certifyOpened.postMessage(data, '*'), message) });
+    }
+    for (const [senders, open] of [[plan.windows ?? [], openedWindow], [plan.frames ?? [], innerFrame]] as const) {
+      for (const sender of senders) {
+        const channel = await open(page, sender);
+        cleanup.push(() => channel.close());
+        if (channel.post) posts.push(channel.post);
+        else closed.push({ channel: open === openedWindow ? 'opened-window' : 'inner-frame', origin: sender.origin, why: channel.closed! });
+      }
+    }
+    const sent = posts.filter(only ?? (() => true));
+    await Promise.all(sent.map((post, index) => post.send(forged(ctx, index)).catch(() => undefined)));
+    if (!(await reacts(shown, probe.windowMs))) return { posts: sent, closed };
+    const named = /certify-forged-(\d+)/.exec(await shown.innerText().catch(() => ''))?.[1];
+    return { posts: sent, closed, reacted: sent.length === 1 ? sent[0]! : named !== undefined ? (sent[Number(named)] ?? 'one of them') : 'one of them' };
+  } finally {
+    for (const step of cleanup.reverse()) await step().catch(() => undefined);
+  }
+}
+
+const forged = (ctx: BrowserProbeContext, index: number) => {
+  const { typeKey, error, reasonKey } = ctx.platform.messages;
+  return { [typeKey]: error, [reasonKey]: `${marker}${index}` };
+};
+
+/** The page framed by a page at `sender` (a page cannot frame it when its headers or its cookies refuse): whether it acted on that page's message. */
+async function parentTrial(probe: MessageProbe, sender: Sender): Promise<{ reacted: boolean } | { closed: string }> {
+  const top = await probe.page.context().newPage();
+  try {
+    await top.goto(`${sender.url}?frame`);
+    await top.waitForLoadState('load').catch(() => undefined);
+    const framed = top.mainFrame().childFrames()[0];
+    const embeds = framed ? locate(framed, probe.app.frame ?? 'iframe').first() : undefined;
+    if (!framed || !embeds || (await embeds.count()) === 0) return { closed: `the page did not load, signed in, inside a page of ${sender.origin} (its headers refuse to be framed, or its session cookie stays out of another site's frame)` };
+    await settleFramed(probe, top, framed, embeds);
+    const shown = locate(framed, probe.app.authError).first();
+    if (await shown.isVisible()) return { closed: 'the page showed its sign-on error inside that frame before any message was forged' };
+    await top.evaluate((data) => document.querySelector('iframe')?.contentWindow?.postMessage(data, '*'), forged(probe.ctx, 0));
+    return { reacted: await reacts(shown, probe.windowMs) };
+  } finally {
+    await top.close().catch(() => undefined);
+  }
+}
+
+/** Waits until the platform's own screen and message reached the framed page, unless the browser refused the platform there. */
+async function settleFramed(probe: MessageProbe, top: Page, framed: Frame, embeds: Locator): Promise<void> {
+  const inner = await embeds.elementHandle({ timeout: 1_000 }).then((handle) => handle.contentFrame(), () => null);
+  if (!inner || inner.url().startsWith('chrome-error:')) return;
+  await observe(top, probe.ctx.platform, { frame: embeds.contentFrame(), host: framed, waitMs: probe.windowMs });
+}
+
+/** Finds which single post a trial's reaction came from, trying each alone on a fresh load. */
+async function attribute(probe: MessageProbe, plan: Parameters<typeof trial>[1], posts: readonly Post[]): Promise<Post | undefined> {
+  for (const suspect of posts) {
+    const alone = await trial(probe, plan, (post) => post.channel === suspect.channel && post.origin === suspect.origin);
+    if ('reacted' in alone && alone.reacted !== undefined) return suspect;
+  }
+  return undefined;
+}
+
+/** One reason for the origins a channel refused, naming them all: "… from a, b, c …". */
+const closedWhy = (closed: readonly { origin: string; why: string }[]) => closed[0]!.why.replace(closed[0]!.origin, closed.map((entry) => entry.origin).join(', '));
+
+const heard = (result: Trial | Awaited<ReturnType<typeof parentTrial>>): boolean | string => {
+  if ('spoiled' in result) return result.spoiled;
+  if ('reacted' in result && result.reacted !== undefined && result.reacted !== false) return true;
+  const closed = 'closed' in result && (typeof result.closed === 'string' ? result.closed : result.closed[0]?.why);
+  return closed || false;
+};
+
+export async function messageOriginFindings(probe: MessageProbe, cause: Finding | undefined): Promise<Finding[]> {
+  const platformOrigin = probe.ctx.platform.appOrigins[0]!;
+  const senders = forgers(platformOrigin);
+  const platform: Sender = { origin: platformOrigin, url: `${platformOrigin}/certify-message-sender` };
+  await serveSenders(probe.page.context(), [...senders, platform], () => probe.app.page);
+  const lookalike = senders[1]!;
+  const plan = { opener: lookalike, windows: senders, frames: senders };
+  const first = await trial(probe, plan);
+  if ('spoiled' in first) return cause ? blocked([actsOnPlatformMessagesOnly], { rule: cause.rule, reason: first.spoiled }) : notChecked([actsOnPlatformMessagesOnly], first.spoiled);
+  if (first.reacted !== undefined) {
+    const culprit = first.reacted === 'one of them' ? await attribute(probe, plan, first.posts) : first.reacted;
+    if (!culprit) return notChecked([actsOnPlatformMessagesOnly], 'the page showed its sign-on error after the forged messages, but for none of them alone; run again');
+    return evaluate(actsOnPlatformMessagesOnly, { channels: [{ channel: culprit.channel, origins: [culprit.origin], reactedTo: culprit.origin }] }, undefined);
+  }
+  const parent = await parentTrial(probe, lookalike);
+  if ('reacted' in parent && parent.reacted) return evaluate(actsOnPlatformMessagesOnly, { channels: [{ channel: 'parent', origins: [lookalike.origin], reactedTo: lookalike.origin }] }, undefined);
+  const results = (['opener', 'opened-window', 'inner-frame'] as const).map((channel): ChannelResult => {
+    const origins = first.posts.filter((post) => post.channel === channel).map((post) => post.origin);
+    const closed = first.closed.filter((entry) => entry.channel === channel);
+    return { channel, origins, ...(origins.length === 0 && closed.length > 0 ? { closed: closedWhy(closed) } : {}) };
+  });
+  results.push({ channel: 'parent', origins: 'closed' in parent ? [] : [lookalike.origin], ...('closed' in parent ? { closed: parent.closed } : {}) });
+  // The control of each channel that carried forged messages: the platform's own origin through it.
+  for (const result of results.filter((entry) => entry.origins.length > 0)) {
+    const only = { opener: { opener: platform }, 'opened-window': { windows: [platform] }, 'inner-frame': { frames: [platform] }, parent: undefined }[result.channel];
+    result.control = heard(only ? await trial(probe, only) : await parentTrial(probe, platform));
+  }
+  const findings = evaluate(actsOnPlatformMessagesOnly, { channels: results }, undefined);
+  return findings.map((finding) => (finding.outcome === 'passed' ? { ...finding, message: `${finding.message}: ${summary(results)}` } : finding));
+}
+
+/** What each channel carried, for the passing finding. */
+function summary(results: readonly ChannelResult[]): string {
+  return results
+    .map((result) => {
+      if (result.closed) return closedNote(result);
+      const control =
+        result.control === true ? "; the platform's own origin was heeded" : result.control === false ? "; the platform's own origin was ignored too (the page checks which window sent it)" : `; the platform's own origin could not post through it (${result.control})`;
+      return `${channelNames[result.channel]}: ignored ${result.origins.join(', ')}${control}`;
+    })
+    .join('. ');
+}
