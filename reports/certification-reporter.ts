@@ -8,7 +8,8 @@ import { loadProfile } from '../partners/profile';
 import { type Profile } from '../shared/profile-schema';
 import { buildCertification, type Certification, type TestRecord } from './certification';
 import { type TestEvidence } from './html-report';
-import { profileSecrets, type Secret } from '../shared/redaction/redact';
+import { ordinaryText, profileSecrets, type Secret } from '../shared/redaction/redact';
+import { harnessWords } from '../checks/harness-words';
 import { redactTree } from '../shared/redaction/files';
 import { allScopes, Vault } from '../shared/redaction/vault';
 import { readTest, type RunStamp } from '../shared/channel';
@@ -113,7 +114,7 @@ export default class CertificationReporter implements Reporter {
         name: project.name,
         ...(profile ? { profile } : {}),
         waivers: loaded?.waivers ?? [],
-        secrets: loaded ? profileSecrets(loaded.profile, loaded.envValues) : [],
+        secrets: loaded ? [...profileSecrets(loaded.profile, loaded.envValues), ...ordinaryText([project.name, path.basename(file)])] : [],
         outputDir: path.join(this.outputDir, project.name),
         metadata,
         history: recentRuns(this.historyDir, project.name, historyShown),
@@ -148,7 +149,8 @@ export default class CertificationReporter implements Reporter {
     }
     // The signing key is the harness's own, masked everywhere; each profile's secrets mask its partner's artifacts only.
     const signingSecrets = (this.signing?.secrets ?? (process.env[signingKeyVariable] ? [process.env[signingKeyVariable]] : [])).map((value) => ({ value }));
-    this.vault = new Vault([...[...this.partners.values()].flatMap((partner) => partner.secrets.map((secret) => ({ ...secret, partner: partner.name }))), ...signingSecrets]);
+    // With the harness's own words, ordinary text in every partner's artifacts (Secret.ordinary).
+    this.vault = new Vault([...[...this.partners.values()].flatMap((partner) => partner.secrets.map((secret) => ({ ...secret, partner: partner.name }))), ...signingSecrets, ...ordinaryText(harnessWords)]);
   }
 
   /** The secrets of a test's artifacts: the harness's and its own partner's (a project of the harness's own: the harness's). */

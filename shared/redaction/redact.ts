@@ -24,6 +24,11 @@ export interface Secret {
    * the name (a gateway's `X-Amz-Signature`, `apiToken`), as `code=…` is.
    */
   queryName?: true;
+  /**
+   * `value` is no secret but ordinary text of the run (a rule id, a profile's URL): a fragment of a secret
+   * that also occurs in it is left as it is (DESIGN §5). Whole secrets are masked wherever they are.
+   */
+  ordinary?: true;
 }
 
 export const mask = '[redacted]';
@@ -35,14 +40,21 @@ const sentSecretKeys = new Set([...secretKeys, 'code']);
 // The fields the spec's tables mark sensitive (company.taxInfo.identifier, bankAccountNumber), by their last segment.
 const last4Keys = new Set(sensitiveFields.map((field) => lastSegment(field.path).toLowerCase()));
 
-/**
- * Whether a value learned from an exchange is masked wherever it shows up, or only in its own field (by
- * shape): a few letters or a common word ("token": "rule") would otherwise mask the report's own words.
- */
 /** Shorter values (a username, a test word) are not masked by value: they would mask ordinary text. */
 export const shortestSecret = 6;
 
-export const maskedEverywhere = (value: string) => value.length >= 16 || (value.length >= 8 && /[^A-Za-z]/.test(value));
+/**
+ * Whether a value learned from an exchange or a browser (a token, a session cookie) is masked wherever it
+ * shows up, or only in its own field (by shape). From 8 characters, whatever its letters: a value issued in a
+ * credential's place is one (8 random letters are 2·10^11 guesses), and now that a fragment is spared only
+ * where it also occurs in ordinary text (secret-matcher.ts), letters need no extra length to be told from
+ * words. Shorter values ("en", "true", "rule", a username) are flags and words: masked whole, they would mask
+ * the report's own.
+ */
+export const maskedEverywhere = (value: string) => value.length >= 8;
+
+/** A profile URL's query value or user name that may be a word (`?user=complete`) is masked where it sits, by its name. */
+const credentialShaped = (value: string) => value.length >= 16 || (value.length >= 8 && /[^A-Za-z]/.test(value));
 
 function secretsInBody(body: string | undefined, keys: ReadonlySet<string>, into: Map<string, Secret>, json: JsonBody = body ? parseJson(body) : { ok: false, error: 'empty' }) {
   if (!body) return;
@@ -80,17 +92,27 @@ export function urlSecretParts(url: string): string[] {
   };
   return [
     ...(password ? [decoded(password)] : []),
-    ...(username && maskedEverywhere(decoded(username)) ? [decoded(username)] : []),
-    ...[...searchParams.values()].filter(maskedEverywhere),
+    ...(username && credentialShaped(decoded(username)) ? [decoded(username)] : []),
+    ...[...searchParams.values()].filter(credentialShaped),
   ].filter((part) => part.length >= shortestSecret);
 }
 
-/** Every URL a profile holds, wherever it sits (endpoints, the code source, browser steps, the platform). */
-function urlsOf(value: unknown): string[] {
-  if (typeof value === 'string') return isUrl(value) ? [value] : [];
-  if (Array.isArray(value)) return value.flatMap(urlsOf);
-  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(urlsOf);
+/** Every string a profile holds, wherever it sits (endpoints, the code source, browser steps, the platform). */
+function stringsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsOf);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(stringsOf);
   return [];
+}
+
+/** Values that are no secret but ordinary text of the run (Secret.ordinary); a text shorter than a fragment holds none. */
+export const ordinaryText = (values: Iterable<string>): Secret[] => [...new Set(values)].filter((value) => value.length >= 8).map((value) => ({ value, ordinary: true }));
+
+/** A profile's values that hold none of its secrets, its URLs without credentials or query: ordinary text. */
+function ordinaryValues(profile: Profile, secrets: readonly string[]): string[] {
+  const lower = secrets.map((secret) => secret.toLowerCase());
+  const values = stringsOf(profile).map((value) => (isUrl(value) ? `${new URL(value).origin}${new URL(value).pathname}` : value));
+  return values.filter((value) => !lower.some((secret) => value.toLowerCase().includes(secret)));
 }
 
 /**
@@ -100,7 +122,7 @@ function urlsOf(value: unknown): string[] {
  * form-encoded first as RFC 6749 §2.3.1 says, then base64).
  */
 export function profileSecrets(profile: Profile, envValues: readonly string[] = []): Secret[] {
-  const urls = urlsOf(profile);
+  const urls = stringsOf(profile).filter(isUrl);
   const values = [
     profile.clientSecret,
     profile.platform?.apiKey,
@@ -119,7 +141,7 @@ export function profileSecrets(profile: Profile, envValues: readonly string[] = 
     const basic = [`${clientId}:${clientSecret}`, `${formEncoded(clientId)}:${formEncoded(clientSecret)}`];
     secrets.push({ value: Buffer.from(basic[0]!).toString('base64'), forms: [...new Set(basic)].flatMap(base64Forms) });
   }
-  return secrets;
+  return [...secrets, ...ordinaryText(ordinaryValues(profile, values))];
 }
 
 /** The secrets an exchange carried (credentials, codes, tokens, bank account numbers, tax ids) plus `known`. */
@@ -181,9 +203,10 @@ const shapes: readonly [RegExp, string | ((...groups: string[]) => string)][] = 
   [/(?<![\d-])\d{2}-\d{3}(\d{4})(?![\d-])/g, '**-***$1'],
 ];
 
-// A query parameter's name is no secret to find (it keeps its place, so owners stay indices of the array).
+// A query parameter's name and ordinary text are no secrets to find (each keeps its place, so owners stay indices of the array).
 const matchable = (secret: Secret) =>
-  secret.queryName ? { value: '' } : { value: secret.value, forms: [...(secret.forms ?? []), ...(secret.keepLast4 ? [] : base64Forms(secret.value))] };
+  secret.queryName || secret.ordinary ? { value: '' } : { value: secret.value, forms: [...(secret.forms ?? []), ...(secret.keepLast4 ? [] : base64Forms(secret.value))] };
+const ordinaryOf = (secrets: readonly Secret[]) => secrets.filter((secret) => secret.ordinary).map((secret) => secret.value);
 
 // One matcher per secrets array: the vault hands out the same array while nothing changed, and when a
 // scope (one partner's secrets: shared/redaction/vault.ts) learns more, a new array that starts with its
@@ -202,9 +225,10 @@ function matcherFor(secrets: readonly Secret[]): SecretMatcher {
     heads.delete(head);
     matchers.delete(head.secrets);
     matcher = head.matcher;
-    matcher.add(secrets.slice(matcher.size).map(matchable));
+    const added = secrets.slice(matcher.size);
+    matcher.add(added.map(matchable), ordinaryOf(added));
   } else {
-    matcher = new SecretMatcher(secrets.map(matchable));
+    matcher = new SecretMatcher(secrets.map(matchable), ordinaryOf(secrets));
     if (heads.size >= mostHeads) heads.delete(heads.values().next().value!);
   }
   matchers.set(secrets, matcher);

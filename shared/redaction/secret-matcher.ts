@@ -4,13 +4,15 @@
  * character as `\u00XX`, at any depth of escaping); HTML-escaped (`&quot;`, `&#47;`, `&#x2F;`); and in
  * base64 or base64url. It also finds long fragments: a run of at least half a secret (and at least 10
  * characters; 40% inside the matcher) is found, so a secret cut by a preview, split across two fields or with one character
- * escaped differently is found too; but not a fragment that reads as words (wordLike).
+ * escaped differently is found too; but not a fragment that also occurs in ordinary text of the run (DESIGN §5).
  *
  * How: text and secrets are both brought to one canonical form (each encoded character decoded to its
  * UTF-8 bytes, letters lower-cased, `+` read as a space), remembering where each canonical byte came
  * from. Every 8-byte window of every secret is indexed by a rolling hash; one pass over the text finds
  * the windows, and each hit is extended to the longest common run. Linear in the text, whatever it holds.
  */
+
+import { hashAt, longestRunsIn, roll, seedLength } from './rolling-hash';
 
 export interface MatchableSecret {
   value: string;
@@ -125,31 +127,11 @@ export function base64Forms(value: string): string[] {
   return forms;
 }
 
-const seedLength = 8;
-const base = 257;
-const modulus = 1_000_000_007;
-let power = 1;
-for (let k = 1; k < seedLength; k++) power = (power * base) % modulus;
-
-function hashAt(units: Uint8Array, at: number): number {
-  let hash = 0;
-  for (let k = 0; k < seedLength; k++) hash = (hash * base + units[at + k]!) % modulus;
-  return hash;
-}
-
 /**
  * 40% of the secret, at least 10 characters; a secret shorter than that only whole. Below half, so that
  * half of an escaped or encoded form, which decodes to a little less than half the secret, is found too.
  */
 export const shortestRun = (length: number) => Math.min(length, Math.max(10, Math.floor(length * 0.4)));
-
-/**
- * A fragment (less than a whole secret) of lower-case letters, dots, dashes, underscores and spaces only
- * reads as words or a domain (`acme-staging`, `ng-secret-`): it is left as it is. A fragment with a digit, a
- * capital or another symbol is masked: a random secret's runs of ten or more characters almost always
- * hold one ((26/64)^10 ≈ 1e-4 for base64).
- */
-const wordLike = (fragment: string) => /^[a-z._ -]+$/.test(fragment);
 
 export class SecretMatcher {
   private readonly forms: Form[] = [];
@@ -157,15 +139,28 @@ export class SecretMatcher {
   /** Secrets shorter than a seed, found whole. */
   private readonly short: Form[] = [];
 
+  /**
+   * Ordinary text of the run (the harness's words, a profile's values that are no secret), canonical: a
+   * fragment of a secret that also occurs in it is no leak. Evidence, never the fragment's letters: a random
+   * lower-case password is a secret in every fragment.
+   */
+  private readonly ordinary: Uint8Array[] = [];
+  /** Per form with a fragment found, its runs that occur in ordinary text (longestRunsIn), made on the first. */
+  private readonly ordinaryRuns = new Map<number, Int32Array>();
+
   /** How many secrets it finds; the owner of a hit is its index among them. */
   private count = 0;
 
-  constructor(secrets: readonly MatchableSecret[] = []) {
-    this.add(secrets);
+  constructor(secrets: readonly MatchableSecret[] = [], ordinary: readonly string[] = []) {
+    this.add(secrets, ordinary);
   }
 
   /** Finds these secrets too, owned from the current count on: the cost is theirs alone, not all the secrets'. */
-  add(secrets: readonly MatchableSecret[]): void {
+  add(secrets: readonly MatchableSecret[], ordinary: readonly string[] = []): void {
+    if (ordinary.length > 0) {
+      this.ordinary.push(...ordinary.map((text) => canonical(text).units));
+      this.ordinaryRuns.clear();
+    }
     for (const secret of secrets) {
       const owner = this.count++;
       for (const text of new Set([secret.value, ...(secret.forms ?? [])])) {
@@ -209,7 +204,7 @@ export class SecretMatcher {
     if (units.length >= seedLength && this.forms.length > 0) {
       let hash = hashAt(units, 0);
       for (let at = 0; at + seedLength <= units.length; at++) {
-        if (at > 0) hash = (((hash - ((units[at - 1]! * power) % modulus) + modulus) % modulus) * base + units[at + seedLength - 1]!) % modulus;
+        if (at > 0) hash = roll(hash, units[at - 1]!, units[at + seedLength - 1]!);
         const candidates = this.seeds.get(hash);
         if (!candidates) continue;
         for (const { form: index, offset } of candidates) {
@@ -225,7 +220,7 @@ export class SecretMatcher {
           const from = at - back;
           const to = at + ahead;
           covered.set(index, to);
-          if (to - from >= form.minRun && (to - from === form.units.length || !wordLike(text.slice(start[from], end[to - 1])))) hits.push({ from: start[from]!, to: end[to - 1]!, owner: form.owner });
+          if (to - from >= form.minRun && (to - from === form.units.length || !this.ordinaryFragment(index, offset - back, to - from))) hits.push({ from: start[from]!, to: end[to - 1]!, owner: form.owner });
         }
       }
     }
@@ -244,5 +239,13 @@ export class SecretMatcher {
       else merged.push({ ...hit });
     }
     return merged;
+  }
+
+  /** Whether the run of `length` from `offset` of a form occurs in ordinary text; asked of fragments only, which are rare. */
+  private ordinaryFragment(index: number, offset: number, length: number): boolean {
+    if (this.ordinary.length === 0) return false;
+    let runs = this.ordinaryRuns.get(index);
+    if (!runs) this.ordinaryRuns.set(index, (runs = longestRunsIn(this.forms[index]!.units, this.ordinary)));
+    return runs[offset]! >= length;
   }
 }

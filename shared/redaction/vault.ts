@@ -99,7 +99,7 @@ export class Vault {
 export const allScopes = '*';
 const inScope = (secret: ScopedSecret, scope: string) => scope === allScopes || secret.partner === undefined || secret.partner === scope;
 // A partner's secret and the same value of another partner's are two secrets: each masks its own artifacts.
-const keyOf = (secret: ScopedSecret) => `${secret.partner ?? ''}\u0000${secret.queryName ? '?' : ''}${secret.value}`;
+const keyOf = (secret: ScopedSecret) => `${secret.partner ?? ''}\u0000${secret.queryName ? '?' : secret.ordinary ? '~' : ''}${secret.value}`;
 
 const safeSize = (file: string) => {
   try {

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -181,5 +181,61 @@ test('no planted secret, in any form or as half of one, survives in any file of 
     await page.close();
   } finally {
     await partner.close();
+  }
+});
+
+test("a browser probe's own trace, kept where it failed, and every other file hold no lower-case password, letters-only cookie or framed code, in any form or fragment of 10", async () => {
+  test.setTimeout(300_000);
+  // Random lower-case letters: every fragment of them is a secret, though it reads as letters only (DESIGN §5).
+  const letters = (length: number) => Array.from({ length }, () => String.fromCharCode(97 + randomInt(26))).join('');
+  const password = letters(24);
+  // Every code, token and app session id the partner makes: 15 letters. Named by who asked (the app's login, its page, or the API).
+  const issued: { value: string; kind: string }[] = [];
+  const fromApp = (frame = '') => /reference-partner[\\/]app\.ts/.test(frame);
+  const platform = await startPlatform();
+  const partner = await startReferencePartner({
+    loginPassword: password,
+    appAuthUrl: `${platform.origin}/planted-app/auth`,
+    opaque: () => {
+      const callers = (new Error().stack ?? '').split('\n').slice(2);
+      issued.push({ value: letters(15), kind: fromApp(callers[0]) ? 'session cookie' : callers.some((frame) => fromApp(frame)) ? 'code the app framed' : 'code or token' });
+      return issued.at(-1)!.value;
+    },
+  });
+  try {
+    // The app's fault blocks the platform by CSP: its browser test fails, so the probe's own trace is kept.
+    const app = `${partner.origin}/faults/app-csp-blocks-platform/app`;
+    const dir = partnersDir({
+      'planted-app': {
+        ...endpointsOf(referenceProfile(partner.origin)),
+        collectMissingAccountInfo: true,
+        platform: { url: platform.origin, apiKey: platformSandbox.apiKey, partnerName: 'planted-app', hostOrigin: partner.origin, mockLinkKey: platformSandbox.mockLinkKey },
+        partnerApp: {
+          page: `${app}/payments`,
+          login: [{ goto: `${app}/login` }, { fill: '#username', value: 'complete' }, { fill: '#password', value: 'env:PARTNER_PLANTED_APP_PASSWORD' }, { click: 'button[type=submit]' }],
+          frame: 'iframe#payments',
+          authError: '#sign-in-problem',
+        },
+      },
+    });
+    // Without --trace: the partner's project leaves Playwright's tracing off, and each browser probe traces its own context.
+    const run = await runPlaywright(['--project=planted-app'], { PARTNERS_DIR: dir, PARTNER_PLANTED_APP_PASSWORD: password }, { reporters: ['list', 'certification', 'html', 'junit', 'blob'] });
+
+    const certification = JSON.parse(readFileSync(path.join(run.out, 'certification', 'planted-app', 'certification.json'), 'utf8')) as { findings: { rule: string; outcome: string }[] };
+    expect(certification.findings.filter((f) => f.rule === 'sign-on/partner-app/csp').map((f) => f.outcome)).toEqual(['failed']);
+    // Planted: the app signed the user in (a session), framed codes, and the API issued codes and tokens.
+    for (const kind of ['session cookie', 'code the app framed', 'code or token']) expect(issued.filter((value) => value.kind === kind).length, kind).toBeGreaterThan(0);
+    const texts = [...textsUnder(run.out), { file: 'stdout', text: run.stdout }, { file: 'stderr', text: run.stderr }];
+    // The search is not vacuous: the kept trace is in the test output folder and in Playwright's report, with the typed password's step.
+    const traces = texts.filter((t) => /\.zip!.*\.trace$/.test(t.file));
+    expect(traces.filter((t) => t.file.includes(`${path.sep}test-results${path.sep}`) && t.text.includes('#password')).length).toBeGreaterThan(0);
+    expect(traces.filter((t) => t.file.includes(`${path.sep}html-report${path.sep}`)).length).toBeGreaterThan(0);
+    expect(texts.some((t) => /\.zip!.*\.network$/.test(t.file) && t.text.includes('reference_app_session'))).toBe(true);
+    for (const folder of ['certification', 'test-results', 'html-report']) expect(texts.some((t) => t.file.startsWith(path.join(run.out, folder))), folder).toBe(true);
+
+    const planted = { 'typed app password': password, ...Object.fromEntries(issued.map(({ value, kind }, index) => [`${kind} ${index}`, value])) };
+    expect(leaksOf(planted, texts, { shortest: 10 })).toEqual([]);
+  } finally {
+    await Promise.all([partner.close(), platform.close()]);
   }
 });

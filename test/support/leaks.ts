@@ -45,10 +45,10 @@ export function formsOf(secret: string): string[] {
 }
 
 /**
- * Where any window of half a form (at least 10 characters) of any secret shows up in any text, in any
- * letter case: every 10-character window is indexed, and each hit is extended to the longest common run.
+ * Where any window of half a form (at least 10 characters; `shortest` for a shorter one) of any secret shows up
+ * in any text, in any letter case: every 10-character window is indexed, and each hit is extended to the longest common run.
  */
-export function leaksOf(secrets: Record<string, string>, texts: readonly { file: string; text: string }[]): string[] {
+export function leaksOf(secrets: Record<string, string>, texts: readonly { file: string; text: string }[], { shortest }: { shortest?: number } = {}): string[] {
   const seed = 10;
   const windows = new Map<string, { name: string; form: string; at: number }[]>();
   for (const [name, secret] of Object.entries(secrets)) {
@@ -70,7 +70,7 @@ export function leaksOf(secrets: Record<string, string>, texts: readonly { file:
         while (at + run < form.length && lower[i + run] === form[at + run]) run++;
         let back = 0;
         while (at - back > 0 && i - back > 0 && lower[i - back - 1] === form[at - back - 1]) back++;
-        if (run + back >= Math.max(seed, Math.ceil(form.length / 2))) leaks.add(`${name} (${run + back} of ${form.length} characters of one form) in ${path.basename(file)}: …${text.slice(Math.max(0, i - back - 20), i + run + 20)}…`);
+        if (run + back >= Math.max(seed, shortest ?? Math.ceil(form.length / 2))) leaks.add(`${name} (${run + back} of ${form.length} characters of one form) in ${path.basename(file)}: …${text.slice(Math.max(0, i - back - 20), i + run + 20)}…`);
       }
     }
   }
