@@ -37,7 +37,9 @@ function addressOf(host: string, hosts: ReadonlyMap<string, string>): string {
   const mapped = hosts.get(host);
   const address = mapped ?? host;
   const family = isIP(address);
-  if (family === 4) return address.startsWith('127.') ? loopback : address;
+  // A connection to the unspecified address (0.0.0.0, ::) reaches this machine, as loopback does.
+  if (family === 4) return address.startsWith('127.') || address === '0.0.0.0' ? loopback : address;
+  if (family === 6 && /^[0:]+$/.test(address)) return loopback;
   if (family === 6) {
     const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1] ?? mappedHex(address);
     if (v4) return v4.startsWith('127.') ? loopback : v4;

@@ -19,6 +19,8 @@ test('a loopback platform is the emulator, any other url an external platform, u
   expect(platformOf(external().platform!)).toMatchObject({ kind: 'external', configure: false, storeTestData: false });
   expect(platformOf({ ...base.platform!, kind: 'external' })).toMatchObject({ kind: 'external', configure: false, storeTestData: false });
   expect(platformOf(external({ storeTestData: true }).platform!).storeTestData).toBe(true);
+  // Loopback however its host is written.
+  for (const url of ['http://localhost:4401', 'http://[::1]:4401', 'http://0.0.0.0:4401', 'http://[::]:4401', 'http://127.1.2.3:4401']) expect(platformOf({ ...emulator, url }).kind, url).toBe('emulator');
 });
 
 test('an external platform is sent nothing when the run connects: it is configured in its own admin', async () => {

@@ -112,7 +112,7 @@ test('a profile name is bounded, since it names folders of the report', () => {
 test('two profiles with one partner name on one platform are refused however its host is written', () => {
   const platform = (url: string, partnerName = 'acme') => ({ ...valid, platform: { url, apiKey: 'k3y-0123456789', partnerName } });
   const twins = (a: string, b: string) => loadProfiles(folderWith({ 'one.json': platform(a), 'two.json': platform(b) }), { env: {}, envFile: '/nonexistent/.env' }).errors;
-  for (const [a, b] of [['http://127.0.0.1:4401', 'http://localhost:4401'], ['http://127.0.0.1:4401', 'http://[::1]:4401/'], ['https://Platform.Example', 'https://platform.example.:443/sandbox'], ['http://127.0.0.1:4401', 'http://127.0.0.2:4401']]) {
+  for (const [a, b] of [['http://127.0.0.1:4401', 'http://localhost:4401'], ['http://127.0.0.1:4401', 'http://[::1]:4401/'], ['https://Platform.Example', 'https://platform.example.:443/sandbox'], ['http://127.0.0.1:4401', 'http://127.0.0.2:4401'], ['http://127.0.0.1:4401', 'http://0.0.0.0:4401'], ['http://localhost:4401', 'http://[::]:4401']]) {
     expect(twins(a!, b!), `${a} and ${b}`).toEqual([expect.stringMatching(/two\.json: "platform\.partnerName" is "acme", as in .*one\.json on the same platform/)]);
   }
   expect(twins('http://127.0.0.1:4401', 'http://127.0.0.1:4402')).toEqual([]);
