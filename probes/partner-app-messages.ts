@@ -58,7 +58,10 @@ async function trial(probe: MessageProbe, plan: { opener?: Sender; windows?: rea
     const closed: { channel: Channel; origin: string; why: string }[] = [];
     if (plan.opener && opened) {
       const from = opened;
-      posts.push({ channel: 'opener', origin: plan.opener.origin, send: (message) => from.evaluate((data) => (window as unknown as { certifyOpened: Window }).certifyOpened.postMessage(data, '*'), message) });
+      // A page whose Cross-Origin-Opener-Policy severs its opener cannot be posted to by it.
+      const severed = await from.evaluate(() => (window as unknown as { certifyOpened: Window }).certifyOpened.closed).catch(() => true);
+      if (severed) closed.push({ channel: 'opener', origin: plan.opener.origin, why: `the page severs its opener at ${plan.opener.origin} (Cross-Origin-Opener-Policy), so nothing reaches it that way` });
+      else posts.push({ channel: 'opener', origin: plan.opener.origin, send: (message) => from.evaluate((data) => (window as unknown as { certifyOpened: Window }).certifyOpened.postMessage(data, '*'), message) });
     }
     for (const [senders, open] of [[plan.windows ?? [], openedWindow], [plan.frames ?? [], innerFrame]] as const) {
       for (const sender of senders) {
@@ -155,6 +158,8 @@ export async function messageOriginFindings(probe: MessageProbe, cause: Finding 
     const only = { opener: { opener: platform }, 'opened-window': { windows: [platform] }, 'inner-frame': { frames: [platform] }, parent: undefined }[result.channel];
     result.control = heard(only ? await trial(probe, only) : await parentTrial(probe, platform));
   }
+  // The page heeded the platform's own message through some channel once signed on: ignoring the others' proves something.
+  if (!results.some((result) => result.control === true)) return notChecked([actsOnPlatformMessagesOnly], `once the platform's own message had arrived, the page heeded the platform's error message through no channel, so ignoring other origins proves nothing: ${summary(results)}`);
   const findings = evaluate(actsOnPlatformMessagesOnly, { channels: results }, undefined);
   return findings.map((finding) => (finding.outcome === 'passed' ? { ...finding, message: `${finding.message}: ${summary(results)}` } : finding));
 }

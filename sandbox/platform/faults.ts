@@ -15,6 +15,7 @@ export const platformFaults = {
   'blank-app': 'the auth URL answers a page with no screen at all: the app never renders, for anyone',
   // A conformant variation, which no rule may flag: a single-page app posts once a fetch of its own is done.
   'posts-late': 'conformant: posts its message to the host 1.5 s after the screen shows, as a single-page app does after a fetch',
+  'posts-late-varied': 'conformant: posts its message to the host 0.4 s to 2 s after the screen shows, a delay drawn anew for every screen',
 } as const satisfies Record<string, string>;
 
 export type PlatformFault = keyof typeof platformFaults;

@@ -102,6 +102,10 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
       return reply.header('cache-control', 'no-store').send({ link: link.href });
     });
 
+    /** How late a screen posts its message: the conformant variations' choice, as a single-page app posts after a fetch. */
+    const postDelay = (faults: ReadonlySet<string>) =>
+      faults.has('posts-late') ? { postDelayMs: 1_500 } : faults.has('posts-late-varied') ? { postDelayMs: 400 + Math.floor(Math.random() * 1_600) } : {};
+
     /** Sends a screen with the headers every embedded screen carries (DESIGN §5, issue 4 security). */
     function screen(request: FastifyRequest, reply: FastifyReply, status: number, config: PartnerConfig | undefined, render: (page: { nonce: string; targetOrigin?: string; postDelayMs?: number }) => string) {
       const faults = faultsOf(request);
@@ -115,7 +119,7 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
         .header('cache-control', 'no-store')
         .header('x-content-type-options', 'nosniff')
         .type('text/html; charset=utf-8')
-        .send(render({ nonce, ...(targetOrigin ? { targetOrigin } : {}), ...(faults.has('posts-late') ? { postDelayMs: 1_500 } : {}) }));
+        .send(render({ nonce, ...(targetOrigin ? { targetOrigin } : {}), ...postDelay(faults) }));
     }
 
     const errorPage = (request: FastifyRequest, reply: FastifyReply, status: number, config: PartnerConfig | undefined, reason: string, problems: string[]) =>

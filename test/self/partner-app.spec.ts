@@ -5,6 +5,8 @@ import { partnerAppRules } from '../../checks/partner-app';
 import { runPlatformProbes } from '../../probes/certification';
 import { partnerAppProbe } from '../../probes/partner-app';
 import { appFaultNames, appFaults, type AppFault } from '../../sandbox/reference-partner/app';
+import type { PlatformFault } from '../../sandbox/platform/faults';
+import type { UserKey } from '../../sandbox/reference-partner/users';
 import type { Profile } from '../../shared/profile-schema';
 import { startPlatform, startReferencePartner } from '../support/sandbox';
 
@@ -24,33 +26,59 @@ test.afterAll(async () => {
   await Promise.all([sandbox.partner.close(), sandbox.platform.close()]);
 });
 
-/** partners/reference-app.json, on this file's sandbox, with the app's `faults` switched on. */
-function appProfile(faults: readonly AppFault[] = []): Profile {
+/**
+ * partners/reference-app.json, on this file's sandbox (or `partner`), with the app's `faults` switched on, its
+ * test user signed in as `user`, and the emulator's `platformFaults`.
+ */
+function appProfile(faults: readonly AppFault[] = [], { user, partner = sandbox.partner, platformFaults = [] }: { user?: UserKey; partner?: { origin: string }; platformFaults?: readonly PlatformFault[] } = {}): Profile {
   const { profile } = loadProfile('partners/reference-app.json', {});
   if (!profile) throw new Error('partners/reference-app.json does not load');
   const base = profile.profile;
-  const partner = (url: string) => `${sandbox.partner.origin}${new URL(url).pathname}${new URL(url).search}`;
-  const app = (url: string) => `${sandbox.partner.origin}${faults.length > 0 ? `/faults/${faults.join(',')}` : ''}${new URL(url).pathname}`;
+  const at = (url: string) => `${partner.origin}${new URL(url).pathname}${new URL(url).search}`;
+  const app = (url: string) => `${partner.origin}${faults.length > 0 ? `/faults/${faults.join(',')}` : ''}${new URL(url).pathname}`;
   const { partnerApp } = base;
+  const login = partnerApp!.login!.map((step) => ('goto' in step ? { goto: app(step.goto) } : 'fill' in step && step.fill === '#username' && user ? { ...step, value: user } : step));
   return {
     ...base,
-    tokenExchangeUrl: partner(base.tokenExchangeUrl),
-    accountInfoUrl: partner(base.accountInfoUrl),
-    fundingSourcesUrl: partner(base.fundingSourcesUrl!),
-    codes: { mintUrl: partner(base.codes.mintUrl!) },
-    platform: { ...base.platform!, url: sandbox.platform.origin, hostOrigin: sandbox.partner.origin, configure: true },
-    partnerApp: { ...partnerApp!, page: app(partnerApp!.page), login: partnerApp!.login!.map((step) => ('goto' in step ? { goto: app(step.goto) } : step)) },
+    tokenExchangeUrl: at(base.tokenExchangeUrl),
+    accountInfoUrl: at(base.accountInfoUrl),
+    fundingSourcesUrl: at(base.fundingSourcesUrl!),
+    codes: { mintUrl: at(base.codes.mintUrl!) },
+    platform: { ...base.platform!, url: `${sandbox.platform.origin}${platformFaults.length > 0 ? `/faults/${platformFaults.join(',')}` : ''}`, hostOrigin: partner.origin, configure: true },
+    partnerApp: { ...partnerApp!, page: app(partnerApp!.page), login },
   };
 }
 
 const outcomes = (findings: readonly Finding[]) => Object.fromEntries(partnerAppRules.map((rule) => [rule.id, findings.filter((f) => f.rule === rule.id).map((f) => f.outcome)]));
-const runApp = async (browser: Parameters<typeof runPlatformProbes>[1], faults: readonly AppFault[] = []) =>
-  (await runPlatformProbes(appProfile(faults), browser, [partnerAppProbe])).flatMap((result) => result.findings);
+const runApp = async (browser: Parameters<typeof runPlatformProbes>[1], faults: readonly AppFault[] = [], options: Parameters<typeof appProfile>[1] = {}) =>
+  (await runPlatformProbes(appProfile(faults, options), browser, [partnerAppProbe])).flatMap((result) => result.findings);
+const allPassed = Object.fromEntries(partnerAppRules.map((rule) => [rule.id, ['passed']]));
 
 test("a conformant app: a fresh code at each load, the app shown in its frame, and another origin's message ignored while the platform's is heard", async ({ browser }) => {
   const findings = await runApp(browser);
   expect(findings.filter((f) => f.outcome !== 'passed').map((f) => `${f.rule}: ${f.outcome}: ${f.message}`)).toEqual([]);
-  expect(outcomes(findings)).toEqual(Object.fromEntries(partnerAppRules.map((rule) => [rule.id, ['passed']])));
+  expect(outcomes(findings)).toEqual(allPassed);
+});
+
+test('a test user without Yes* fields, with collectMissingAccountInfo: the collection screen inside the page is filled, and the app is reached', async ({ browser }) => {
+  const findings = await runApp(browser, [], { user: 'minimal' });
+  expect(findings.filter((f) => f.outcome !== 'passed').map((f) => `${f.rule}: ${f.outcome}: ${f.message}`)).toEqual([]);
+  expect(outcomes(findings)).toEqual(allPassed);
+});
+
+test('a platform that posts its messages 0.4 s to 2 s after its screen shows gets the verdict of one that posts at once', async ({ browser }) => {
+  // The app embeds the emulator under its conformant variation, as the profile's platform URL says.
+  const late = await startReferencePartner({ appAuthUrl: `${sandbox.platform.origin}/faults/posts-late-varied/reference-app/auth` });
+  try {
+    const runs = Number(process.env.CERTIFY_LATE_RUNS ?? 1);
+    for (let run = 0; run < runs; run++) {
+      const [prompt, slow] = [await runApp(browser), await runApp(browser, [], { partner: late, platformFaults: ['posts-late-varied'] })];
+      expect(outcomes(slow), `run ${run + 1}: posted late`).toEqual(outcomes(prompt));
+      expect(outcomes(slow)).toEqual(allPassed);
+    }
+  } finally {
+    await late.close();
+  }
 });
 
 const expected: Record<AppFault, { failed: string; blocked?: string[] }> = {
