@@ -22,6 +22,8 @@ export interface EmbedLoad {
   sandbox: string | null;
   /** The page's Content-Security-Policy header. */
   csp: string | undefined;
+  /** The browser reported no response for the page's document: its header policies are unknown. */
+  headersUnseen?: boolean;
   /** Its <meta http-equiv="Content-Security-Policy"> elements' policies, enforced beside the header's. */
   metaCsp?: readonly string[];
   /** The URL of the document the frame held when its screen was read. */
@@ -53,6 +55,12 @@ function perLoad(loads: readonly EmbedLoad[], problem: (load: EmbedLoad) => stri
     if (message !== undefined) seen.set(message, [...(seen.get(message) ?? []), load.n]);
   }
   return [...seen].map(([message, at]) => ({ message: `at load${at.length > 1 ? 's' : ''} ${at.join(', ')} of ${total}, ${message}`, params: { loads: at.join(',') } }));
+}
+
+/** Loads whose document's headers the browser never reported: a policy rule cannot judge them, and says so. */
+function unseen(loads: readonly EmbedLoad[]): Issue[] {
+  const at = loads.filter((load) => load.headersUnseen).map((load) => load.n);
+  return at.length === 0 ? [] : [{ message: `at load${at.length > 1 ? 's' : ''} ${at.join(', ')} of ${loads.length}, the browser reported no response for the page's document, so its header policies could not be read; run again`, outcome: 'not-checked' }];
 }
 
 const template = (authUrl: string) => authUrl.replace(codeMarker, '<a fresh code>');
@@ -157,8 +165,9 @@ export const cspAdmitsPlatform: Rule<Embedding> = {
   requirement: "the partner's page lets its frame load the platform's auth URL and app origins (frame-src, child-src or default-src, paths included), in its header and <meta> policies",
   impact: "the browser refuses to load the platform in the partner's page: users see an empty frame",
   must: { signOn: 'the browser refuses to load the platform in the frame' },
-  check: ({ page, loads, authUrl, appOrigins }) =>
-    perLoad(loads, ({ csp, metaCsp = [], src }) => {
+  check: ({ page, loads, authUrl, appOrigins }) => [
+    ...unseen(loads),
+    ...perLoad(loads, ({ csp, metaCsp = [], src }) => {
       const given = [...policies(csp ?? '').map((policy) => ({ policy, where: 'CSP' })), ...metaCsp.flatMap((meta) => policies(meta).map((policy) => ({ policy, where: '<meta> CSP' })))];
       // The framed address is loaded as it is, path and all; the app origins are reached by redirects, where paths do not count.
       const framed = codeIn(src, authUrl) !== undefined ? [{ url: src!, shown: withoutCode(src!, authUrl), redirected: false }] : [];
@@ -172,6 +181,7 @@ export const cspAdmitsPlatform: Rule<Embedding> = {
       });
       return problems.length > 0 ? problems.join('; ') : undefined;
     }),
+  ],
 };
 
 /** What the embedded app needs of a sandboxed frame: its scripts, its forms, and its own origin (its storage, its API). */
@@ -186,8 +196,9 @@ export const frameSandboxAllowsApp: Rule<Embedding> = {
   requirement: "a sandbox on the frame, or in the page's CSP (which its frames inherit), still lets the app run its scripts, send its forms and keep its own origin",
   impact: 'the embedded app cannot run, send the collection form or keep the user signed in',
   must: { signOn: 'a sandbox without these tokens stops the app from running or sending its forms' },
-  check: ({ loads }) =>
-    perLoad(loads, ({ sandbox, csp }) => {
+  check: ({ loads }) => [
+    ...unseen(loads),
+    ...perLoad(loads, ({ sandbox, csp }) => {
       const sandboxes = [
         ...(sandbox === null || sandbox === undefined ? [] : [{ tokens: sandbox.toLowerCase().split(/\s+/), where: `the frame's sandbox attribute is ${JSON.stringify(sandbox)}`, fix: 'add them, or drop the sandbox attribute' }]),
         ...policies(csp ?? '').flatMap((policy) => {
@@ -201,6 +212,7 @@ export const frameSandboxAllowsApp: Rule<Embedding> = {
       });
       return problems.length > 0 ? problems.join('; ') : undefined;
     }),
+  ],
 };
 
 /** Where a forged message came from, as a page can receive one. */

@@ -14,8 +14,8 @@ export interface LoadWatch {
   mark(): number;
   /** The addresses `frame` was navigated to since `mark`, in order. */
   navigations(frame: Frame | null, since: number): string[];
-  /** The Content-Security-Policy header of the document `page` holds. */
-  csp(page: Page): string | undefined;
+  /** The response headers of the document `page` holds; undefined when the browser reported none. */
+  headers(page: Page): Record<string, string> | undefined;
 }
 
 export function watchLoads(context: BrowserContext): LoadWatch {
@@ -44,7 +44,7 @@ export function watchLoads(context: BrowserContext): LoadWatch {
   return {
     mark: () => log.length,
     navigations: (frame, since) => (frame ? log.slice(since).filter((entry) => entry.frame === frame).map((entry) => entry.url) : []),
-    csp: (page) => (headers.get(page.mainFrame()) ?? unattached.get(page.url()))?.['content-security-policy'],
+    headers: (page) => headers.get(page.mainFrame()) ?? unattached.get(page.url()),
   };
 }
 
@@ -69,6 +69,9 @@ async function settle(ctx: BrowserProbeContext, page: Page, element: Locator): P
   return observe(page, ctx.platform, { frame });
 }
 
+/** The page's CSP header; without the document's response, a load whose policies were not read. */
+const policiesOf = (headers: Record<string, string> | undefined): Pick<EmbedLoad, 'csp' | 'headersUnseen'> => (headers ? { csp: headers['content-security-policy'] } : { csp: undefined, headersUnseen: true });
+
 /** Whether the profile states the platform's messages (or the platform is ours): only then is its ready message required. */
 const readyExpected = (ctx: BrowserProbeContext) => ctx.profile.platform?.messages !== undefined || ctx.platform.kind === 'emulator';
 
@@ -90,7 +93,7 @@ export async function readLoad(ctx: BrowserProbeContext, watch: LoadWatch, { pag
     n,
     purpose,
     ...seen,
-    csp: watch.csp(page),
+    ...policiesOf(watch.headers(page)),
     ...(frame ? { document: frame.url() } : {}),
     navigations,
     screen: visit.screen,

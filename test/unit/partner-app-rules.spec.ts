@@ -78,6 +78,12 @@ test('sign-on/partner-app/csp: every policy of every load admits the framed auth
   expect(judge(cspAdmitsPlatform, [load(1, framed('a1')), load(2, framed('b2'), { csp: "frame-src 'self'" })])[0]).toMatch(/^failed: at load 2 of 2, /);
 });
 
+test("a load whose document's headers the browser never reported is not checked by the policy rules, never passed", () => {
+  const loads = [load(1, framed('a1')), load(2, framed('b2'), { headersUnseen: true })];
+  const outcomes = (rule: Rule<Embedding>) => evaluate(rule, { page, loads, authUrl, appOrigins: [platform] }, undefined).map((f) => `${f.outcome}: ${f.message}`);
+  for (const rule of [cspAdmitsPlatform, frameSandboxAllowsApp]) expect(outcomes(rule)).toEqual([expect.stringMatching(/^not-checked: at load 2 of 2, the browser reported no response for the page's document/)]);
+});
+
 test('sign-on/partner-app/iframe-sandbox: the attribute and the CSP sandbox directive, at every load', () => {
   expect(judge(frameSandboxAllowsApp, [load(1, framed('a1'), { sandbox: 'allow-scripts allow-same-origin allow-forms allow-popups' })])).toEqual(['passed']);
   expect(judge(frameSandboxAllowsApp, [load(1, framed('a1')), load(2, framed('b2'), { sandbox: 'allow-scripts' })])).toEqual([
