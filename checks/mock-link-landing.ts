@@ -34,7 +34,12 @@ export const tamperedLinkRules = {
 // ---- the landing response ----------------------------------------------------------------------------
 
 export interface Landing {
+  /** The headers of the page the link landed on, after the redirects a browser follows. */
   headers: Record<string, string>;
+  /** Each response whose address carried the link's token, with its Referrer-Policy. */
+  tokenResponses: readonly { url: string; referrerPolicy: string | undefined }[];
+  /** Every cookie set on the way, with the origin that set it. */
+  cookies: readonly { origin: string; line: string }[];
   hostOrigin: string;
 }
 
@@ -44,11 +49,14 @@ export const landingReferrerPolicy: Rule<Landing> = {
   field: 'referrer-policy',
   clause: 'harness §mock-link',
   level: 'MUST',
-  requirement: 'the landing page sends "Referrer-Policy: no-referrer"',
+  requirement: 'each response whose address carries the link\'s token sends "Referrer-Policy: no-referrer"',
   impact: 'the token in the landing URL leaks to every site the app links to',
   must: { othersIn: 'the token in the landing URL reaches every site the app links to, in "Referer"' },
-  check: ({ headers }) =>
-    /(^|,)\s*no-referrer\s*$/i.test(headers['referrer-policy'] ?? '') ? [] : [{ message: `"referrer-policy" is ${JSON.stringify(headers['referrer-policy'] ?? '(missing)')}; send "no-referrer"` }],
+  // The header protects the document whose address holds the token; a page the link redirects on to, without it, has nothing to leak.
+  check: ({ tokenResponses }) =>
+    tokenResponses
+      .filter(({ referrerPolicy }) => !/(^|,)\s*no-referrer\s*$/i.test(referrerPolicy ?? ''))
+      .map(({ referrerPolicy }) => ({ message: `"referrer-policy" is ${JSON.stringify(referrerPolicy ?? '(missing)')} on the response whose address carries the token; send "no-referrer" there` })),
 };
 
 export const landingFrameAncestors: Rule<Landing> = {
@@ -78,13 +86,12 @@ export const landingCookies: Rule<Landing> = {
   field: 'set-cookie',
   clause: 'RFC6265bis §4.1.2',
   level: 'MUST',
-  requirement: 'every cookie the landing page sets is "Secure; SameSite=None"',
+  requirement: 'every cookie the landing sets on the way is "Secure; SameSite=None"',
   impact: "inside the partner's app on another site the browser withholds the session cookie, so the app loses the sign-in",
   must: { signOn: 'inside the partner\'s app the browser withholds the session cookie: the app loses the sign-in' },
-  check: ({ headers }) =>
-    (headers['set-cookie'] ?? '')
-      .split('\n')
-      .filter(Boolean)
+  check: ({ cookies }) =>
+    cookies
+      .map(({ line }) => line)
       .filter((cookie) => !/;\s*secure\s*(;|$)/i.test(cookie) || !/;\s*samesite=none\s*(;|$)/i.test(cookie))
       .map((cookie) => ({ message: `the cookie "${cookie.split('=')[0]}" is set with "${cookie.split(';').slice(1).map((a) => a.trim()).join('; ')}"; set it "Secure; SameSite=None"` })),
 };

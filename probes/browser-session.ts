@@ -182,7 +182,7 @@ export async function observe(page: Page, platform: Platform, { waitMs = screenT
 async function createLink(http: HttpClient, platform: Platform, accountInfo: Payload): Promise<{ link: string } | { problem: string }> {
   const got = await answer(http, mockLinkRequest(platform, JSON.stringify(mockLinkBody(platform, accountInfo))));
   if ('problem' in got) return { problem: `the mock-link endpoint gave no answer (${got.problem}); see the mock-link results` };
-  const link = got.response.status === 200 ? issuedLink(got.response).link : undefined;
+  const link = got.response.status >= 200 && got.response.status < 300 ? issuedLink(got.response).link : undefined;
   if (link) return { link };
   return { problem: `the mock-link endpoint issued no link (${got.response.status} ${JSON.stringify(jsonObject(got.response))}); see the mock-link results` };
 }

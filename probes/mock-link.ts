@@ -1,6 +1,6 @@
 import { jsonResponse, type Exchange, type JsonResponse } from '../checks/evidence';
 import { evaluate, evaluateAll, skip, skipRest, type Rule } from '../checks/finding';
-import { landingCookies, landingFrameAncestors, landingReferrerPolicy } from '../checks/mock-link-landing';
+import { landingCookies, landingFrameAncestors, landingReferrerPolicy, type Landing } from '../checks/mock-link-landing';
 import {
   apiKeyChecked,
   apiKeyRequired,
@@ -54,21 +54,34 @@ const createProbe: Probe<PlatformContext> = {
         ...evaluate(linkCarriesAccountInfo, { issued, sent: body.accountInfo as Payload, shape: ctx.platform.mockLink }, undefined),
       ];
       if (!issued.link) return skipRest(createProbe.rules, findings, 'no link was issued');
-      // The link may go on to the app by redirects, as a browser follows them: the page it lands on is judged,
-      // and every cookie set on the way.
+      // The link may go on to the app by redirects, as a browser follows them, with the cookies each hop set
+      // sent back to its host: the page it lands on is judged, and every response on the way.
       const hops: Exchange[] = [];
+      const jar = new Map<string, Map<string, string>>();
       let url = issued.link;
       for (let hop = 0; hop < maxLandingHops; hop++) {
-        const exchange = await http.send({ method: 'GET', url, headers: { accept: 'text/html' } });
+        const cookies = [...(jar.get(new URL(url).host) ?? [])].map(([name, value]) => `${name}=${value}`).join('; ');
+        const exchange = await http.send({ method: 'GET', url, headers: { accept: 'text/html', ...(cookies ? { cookie: cookies } : {}) } });
         hops.push(exchange);
         const { status, headers } = exchange.response ?? {};
+        for (const line of (headers?.['set-cookie'] ?? '').split('\n').filter(Boolean)) {
+          const [pair = ''] = line.split(';');
+          const at = pair.indexOf('=');
+          if (at > 0) jar.set(new URL(url).host, (jar.get(new URL(url).host) ?? new Map<string, string>()).set(pair.slice(0, at).trim(), pair.slice(at + 1).trim()));
+        }
         if (status === undefined || status < 300 || status > 399 || !headers?.location || !URL.canParse(headers.location, url)) break;
         url = new URL(headers.location, url).href;
       }
       const landing = hops.at(-1)!;
       if (!landing.response) return skipRest(createProbe.rules, findings, `the link did not load: ${landing.failure?.message}`);
-      const cookies = hops.flatMap((hop) => (hop.response?.headers['set-cookie'] ? [hop.response.headers['set-cookie']] : [])).join(', ');
-      const seen = { headers: { ...landing.response.headers, ...(cookies ? { 'set-cookie': cookies } : {}) }, hostOrigin: ctx.platform.hostOrigin };
+      const token = issued.token!;
+      const seen: Landing = {
+        headers: landing.response.headers,
+        // The Referrer-Policy that protects the token is the one of each response whose address carried it.
+        tokenResponses: hops.filter((hop) => hop.request.url.includes(token) && hop.response).map((hop) => ({ url: hop.request.url, referrerPolicy: hop.response!.headers['referrer-policy'] })),
+        cookies: hops.flatMap((hop) => (hop.response?.headers['set-cookie'] ?? '').split('\n').filter(Boolean).map((line) => ({ origin: new URL(hop.request.url).origin, line }))),
+        hostOrigin: ctx.platform.hostOrigin,
+      };
       return [...findings, ...evaluateAll([landingReferrerPolicy, landingFrameAncestors, landingCookies], seen, undefined)];
     }),
 };

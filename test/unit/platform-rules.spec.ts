@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { appShown, authenticationErrorMessage, collectionCompletes, collectionScreenShown, emulatorMessages, errorShown, foreignHostCannotFrame, fundingSynced, inlineErrorShown, messagesToHostOnly, navigatedMessage, partnerDataEscaped, type Visit } from '../../checks/sign-on';
-import { landingCookies, landingFrameAncestors, landingReferrerPolicy, tamperedLinkRules } from '../../checks/mock-link-landing';
+import { landingCookies, landingFrameAncestors, landingReferrerPolicy, tamperedLinkRules, type Landing } from '../../checks/mock-link-landing';
 import { jsonResponse, type JsonResponse } from '../../checks/evidence';
 import { evaluate, type Rule } from '../../checks/finding';
 import { checkTransport } from '../../checks/transport';
@@ -71,17 +71,22 @@ test('a foreign host must neither frame the app nor receive a message; markup mu
   expect(outcomes(tamperedLinkRules.expired, visit('app', [navigated]))).toEqual(['failed']);
 });
 
-test('the landing headers: no-referrer, frame-ancestors exactly the host, Secure SameSite=None cookies', () => {
+test('the landing: no-referrer on each response that carries the token, frame-ancestors exactly the host, Secure SameSite=None cookies set on the way', () => {
   const hostOrigin = 'http://127.0.0.1:4402';
-  const good = { 'referrer-policy': 'no-referrer', 'content-security-policy': `default-src 'none'; frame-ancestors ${hostOrigin}`, 'set-cookie': 's=1; Path=/; HttpOnly; Secure; SameSite=None' };
-  for (const rule of [landingReferrerPolicy, landingFrameAncestors, landingCookies]) expect(outcomes(rule, { headers: good, hostOrigin })).toEqual(['passed']);
-  expect(outcomes(landingReferrerPolicy, { headers: { ...good, 'referrer-policy': 'origin' }, hostOrigin })).toEqual(['failed']);
-  expect(outcomes(landingFrameAncestors, { headers: { ...good, 'content-security-policy': `frame-ancestors ${hostOrigin} *` }, hostOrigin })).toEqual(['failed']);
-  expect(outcomes(landingFrameAncestors, { headers: { ...good, 'content-security-policy': "default-src 'none'" }, hostOrigin })).toEqual(['failed']);
+  const app = 'http://127.0.0.1:4401';
+  const good = { 'content-security-policy': `default-src 'none'; frame-ancestors ${hostOrigin}` };
+  const landing = (edit: Partial<Landing> = {}): Landing => ({ headers: good, tokenResponses: [{ url: `${app}/l?token=t`, referrerPolicy: 'no-referrer' }], cookies: [{ origin: app, line: 's=1; Path=/; HttpOnly; Secure; SameSite=None' }], hostOrigin, ...edit });
+  for (const rule of [landingReferrerPolicy, landingFrameAncestors, landingCookies]) expect(outcomes(rule, landing())).toEqual(['passed']);
+  expect(outcomes(landingReferrerPolicy, landing({ tokenResponses: [{ url: `${app}/l?token=t`, referrerPolicy: 'origin' }] }))).toEqual(['failed']);
+  expect(outcomes(landingReferrerPolicy, landing({ tokenResponses: [{ url: `${app}/l?token=t`, referrerPolicy: undefined }] }))).toEqual(['failed']);
+  // The header protects the response whose address carries the token: the app page it redirects on to may say otherwise.
+  expect(outcomes(landingReferrerPolicy, landing({ headers: { ...good, 'referrer-policy': 'same-origin' } }))).toEqual(['passed']);
+  expect(outcomes(landingFrameAncestors, landing({ headers: { 'content-security-policy': `frame-ancestors ${hostOrigin} *` } }))).toEqual(['failed']);
+  expect(outcomes(landingFrameAncestors, landing({ headers: { 'content-security-policy': "default-src 'none'" } }))).toEqual(['failed']);
   // A second named host origin is the platform's business; a scheme alone lets any site in.
-  expect(outcomes(landingFrameAncestors, { headers: { ...good, 'content-security-policy': `frame-ancestors ${hostOrigin} https://app2.partner.example` }, hostOrigin })).toEqual(['passed']);
-  expect(outcomes(landingFrameAncestors, { headers: { ...good, 'content-security-policy': `frame-ancestors ${hostOrigin} https:` }, hostOrigin })).toEqual(['failed']);
-  expect(outcomes(landingCookies, { headers: { ...good, 'set-cookie': 'a=1; Secure; SameSite=None\nb=2; SameSite=Lax' }, hostOrigin })).toEqual(['failed']);
+  expect(outcomes(landingFrameAncestors, landing({ headers: { 'content-security-policy': `frame-ancestors ${hostOrigin} https://app2.partner.example` } }))).toEqual(['passed']);
+  expect(outcomes(landingFrameAncestors, landing({ headers: { 'content-security-policy': `frame-ancestors ${hostOrigin} https:` } }))).toEqual(['failed']);
+  expect(outcomes(landingCookies, landing({ cookies: [{ origin: app, line: 'a=1; Secure; SameSite=None' }, { origin: app, line: 'b=2; SameSite=Lax' }] }))).toEqual(['failed']);
 });
 
 const jsonAnswer = (status: number, body: unknown): JsonResponse => {
