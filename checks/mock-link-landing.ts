@@ -80,18 +80,27 @@ export const landingFrameAncestors: Rule<Landing> = {
   },
 };
 
+/** Same site, as a browser tells it for SameSite: the scheme and the host (no registrable domain is guessed: another host is another site). */
+const sameSite = (a: string, b: string) => URL.canParse(a) && URL.canParse(b) && new URL(a).protocol === new URL(b).protocol && new URL(a).hostname === new URL(b).hostname;
+const attributes = (line: string) => line.split(';').slice(1).map((part) => part.trim().toLowerCase());
+
 export const landingCookies: Rule<Landing> = {
   id: 'mock-link/landing/cookies',
   owner: 'platform',
   field: 'set-cookie',
   clause: 'RFC6265bis §4.1.2',
   level: 'MUST',
-  requirement: 'every cookie the landing sets on the way is "Secure; SameSite=None"',
-  impact: "inside the partner's app on another site the browser withholds the session cookie, so the app loses the sign-in",
-  must: { signOn: 'inside the partner\'s app the browser withholds the session cookie: the app loses the sign-in' },
-  check: ({ cookies }) =>
-    cookies
-      .map(({ line }) => line)
-      .filter((cookie) => !/;\s*secure\s*(;|$)/i.test(cookie) || !/;\s*samesite=none\s*(;|$)/i.test(cookie))
-      .map((cookie) => ({ message: `the cookie "${cookie.split('=')[0]}" is set with "${cookie.split(';').slice(1).map((a) => a.trim()).join('; ')}"; set it "Secure; SameSite=None"` })),
+  requirement: "every cookie the landing sets on the way is one a browser keeps and sends inside the partner's page: \"Secure; SameSite=None\" where the app is on another site than the host",
+  impact: "inside the partner's app the browser drops or withholds the session cookie, so the app loses the sign-in",
+  must: { signOn: "inside the partner's app the browser drops or withholds the session cookie: the app loses the sign-in" },
+  // By what the browser needs (RFC 6265bis §5.4.7, §5.5): a frame on another site than its host gets its cookie
+  // only with SameSite=None, which a browser keeps only with Secure; on the host's own site, Lax is sent too.
+  check: ({ cookies, hostOrigin }) =>
+    cookies.flatMap(({ origin, line }) => {
+      const given = attributes(line);
+      const none = given.includes('samesite=none');
+      const secure = given.includes('secure');
+      const why = none && !secure ? 'a browser drops a SameSite=None cookie without Secure' : !sameSite(origin, hostOrigin) && !none ? `the app at ${origin} is on another site than the host ${hostOrigin}, where only SameSite=None is sent` : undefined;
+      return why ? [{ message: `the cookie "${line.split('=')[0]}" is set with "${line.split(';').slice(1).map((a) => a.trim()).join('; ')}", and ${why}; set it "Secure; SameSite=None"` }] : [];
+    }),
 };

@@ -43,7 +43,10 @@ export interface Session {
   context: BrowserContext;
   page: Page;
   screenshots: Screenshot[];
-  shoot(name: string): Promise<void>;
+  /** A screenshot of the session's page, or of `page`. */
+  shoot(name: string, page?: Page): Promise<void>;
+  /** A page in a browser context of its own, with no cookie of the session's: as another person's browser opens a link. */
+  isolated(): Promise<Page>;
 }
 
 /** The values of a Set-Cookie header (one cookie a line): what later requests send back in "Cookie". */
@@ -54,7 +57,11 @@ const cookieValues = (header: string) =>
   });
 
 /** A fresh browser context and page for one probe, traced when the context says where; closed whatever happens. */
-export async function inBrowser(ctx: BrowserProbeContext, name: string, body: (session: Session, http: HttpClient) => Promise<Finding[]>): Promise<ProbeResult> {
+/**
+ * A browser context as every probe gets it: the platform's HTTP credentials, every session cookie and every code
+ * on its way to the auth URL learnt as a secret, the harness's message listener, and its host page.
+ */
+async function preparedContext(ctx: BrowserProbeContext): Promise<BrowserContext> {
   const credentials = ctx.platform.httpCredentials;
   // Learnt before any request: a trace keeps the Authorization header the browser sends.
   if (credentials) ctx.learn?.([credentials.password, Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')]);
@@ -75,19 +82,31 @@ export async function inBrowser(ctx: BrowserProbeContext, name: string, body: (s
   await captureMessages(context);
   // Only its own path: the partner's app may live at the same origin.
   if (ctx.platform.servesHostPage) await serveHostPage(context, ctx.platform.hostOrigin, servedHostPath);
+  return context;
+}
+
+/** A fresh browser context and page for one probe, traced when the context says where; closed whatever happens. */
+export async function inBrowser(ctx: BrowserProbeContext, name: string, body: (session: Session, http: HttpClient) => Promise<Finding[]>): Promise<ProbeResult> {
+  const context = await preparedContext(ctx);
+  const others: BrowserContext[] = [];
   // Actions, DOM snapshots and network; not the screencast: each screen is a screenshot of its own.
   // Under --trace=on Playwright traces every context already, this one too, and refuses a second start.
   const file = ctx.traceDir && path.join(ctx.traceDir, `${encodeURIComponent(name)}-${randomUUID()}.zip`);
   const trace = file && (await context.tracing.start({ title: name, snapshots: true, screenshots: false }).then(() => file, () => undefined));
   const page = await context.newPage();
   const screenshots: Screenshot[] = [];
-  const shoot = async (shot: string) => void screenshots.push({ name: shot, png: await page.screenshot() });
+  const shoot = async (shot: string, of = page) => void screenshots.push({ name: shot, png: await of.screenshot() });
+  const isolated = async () => {
+    const other = await preparedContext(ctx);
+    others.push(other);
+    return other.newPage();
+  };
   try {
-    const result = await recorded(ctx, (http) => body({ context, page, screenshots, shoot }, http));
+    const result = await recorded(ctx, (http) => body({ context, page, screenshots, shoot, isolated }, http));
     return { ...result, screenshots, ...(trace ? { trace } : {}) };
   } finally {
     if (trace) await context.tracing.stop({ path: trace }).catch(() => undefined);
-    await context.close();
+    await Promise.all([context, ...others].map((each) => each.close()));
   }
 }
 

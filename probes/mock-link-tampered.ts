@@ -41,11 +41,13 @@ const tamperedLinks = browserProbe(
       copy.searchParams.set('token', tampered);
       return copy;
     };
+    // Each link in a browser of its own, as whoever holds a forged or spent link opens it: no session of another
+    // visit's may show through (a platform that renders from its session cookie would show that session's app).
     const visitIn = async (src: string, shot?: string) => {
-      const page = shot === undefined ? await session.context.newPage() : session.page;
+      const page = await session.isolated();
       await page.goto(hostPageFor(ctx.platform.hostPageUrl, src));
       const visit = await observe(page, ctx.platform);
-      if (shot !== undefined) await session.shoot(shot);
+      if (shot !== undefined) await session.shoot(shot, page);
       return visit;
     };
     // The positive control of every forgery: the same claims re-signed with the key, unchanged but for a new

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { appShown, authenticationErrorMessage, collectionCompletes, collectionScreenShown, errorShown, foreignHostCannotFrame, fundingSynced, inlineErrorShown, linkAppShown, linkNavigatedMessage, messagesToHostOnly, missingYesStarFields, navigatedMessage, partnerDataEscaped } from '../checks/sign-on';
+import { appShown, authenticationErrorMessage, collectionCompletes, collectionScreenShown, errorShown, foreignHostCannotFrame, fundingSynced, inlineErrorShown, linkAppShown, linkNavigatedMessage, messagesToHostOnly, missingYesStarFields, navigatedMessage, partnerDataEscaped, screenNames } from '../checks/sign-on';
 import { isObject } from '../checks/evidence';
-import { blocked, evaluate, evaluateAll, notChecked, skip, skipRest, unjudged, type AnyRule, type Blocker, type Finding } from '../checks/finding';
+import { blocked, evaluate, evaluateAll, failed, notChecked, skip, skipRest, unjudged, type AnyRule, type Blocker, type Finding } from '../checks/finding';
 import { signOnDecision } from '../checks/sign-on-decision';
 import type { HttpClient } from '../client/http';
 import { codePathBlocker, platformOf, storesTestDataSkipReason, type BrowserProbeContext } from './platform';
@@ -108,6 +108,9 @@ const collectSignOn = browserProbe(
     const errors = await fieldErrorsOnScreen(page, ctx.platform);
     await session.shoot('collect-inline-error');
     const inline = evaluate(inlineErrorShown, { ...rejected, fields, expectedFields, invalidField, errors }, undefined);
+    // A platform that left its collection screen on a wrong value leaves nothing to complete: its rule said why.
+    const gone = failed(inline)[0];
+    if (rejected.screen !== 'collect' && gone) return [...listed, ...inline, ...blocked([collectionCompletes, linkNavigatedMessage], { rule: gone.rule, reason: `after a wrong value the frame showed ${screenNames[rejected.screen]}, not the collection screen` })];
 
     await fillCollection(page, ctx.platform, { [invalidField]: exampleFor(invalidField) });
     const done = await observe(page, ctx.platform);

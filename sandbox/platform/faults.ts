@@ -10,7 +10,7 @@ export const platformFaults = {
   'allows-jwt-replay': 'a mock-link JWT can be used more than once',
   'no-frame-ancestors': "the embedded screens send no CSP frame-ancestors, so any site can frame them",
   'no-referrer-policy': 'the landing page sends no Referrer-Policy, so the token in its URL can leak to other sites',
-  'lax-cookies': 'the session cookie is SameSite=Lax without Secure, so it is not sent inside the partner\'s iframe',
+  'none-cookies-without-secure': 'the session cookie is SameSite=None without Secure, which a browser drops: the app loses its sign-in inside the partner\'s iframe',
   'unescaped-html': "the company name is written into the page as markup, not text",
   'blank-app': 'the auth URL answers a page with no screen at all: the app never renders, for anyone',
   // A conformant variation, which no rule may flag: a single-page app posts once a fetch of its own is done.

@@ -133,7 +133,7 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
       const id = randomBytes(24).toString('base64url');
       const started = { ...session, csrf: randomBytes(16).toString('base64url'), expiresAt: now() + sessionLifetimeMs };
       remember(sessions, id, started);
-      const attributes = faultsOf(request).has('lax-cookies') ? 'SameSite=Lax' : 'Secure; SameSite=None';
+      const attributes = faultsOf(request).has('none-cookies-without-secure') ? 'SameSite=None' : 'Secure; SameSite=None';
       reply.header('set-cookie', `${cookieName}=${id}; Path=${faultPrefix(request)}/${session.partnerName}/; HttpOnly; ${attributes}`);
       return started;
     }

@@ -71,7 +71,7 @@ test('a foreign host must neither frame the app nor receive a message; markup mu
   expect(outcomes(tamperedLinkRules.expired, visit('app', [navigated]))).toEqual(['failed']);
 });
 
-test('the landing: no-referrer on each response that carries the token, frame-ancestors exactly the host, Secure SameSite=None cookies set on the way', () => {
+test('the landing, judged by effect: no-referrer on each response that carries the token, frame-ancestors exactly the host, cookies a browser keeps and sends', () => {
   const hostOrigin = 'http://127.0.0.1:4402';
   const app = 'http://127.0.0.1:4401';
   const good = { 'content-security-policy': `default-src 'none'; frame-ancestors ${hostOrigin}` };
@@ -86,7 +86,11 @@ test('the landing: no-referrer on each response that carries the token, frame-an
   // A second named host origin is the platform's business; a scheme alone lets any site in.
   expect(outcomes(landingFrameAncestors, landing({ headers: { 'content-security-policy': `frame-ancestors ${hostOrigin} https://app2.partner.example` } }))).toEqual(['passed']);
   expect(outcomes(landingFrameAncestors, landing({ headers: { 'content-security-policy': `frame-ancestors ${hostOrigin} https:` } }))).toEqual(['failed']);
-  expect(outcomes(landingCookies, landing({ cookies: [{ origin: app, line: 'a=1; Secure; SameSite=None' }, { origin: app, line: 'b=2; SameSite=Lax' }] }))).toEqual(['failed']);
+  // Cookies by what the browser needs: on the host's own site (same scheme and host) Lax is sent; on another site only Secure; SameSite=None.
+  expect(outcomes(landingCookies, landing({ cookies: [{ origin: app, line: 'b=2; HttpOnly; SameSite=Lax' }] }))).toEqual(['passed']);
+  expect(outcomes(landingCookies, landing({ cookies: [{ origin: 'https://app.platform.example', line: 'b=2; Secure; SameSite=Lax' }] }))).toEqual(['failed']);
+  expect(outcomes(landingCookies, landing({ cookies: [{ origin: app, line: 'a=1; Secure; SameSite=None' }, { origin: app, line: 'b=2; SameSite=None' }] }))).toEqual(['failed']);
+  expect(outcomes(landingCookies, landing({ cookies: [{ origin: 'https://app.platform.example', line: 'b=2; Secure; SameSite=None' }] }))).toEqual(['passed']);
 });
 
 const jsonAnswer = (status: number, body: unknown): JsonResponse => {
