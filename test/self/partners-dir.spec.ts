@@ -79,7 +79,7 @@ test('invalid profiles that were asked for stop the run before any test, with on
   expect(other.stderr).not.toContain('invalid partner profile');
   expect(other.report?.stats).toMatchObject({ unexpected: 0 });
   const certify = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/certify.ts', 'nope'], { encoding: 'utf8', env: { ...parentEnv(), PARTNERS_DIR: dir } });
-  expect(certify.stderr.trim()).toMatch(/^no partner "nope"; partners: bad-url, no-token-url, reference, reference-app, reference-ledgerly, unset-env /);
+  expect(certify.stderr.trim()).toMatch(/^no partner "nope"; partners: bad-url, no-token-url, reference, reference-app, reference-harbor, reference-ledgerly, unset-env /);
   const run = await runPlaywright(['--project=reference', '--project=bad-url', '--project=no-token-url', '--project=unset-env'], { PARTNERS_DIR: dir });
   expect(run.code).toBe(2);
   expect(run.report).toBeUndefined();
