@@ -145,6 +145,8 @@ export interface Refused {
   response: JsonResponse;
   /** Served, not refused: an empty last page, or a page of at most this many items (dataApi.unknownCursor, overLimit). */
   served?: 'empty' | number;
+  /** Refused with this status, as the profile states this API does (dataApi.parameterErrorStatus). */
+  status?: number;
 }
 
 /** What is wrong with a request answered rather than refused, as the profile says the platform does. */
@@ -163,9 +165,10 @@ const refusal = (id: string, clause: ClauseId, field: string, requirement: strin
     field,
     requirement,
     (cases) =>
-      cases.flatMap(({ case: what, response, served }): Issue[] => {
+      cases.flatMap(({ case: what, response, served, status }): Issue[] => {
         if (served !== undefined) return servedIssues(what, response, served);
-        if (!accepted.includes(response.status)) return [{ message: `a request ${what} was answered ${response.status}; refuse it with ${accepted.join(' or ')}` }];
+        const wanted = status === undefined ? accepted : [status];
+        if (!wanted.includes(response.status)) return [{ message: `a request ${what} was answered ${response.status}; refuse it with ${wanted.join(' or ')}` }];
         return jsonObject(response) ? [] : [{ message: `the refusal of a request ${what} is not a JSON object; answer {"code", "message"}` }];
       }),
     grading,

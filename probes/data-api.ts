@@ -128,7 +128,8 @@ const filtersProbe = dataApiProbe({ id: 'data-api/filters', title: 'the ids and 
   if (ids.length < 3) return skip(filterRules, `the first page of ${walked} holds ${ids.length} items; 3 are needed to try "ids"`);
   const requested = [ids[0]!, ids[Math.floor(ids.length / 2)]!, ids.at(-1)!];
   // What the spec leaves open, as the profile states this API does it, else as the emulator does.
-  const { idsEncodings = ['comma', 'repeated'], maxLimit = 100, overLimit = 'refused', unknownCursor = 'refused', filterRequired: needsFilter = true } = api;
+  const { idsEncodings = ['comma', 'repeated'], maxLimit = 100, overLimit = 'refused', unknownCursor = 'refused', filterRequired: needsFilter = true, parameterErrorStatus } = api;
+  const refusedWith = parameterErrorStatus === undefined ? {} : { status: parameterErrorStatus };
   const cases = {
     ids: [
       { encoding: '"ids=a,b,c"', params: { ids: requested } },
@@ -151,9 +152,9 @@ const filtersProbe = dataApiProbe({ id: 'data-api/filters', title: 'the ids and 
   const responseOf = (got: (typeof idsAnswers)[number]) => (got as { response: JsonResponse }).response;
   return [
     ...evaluate(idsFilter, { requested, answers: cases.ids.map((c, i) => ({ encoding: c.encoding, response: responseOf(idsAnswers[i]!) })) }, undefined),
-    ...(needsFilter ? evaluate(filterRequired, cases.required.map((c, i) => ({ case: c.case, response: responseOf(required[i]!) })), undefined) : skip([filterRequired], 'the profile says this data API needs no filter ("dataApi.filterRequired": false)')),
-    ...evaluate(invalidLimitRefused, cases.limit.map((c, i) => ({ case: c.case, response: responseOf(limits[i]!), ...('served' in c ? { served: c.served } : {}) })), undefined),
-    ...evaluate(invalidAfterRefused, cases.after.map((c, i) => ({ case: c.case, response: responseOf(after[i]!), ...('served' in c ? { served: c.served } : {}) })), undefined),
+    ...(needsFilter ? evaluate(filterRequired, cases.required.map((c, i) => ({ case: c.case, response: responseOf(required[i]!), ...refusedWith })), undefined) : skip([filterRequired], 'the profile says this data API needs no filter ("dataApi.filterRequired": false)')),
+    ...evaluate(invalidLimitRefused, cases.limit.map((c, i) => ({ case: c.case, response: responseOf(limits[i]!), ...refusedWith, ...('served' in c ? { served: c.served } : {}) })), undefined),
+    ...evaluate(invalidAfterRefused, cases.after.map((c, i) => ({ case: c.case, response: responseOf(after[i]!), ...refusedWith, ...('served' in c ? { served: c.served } : {}) })), undefined),
   ];
 });
 

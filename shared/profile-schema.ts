@@ -208,6 +208,13 @@ const dataApiSchema = z
         .enum(['refused', 'clamped'], { error: fieldError('must be "refused" (400) or "clamped" (served at "maxLimit")') })
         .optional()
         .meta({ description: 'what a "limit" over "maxLimit" gets: "refused" with 400, or "clamped" to "maxLimit". Default: refused, the emulator\'s' }),
+      parameterErrorStatus: z
+        .number({ error: fieldError('give the status as a number, such as 400 or 422') })
+        .int()
+        .min(400)
+        .max(499)
+        .optional()
+        .meta({ description: 'the status the API refuses a listing without its filter, an invalid "limit" or an unknown "after" with; the spec leaves it open ("Error response body format and HTTP status codes of the data API: not shown"). Default: 400, the emulator\'s' }),
       unknownCursor: z
         .enum(['refused', 'empty'], { error: fieldError('must be "refused" (400) or "empty" (an empty last page)') })
         .optional()

@@ -16,6 +16,9 @@ test('data-api/params/after: refused with 400 by default; an empty last page whe
   expect(judge(invalidAfterRefused, [{ ...refusedCase(page(0)), served: 'empty' }])).toEqual(['passed']);
   expect(judge(invalidAfterRefused, [{ ...refusedCase(page(2, true)), served: 'empty' }])).toEqual(['warning: a request with an unknown "after" was served 2 items, with more to come; the profile says this API serves an empty last page']);
   expect(judge(invalidAfterRefused, [{ ...refusedCase(reply(400, {})), served: 'empty' }])).toEqual(['warning: a request with an unknown "after" was answered 400; the profile says this API serves an empty last page']);
+  // The status of a refusal is the profile's where it states one (dataApi.parameterErrorStatus).
+  expect(judge(invalidAfterRefused, [{ ...refusedCase(reply(422, { error: {} })), status: 422 }])).toEqual(['passed']);
+  expect(judge(invalidAfterRefused, [{ ...refusedCase(reply(400, { code: 'INVALID' })), status: 422 }])).toEqual(['warning: a request with an unknown "after" was answered 400; refuse it with 422']);
 });
 
 test('data-api/params/limit: over the largest, refused by default, or served at the largest where the profile says "clamped"', () => {
