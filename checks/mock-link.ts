@@ -138,6 +138,8 @@ export interface Refusal {
   /** The field the error should name, if one is at fault. */
   field?: string;
   response: JsonResponse;
+  /** The statuses this platform refuses it with, as the profile states (platform.mockLink.unauthorizedStatus, invalidStatus). */
+  statuses?: readonly number[];
 }
 
 function refusedWith(id: string, status: 400 | 401, requirement: string, clause: 'spec §4.3' | 'spec §5.4'): Rule<readonly Refusal[]> {
@@ -151,11 +153,11 @@ function refusedWith(id: string, status: 400 | 401, requirement: string, clause:
     impact: status === 401 ? 'anyone could mint sign-on links for the partner\'s users' : 'a broken mock-link request yields a link that fails later, far from its cause',
     must: status === 401 ? { othersIn: "anyone could mint sign-on links for the partner's users", spec: 'spec §5.4: the mock link is authenticated by "api-key"' } : { spec: 'spec §4.3: the request fields and what they must equal' },
     // The refusal is the spec's; its status is not (spec §7.5: "Error responses of the mock-link endpoint: not shown").
-    emulatorChoice: { what: `the status ${status} of the refusal` },
+    emulatorChoice: { field: status === 401 ? 'platform.mockLink.unauthorizedStatus' : 'platform.mockLink.invalidStatus', what: `the status ${status} of the refusal` },
     check: (refusals) =>
       refusals
-        .filter(({ response }) => response.status !== status)
-        .map((refusal) => ({ field: refusal.field ?? 'status', message: `a request ${refusal.case} was answered ${refusal.response.status}; refuse it with ${status}` })),
+        .filter((refusal) => !(refusal.statuses ?? [status]).includes(refusal.response.status))
+        .map((refusal) => ({ field: refusal.field ?? 'status', message: `a request ${refusal.case} was answered ${refusal.response.status}; refuse it with ${(refusal.statuses ?? [status]).join(' or ')}` })),
   };
 }
 

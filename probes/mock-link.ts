@@ -112,7 +112,15 @@ const refusalsProbe: Probe<PlatformContext> = {
       const answers = await Promise.all(cases.map((c) => answer(http, mockLinkRequest(ctx.platform, c.body, c.apiKey))));
       const unanswered = answers.find((got) => 'problem' in got);
       if (unanswered && 'problem' in unanswered) return skip(refusalsProbe.rules, `the mock-link endpoint gave no answer (${unanswered.problem})`);
-      const judged = cases.map((c, i) => ({ ...c, response: (answers[i] as { response: JsonResponse }).response }));
+      // Where the profile states this platform's refusal statuses, they are its requirement (the spec leaves them open).
+      const { unauthorizedStatus, invalidStatus } = ctx.platform.mockLink;
+      // A body that is not JSON may also get HTTP's own 400, whatever the platform answers a request it can read.
+      const statusesOf = (rule: Rule<readonly Refusal[]>): number[] | undefined => {
+        if (rule === apiKeyRequired || rule === apiKeyChecked) return unauthorizedStatus === undefined ? undefined : [unauthorizedStatus];
+        if (invalidStatus === undefined) return undefined;
+        return rule === malformedJsonRefused ? [400, invalidStatus] : [invalidStatus];
+      };
+      const judged = cases.map((c, i) => ({ ...c, response: (answers[i] as { response: JsonResponse }).response, ...(statusesOf(c.rule) ? { statuses: statusesOf(c.rule) } : {}) }));
       const byField = judged.filter((refusal) => refusal.rule !== apiKeyRequired && refusal.rule !== apiKeyChecked);
       return [
         ...refusalRules.flatMap((rule) => evaluate(rule, judged.filter((refusal) => refusal.rule === rule), undefined)),

@@ -142,7 +142,9 @@ const platformSchema = z
           algorithms: z.array(z.string().min(1)).min(1).default(['HS256']).meta({ description: 'the JWS algorithms the mock-link JWT may be signed with' }),
           claim: z.string().min(1).default('accountInfo').meta({ description: 'the claim that carries the account information' }),
           maxLifetimeSeconds: z.number().int().positive().default(600).meta({ description: 'the longest a link may live, from "iat" to "exp"' }),
-        }, { error: fieldError('describe the mock link: {"algorithms", "claim", "maxLifetimeSeconds"}') })
+          unauthorizedStatus: z.number().int().min(400).max(499).optional().meta({ description: 'the status a request without its api-key, or with a wrong one, is refused with; the spec leaves it open. Default: 401, the emulator\'s' }),
+          invalidStatus: z.number().int().min(400).max(499).optional().meta({ description: 'the status a request whose body is broken, lacks a field or contradicts itself is refused with; the spec leaves it open. Default: 400, the emulator\'s' }),
+        }, { error: fieldError('describe the mock link: {"algorithms", "claim", "maxLifetimeSeconds", "unauthorizedStatus", "invalidStatus"}') })
         .optional()
         .meta({ description: "what the mock link's JWT is; the spec says only \"JWT-encoded account information\". Default: the emulator's (HS256, accountInfo, 600 s)" }),
       screens: z

@@ -129,6 +129,9 @@ test("another platform's mock link: its own algorithm, claim and lifetime, and t
 test('refusals: the status each case demands, and a JSON error that names the field', () => {
   expect(outcomes(apiKeyRequired, [{ case: 'without "api-key"', response: jsonAnswer(401, { code: 'MISSING_API_KEY' }) }])).toEqual(['passed']);
   expect(outcomes(apiKeyRequired, [{ case: 'without "api-key"', response: jsonAnswer(200, { link: 'x' }) }])).toEqual(['failed']);
+  // The status the profile states for this platform (platform.mockLink.unauthorizedStatus) is its requirement.
+  expect(outcomes(apiKeyRequired, [{ case: 'without "api-key"', response: jsonAnswer(403, { error: {} }), statuses: [403] }])).toEqual(['passed']);
+  expect(outcomes(apiKeyRequired, [{ case: 'without "api-key"', response: jsonAnswer(401, { error: {} }), statuses: [403] }])).toEqual(['failed']);
   const missing = (status: number, body: unknown) => [{ case: 'without "token"', field: 'token', response: jsonAnswer(status, body) }];
   expect(outcomes(requiredFieldsRefused, missing(400, { field: 'token' }))).toEqual(['passed']);
   expect(outcomes(requiredFieldsRefused, missing(500, 'oops'))).toEqual(['failed']);
