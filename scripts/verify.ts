@@ -17,7 +17,9 @@ function fail(message: string): never {
 async function main() {
   let parsed;
   try {
-    parsed = parseArgs({ options: { key: { type: 'string' } }, allowPositionals: true });
+    // A SHA-256 thumbprint in base64url may begin with "-", which parseArgs takes for an option: "--key -x…" is read as "--key=-x…".
+    const args = process.argv.slice(2).flatMap((arg, i, all) => (arg === '--key' && all[i + 1]?.startsWith('-') ? [] : all[i - 1] === '--key' && arg.startsWith('-') ? [`--key=${arg}`] : [arg]));
+    parsed = parseArgs({ args, options: { key: { type: 'string' } }, allowPositionals: true });
   } catch (error) {
     fail(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
   }

@@ -44,7 +44,7 @@ test('a platform fault leaves a conformant partner CERTIFIED, the platform secti
   expect(failedOf(cert, 'platform')).toEqual(['mock-link/landing/referrer-policy']);
   const html = readFileSync(path.join(run.out, 'certification', 'acme', 'certification.html'), 'utf8');
   const platformSection = html.slice(html.indexOf('<section id="platform">'), html.indexOf('</section>', html.indexOf('<section id="platform">')));
-  expect(platformSection).toContain('What the platform must do: the landing page sends');
+  expect(platformSection).toContain('What the platform must do: each response whose address carries the link&#39;s token sends');
   expect(platformSection).not.toContain('Fix:');
   // The partner's own rules section holds no platform rule.
   expect(html.slice(html.indexOf('<section id="rules">'), html.indexOf('<section id="platform">'))).not.toContain('mock-link/landing/referrer-policy');
