@@ -38,6 +38,15 @@ test.describe('minted codes', () => {
     expect(minted).toBe(4);
   });
 
+  test('a mint hook that fails for a moment (a 5xx) is asked once more; one that fails twice is a set-up error', async () => {
+    // One code is minted ahead too: each mint may be asked twice.
+    nock('http://partner.test').post('/codes').reply(503, 'busy').post('/codes').times(3).reply(200, { code: 'after-a-pause' });
+    expect(await mintedCodes('http://partner.test/codes', http).next()).toBe('after-a-pause');
+    nock.cleanAll();
+    nock('http://partner.test').post('/codes').times(4).reply(500, 'down');
+    await expect(mintedCodes('http://partner.test/codes', http).next()).rejects.toThrow('"codes.mintUrl" answered 500 "down"');
+  });
+
   test('a broken mint hook is a clear set-up error', async () => {
     nock('http://partner.test').post('/codes').reply(404, '<h1>Not Found</h1>').post('/codes').reply(200, { token: 'x' });
     const source = mintedCodes('http://partner.test/codes', http);
