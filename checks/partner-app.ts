@@ -28,6 +28,8 @@ export interface EmbedLoad {
   metaCsp?: readonly string[];
   /** The URL of the document the frame held when its screen was read. */
   document?: string;
+  /** The browser gave no access to the frame's document when it was read: what it held is unknown. */
+  frameUnread?: boolean;
   /** Every address the frame was navigated to in this load, redirects included, in order. */
   navigations?: readonly string[];
   /** The platform's screen in the frame (after the collection screen was filled, where it came). */
@@ -57,11 +59,13 @@ function perLoad(loads: readonly EmbedLoad[], problem: (load: EmbedLoad) => stri
   return [...seen].map(([message, at]) => ({ message: `at load${at.length > 1 ? 's' : ''} ${at.join(', ')} of ${total}, ${message}`, params: { loads: at.join(',') } }));
 }
 
-/** Loads whose document's headers the browser never reported: a policy rule cannot judge them, and says so. */
-function unseen(loads: readonly EmbedLoad[]): Issue[] {
-  const at = loads.filter((load) => load.headersUnseen).map((load) => load.n);
-  return at.length === 0 ? [] : [{ message: `at load${at.length > 1 ? 's' : ''} ${at.join(', ')} of ${loads.length}, the browser reported no response for the page's document, so its header policies could not be read; run again`, outcome: 'not-checked' }];
+/** Loads the browser left something of unread at: a rule cannot judge them there, and says so (not checked, never passed). */
+function unreadAt(loads: readonly EmbedLoad[], unread: (load: EmbedLoad) => boolean | undefined, what: string): Issue[] {
+  const at = loads.filter(unread).map((load) => load.n);
+  return at.length === 0 ? [] : [{ message: `at load${at.length > 1 ? 's' : ''} ${at.join(', ')} of ${loads.length}, ${what}; run again`, outcome: 'not-checked' }];
 }
+const unseen = (loads: readonly EmbedLoad[]) => unreadAt(loads, (load) => load.headersUnseen, "the browser reported no response for the page's document, so its header policies could not be read");
+const unread = (loads: readonly EmbedLoad[]) => unreadAt(loads, (load) => load.frameUnread, "the browser gave no access to the frame's document when it was read, so what it held is unknown");
 
 const template = (authUrl: string) => authUrl.replace(codeMarker, '<a fresh code>');
 
@@ -124,8 +128,9 @@ export const platformInFrame: Rule<Embedding> = {
   requirement: "at each load, the frame holds the platform's own document, loaded from one of its app origins through the auth URL the page framed",
   impact: "users see something that looks like the platform but is not: they are never signed on to it, and whatever they type goes elsewhere",
   must: { signOn: "a look-alike of the platform's app signs no one on", othersIn: 'what a user types in a look-alike goes to whoever wrote it' },
-  check: ({ loads, authUrl, appOrigins }) =>
-    perLoad(loads, ({ document, navigations = [], src, srcdoc }) => {
+  check: ({ loads, authUrl, appOrigins }) => [
+    ...unread(loads),
+    ...perLoad(loads.filter((load) => !load.frameUnread), ({ document, navigations = [], src, srcdoc }) => {
       const origin = originOf(document);
       const fromPlatform = origin !== undefined && appOrigins.includes(origin) && originOf(navigations.at(-1)) === origin;
       const throughAuthUrl = navigations.length > 0 && codeIn(navigations[0], authUrl) !== undefined && codeIn(navigations[0], authUrl) === codeIn(src, authUrl);
@@ -133,7 +138,8 @@ export const platformInFrame: Rule<Embedding> = {
       const found = srcdoc && document !== 'about:srcdoc' ? `${documentKind(document)}, beside a srcdoc` : documentKind(document);
       const how = fromPlatform ? ', but not through the auth URL the page framed' : '';
       return `the frame held ${found}${how}, not the platform's app from ${appOrigins.join(' or ')}; frame the auth URL itself and let the platform's document load in it`;
-    }),
+    }, loads.length),
+  ],
 };
 
 export const partnerAppShown: Rule<Embedding> = {

@@ -228,6 +228,8 @@ export const fundingSynced: Rule<FundingVisit> = {
 export interface ForeignVisit {
   /** With the page's CSP in force: what the foreign frame rendered. */
   framed: Screen;
+  /** The platform's document the browser let the foreign frame load; undefined where it refused the frame. */
+  document?: string;
   /** With the CSP taken off by the test: what the foreign host received. */
   messages: readonly ReceivedMessage[];
   vocabulary: MessageVocabulary;
@@ -243,7 +245,9 @@ export const foreignHostCannotFrame: Rule<ForeignVisit> = {
   requirement: "a page on another origin than the partner's host cannot frame the embedded app",
   impact: 'any site can frame the app and trick signed-in users into clicks (clickjacking)',
   must: { othersIn: "a site that frames the signed-in app steers the user's clicks: payments the user never meant" },
-  check: (visit) => (visit.framed === 'none' ? [] : [{ message: `${visit.foreignOrigin} framed the app and saw ${screenNames[visit.framed]}; send "frame-ancestors <host origin>"` }]),
+  // By effect: the browser let the platform's page load in the foreign frame (whatever it then rendered), or it showed a screen.
+  check: (visit) =>
+    visit.framed === 'none' && visit.document === undefined ? [] : [{ message: `${visit.foreignOrigin} framed the app${visit.document ? ` (the browser loaded ${visit.document.split('?')[0]} there)` : ''} and saw ${screenNames[visit.framed]}; send "frame-ancestors <host origin>"` }],
 };
 
 export const messagesToHostOnly: Rule<ForeignVisit> = {

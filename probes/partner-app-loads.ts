@@ -86,7 +86,7 @@ export async function readLoad(ctx: BrowserProbeContext, watch: LoadWatch, { pag
   const code = codeIn(seen.src, authUrl);
   if (code) ctx.learn?.([code]);
   const visit = await settle(ctx, page, element);
-  const frame = await element.elementHandle({ timeout: 1_000 }).then((handle) => handle.contentFrame(), () => null);
+  const frame = await element.elementHandle({ timeout: screenTimeoutMs }).then((handle) => handle.contentFrame(), () => null);
   const navigations = watch.navigations(frame, since);
   ctx.learn?.(navigations.map((url) => codeIn(url, authUrl)).filter((value): value is string => value !== undefined));
   const load: EmbedLoad = {
@@ -94,7 +94,7 @@ export async function readLoad(ctx: BrowserProbeContext, watch: LoadWatch, { pag
     purpose,
     ...seen,
     ...policiesOf(watch.headers(page)),
-    ...(frame ? { document: frame.url() } : {}),
+    ...(frame ? { document: frame.url() } : { frameUnread: true }),
     navigations,
     screen: visit.screen,
     text: visit.text,

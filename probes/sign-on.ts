@@ -236,8 +236,11 @@ const foreignHostSignOn = browserProbe(
     if (home.screen !== 'app') return blocked(rules, { rule: linkAppShown.id, reason: `the app did not render even in the configured host (it showed ${home.screen})` });
 
     await page.goto(foreignHost(framed!.link));
-    // page.goto waited for the frame's load event: a screen that is not there now never comes.
-    const refused = await observe(page, ctx.platform, { waitMs: 250 });
+    // By effect, not by a screen's timing: a browser that refuses the frame (frame-ancestors) puts an error page in
+    // it once the frame has loaded; a page that did load is the platform's, whenever a single-page app renders it.
+    const document = await page.locator('iframe').first().elementHandle({ timeout: screenTimeoutMs }).then((frame) => frame.contentFrame()).then((frame) => frame?.url(), () => undefined);
+    const blockedByBrowser = document === undefined || document.startsWith('chrome-error:') || document === 'about:blank';
+    const refused = blockedByBrowser ? await observe(page, ctx.platform, { waitMs: 250 }) : await observe(page, ctx.platform);
     await session.shoot('foreign-host-framed');
 
     // Take the frame-ancestors defence away, so only the message's target origin stands between them. The
@@ -248,7 +251,7 @@ const foreignHostSignOn = browserProbe(
     const open = await observe(page, ctx.platform, { messageWaitMs: Math.max(2_000, 3 * (home.messageAfterMs ?? screenTimeoutMs)) });
     await session.shoot('foreign-host-without-csp');
     return [
-      ...evaluate(foreignHostCannotFrame, { framed: refused.screen, messages: refused.messages, vocabulary: refused.vocabulary, foreignOrigin }, undefined),
+      ...evaluate(foreignHostCannotFrame, { framed: refused.screen, ...(blockedByBrowser ? {} : { document }), messages: refused.messages, vocabulary: refused.vocabulary, foreignOrigin }, undefined),
       // A frame that rendered nothing posted nothing: silence then proves nothing of the target origin.
       ...(open.screen === 'none'
         ? notChecked([messagesToHostOnly], 'with its frame-ancestors taken off, the app still rendered nothing in the foreign host, so it had nothing to post')

@@ -82,6 +82,9 @@ test("a load whose document's headers the browser never reported is not checked 
   const loads = [load(1, framed('a1')), load(2, framed('b2'), { headersUnseen: true })];
   const outcomes = (rule: Rule<Embedding>) => evaluate(rule, { page, loads, authUrl, appOrigins: [platform] }, undefined).map((f) => `${f.outcome}: ${f.message}`);
   for (const rule of [cspAdmitsPlatform, frameSandboxAllowsApp]) expect(outcomes(rule)).toEqual([expect.stringMatching(/^not-checked: at load 2 of 2, the browser reported no response for the page's document/)]);
+  // Likewise a frame the browser gave no access to: what it held is not judged there.
+  const unread = [load(1, framed('a1')), load(2, framed('b2'), { frameUnread: true, document: undefined })];
+  expect(evaluate(platformInFrame, { page, loads: unread, authUrl, appOrigins: [platform] }, undefined).map((f) => `${f.outcome}: ${f.message}`)).toEqual([expect.stringMatching(/^not-checked: at load 2 of 2, the browser gave no access to the frame's document/)]);
 });
 
 test('sign-on/partner-app/iframe-sandbox: the attribute and the CSP sandbox directive, at every load', () => {

@@ -63,6 +63,8 @@ test('a foreign host must neither frame the app nor receive a message; markup mu
   const foreign = { framed: 'none' as const, messages: [], vocabulary: emulatorMessages, foreignOrigin: 'http://foreign.invalid' };
   expect(outcomes(foreignHostCannotFrame, foreign)).toEqual(['passed']);
   expect(outcomes(foreignHostCannotFrame, { ...foreign, framed: 'app' })).toEqual(['failed']);
+  // A page the browser loaded in the foreign frame is framed, whatever it rendered (a single-page app renders late, or not without its cookie).
+  expect(outcomes(foreignHostCannotFrame, { ...foreign, document: 'http://app.platform.example/home' })).toEqual(['failed']);
   expect(outcomes(messagesToHostOnly, { ...foreign, messages: [navigated] })).toEqual(['failed']);
   const markup = '<b id="x">B</b>';
   expect(outcomes(partnerDataEscaped, { ...visit('app', [], `Company: ${markup}`), injected: false, markup })).toEqual(['passed']);
