@@ -107,7 +107,7 @@ async function parentTrial(probe: MessageProbe, sender: Sender): Promise<{ react
 
 /** Waits until the platform's own screen and message reached the framed page, unless the browser refused the platform there. */
 async function settleFramed(probe: MessageProbe, top: Page, framed: Frame, embeds: Locator): Promise<void> {
-  const inner = await embeds.elementHandle({ timeout: 1_000 }).then((handle) => handle.contentFrame(), () => null);
+  const inner = await embeds.elementHandle({ timeout: screenTimeoutMs }).then((handle) => handle.contentFrame(), () => null);
   if (!inner || inner.url().startsWith('chrome-error:')) return;
   await observe(top, probe.ctx.platform, { frame: embeds.contentFrame(), host: framed, waitMs: probe.windowMs });
 }
