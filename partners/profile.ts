@@ -188,8 +188,9 @@ const samePlatform = (a: string, b: string) => {
   return key !== undefined && key === hostKey(b);
 };
 
+// A folder that is not there holds no profile: a newcomer's empty folder, before `init`.
 const jsonFiles = (dir: string) =>
-  readdirSync(dir)
+  (existsSync(dir) ? readdirSync(dir) : [])
     .filter((entry) => entry.endsWith('.json') && !entry.endsWith('.schema.json') && !entry.endsWith(waiversSuffix))
     .sort()
     .map((entry) => path.join(dir, entry));

@@ -14,6 +14,10 @@ function fail(message: string): never {
 }
 
 const [partner, ...rest] = process.argv.slice(2);
+if (partner === '--help' || partner === '-h') {
+  console.log(`${usage}\n  npx partner-certify init <name> [--token-url … --account-url … --funding-url … --mint-url … --client-id … --encoding form|json]: writes partners/<name>.json\n  npx partner-certify verify <certification.json> [--key <public key or its SHA-256 thumbprint>]: checks a signed certificate`);
+  process.exit(0);
+}
 // Only the partner asked for is read: another profile's mistake is not this run's.
 const { profiles, errors, others } = loadProfiles('partners', { only: (name) => name === partner });
 const names = [...profiles.map((profile) => profile.name), ...others].sort();
