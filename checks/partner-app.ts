@@ -49,6 +49,9 @@ export interface Embedding {
   appOrigins: readonly string[];
 }
 
+/** `at loads 2, 3 of 5`: where a problem was seen. */
+const loadsPhrase = (at: readonly number[], total: number) => `at load${at.length > 1 ? 's' : ''} ${at.join(', ')} of ${total}`;
+
 /** One issue a problem, naming every load it was seen at: `at loads 2, 3: …`. */
 function perLoad(loads: readonly EmbedLoad[], problem: (load: EmbedLoad) => string | undefined, total = loads.length): Issue[] {
   const seen = new Map<string, number[]>();
@@ -56,13 +59,13 @@ function perLoad(loads: readonly EmbedLoad[], problem: (load: EmbedLoad) => stri
     const message = problem(load);
     if (message !== undefined) seen.set(message, [...(seen.get(message) ?? []), load.n]);
   }
-  return [...seen].map(([message, at]) => ({ message: `at load${at.length > 1 ? 's' : ''} ${at.join(', ')} of ${total}, ${message}`, params: { loads: at.join(',') } }));
+  return [...seen].map(([message, at]) => ({ message: `${loadsPhrase(at, total)}, ${message}`, params: { loads: at.join(',') } }));
 }
 
 /** Loads the browser left something of unread at: a rule cannot judge them there, and says so (not checked, never passed). */
 function unreadAt(loads: readonly EmbedLoad[], unread: (load: EmbedLoad) => boolean | undefined, what: string): Issue[] {
   const at = loads.filter(unread).map((load) => load.n);
-  return at.length === 0 ? [] : [{ message: `at load${at.length > 1 ? 's' : ''} ${at.join(', ')} of ${loads.length}, ${what}; run again`, outcome: 'not-checked' }];
+  return at.length === 0 ? [] : [{ message: `${loadsPhrase(at, loads.length)}, ${what}; run again`, outcome: 'not-checked' }];
 }
 const unseen = (loads: readonly EmbedLoad[]) => unreadAt(loads, (load) => load.headersUnseen, "the browser reported no response for the page's document, so its header policies could not be read");
 const unread = (loads: readonly EmbedLoad[]) => unreadAt(loads, (load) => load.frameUnread, "the browser gave no access to the frame's document when it was read, so what it held is unknown");

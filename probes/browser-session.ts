@@ -267,14 +267,18 @@ export async function fieldErrorsOnScreen(page: Page, platform: Platform): Promi
 export const examplesFor = (fields: readonly string[]) => Object.fromEntries(fields.map((field) => [field, exampleFor(field)]));
 
 /** Opens `src` in the host page; when the collection screen comes, the user types valid values, as a real one would. */
+/** What the frame shows once sign-on settled: where the collection screen comes, the user types valid values, as a real one would, and the screen after it is read. */
+export async function observeSignedOn(page: Page, platform: Platform, { frame = frameOf(page), beforeFill }: { frame?: FrameLocator; beforeFill?: () => Promise<void> } = {}): Promise<Visit> {
+  const visit = await observe(page, platform, { frame });
+  if (visit.screen !== 'collect') return visit;
+  await beforeFill?.();
+  await fillCollection(page, platform, examplesFor(await fieldsOnScreen(page, platform, frame)), frame);
+  return observe(page, platform, { frame });
+}
+
 export async function signOn(session: Session, platform: Platform, src: string, shot: string): Promise<Visit> {
   await session.page.goto(hostPageFor(platform.hostPageUrl, src));
-  let visit = await observe(session.page, platform);
-  if (visit.screen === 'collect') {
-    await session.shoot(`${shot}-collect`);
-    await fillCollection(session.page, platform, examplesFor(await fieldsOnScreen(session.page, platform)));
-    visit = await observe(session.page, platform);
-  }
+  const visit = await observeSignedOn(session.page, platform, { beforeFill: () => session.shoot(`${shot}-collect`) });
   await session.shoot(`${shot}-${visit.screen}`);
   return visit;
 }

@@ -2,7 +2,7 @@ import type { BrowserContext, Frame, Locator, Page } from '@playwright/test';
 import { codeIn, codeMarker } from '../checks/auth-url';
 import type { EmbedLoad } from '../checks/partner-app';
 import { received, type Visit } from '../checks/sign-on';
-import { examplesFor, fieldsOnScreen, fillCollection, observe, screenTimeoutMs } from './browser-session';
+import { observe, observeSignedOn, screenTimeoutMs } from './browser-session';
 import type { BrowserProbeContext } from './platform';
 
 /**
@@ -58,15 +58,12 @@ async function attributes(page: Page, element: Locator) {
 }
 
 /**
- * The platform's screen in the page's frame once it settled: the collection screen, where it comes, is filled
- * as a user fills it, and then the app is waited for (spec §7.2: the user completes the missing data).
+ * The platform's screen in the page's frame once it settled, after its collection screen where it comes (spec
+ * §7.2: the user completes the missing data); a form that could not be filled leaves the screen it left.
  */
 async function settle(ctx: BrowserProbeContext, page: Page, element: Locator): Promise<Visit> {
   const frame = element.contentFrame();
-  const visit = await observe(page, ctx.platform, { frame });
-  if (visit.screen !== 'collect') return visit;
-  await fillCollection(page, ctx.platform, examplesFor(await fieldsOnScreen(page, ctx.platform, frame)), frame).catch(() => undefined);
-  return observe(page, ctx.platform, { frame });
+  return observeSignedOn(page, ctx.platform, { frame }).catch(() => observe(page, ctx.platform, { frame }));
 }
 
 /** The page's CSP header; without the document's response, a load whose policies were not read. */

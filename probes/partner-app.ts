@@ -14,7 +14,7 @@ import {
   type EmbedLoad,
   type Embedding,
 } from '../checks/partner-app';
-import { received } from '../checks/sign-on';
+import { received, type Visit } from '../checks/sign-on';
 import { blocked, evaluate, failed, notChecked, type Finding, type Rule } from '../checks/finding';
 import { describeStep, runStep } from './codes';
 import { browserProbe, locate, screenTimeoutMs, type Session } from './browser-session';
@@ -55,7 +55,7 @@ const quietWindowMs = 2_000;
  * platform refuses it and posts its error to the page, which must show it. The platform's error screen and
  * its message reaching the page are the control: without them the page had nothing to show.
  */
-async function authErrorFindings(ctx: BrowserProbeContext, session: Session, load: () => Promise<{ visit: Awaited<ReturnType<typeof readLoad>>['visit'] }>, shown: Locator, cause: Finding | undefined): Promise<{ findings: Finding[]; reactionMs?: number }> {
+async function authErrorFindings(ctx: BrowserProbeContext, session: Session, load: () => Promise<{ visit: Visit }>, shown: Locator, cause: Finding | undefined): Promise<{ findings: Finding[]; reactionMs?: number }> {
   const authUrl = ctx.platform.codeUrl(codeMarker);
   const unissued = `certify-unissued-${randomUUID()}`;
   const issued = (url: URL) => ![undefined, unissued].includes(codeIn(url.href, authUrl));
