@@ -57,7 +57,7 @@ const rule = <I>(id: string, clause: ClauseId, field: string, requirement: strin
   check,
 });
 /** A refusal of a request without valid credentials: its failure serves the data to anyone (DESIGN §4 (b)). */
-const guards = <I>(rule: Rule<I>): Rule<I> => ({ ...rule, level: 'MUST', impact: 'anyone can read the partner\'s organizations, bills, payments and vendors without a valid token', must: { othersIn: 'anyone without a valid token reads the partner\'s data', spec: 'spec §5.1: the data API needs a bearer token' } });
+const guards = <I>(rule: Rule<I>): Rule<I> => ({ ...rule, level: 'MUST', impact: 'anyone can read the partner\'s organizations, bills, payments and vendors without a valid token', must: { othersIn: 'anyone without a valid token reads the partner\'s data', spec: 'spec §5.1: the data API needs a bearer token (RFC 6750 §3: 401, or 403 for a token without the right)' } });
 
 export const envelopeShape = rule<Walk>('envelope', 'spec §2.2', 'items', 'every page is 200 with a JSON object {items: [...], hasMore: boolean, next: {after}}', (walk) => {
   for (const { query, response } of walk.pages) {
@@ -168,15 +168,15 @@ const refusal = (id: string, clause: ClauseId, field: string, requirement: strin
       cases.flatMap(({ case: what, response, served, status }): Issue[] => {
         if (served !== undefined) return servedIssues(what, response, served);
         const wanted = status === undefined ? accepted : [status];
-        if (!wanted.includes(response.status)) return [{ message: `a request ${what} was answered ${response.status}; refuse it with ${wanted.join(' or ')}` }];
-        return jsonObject(response) ? [] : [{ message: `the refusal of a request ${what} is not a JSON object; answer {"code", "message"}` }];
+        // The status only: the body of a refusal is the platform's own (spec §7.4 "not shown").
+        return wanted.includes(response.status) ? [] : [{ message: `a request ${what} was answered ${response.status}; refuse it with ${wanted.join(' or ')}` }];
       }),
     grading,
     emulatorChoice,
   );
 
-export const missingTokenRefused = guards(refusal('auth/missing-token', 'spec §5.1', 'authorization', 'a request without a Bearer token is refused with 401 or 403 and a JSON error', [401, 403]));
-export const invalidTokenRefused = guards(refusal('auth/invalid-token', 'spec §5.1', 'authorization', 'a request with an invalid Bearer token is refused with 401 or 403 and a JSON error', [401, 403]));
+export const missingTokenRefused = guards(refusal('auth/missing-token', 'spec §5.1', 'authorization', 'a request without a Bearer token is refused with 401 or 403', [401, 403]));
+export const invalidTokenRefused = guards(refusal('auth/invalid-token', 'spec §5.1', 'authorization', 'a request with an invalid Bearer token is refused with 401 or 403', [401, 403]));
 export const filterRequired = refusal('filter/required', 'spec §4.1', 'organizationId', 'a listing that needs a filter refuses a request without one with 400', [400], openChoice('which listings need a filter (spec §4.1 rule 1)'), { field: 'dataApi.filterRequired', what: 'which listings need a filter' });
 export const invalidLimitRefused = refusal('params/limit', 'spec §2.2', 'limit', 'an invalid "limit" is refused with 400; one over the largest is refused too, or served at the largest where dataApi.overLimit says "clamped"', [400], openChoice('the largest "limit" and the answer to an invalid one (spec §8)'), { field: 'dataApi.overLimit', what: 'the largest "limit" and the answer to one over it' });
 export const invalidAfterRefused = refusal('params/after', 'spec §2.2', 'after', 'an "after" that is no id of the listing is refused with 400, or is an empty last page where dataApi.unknownCursor says "empty"', [400], openChoice('the answer to an unknown cursor (spec §7.4)'), { field: 'dataApi.unknownCursor', what: 'the answer to an unknown cursor' });

@@ -97,6 +97,8 @@ export interface Rule<Input, Ctx = void> {
    * whose profile leaves that field out, a failure of the rule is a note, not a requirement.
    */
   emulatorChoice?: { field?: string; what: string };
+  /** For a rule below MUST judged by effect (DESIGN §5 (iii)): what a browser or client suffers without it. */
+  effect?: string;
   impact: string;
   check(input: Input, ctx: Ctx): Issue[];
 }

@@ -1,6 +1,7 @@
 import { allRules, catalogue, publishedSchemas } from '../checks/catalogue';
 import { clauses } from '../checks/clauses';
 import { letsOthersIn, type Rule } from '../checks/finding';
+import { groundsOf, type GroundKind } from '../checks/grounds';
 import { type PayloadRule } from '../checks/payload';
 import { inPublishedSchema } from '../checks/payload-schema';
 import { profileJsonSchema, waiversJsonSchema } from '../partners/profile';
@@ -65,9 +66,26 @@ function rulesDoc(): string {
     for (const rule of others) lines.push(`| \`${rule.id}\` | ${rule.owner} | \`${rule.field}\` | ${rule.level} | ${whyLevel(rule)} | ${rule.clause} | ${cell(rule.requirement)}${marks(rule)} |`);
     lines.push('');
   }
+  lines.push(...groundsSection(rules));
   lines.push('## Clauses', '', '| Clause | What it says |', '|---|---|');
   for (const [clause, text] of Object.entries(clauses)) lines.push(`| ${clause} | ${cell(text)} |`);
   return `${lines.join('\n')}\n`;
+}
+
+/** The audit of issue 40: each platform rule with what it rests on (checks/grounds.ts, DESIGN §5). */
+function groundsSection(rules: readonly AnyRule[]): string[] {
+  const platformRules = rules.filter((rule) => rule.owner === 'platform');
+  const words = (rule: AnyRule, kind: GroundKind) => cell(groundsOf(rule).filter((ground) => ground.kind === kind).map((ground) => ground.words).join('; '));
+  return [
+    '## What each platform rule rests on',
+    '',
+    `A platform the harness did not write is judged only by (i) what the spec says, (ii) what the profile states, or (iii) an effect a browser or client suffers (DESIGN §5). Each of the ${platformRules.length} platform rules, with its grounds; test/unit/catalogue.spec.ts fails on a platform rule with none.`,
+    '',
+    '| Rule | Level | (i) The spec | (ii) The profile states | (iii) The effect |',
+    '|---|---|---|---|---|',
+    ...platformRules.map((rule) => `| \`${rule.id}\` | ${rule.level} | ${words(rule, 'spec')} | ${words(rule, 'profile')} | ${words(rule, 'effect')} |`),
+    '',
+  ];
 }
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;

@@ -4,6 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { accountInfoFieldRules } from '../../checks/account-info';
 import { allRules, catalogue, publishedSchemas } from '../../checks/catalogue';
+import { groundsOf } from '../../checks/grounds';
 import { evaluateAll, failed } from '../../checks/finding';
 import { fundingSourceRules } from '../../checks/funding-sources';
 import type { Payload, PayloadRule } from '../../checks/payload';
@@ -109,6 +110,16 @@ test('every rule has an owner: the partner\'s endpoints and data, the code path 
   expect(allRules.filter((rule) => rule.owner === 'platform').length).toBe(51);
   // A probe judges one party's rules only, so a platform's probe can run once for every partner on it.
   for (const probe of allProbes) expect(new Set([...probe.rules, ...(probe.alsoJudges ?? [])].map((rule) => rule.owner)).size, probe.id).toBeLessThanOrEqual(1);
+});
+
+test('every platform rule rests on the spec, a value the profile states, or an effect a browser or client suffers (DESIGN §5): never on our emulator\'s shape alone', () => {
+  const platformRules = allRules.filter((rule) => rule.owner === 'platform');
+  expect(platformRules.filter((rule) => groundsOf(rule).length === 0).map((rule) => rule.id)).toEqual([]);
+  // A choice of our emulator's is a requirement only where the profile states that platform's own.
+  expect(platformRules.filter((rule) => rule.emulatorChoice && !rule.emulatorChoice.field).map((rule) => rule.id)).toEqual([]);
+  // The audit fails on a rule with none: one resting on our emulator's JSON shape alone.
+  expect(groundsOf({ emulatorChoice: { what: 'a JSON error' } })).toEqual([]);
+  expect(groundsOf({ effect: 'the engineer cannot tell which field to fix' }).map((ground) => ground.kind)).toEqual(['effect']);
 });
 
 test('a rule is MUST only on the grounds of DESIGN §4, each in words: it breaks sign-on (a), lets others in (b), or the spec requires it (c)', () => {

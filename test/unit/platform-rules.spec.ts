@@ -128,7 +128,7 @@ test("another platform's mock link: its own algorithm, claim and lifetime, and t
   expect(outcomes(linkCarriesAccountInfo, { issued, sent: { user: { id: 'u', email: 'a@example.com' }, company: { id: 'c', name: 'Acme' } }, shape })).toEqual(['passed']);
 });
 
-test('refusals: the status each case demands, and a JSON error that names the field', () => {
+test('refusals: the status each case demands, and an error that names the field, in any format', () => {
   expect(outcomes(apiKeyRequired, [{ case: 'without "api-key"', response: jsonAnswer(401, { code: 'MISSING_API_KEY' }) }])).toEqual(['passed']);
   expect(outcomes(apiKeyRequired, [{ case: 'without "api-key"', response: jsonAnswer(200, { link: 'x' }) }])).toEqual(['failed']);
   // The status the profile states for this platform (platform.mockLink.unauthorizedStatus) is its requirement.
@@ -140,6 +140,8 @@ test('refusals: the status each case demands, and a JSON error that names the fi
   expect(outcomes(refusalsExplained, missing(400, { message: '"token" is required' }))).toEqual(['passed']);
   expect(outcomes(refusalsExplained, missing(400, { message: 'bad request' }))).toEqual(['warning']);
   expect(outcomes(refusalsExplained, missing(400, '<html>'))).toEqual(['warning']);
+  // By its effect: a plain-text refusal that names the field tells the engineer as much as JSON does.
+  expect(outcomes(refusalsExplained, missing(422, 'token: must be a UUID'))).toEqual(['passed']);
 });
 
 test('the mock link\'s own transport rules name it: no answer and a redirect fail mock-link/transport and mock-link/redirect', () => {
