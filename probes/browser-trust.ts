@@ -1,18 +1,21 @@
-import { createHash, type X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { connect, rootCertificates } from 'node:tls';
+import { promisify } from 'node:util';
 import type { Profile } from '../shared/profile-schema';
 import { platformOf } from './platform';
 
 /**
- * Playwright gives Chromium no CA file. So the profile's `caFile` reaches the browser this way: Node opens
- * each https origin the browser will visit, verifies its certificate against the system's CAs and the
- * profile's (host name and dates included), and Chromium trusts exactly those verified keys
- * (`--ignore-certificate-errors-spki-list`). A certificate Node refuses is not
- * trusted, so the browser refuses it too, as it would for a user.
+ * Playwright gives Chromium no CA file, and Chromium on Linux reads the CAs a user added from the NSS database
+ * in its home ($HOME/.pki/nssdb). So the profile's `caFile` reaches the browser as a CA does: a home of the
+ * browser's own, made for the run, whose database trusts the file's certificates to issue server certificates.
+ * Chromium then checks every certificate itself, its host name, dates and chain included: a certificate for
+ * another name, or a self-signed one that reuses a trusted key, is refused as a user's browser refuses it.
  */
 
-const spkiHash = (certificate: X509Certificate) => createHash('sha256').update(certificate.publicKey.export({ type: 'spki', format: 'der' })).digest('base64');
+const execFileAsync = promisify(execFile);
 
 /** The https origins the browser opens: the platform's, the partner's app's, and its login's for codes.browser. */
 export function browserOrigins(profile: Profile): string[] {
@@ -26,32 +29,62 @@ export function browserOrigins(profile: Profile): string[] {
   return [...origins].filter((origin) => origin.startsWith('https:'));
 }
 
-/** The key of `origin`'s certificate, verified against `ca` as well as the system's; or why it is not trusted. */
-function verifiedKey(origin: string, ca: string, timeoutMs: number): Promise<string | { problem: string }> {
+/** Why `origin`'s certificate is not one `ca` or the system vouches for, host name and dates included; undefined when it is. */
+function certificateProblem(origin: string, ca: string, timeoutMs: number): Promise<string | undefined> {
   const { hostname, port } = new URL(origin);
   const host = hostname.replace(/^\[(.*)\]$/, '$1');
   return new Promise((resolve) => {
     const socket = connect({ host, port: Number(port || 443), servername: /^[\d.:]+$/.test(host) ? undefined : host, ca: [...rootCertificates, ca], timeout: timeoutMs }, () => {
-      const certificate = socket.getPeerX509Certificate();
       socket.destroy();
-      resolve(certificate ? spkiHash(certificate) : { problem: `${origin} sent no certificate` });
+      resolve(undefined);
     });
     socket.on('timeout', () => {
       socket.destroy();
-      resolve({ problem: `${origin} did not finish a TLS handshake within ${timeoutMs} ms` });
+      resolve(`${origin} did not finish a TLS handshake within ${timeoutMs} ms`);
     });
-    socket.on('error', (error: Error) => resolve({ problem: `${origin}: ${error.message}` }));
+    socket.on('error', (error: Error) => resolve(`${origin}: ${error.message}`));
   });
 }
 
-/** The Chromium flag that trusts what `caFile` vouches for, with the origins it could not vouch for; none without a caFile or an https origin. */
-export async function browserTrust(profile: Profile, caFile = profile.caFile): Promise<{ args: string[]; untrusted: string[] }> {
+const pemBlocks = (pem: string) => pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+
+/** A home whose NSS database trusts each certificate of `caPem` as a CA of servers ("C,,"); removed when the process ends. */
+async function homeTrusting(caPem: string): Promise<string> {
+  const home = mkdtempSync(path.join(tmpdir(), 'partner-certify-browser-'));
+  process.once('exit', () => rmSync(home, { recursive: true, force: true }));
+  const db = `sql:${path.join(home, '.pki', 'nssdb')}`;
+  mkdirSync(path.join(home, '.pki', 'nssdb'), { recursive: true });
+  await execFileAsync('certutil', ['-N', '-d', db, '--empty-password']);
+  for (const [index, block] of pemBlocks(caPem).entries()) {
+    const file = path.join(home, `ca-${index}.pem`);
+    writeFileSync(file, `${block}\n`);
+    await execFileAsync('certutil', ['-A', '-d', db, '-n', `caFile certificate ${index + 1}`, '-t', 'C,,', '-i', file]);
+  }
+  return home;
+}
+
+const certutilMissing = '"caFile": the browser is given the CA through an NSS database, and "certutil" is not installed; install it (Debian and Ubuntu: apt-get install libnss3-tools; Fedora: dnf install nss-tools)';
+
+/** What keeps `profile`'s CA from reaching the browser before any test: certutil missing where it is needed. */
+export function browserTrustProblem(profile: Profile): string[] {
+  if (profile.caFile === undefined || browserOrigins(profile).length === 0) return [];
+  return (spawnSync('certutil', ['-H'], { stdio: 'ignore' }).error)?.code === 'ENOENT' ? [certutilMissing] : [];
+}
+
+/**
+ * The environment in which Chromium trusts what `caFile` vouches for, with the origins it does not vouch for
+ * (named before the browser starts, as the browser would refuse them); none without a caFile or an https origin.
+ */
+export async function browserTrust(profile: Profile, caFile = profile.caFile): Promise<{ env?: Record<string, string>; untrusted: string[] }> {
   const origins = browserOrigins(profile);
-  if (caFile === undefined || origins.length === 0) return { args: [], untrusted: [] };
+  if (caFile === undefined || origins.length === 0) return { untrusted: [] };
   const ca = readFileSync(caFile, 'utf8');
-  const keys = await Promise.all(origins.map((origin) => verifiedKey(origin, ca, profile.requestTimeoutMs)));
-  const verified = keys.filter((key): key is string => typeof key === 'string');
-  // The leaves' keys only, each verified above: a CA's key would let Chromium pass an expired leaf or one
-  // for another host, as long as the chain carried the CA.
-  return { args: verified.length > 0 ? [`--ignore-certificate-errors-spki-list=${[...new Set(verified)].join(',')}`] : [], untrusted: keys.flatMap((key) => (typeof key === 'string' ? [] : [key.problem])) };
+  const problems = (await Promise.all(origins.map((origin) => certificateProblem(origin, ca, profile.requestTimeoutMs)))).filter((problem) => problem !== undefined);
+  if (pemBlocks(ca).length === 0) return { untrusted: [...problems, `"caFile" ${caFile} holds no PEM certificate`] };
+  const home = await homeTrusting(ca).then(
+    (dir) => dir,
+    (error: NodeJS.ErrnoException) => ({ problem: error.code === 'ENOENT' ? certutilMissing : `"caFile": certutil could not add ${caFile}: ${String(error.message).split('\n')[0]}` }),
+  );
+  if (typeof home !== 'string') return { untrusted: [...problems, home.problem] };
+  return { env: { ...(process.env as Record<string, string>), HOME: home }, untrusted: problems };
 }

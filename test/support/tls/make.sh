@@ -5,6 +5,7 @@
 #   valid.pem / -key.pem      for 127.0.0.1 and localhost, valid 100 years
 #   expired.pem / -key.pem    for 127.0.0.1 and localhost, valid only during 2020
 #   wrong-host.pem / -key.pem for partner.example only, valid 100 years
+#   self-signed.pem           for 127.0.0.1, self-signed with valid-key.pem: the key of a trusted certificate, no CA
 set -euo pipefail
 cd "$(dirname "$0")"
 work=$(mktemp -d)
@@ -41,4 +42,6 @@ leaf() { # name, subjectAltName, then openssl ca date options
 leaf valid "IP:127.0.0.1,DNS:localhost" -days 36500
 leaf expired "IP:127.0.0.1,DNS:localhost" -startdate 20200101000000Z -enddate 20201231000000Z
 leaf wrong-host "DNS:partner.example" -days 36500
+openssl req -x509 -key valid-key.pem -out self-signed.pem -days 36500 -subj "/CN=self-signed" \
+  -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" 2>/dev/null
 echo "wrote $(ls *.pem | tr '\n' ' ')"
