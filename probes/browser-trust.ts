@@ -68,7 +68,8 @@ const certutilMissing = '"caFile": the browser is given the CA through an NSS da
 /** What keeps `profile`'s CA from reaching the browser before any test: certutil missing where it is needed. */
 export function browserTrustProblem(profile: Profile): string[] {
   if (profile.caFile === undefined || browserOrigins(profile).length === 0) return [];
-  return (spawnSync('certutil', ['-H'], { stdio: 'ignore' }).error)?.code === 'ENOENT' ? [certutilMissing] : [];
+  const { error } = spawnSync('certutil', ['-H'], { stdio: 'ignore' });
+  return error && 'code' in error && error.code === 'ENOENT' ? [certutilMissing] : [];
 }
 
 /**

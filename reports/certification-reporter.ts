@@ -13,7 +13,7 @@ import { harnessWords } from '../checks/harness-words';
 import { redactTree } from '../shared/redaction/files';
 import { allScopes, Vault } from '../shared/redaction/vault';
 import { readTest, type RunStamp } from '../shared/channel';
-import { writeRunPlan } from '../shared/run-dir';
+import { readSetupProblems, writeRunPlan } from '../shared/run-dir';
 import { ResultMasker } from './mask-results';
 import { comparedRun, defaultReportDir, historyDirOf, keepRun, readCertification, recentRuns } from './history';
 import { historyShown, overviewHtml, overviewOf } from './fleet-overview';
@@ -58,6 +58,8 @@ interface Partner {
   stamps: RunStamp[];
   /** The partner whose tests judged this one's platform, when not its own (also in a merge: the tests say so). */
   platformJudgedBy?: string;
+  /** Its own platform credentials that the platform refused, as the preflight found them. */
+  setupProblems?: readonly string[];
   /** The partner's first test: it carries both verdicts, as annotations, into JUnit and Playwright's report. */
   firstTest?: TestCase;
   chromium: string | null;
@@ -135,7 +137,9 @@ export default class CertificationReporter implements Reporter {
     }
     // Each partner's worker starts the probes of its tests at once; only this process knows which tests run.
     // The platform's checks run once a platform, in the tests of one of its partners that run them.
-    const judges = platformJudges([...this.partners.values()].filter((partner) => [...partner.tests.values()].some((test) => test.owner === 'platform')));
+    const setups = readSetupProblems();
+    for (const [name, problems] of Object.entries(setups)) if (this.partners.has(name)) this.partners.get(name)!.setupProblems = problems;
+    const judges = platformJudges([...this.partners.values()].filter((partner) => [...partner.tests.values()].some((test) => test.owner === 'platform')), new Set(Object.keys(setups)));
     const runs = (name: string, test: TestRecord) => test.owner !== 'platform' || (judges[name] ?? name) === name;
     writeRunPlan({
       probes: Object.fromEntries([...this.partners].map(([name, partner]) => [name, [...partner.tests.values()].filter((test) => runs(name, test)).flatMap((test) => test.probe ?? [])])),
@@ -272,6 +276,7 @@ export default class CertificationReporter implements Reporter {
     const platform = {
       emulator: partner.profile?.platform !== undefined && platformKind(partner.profile.platform) === 'emulator',
       ...(judge ? { judgedBy: judge.name, tests: [...judge.tests.values()].filter((test) => test.owner === 'platform') } : {}),
+      setupProblems: partner.setupProblems ?? [],
     };
     const cert = buildCertification(run, tests, partner.previous, { waivers: partner.waivers, partial, runProblems: problems, platform });
     annotateVerdicts(partner.firstTest, cert);

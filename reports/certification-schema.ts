@@ -31,6 +31,7 @@ export const certificationSchema = z
         counts: counts.extend({ rules: count }),
         judgedBy: z.string().nullable().describe("the partner whose tests judged them, when not this one's: the platform's checks run once for every partner on it"),
         emulator: z.boolean().describe("the bundled emulator: the section is then the harness's own self-check"),
+        setupProblems: z.array(z.string()).default([]).describe("this profile's own platform credentials that the platform refused (its api key, its data-API token): its set-up to fix, not the platform's failure"),
       })
       .nullable()
       .default(null)

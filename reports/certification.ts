@@ -197,11 +197,11 @@ export interface CertificationExtras {
    * Where the platform's rules were judged, when not in this partner's own tests: once for every partner on
    * one platform, in the tests of `judgedBy`. `emulator`: the platform is the bundled emulator.
    */
-  platform?: { tests?: readonly TestRecord[]; judgedBy?: string; emulator?: boolean };
+  platform?: { tests?: readonly TestRecord[]; judgedBy?: string; emulator?: boolean; setupProblems?: readonly string[] };
 }
 
 /** The platform's verdict, from its own rules: never the partner's to fix. */
-function platformSection(rules: Certification['rules'], tests: readonly TestRecord[], { judgedBy, emulator, heard }: { judgedBy: string; emulator: boolean; heard: ReadonlySet<string> }): NonNullable<Certification['platform']> {
+function platformSection(rules: Certification['rules'], tests: readonly TestRecord[], { judgedBy, emulator, heard, setupProblems }: { judgedBy: string; emulator: boolean; heard: ReadonlySet<string>; setupProblems: readonly string[] }): NonNullable<Certification['platform']> {
   const counts = countsOf(rules.map((rule) => rule.outcome));
   const notCompleted = tests.filter(incomplete);
   const judged = rules.length - counts.skipped - counts.notChecked;
@@ -216,7 +216,9 @@ function platformSection(rules: Certification['rules'], tests: readonly TestReco
     verdict !== 'NOT CHECKED' && counts.notChecked > 0 && `${counts.notChecked} not checked${blockersOf(rules, rules, heard)}`,
   ].filter(Boolean);
   const where = [emulator && "the bundled emulator: this is the harness's own self-check", judgedBy && `judged once for every partner on this platform, in ${judgedBy}'s tests`].filter(Boolean);
-  return { verdict, summary: `${verdict}: ${notes.join(', ')}${where.length > 0 ? ` (${where.join('; ')})` : ''}`, counts: { rules: rules.length, ...counts }, judgedBy: judgedBy || null, emulator };
+  // This partner's own credentials, which the platform refused: its set-up to fix, not the platform's failure.
+  const setup = setupProblems.length > 0 ? `; this profile's own platform set-up failed: ${setupProblems.join('; ')}` : '';
+  return { verdict, summary: `${verdict}: ${notes.join(', ')}${where.length > 0 ? ` (${where.join('; ')})` : ''}${setup}`, counts: { rules: rules.length, ...counts }, judgedBy: judgedBy || null, emulator, setupProblems: [...setupProblems] };
 }
 
 /**
@@ -290,7 +292,7 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
     waiversThat('stale') > 0 && plural(waiversThat('stale'), 'stale waiver'),
   ].filter(Boolean);
   const platformRules = rules.filter((rule) => rule.owner === 'platform');
-  const platformVerdict = platformSection(platformRules, platformTests, { judgedBy: platform.judgedBy ?? '', emulator: platform.emulator ?? false, heard });
+  const platformVerdict = platformSection(platformRules, platformTests, { judgedBy: platform.judgedBy ?? '', emulator: platform.emulator ?? false, heard, setupProblems: platform.setupProblems ?? [] });
   // A certificate that rests on waivers says so in its first words; so does a platform that failed its own rules.
   const headline = [
     verdict === 'CERTIFIED' && waiversThat('used') > 0 ? `CERTIFIED with ${plural(waiversThat('used'), 'waiver')}` : verdict,

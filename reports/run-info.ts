@@ -89,10 +89,12 @@ export function runProblems(stamps: readonly RunStamp[], partner: readonly RunSt
 /**
  * The partner whose tests judge each platform for every partner of the run on it (DESIGN §4: the
  * platform's rules are the platform's, the same whichever partner signs on): by platform, the partner whose
- * profile reaches the most of it (a data API, then funding sources to sync), then the first by name.
+ * platform set-up works, then whose profile reaches the most of it (a data API, then funding sources to sync),
+ * then the first by name.
  */
-export function platformJudges(partners: readonly { name: string; profile?: Profile }[]): Record<string, string> {
-  const reach = ({ profile }: { profile?: Profile }) => (profile?.dataApi ? 2 : 0) + (profile?.fundingSourcesUrl ? 1 : 0);
+export function platformJudges(partners: readonly { name: string; profile?: Profile }[], setupFailed: ReadonlySet<string> = new Set()): Record<string, string> {
+  // A partner whose own platform credentials were refused judges the platform for no one (issue 40).
+  const reach = ({ name, profile }: { name: string; profile?: Profile }) => (setupFailed.has(name) ? -4 : 0) + (profile?.dataApi ? 2 : 0) + (profile?.fundingSourcesUrl ? 1 : 0);
   const onPlatform = partners.filter((partner) => partner.profile?.platform);
   const judges: Record<string, string> = {};
   for (const partner of onPlatform) {

@@ -63,6 +63,21 @@ export function platformJudgedBy(project: string, env: NodeJS.ProcessEnv = proce
   return judgedBy === project ? undefined : judgedBy;
 }
 
+/**
+ * Written by the preflight (fixtures/preflight.ts), before the run begins: each partner's platform credentials
+ * that the platform refused (probes/platform-setup.ts). Such a partner judges the platform for no one.
+ */
+export function writeSetupProblems(problems: Record<string, readonly string[]>, env: NodeJS.ProcessEnv = process.env): void {
+  const root = env[variable];
+  if (root) writeFileSync(path.join(root, 'setup.json'), JSON.stringify(problems), { mode: 0o600 });
+}
+
+/** The partners whose platform set-up failed, with why; none when the preflight did not run. */
+export function readSetupProblems(env: NodeJS.ProcessEnv = process.env): Record<string, readonly string[]> {
+  const root = env[variable];
+  return root ? readJsonFile<Record<string, readonly string[]>>(path.join(root, 'setup.json'), {}) : {};
+}
+
 /** A JSON file of the run's folder, or `fallback` when it is missing or unreadable. */
 export function readJsonFile<T>(file: string, fallback: T): T {
   try {
