@@ -23,15 +23,18 @@ async function refused(profile: Profile, request: HttpRequest, stated?: number):
 /** The platform credentials of `profile` that the platform refuses, one line each naming the field and the fix. */
 export async function platformSetupProblems(profile: Profile): Promise<string[]> {
   const { platform, dataApi } = profile;
-  const checks = [
-    platform &&
+  const checks: Promise<string | undefined>[] = [];
+  if (platform)
+    checks.push(
       refused(profile, { method: 'POST', url: mockLinkUrl(platform.url), headers: { 'api-key': platform.apiKey, 'content-type': 'application/json', accept: 'application/json' }, body: '{}' }, platform.mockLink?.unauthorizedStatus).then(
         (answer) => answer && `"platform.apiKey": the platform refused it (${answer}); correct "platform.apiKey" (the platform team issues it for "${platform.partnerName}")`,
       ),
-    dataApi &&
+    );
+  if (dataApi)
+    checks.push(
       refused(profile, { method: 'GET', url: pageUrl(dataApi.baseUrl, 'organizations', { limit: 1 }), headers: { accept: 'application/json', authorization: `Bearer ${dataApi.token}` } }).then(
         (answer) => answer && `"dataApi.token": the data API refused it (${answer}); correct "dataApi.token"`,
       ),
-  ];
+    );
   return (await Promise.all(checks)).filter((problem): problem is string => typeof problem === 'string');
 }
