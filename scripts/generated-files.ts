@@ -79,7 +79,7 @@ function groundsSection(rules: readonly AnyRule[]): string[] {
   return [
     '## What each platform rule rests on',
     '',
-    `A platform the harness did not write is judged only by (i) what the spec says, (ii) what the profile states, or (iii) an effect a browser or client suffers (DESIGN §5). Each of the ${platformRules.length} platform rules, with its grounds; test/unit/catalogue.spec.ts fails on a platform rule with none.`,
+    `A platform the harness did not write is judged only by (i) what the spec says, (ii) what the profile states, or (iii) an effect a browser or client suffers. Each of the ${platformRules.length} platform rules, with its grounds; test/unit/catalogue.spec.ts fails on a platform rule with none.`,
     '',
     '| Rule | Level | (i) The spec | (ii) The profile states | (iii) The effect |',
     '|---|---|---|---|---|',
