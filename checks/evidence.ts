@@ -50,6 +50,8 @@ export interface Exchange {
    * and this exchange is the one retry; without it, the wait was refused (too long, or not the first).
    */
   rateLimited?: { status: number; retryAfter: string; waitedMs?: number; refused?: 'too-long' | 'again' };
+  /** Set when this is the request sent again on a new connection, after the first was closed before any response. */
+  resentAfter?: string;
 }
 
 export type JsonBody = { ok: true; value: unknown } | { ok: false; error: string };

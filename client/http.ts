@@ -66,13 +66,25 @@ export function profileClient(profile: Pick<Profile, 'requestTimeoutMs' | 'envir
 export function httpClient({ timeoutMs, maxBodyBytes = defaultMaxBodyBytes, maxRetryAfterMs = defaultMaxRetryAfterMs, tls, production = false }: HttpClientOptions): HttpClient {
   const agent = checkedAgent(tls);
   const once = sendOnce(timeoutMs, maxBodyBytes, agent, production);
+  // A pooled connection that the server closes just as it is reused fails before any response, and more often
+  // on a busy machine: as a browser does, the request is sent once more, on a connection of its own. A server
+  // that closes that one too is judged on it.
+  const resentIfClosed = async (request: HttpRequest, first: Exchange): Promise<Exchange> => {
+    if (first.failure?.kind !== 'connection-reset' || first.response) return first;
+    const fresh = checkedAgent(tls);
+    try {
+      return { ...(await sendOnce(timeoutMs, maxBodyBytes, fresh, production)(request)), resentAfter: first.failure.message };
+    } finally {
+      void fresh.close();
+    }
+  };
   const waited = new Set<string>();
   const waits: Exchange[] = [];
   return {
     takeWaits: () => waits.splice(0),
     close: () => agent.close(),
     async send(request) {
-      const exchange = await once(request);
+      const exchange = await resentIfClosed(request, await once(request));
       if (!isThrottle(exchange)) return exchange;
       const status = exchange.response!.status;
       const retryAfter = exchange.response!.headers['retry-after'];

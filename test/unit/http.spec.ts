@@ -57,10 +57,18 @@ test.describe('with nock', () => {
     expect(exchange.response).toMatchObject({ status: 200, body: '<html><body>Sign in</body></html>', headers: { 'content-type': 'text/html' } });
   });
 
-  test('a connection reset is named', async () => {
-    nock(partner).get('/account').replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
+  test('a connection reset is named, once the request sent again on a connection of its own was reset too', async () => {
+    nock(partner).get('/account').times(2).replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
     const exchange = await httpClient({ timeoutMs: 1000 }).send({ method: 'GET', url: `${partner}/account` });
     expect(exchange.failure).toEqual({ kind: 'connection-reset', message: 'partner.test closed the connection before any response' });
+    expect(exchange.resentAfter).toBe('partner.test closed the connection before any response');
+  });
+
+  test('a request whose connection was closed before any response is sent once more, and its answer is judged', async () => {
+    nock(partner).post('/token').replyWithError({ code: 'ECONNRESET', message: 'socket hang up' }).post('/token').reply(200, { access_token: 't' });
+    const exchange = await httpClient({ timeoutMs: 1000 }).send({ method: 'POST', url: `${partner}/token`, body: 'code=c' });
+    expect(exchange.failure).toBeUndefined();
+    expect(exchange).toMatchObject({ response: { status: 200 }, resentAfter: 'partner.test closed the connection before any response' });
   });
 });
 
