@@ -61,9 +61,11 @@ async function attributes(page: Page, element: Locator) {
  * The platform's screen in the page's frame once it settled, after its collection screen where it comes (spec
  * §7.2: the user completes the missing data); a form that could not be filled leaves the screen it left.
  */
-async function settle(ctx: BrowserProbeContext, page: Page, element: Locator): Promise<Visit> {
+async function settle(ctx: BrowserProbeContext, page: Page, element: Locator, srcdoc: boolean): Promise<Visit> {
   const frame = element.contentFrame();
-  return observeSignedOn(page, ctx.platform, { frame }).catch(() => observe(page, ctx.platform, { frame }));
+  // A document the page wrote itself (srcdoc wins over src) is not the platform's: no message of the platform's can come from it.
+  const wait = srcdoc ? { messageWaitMs: 0 } : {};
+  return observeSignedOn(page, ctx.platform, { frame, ...wait }).catch(() => observe(page, ctx.platform, { frame, ...wait }));
 }
 
 /** The page's CSP header; without the document's response, a load whose policies were not read. */
@@ -82,7 +84,7 @@ export async function readLoad(ctx: BrowserProbeContext, watch: LoadWatch, { pag
   const seen = await attributes(page, element);
   const code = codeIn(seen.src, authUrl);
   if (code) ctx.learn?.([code]);
-  const visit = await settle(ctx, page, element);
+  const visit = await settle(ctx, page, element, seen.srcdoc);
   const frame = await element.elementHandle({ timeout: screenTimeoutMs }).then((handle) => handle.contentFrame(), () => null);
   const navigations = watch.navigations(frame, since);
   ctx.learn?.(navigations.map((url) => codeIn(url, authUrl)).filter((value): value is string => value !== undefined));

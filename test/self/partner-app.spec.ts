@@ -106,6 +106,8 @@ const expected: Record<AppFault, { failed: string; blocked?: string[] }> = {
 
 for (const fault of appFaultNames) {
   test(`the app fault "${fault}" (${appFaults[fault]}) fails ${expected[fault].failed} and nothing else`, async ({ browser }) => {
+    // Seven loads, each waiting up to the screen timeout for what a faulty page never shows: a bound, on a busy machine too.
+    test.setTimeout(240_000);
     const findings = await runApp(browser, [fault]);
     const failing = findings.filter((f) => f.outcome === 'failed');
     expect(failing.map((f) => f.rule)).toEqual([expected[fault].failed]);
