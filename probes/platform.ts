@@ -18,7 +18,7 @@ import { liveAccountInfo, type LiveAccountInfo } from './resources';
 export const servedHostPath = '/certify-host/';
 
 /** The bundled emulator's markup: what the spec leaves open ("not shown"). */
-const emulatorScreens = { app: 'main[data-screen="app"]', error: 'main[data-screen="error"]', collect: 'main[data-screen="collect"]', submit: 'button[type=submit]' };
+const emulatorScreens = { app: 'main[data-screen="app"]', error: 'main[data-screen="error"]', collect: 'main[data-screen="collect"]', submit: 'button[type=submit]', fundingSource: '[data-funding-source]' };
 
 export interface Platform extends Omit<PlatformProfile, 'messages' | 'mockLink' | 'appOrigins' | 'authUrl' | 'screens' | 'httpCredentials'> {
   /** What the browser answers the platform's HTTP authentication with, and the one origin it answers. */
@@ -35,7 +35,7 @@ export interface Platform extends Omit<PlatformProfile, 'messages' | 'mockLink' 
   /** Whether the harness serves its own host page, in the browser, at the profile's host origin. */
   servesHostPage: boolean;
   /** How to find the app's screens: the profile's locators, or the emulator's. */
-  screens: Required<Omit<NonNullable<PlatformProfile['screens']>, 'fields' | 'fieldErrors'>> & Pick<NonNullable<PlatformProfile['screens']>, 'fields' | 'fieldErrors'>;
+  screens: Required<Omit<NonNullable<PlatformProfile['screens']>, 'fields' | 'fieldErrors' | 'fundingSourcesLink'>> & Pick<NonNullable<PlatformProfile['screens']>, 'fields' | 'fieldErrors' | 'fundingSourcesLink'>;
   configure: boolean;
   storeTestData: boolean;
   /** `{url}/v1/emulator/partners/{partnerName}`: this partner on the bundled emulator's own API. */

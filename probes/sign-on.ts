@@ -1,16 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import type { Page } from '@playwright/test';
-import { appShown, authenticationErrorMessage, collectionCompletes, collectionScreenShown, errorShown, foreignHostCannotFrame, fundingSynced, inlineErrorShown, linkAppShown, linkNavigatedMessage, messagesToHostOnly, missingYesStarFields, navigatedMessage, partnerDataEscaped, screenNames } from '../checks/sign-on';
-import { isObject } from '../checks/evidence';
-import { blocked, evaluate, evaluateAll, failed, notChecked, skip, skipRest, unjudged, type AnyRule, type Blocker, type Finding } from '../checks/finding';
+import { appShown, authenticationErrorMessage, collectionCompletes, collectionScreenShown, errorShown, foreignHostCannotFrame, inlineErrorShown, linkAppShown, linkNavigatedMessage, messagesToHostOnly, missingYesStarFields, navigatedMessage, partnerDataEscaped, screenNames } from '../checks/sign-on';
+import { blocked, evaluate, evaluateAll, failed, notChecked, skipRest, unjudged, type AnyRule, type Blocker, type Finding } from '../checks/finding';
 import { signOnDecision } from '../checks/sign-on-decision';
 import type { HttpClient } from '../client/http';
-import { codePathBlocker, platformOf, storesTestDataSkipReason, type BrowserProbeContext } from './platform';
+import { codePathBlocker, storesTestDataSkipReason, type BrowserProbeContext } from './platform';
 import { type Probe } from './probe';
 import { partnerAppProbe } from './partner-app';
+import { fundingSyncSignOn } from './funding-sync';
 import type { LiveAccountInfo } from './resources';
 
-import { browserProbe, examplesFor, exampleFor, expectedTexts, fieldErrorsOnScreen, fieldsOnScreen, fillCollection, frameOf, hostPageFor, linkFor, observe, screenTimeoutMs, serveHostPage, signOn, text, without, withCompanyName, type Session } from './browser-session';
+import { browserProbe, examplesFor, exampleFor, expectedTexts, fieldErrorsOnScreen, fieldsOnScreen, fillCollection, frameOf, hostPageFor, linkFor, observe, screenTimeoutMs, serveHostPage, signOn, without, withCompanyName, type Session } from './browser-session';
 /** (a) The mock-link path: a link built from the partner's live account information opens the app. */
 const mockLinkSignOn = browserProbe(
   { id: 'sign-on/mock-link', area: 'sign-on', title: "a mock link built from the partner's account information opens the app in the host page", rules: [linkAppShown, linkNavigatedMessage], codes: 0 },
@@ -130,54 +128,6 @@ const errorSignOn = browserProbe(
     const visit = await observe(session.page, ctx.platform);
     await session.shoot('error');
     return evaluateAll(rules, visit, undefined);
-  },
-);
-
-const shownSourceIds = (page: Page) =>
-  frameOf(page)
-    .locator('[data-funding-source]')
-    .evaluateAll((items) => items.map((item) => item.getAttribute('data-funding-source') ?? ''));
-
-/**
- * (e) Funding sync (spec §4.2): sign on, let the platform know one more source than the partner lists
- * (as if the partner had listed it at an earlier sign-on and removed it since), sign on again: the app
- * lists the partner's sources and no longer the removed one.
- */
-const fundingSyncSignOn = browserProbe(
-  {
-    id: 'sign-on/funding-sync',
-    area: 'sign-on',
-    title: 'a funding source the partner no longer lists disappears at the next sign-on',
-    rules: [fundingSynced],
-    codes: 2,
-    skipReason: (profile) =>
-      !profile.fundingSourcesUrl
-        ? 'the profile has no "fundingSourcesUrl", so the platform syncs no funding sources'
-        : profile.platform && platformOf(profile.platform).kind !== 'emulator'
-          ? 'an earlier funding source can be planted only in the bundled emulator'
-          : storesTestDataSkipReason(profile, 'a funding source the partner never listed'),
-  },
-  async (ctx, session, http) => {
-    const blocker = await codePathBlocker(ctx);
-    if (blocker) return blocked([fundingSynced], blocker);
-    const first = await signOn(session, ctx.platform, addressFor(ctx, await ctx.codes.next()), 'funding-first');
-    if (first.screen !== 'app') return skip([fundingSynced], `the first sign-on did not reach the app (it showed ${first.screen})`);
-    const partnerIds = await shownSourceIds(session.page);
-    const live = await ctx.accountInfo();
-    if ('blocker' in live) return blocked([fundingSynced], live.blocker);
-    const userId = isObject(live.payload.user) ? text(live.payload.user.id) : undefined;
-    if (!userId) return skip([fundingSynced], 'the account information has no "user.id" to plant a funding source for');
-    const seeded = `certify-removed-${randomUUID()}`;
-    const planted = await http.send({
-      method: 'POST',
-      url: `${ctx.platform.emulatorPartnerUrl}/users/${encodeURIComponent(userId)}/funding-sources`,
-      headers: { 'api-key': ctx.platform.apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ id: seeded, nickname: 'Closed account' }),
-    });
-    if (planted.response?.status !== 200) return skip([fundingSynced], `the emulator did not take the earlier funding source (${planted.failure?.message ?? planted.response?.status})`);
-    const second = await signOn(session, ctx.platform, addressFor(ctx, await ctx.codes.next()), 'funding-second');
-    const shownIds = second.screen === 'app' ? await shownSourceIds(session.page) : [];
-    return evaluate(fundingSynced, { ...second, shownIds, partnerIds, seeded }, undefined);
   },
 );
 

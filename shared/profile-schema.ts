@@ -155,7 +155,9 @@ const platformSchema = z
           fieldErrors: z.record(z.string(), locatorSchema).optional().meta({ description: 'the error the collection screen shows beside an input, by the spec path of the input ("user.phone": …); default: [data-error-for="<path>"], the emulator\'s' }),
           fields: z.record(z.string(), locatorSchema).optional().meta({ description: 'the inputs of the collection screen, by the spec path each asks for ("user.phone": …); default: inputs whose data-field (the emulator\'s) or name is the spec path itself' }),
           submit: locatorSchema.optional().meta({ description: "the collection screen's button that sends what was typed" }),
-        }, { error: fieldError('describe the screens: {"app", "error", "collect", "fields", "submit"}, each a locator') })
+          fundingSource: locatorSchema.optional().meta({ description: "each funding source the app shows once the user is signed on: a source is shown where one of these holds its id as an attribute's value, or its id or nickname in its text. Default: [data-funding-source], the emulator's" }),
+          fundingSourcesLink: locatorSchema.optional().meta({ description: 'what to click in the app to see its funding sources, where they are on a screen of their own' }),
+        }, { error: fieldError('describe the screens: {"app", "error", "collect", "fields", "submit", "fundingSource", "fundingSourcesLink"}, each a locator') })
         .optional()
         .meta({ description: "how to find the embedded app's screens in its frame, each a Playwright locator: a CSS selector as a string, or {\"role\", \"name\"}, {\"text\"}, {\"testId\"}. Default: the emulator's (main[data-screen=…], input[data-field])" }),
       httpCredentials: z
@@ -262,6 +264,13 @@ export const profileSchema = z
       })
       .meta({ description: 'the body encoding the platform is configured to send this partner\'s token requests in (spec §4.2): "form" (RFC 6749 §4.1.3, what OAuth libraries accept) or "json". That encoding must issue a token (MUST); the other is tried and noted (INFO)' }),
     codes: codesSchema,
+    fundingSync: z
+      .strictObject(
+        { mintUrl: httpUrl('a test hook like codes.mintUrl: a POST with no body answers {"code": "…"} for the same test user, whose funding sources then list one fewer than its codes.mintUrl codes do') },
+        { error: fieldError('give {"mintUrl": …}: a test hook whose codes sign on the same user with one funding source fewer') },
+      )
+      .optional()
+      .meta({ description: "spec §4.2's removal rule, on any platform: the partner's way to list one funding source fewer for the test user, so the harness can see the platform remove it at the next sign-on. Without it, the funding sync is judged on the bundled emulator only (by planting a source there), and is not checked elsewhere" }),
     platform: platformSchema.optional(),
     partnerApp: partnerAppSchema.optional(),
     dataApi: dataApiSchema.optional(),

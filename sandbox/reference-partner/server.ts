@@ -100,6 +100,7 @@ function bearerResource(store: Store, resource: Resource, now: () => number) {
       if (!user) return refuse('invalid_token', 'the access token is unknown, expired or revoked');
     }
     let body = bodyOf(resource, user, new Date(now()), faults);
+    if (resource === 'funding-sources' && match && store.withoutLastFundingSource(match[1]!)) (body as { fundingSources: unknown[] }).fundingSources.pop();
     if (resource === 'account-info' && faults.has('personal-data-elsewhere')) body = leakingAccountInfo(body);
     if (has('unstable-ids')) body = renamed(resource, body, ++calls);
     reply.header('cache-control', 'no-store').code(has('status-202') ? 202 : 200);
@@ -149,10 +150,12 @@ function partnerRoutes({ store, platformAuthUrl, embeds, now, token, password, s
     app.get('/api/funding-sources', bearerResource(store, 'funding-sources', now));
     // A partner's staging test hook: a fresh code for a user, bound to the reference client unless client=none.
     app.post('/test-hooks/codes', async (request, reply) => {
-      const { user = 'complete', client = referenceClient.id } = request.query as Record<string, string | undefined>;
+      const { user = 'complete', client = referenceClient.id, 'funding-sources': funding } = request.query as Record<string, string | undefined>;
       if (!isUserKey(user)) return reply.code(400).send({ error: 'invalid_request', error_description: `unknown user "${user}"; use one of ${Object.keys(users).join(', ')}` });
       if (client !== 'none' && client !== referenceClient.id) return reply.code(400).send({ error: 'invalid_request', error_description: `unknown client "${client}"` });
-      return { code: store.mintCode(user, client === 'none' ? null : client) };
+      if (funding !== undefined && funding !== 'without-last') return reply.code(400).send({ error: 'invalid_request', error_description: `unknown funding-sources "${funding}"; use without-last` });
+      // funding-sources=without-last: the user's funding sources list one fewer, as after the user closed an account (spec §4.2).
+      return { code: store.mintCode(user, client === 'none' ? null : client, { withoutLastFundingSource: funding === 'without-last' }) };
     });
     registerApp(app, { store, password, embeds: embeds.emulator, faultsOf, sessionId });
     await app.register(async (ledgerlyApp) => registerApp(ledgerlyApp, { store, password, embeds: embeds.ledgerly, faultsOf, sessionId }), { prefix: '/ledgerly' });

@@ -8,6 +8,8 @@ const pruneAbove = 10_000;
 
 interface CodeRecord {
   user: UserKey;
+  /** The test hook's codes for spec §4.2's removal rule: the token's funding sources list one fewer. */
+  withoutLastFundingSource?: boolean;
   /** The client the code was issued to; `null` for a code any caller may exchange. */
   clientId: string | null;
   issuedAt: number;
@@ -17,6 +19,7 @@ interface CodeRecord {
 
 interface TokenRecord {
   user: UserKey;
+  withoutLastFundingSource?: boolean;
   expiresAt: number;
   revoked: boolean;
 }
@@ -44,10 +47,10 @@ export function createStore(now: () => number, opaque: () => string = randomOpaq
   }
 
   return {
-    mintCode(user: UserKey, clientId: string | null): string {
+    mintCode(user: UserKey, clientId: string | null, { withoutLastFundingSource = false } = {}): string {
       prune();
       const code = opaque();
-      codes.set(code, { user, clientId, issuedAt: now(), used: false, tokens: [] });
+      codes.set(code, { user, clientId, issuedAt: now(), used: false, tokens: [], ...(withoutLastFundingSource ? { withoutLastFundingSource } : {}) });
       return code;
     },
     lookUpCode(code: string): CodeLookup {
@@ -64,7 +67,7 @@ export function createStore(now: () => number, opaque: () => string = randomOpaq
     issueToken(user: UserKey, code?: CodeRecord, { sequential = false } = {}): string {
       prune();
       const token = sequential ? `${sequencePrefix}${String(++issued).padStart(10, '0')}` : opaque();
-      tokens.set(token, { user, expiresAt: now() + tokenLifetimeSeconds * 1000, revoked: false });
+      tokens.set(token, { user, expiresAt: now() + tokenLifetimeSeconds * 1000, revoked: false, ...(code?.withoutLastFundingSource ? { withoutLastFundingSource: true } : {}) });
       issuedTokens.push(token);
       if (issuedTokens.length > 50) issuedTokens.shift();
       if (code) {
@@ -90,6 +93,8 @@ export function createStore(now: () => number, opaque: () => string = randomOpaq
       }
     },
     oldestCodeSpentMs: () => oldestCodeSpentMs,
+    /** Whether the token's funding sources list one fewer (a code of the removal hook's). */
+    withoutLastFundingSource: (token: string): boolean => tokens.get(token)?.withoutLastFundingSource === true,
     userOfToken(token: string): UserKey | undefined {
       const record = tokens.get(token);
       return record && !record.revoked && record.expiresAt > now() ? record.user : undefined;

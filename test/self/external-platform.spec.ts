@@ -16,6 +16,7 @@ import { landingFrameAncestors, tamperedLinkRules } from '../../checks/mock-link
 import { foreignHostCannotFrame, messagesToHostOnly } from '../../checks/sign-on';
 import { invalidTokenRefused, missingTokenRefused } from '../../checks/data-api';
 import type { AnyRule } from '../../checks/finding';
+import type { Profile } from '../../shared/profile-schema';
 
 /**
  * A platform reached the way a real one is: the host page at the host origin the platform is configured
@@ -114,4 +115,19 @@ test('a collection form the harness cannot read without a map is not checked, na
   expect(without[0]!.message).toContain('"platform.screens.fields"');
   const mapped = await judged(platform.screens!);
   expect(mapped.map((f) => `${f.rule}: ${f.outcome}`)).toEqual(collectRules.map((rule) => `${rule}: passed`));
+});
+
+test('funding sync on a platform the harness did not write: judged through the partner\'s hook, and not checked without it, naming "fundingSync.mintUrl", never not applicable', async ({ browser }) => {
+  const { profile: loaded } = loadProfile('partners/reference-ledgerly.json', {});
+  const { partnerApp: _, fundingSync, ...base } = loaded!.profile;
+  const sync = signOnProbes.filter((probe) => probe.id === 'sign-on/funding-sync');
+  const judged = async (profile: Profile) => (await runPlatformProbes(profile, browser, sync)).flatMap((result) => result.findings).filter((f) => f.rule === 'sign-on/funding/sync');
+  expect((await judged({ ...base, fundingSync })).map((f) => f.outcome)).toEqual(['passed']);
+  const without = await judged(base);
+  expect(without.map((f) => f.outcome)).toEqual(['not-checked']);
+  expect(without[0]!.message).toContain('"fundingSync.mintUrl"');
+  // Where the app shows no source where the profile says (the control): not checked, naming the locator.
+  const elsewhere = await judged({ ...base, fundingSync, platform: { ...base.platform!, screens: { ...base.platform!.screens, fundingSource: 'li.no-such-source' } } });
+  expect(elsewhere.map((f) => f.outcome)).toEqual(['not-checked']);
+  expect(elsewhere[0]!.message).toContain('"platform.screens.fundingSource"');
 });

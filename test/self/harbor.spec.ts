@@ -5,7 +5,7 @@ import type { AnyRule } from '../../checks/finding';
 import { invalidTokenRefused, missingTokenRefused } from '../../checks/data-api';
 import { linkClaims } from '../../checks/mock-link';
 import { landingFrameAncestors, tamperedLinkRules } from '../../checks/mock-link-landing';
-import { collectionScreenShown, foreignHostCannotFrame, messagesToHostOnly, partnerDataEscaped } from '../../checks/sign-on';
+import { collectionScreenShown, foreignHostCannotFrame, fundingSynced, messagesToHostOnly, partnerDataEscaped } from '../../checks/sign-on';
 import type { Certification } from '../../reports/certification';
 import { FAULTS } from '../../sandbox/harbor/faults';
 import { runPlaywright } from '../support/run-playwright';
@@ -26,7 +26,8 @@ const expected: Partial<Record<keyof typeof FAULTS, AnyRule[]>> = {
   'renders-markup': [partnerDataEscaped],
   'skips-collection': [collectionScreenShown],
   'long-lived-links': [linkClaims],
-  // keeps-removed-sources is not here: the funding-sync rule is not yet judged against a platform the harness did not write.
+  // Judged through the reference partner's hook (fundingSync.mintUrl), on Harbor's own wallet screen.
+  'keeps-removed-sources': [fundingSynced],
 };
 
 const read = (out: string, name: string) => JSON.parse(readFileSync(path.join(out, 'certification', name, 'certification.json'), 'utf8')) as Certification;
@@ -41,6 +42,8 @@ test('the reference partner through Harbor gets the verdict and findings it gets
   expect(partnerOutcomes(harbor)).toEqual(partnerOutcomes(emulator));
   expect(harbor.platform?.verdict, harbor.platform?.summary).toBe('CONFORMS');
   expect(harbor.rules.filter((rule) => rule.owner === 'platform' && rule.outcome === 'failed').map((rule) => rule.id)).toEqual([]);
+  // Spec §4.2's removal rule, on a platform the harness did not write: judged, and passed.
+  expect(harbor.rules.find((rule) => rule.id === fundingSynced.id)?.outcome).toBe('passed');
   expect(run.code).toBe(0);
 });
 

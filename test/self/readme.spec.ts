@@ -97,6 +97,7 @@ test("the real platform sandbox's profile, filled in for Ledgerly with what its 
     tokenExchangeEncoding: 'json',
     clientId: 'reference-client',
     codes: { mintUrl: 'http://127.0.0.1:4400/test-hooks/codes?user=complete' },
+    fundingSync: { mintUrl: 'http://127.0.0.1:4400/test-hooks/codes?user=complete&funding-sources=without-last' },
     platform: { ...profile.platform, url: 'http://127.0.0.1:4403', partnerName: 'reference', hostOrigin: 'http://app.reference.example', authUrl: 'http://127.0.0.1:4404/sso/{partnerName}?code={code}', appOrigins: ['http://127.0.0.1:4404'] },
     dataApi: { ...profile.dataApi, baseUrl: 'http://127.0.0.1:4403' },
   };
