@@ -128,15 +128,17 @@ const filtersProbe = dataApiProbe({ id: 'data-api/filters', title: 'the ids and 
   if (ids.length < 3) return skip(filterRules, `the first page of ${walked} holds ${ids.length} items; 3 are needed to try "ids"`);
   const requested = [ids[0]!, ids[Math.floor(ids.length / 2)]!, ids.at(-1)!];
   // What the spec leaves open, as the profile states this API does it, else as the emulator does.
-  const { idsEncodings = ['comma', 'repeated'], maxLimit = 100, overLimit = 'refused', unknownCursor = 'refused', filterRequired: needsFilter = true, parameterErrorStatus } = api;
+  const { idsEncodings = ['comma', 'repeated'], maxLimit = 100, overLimit = 'refused', unknownCursor = 'refused', filterRequired: needsFilter = true, parameterErrorStatus, idsWithOrganization = false, nonPositiveLimit = 'refused' } = api;
+  const beside: ListParams = idsWithOrganization ? { organizationId } : {};
+  const servedFor = (limit: string) => (limit === String(maxLimit + 1) && overLimit === 'clamped' ? { served: maxLimit } : (limit === '0' || limit === '-1') && nonPositiveLimit === 'served' ? { served: maxLimit } : {});
   const refusedWith = parameterErrorStatus === undefined ? {} : { status: parameterErrorStatus };
   const cases = {
     ids: [
-      { encoding: '"ids=a,b,c"', params: { ids: requested } },
-      { encoding: '"ids=a&ids=b&ids=c"', params: { ids: requested, idsEncoding: 'repeated' as const } },
+      { encoding: '"ids=a,b,c"', params: { ...beside, ids: requested } as ListParams },
+      { encoding: '"ids=a&ids=b&ids=c"', params: { ...beside, ids: requested, idsEncoding: 'repeated' } as ListParams },
     ].filter((c) => idsEncodings.includes(c.params.idsEncoding ?? 'comma')),
     required: [{ case: `to /v1/${walked} without "organizationId" or "ids"`, params: {} }],
-    limit: ['0', '-1', 'abc', '1.5', String(maxLimit + 1)].map((limit) => ({ case: `with "limit=${limit}"`, url: `${pageUrl(api.baseUrl, walked, { organizationId })}&limit=${limit}`, ...(limit === String(maxLimit + 1) && overLimit === 'clamped' ? { served: maxLimit } : {}) })),
+    limit: ['0', '-1', 'abc', '1.5', String(maxLimit + 1)].map((limit) => ({ case: `with "limit=${limit}"`, url: `${pageUrl(api.baseUrl, walked, { organizationId })}&limit=${limit}`, ...servedFor(limit) })),
     after: [{ case: 'with an "after" that is no id of the listing', params: { organizationId, after: `certify-unknown-${randomUUID()}` }, ...(unknownCursor === 'empty' ? { served: 'empty' as const } : {}) }],
   };
   const get = (params: ListParams) => answer(http, request(api, walked, params));

@@ -202,6 +202,14 @@ const dataApiSchema = z
         .min(1)
         .optional()
         .meta({ description: 'the encodings of several "ids" the API reads: "comma" (ids=a,b), "repeated" (ids=a&ids=b); the spec leaves it open. Default: both, the emulator\'s' }),
+      idsWithOrganization: z
+        .boolean({ error: fieldError('write true or false') })
+        .optional()
+        .meta({ description: 'whether a listing reads "ids" only beside "organizationId" (spec §4.1 rule 1 leaves which filters each listing needs open): true sends "organizationId" with every "ids" request. Default: false, "ids" alone, the emulator\'s' }),
+      nonPositiveLimit: z
+        .enum(['refused', 'served'], { error: fieldError('must be "refused" (400) or "served" (a page of at most "maxLimit" items)') })
+        .optional()
+        .meta({ description: 'what a "limit" of 0 or -1 gets: "refused" with 400, or "served", a page of at most "maxLimit" items (the default size, say). Default: refused, the emulator\'s' }),
       maxLimit: z
         .number({ error: fieldError('give the largest page as a number') })
         .int()

@@ -41,6 +41,8 @@ test('the reference partner through Harbor gets the verdict and findings it gets
   expect(harbor.verdict).toBe('CERTIFIED');
   expect(partnerOutcomes(harbor)).toEqual(partnerOutcomes(emulator));
   expect(harbor.platform?.verdict, harbor.platform?.summary).toBe('CONFORMS');
+  // Its own choices stated in the profile (dataApi.idsWithOrganization among them): no warning is left.
+  expect(harbor.platform?.counts.warning, harbor.platform?.summary).toBe(0);
   expect(harbor.rules.filter((rule) => rule.owner === 'platform' && rule.outcome === 'failed').map((rule) => rule.id)).toEqual([]);
   // Spec §4.2's removal rule, on a platform the harness did not write: judged, and passed.
   expect(harbor.rules.find((rule) => rule.id === fundingSynced.id)?.outcome).toBe('passed');
