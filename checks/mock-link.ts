@@ -20,7 +20,8 @@ export interface MockLinkShape {
 /** The bundled emulator's: the spec says only "JWT-encoded account information". */
 export const emulatorMockLink: MockLinkShape = { algorithms: ['HS256'], claim: 'accountInfo', maxLifetimeSeconds: maxLinkLifetimeSeconds };
 /** A link as issued, and the shape this platform's links have (the emulator's unless the profile says). */
-type Shaped = IssuedLink & { shape?: MockLinkShape };
+/** `signature`: where the profile names the platform's published keys, whether the link verified with them, or why not. */
+type Shaped = IssuedLink & { shape?: MockLinkShape; signature?: { verified: true } | { problem: string } };
 /** A complete answer, without a redirect, from the mock-link endpoint under "platform.url". */
 export const mockLinkTransportRules = transportRules('mock-link', 'platform.url', 'platform');
 const impact = 'the mock-link sign-on the browser suites build on cannot be trusted';
@@ -70,14 +71,14 @@ export const linkAlgorithm: Rule<Shaped> = {
   field: 'token',
   clause: 'RFC8725 §3.1',
   level: 'MUST',
-  requirement: 'the JWT is signed with the algorithm the platform pins (HS256 on the emulator), never "none"',
+  requirement: 'the JWT is signed with the algorithm the platform pins (HS256 on the emulator), never "none", and verifies with the keys the platform publishes where the profile names them',
   impact,
   must: { othersIn: 'a link signed with no algorithm, or one the platform does not pin, can be forged' },
   emulatorChoice: { field: 'platform.mockLink.algorithms', what: 'the algorithm the link is signed with' },
-  check: ({ header, shape = emulatorMockLink }) =>
-    typeof header?.alg === 'string' && header.alg.toLowerCase() !== 'none' && shape.algorithms.includes(header.alg)
-      ? []
-      : [{ message: `the JWT's "alg" is ${JSON.stringify(header?.alg ?? '(no JWT)')}; sign with ${shape.algorithms.join(' or ')}` }],
+  check: ({ header, shape = emulatorMockLink, signature }) => {
+    if (typeof header?.alg !== 'string' || header.alg.toLowerCase() === 'none' || !shape.algorithms.includes(header.alg)) return [{ message: `the JWT's "alg" is ${JSON.stringify(header?.alg ?? '(no JWT)')}; sign with ${shape.algorithms.join(' or ')}` }];
+    return signature && 'problem' in signature ? [{ message: `the JWT's signature does not verify with the keys at "platform.mockLink.jwksUrl": ${signature.problem}; sign links with a key that set publishes` }] : [];
+  },
 };
 
 export const linkClaims: Rule<Shaped> = {

@@ -20,7 +20,8 @@ import {
 } from '../checks/mock-link';
 import type { Payload } from '../checks/payload';
 import { checkTransport } from '../checks/transport';
-import { answer } from '../client/http';
+import { answer, type HttpClient } from '../client/http';
+import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import { mockLinkBody, mockLinkRequest, platformSkipReason, type PlatformContext } from './platform';
 import { recorded, type Probe } from './probe';
 import { sampleAccountInfo } from '../shared/sample-account-info';
@@ -31,6 +32,19 @@ import { sampleAccountInfo } from '../shared/sample-account-info';
 const maxLandingHops = 5;
 
 const createRules = [linkCreated, linkAlgorithm, linkClaims, linkCarriesAccountInfo, landingReferrerPolicy, landingFrameAncestors, landingCookies];
+
+/** Whether `token` verifies with the key set the platform publishes at `jwksUrl`, in one of its algorithms; its lifetime is judged by its own rule. */
+export async function verifiedWith(http: HttpClient, jwksUrl: string, token: string, algorithms: readonly string[]): Promise<{ verified: true } | { problem: string }> {
+  const got = await answer(http, { method: 'GET', url: jwksUrl, headers: { accept: 'application/json' } });
+  if ('problem' in got) return { problem: `the key set gave no answer (${got.problem})` };
+  const keys = got.response.json.ok ? got.response.json.value : undefined;
+  try {
+    await compactVerify(token, createLocalJWKSet(keys as JSONWebKeySet), { algorithms: [...algorithms] });
+    return { verified: true };
+  } catch (error) {
+    return { problem: got.response.status === 200 ? (error as Error).message : `the key set answered ${got.response.status}` };
+  }
+}
 
 const createProbe: Probe<PlatformContext> = {
   id: 'mock-link/create',
@@ -50,7 +64,7 @@ const createProbe: Probe<PlatformContext> = {
       const findings = [
         ...transport.findings,
         ...evaluate(linkCreated, response, undefined),
-        ...evaluateAll([linkAlgorithm, linkClaims], { ...issued, shape: ctx.platform.mockLink }, undefined),
+        ...evaluateAll([linkAlgorithm, linkClaims], { ...issued, shape: ctx.platform.mockLink, ...(ctx.platform.mockLink.jwksUrl && issued.token ? { signature: await verifiedWith(http, ctx.platform.mockLink.jwksUrl, issued.token, ctx.platform.mockLink.algorithms) } : {}) }, undefined),
         ...evaluate(linkCarriesAccountInfo, { issued, sent: body.accountInfo as Payload, shape: ctx.platform.mockLink }, undefined),
       ];
       if (!issued.link) return skipRest(createProbe.rules, findings, 'no link was issued');

@@ -27,7 +27,7 @@ export interface Platform extends Omit<PlatformProfile, 'messages' | 'mockLink' 
   /** What the platform calls its messages to the host: the profile's, or the emulator's. */
   messages: MessageVocabulary;
   /** The mock link's JWT: the profile's, or the emulator's. */
-  mockLink: { algorithms: readonly string[]; claim: string; maxLifetimeSeconds: number; unauthorizedStatus?: number; invalidStatus?: number };
+  mockLink: { algorithms: readonly string[]; claim: string; maxLifetimeSeconds: number; unauthorizedStatus?: number; invalidStatus?: number; jwksUrl?: string };
   /** Where the embedded app is served from: the profile's, or the platform's own origin. */
   appOrigins: readonly string[];
   /** The auth URL for a fresh code. */

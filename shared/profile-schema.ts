@@ -144,7 +144,8 @@ const platformSchema = z
           maxLifetimeSeconds: z.number().int().positive().default(600).meta({ description: 'the longest a link may live, from "iat" to "exp"' }),
           unauthorizedStatus: z.number().int().min(400).max(499).optional().meta({ description: 'the status a request without its api-key, or with a wrong one, is refused with; the spec leaves it open. Default: 401, the emulator\'s' }),
           invalidStatus: z.number().int().min(400).max(499).optional().meta({ description: 'the status a request whose body is broken, lacks a field or contradicts itself is refused with; the spec leaves it open. Default: 400, the emulator\'s' }),
-        }, { error: fieldError('describe the mock link: {"algorithms", "claim", "maxLifetimeSeconds", "unauthorizedStatus", "invalidStatus"}') })
+          jwksUrl: httpUrl("where the platform publishes the keys its links are signed with (a JSON Web Key Set): each issued link's signature must verify with them, in one of \"algorithms\"").optional(),
+        }, { error: fieldError('describe the mock link: {"algorithms", "claim", "maxLifetimeSeconds", "unauthorizedStatus", "invalidStatus", "jwksUrl"}') })
         .optional()
         .meta({ description: "what the mock link's JWT is; the spec says only \"JWT-encoded account information\". Default: the emulator's (HS256, accountInfo, 600 s)" }),
       screens: z
