@@ -84,6 +84,18 @@ export const expiresInPresent: Rule<TokenFields> = {
     expiresIn === undefined ? [{ message: '"expires_in" is missing; send the token lifetime in seconds' }] : [],
 };
 
+export const tokenTypePresent: Rule<TokenFields> = {
+  id: 'token-exchange/token-type-present',
+  owner: 'partner',
+  field: 'token_type',
+  clause: 'RFC6749 §5.1',
+  level: 'SHOULD',
+  levelWhy: 'RFC 6749 §5.1 says "token_type REQUIRED", but the platform presents the token as a Bearer token whatever the response says: sign-on does not break without it',
+  requirement: '"token_type" is present (RFC 6749 §5.1: REQUIRED)',
+  impact: 'an OAuth client library that follows RFC 6749 refuses the response',
+  check: ({ token_type: type }) => (type === undefined ? [{ message: '"token_type" is missing; RFC 6749 §5.1: "token_type REQUIRED": send "token_type": "Bearer"' }] : []),
+};
+
 export const refreshTokenNoted: Rule<TokenFields> = {
   id: 'token-exchange/refresh-token',
   owner: 'partner',
@@ -120,7 +132,7 @@ export const cacheControlNoStore = headerHas('token-exchange/cache-control', 'Ca
 export const pragmaNoCache = headerHas('token-exchange/pragma', 'Pragma', 'no-cache');
 
 export const successResponseRules = [status200, contentTypeJson, bodyJsonObject, utf8Body, uniqueKeys, noProtoKeys, cacheControlNoStore, pragmaNoCache];
-export const tokenFieldRules = [accessToken, tokenTypeBearer, expiresInPositiveInteger, expiresInPresent, refreshTokenNoted];
+export const tokenFieldRules = [accessToken, tokenTypeBearer, tokenTypePresent, expiresInPositiveInteger, expiresInPresent, refreshTokenNoted];
 
 /** Judges the answer to a token request with a fresh code in the configured encoding; each gate blocks what it makes meaningless. */
 export function checkJsonResponse(trial: EncodingTrial): Finding[] {

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { jsonResponse, type JsonResponse } from '../../checks/evidence';
 import { evaluate, type Finding, type Rule } from '../../checks/finding';
 import { checkRefusal, unknownCodeInvalidGrant, unknownCodeRejected, noTokenWithoutCredentials, schemeOf, unauthorizedNamesScheme, unsupportedGrantTypeRejected, wrongSecretInvalidClient } from '../../checks/token-refusals';
-import { accessToken, cacheControlNoStore, checkJsonResponse, contentTypeJson, expiresInPositiveInteger, expiresInPresent, refreshTokenNoted, status200, tokenTypeBearer, bodyJsonObject, noProtoKeys, uniqueKeys, utf8Body } from '../../checks/token-response';
+import { accessToken, cacheControlNoStore, checkJsonResponse, contentTypeJson, expiresInPositiveInteger, expiresInPresent, refreshTokenNoted, status200, tokenTypeBearer, tokenTypePresent, bodyJsonObject, noProtoKeys, uniqueKeys, utf8Body } from '../../checks/token-response';
 import { diagnoseRefusal } from '../../checks/token-encoding';
 
 const response = (status: number, body: unknown, headers: Record<string, string> = {}): JsonResponse =>
@@ -74,6 +74,9 @@ test('token_type: Bearer in any case, or absent', () => {
   for (const type of ['Bearer', 'bearer', 'BEARER', undefined]) expect(outcomes(tokenTypeBearer, { token_type: type })).toEqual(['passed']);
   expect(messages(tokenTypeBearer, { token_type: 'mac' })).toEqual(['"token_type" is "mac"; send "Bearer" or leave it out']);
   expect(outcomes(tokenTypeBearer, { token_type: 1 })).toEqual(['failed']);
+  // Left out, it is no failure (the platform sends the token as Bearer), but RFC 6749 §5.1 makes it REQUIRED: a warning that quotes it.
+  expect(outcomes(tokenTypePresent, { token_type: 'Bearer' })).toEqual(['passed']);
+  expect(evaluate(tokenTypePresent, {}, undefined).map((f) => `${f.outcome}: ${f.message}`)).toEqual(['warning: "token_type" is missing; RFC 6749 §5.1: "token_type REQUIRED": send "token_type": "Bearer"']);
 });
 
 test('expires_in: a positive integer JSON number when present; absent is a SHOULD warning', () => {
