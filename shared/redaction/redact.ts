@@ -309,10 +309,12 @@ export function redactData(value: unknown, secrets: readonly Secret[]): unknown 
 
 /**
  * Digit runs long enough to be a bank account number or an undashed tax id, in partner data, to their
- * last 4 digits; a bare JSON number becomes a string, so the body stays JSON.
+ * last 4 digits, and dates to their year; a bare JSON number becomes a string, so the body stays JSON.
  */
 export function maskAccountNumbers(text: string): string {
   return text.replace(/(?<![\d.\w])\d(?:[ -]?\d){7,}(?![\d.\w])/g, (run, at: number) => {
+    // A date (a date of birth) keeps its year only, as the report's personal-data mask keeps it: its last 4 digits are its month and day.
+    if (/^\d{4}-\d{2}-\d{2}$/.test(run)) return `${run.slice(0, 4)}-••-••`;
     const digits = run.replace(/\D/g, '');
     const masked = maskKeepingLast4(digits);
     const before = text.slice(Math.max(0, at - 8), at).trimEnd().at(-1);

@@ -5,7 +5,7 @@ import { parseJson, type Exchange } from '../../checks/evidence';
 import type { Finding } from '../../checks/finding';
 import { buildCertification, type RunInfo, type TestRecord } from '../../reports/certification';
 import { certificationHtml } from '../../reports/html-report';
-import { redact, secretsOf } from '../../shared/redaction/redact';
+import { redact, redactEvidence, secretsOf } from '../../shared/redaction/redact';
 import { redactBytes } from '../../shared/redaction/files';
 import { maskPersonalData } from '../../shared/redaction/personal-data';
 import { curlOf } from '../../reports/reproduce';
@@ -37,6 +37,11 @@ test.describe('redaction', () => {
     expect(text).toContain('****2333');
     // An error code in an answer is not a secret, although its key is "code".
     expect(text).toContain('MISSING_FILTER');
+  });
+
+  test('a date of birth in stored evidence keeps its year only, never its month and day', () => {
+    const [stored] = redactEvidence([exchange({ method: 'GET', url: 'https://partner.example/api/account', headers: {} }, '{"user":{"dateOfBirth":"1990-01-01"},"bankAccountNumber":"000111222333"}')], []);
+    expect(stored!.response!.body).toBe('{"user":{"dateOfBirth":"1990-••-••"},"bankAccountNumber":"****2333"}');
   });
 
   test('masks by shape what it never saw: JWTs, Bearer credentials, secrets by name in JSON, forms, URLs and HAR', () => {
