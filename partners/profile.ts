@@ -92,6 +92,8 @@ function resolveEnv(value: unknown, at: string[], reading: EnvReading): unknown 
     }
     const resolved = reading.env[name];
     if (resolved === undefined) reading.errors.push(`"${at.join('.')}" reads env:${name}, which is not set; export ${name}=… or add it to .env`);
+    // An empty value is a line of .env still to fill in (npx partner-certify init writes it so), not a field to remove.
+    else if (resolved === '') reading.errors.push(`"${at.join('.')}" reads env:${name}, which is empty; give it its value in .env (${name}=…) or export it`);
     // A URL is never a secret as a whole: the report must say where it certified.
     else reading.values.push(...(isUrl(resolved) ? urlSecretParts(resolved) : [resolved]));
     return resolved;

@@ -72,6 +72,10 @@ test('env: values are read from the environment; an unset one is named', () => {
   expect(errorsOf(withEnv, { PARTNER_ACME_TOKEN_URL: valid.tokenExchangeUrl })).toEqual([
     'acme.json: "clientSecret" reads env:PARTNER_ACME_SECRET, which is not set; export PARTNER_ACME_SECRET=… or add it to .env',
   ]);
+  // The line init leaves in .env, still to fill in: named with its variable, never "remove the field".
+  expect(errorsOf(withEnv, { PARTNER_ACME_TOKEN_URL: valid.tokenExchangeUrl, PARTNER_ACME_SECRET: '' })).toEqual([
+    'acme.json: "clientSecret" reads env:PARTNER_ACME_SECRET, which is empty; give it its value in .env (PARTNER_ACME_SECRET=…) or export it',
+  ]);
   const dir = folderWith({ 'acme.json': withEnv });
   const loaded = loadProfile(path.join(dir, 'acme.json'), { PARTNER_ACME_SECRET: 's3cret', PARTNER_ACME_TOKEN_URL: valid.tokenExchangeUrl });
   expect(loaded.profile?.profile).toMatchObject({ clientSecret: 's3cret', tokenExchangeUrl: valid.tokenExchangeUrl });
