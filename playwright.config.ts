@@ -75,6 +75,10 @@ const ownProjects = [
   { name: 'loaded-machine', testDir: 'test/loaded', dependencies: ['self-test'], use: { trace: 'off' as const } },
 ];
 
+// JUnit goes to a file, also when a user adds one more with --add-reporter=junit: never 28 KB of XML on standard output.
+const junitFile = path.join(process.env.CERTIFICATION_REPORT_DIR ?? 'reports/out', 'junit.xml');
+process.env.PLAYWRIGHT_JUNIT_OUTPUT_FILE ??= junitFile;
+
 export default defineConfig<object, HarnessWorkerOptions>({
   // Before any test: every partner's URLs, code source and browser (fixtures/preflight.ts).
   globalSetup: own('fixtures/preflight'),
@@ -87,7 +91,7 @@ export default defineConfig<object, HarnessWorkerOptions>({
     [certificationReporter],
     ['list'],
     ['html', { open: 'never' }],
-    ['junit', { outputFile: path.join(process.env.CERTIFICATION_REPORT_DIR ?? 'reports/out', 'junit.xml') }],
+    ['junit', { outputFile: junitFile }],
   ],
   // A failing test keeps its trace: actions, DOM snapshots, network, console. Not the screencast: each screen
   // is attached as a screenshot already, and filming every context cost a second of a 2-core run's 8.

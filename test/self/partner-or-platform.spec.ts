@@ -55,10 +55,14 @@ test('a platform fault leaves a conformant partner CERTIFIED, the platform secti
 
 test("a partner fault leaves the platform section clean: one defect, one failure, the browser's code path blocked by it", async () => {
   test.setTimeout(180_000);
-  const run = await runPlaywright(['--project=acme'], { PARTNERS_DIR: partnersDir({ acme: profileWith({ partner: ['phone-with-spaces'] }) }) }, { reporters: ['certification'] });
+  const run = await runPlaywright(['--project=acme'], { PARTNERS_DIR: partnersDir({ acme: profileWith({ partner: ['phone-with-spaces'] }) }) }, { reporters: ['certification', 'junit'] });
   const cert = certificationOf(run.out, 'acme');
   expect(cert.verdict).toBe('NOT CERTIFIED');
   expect(failedOf(cert, 'partner')).toEqual(['account-info/user.phone/characters']);
+  // CI dashboards count JUnit failures: a failed rule is a <failure> that names it, never an <error>.
+  const junit = readFileSync(path.join(run.out, 'junit.xml'), 'utf8');
+  expect(junit).toMatch(/<failure message="1 MUST rule failed:/);
+  expect(junit).not.toContain('<error');
   for (const id of [appShown.id, navigatedMessage.id]) expect(cert.rules.find((r) => r.id === id)).toMatchObject({ outcome: 'not-checked', blockedBy: 'account-info/user.phone/characters' });
   expect(cert.platform?.verdict, cert.platform?.summary).toBe('CONFORMS');
   expect(failedOf(cert, 'platform')).toEqual([]);
