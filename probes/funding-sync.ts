@@ -7,7 +7,7 @@ import { answer, type HttpClient } from '../client/http';
 import { resourceRequest } from '../client/requests';
 import { CodeSourceError, mintedCodes } from './codes';
 import { exchangeCode } from './exchange';
-import { codePathBlocker, storesTestDataSkipReason, type BrowserProbeContext } from './platform';
+import { addressFor, codePathBlocker, storesTestDataSkipReason, type BrowserProbeContext } from './platform';
 import { browserProbe, frameOf, locate, screenTimeoutMs, signOn, text, type Session } from './browser-session';
 
 /** A funding source as the partner lists it: what the app can show of it. */
@@ -16,8 +16,6 @@ interface Source {
   nickname?: string;
 }
 
-/** Where a code opens the platform: as the partner's app sent the user there (codes.browser), else by the profile's auth URL. */
-const addressFor = (ctx: BrowserProbeContext, code: string) => ctx.codes.addressOf?.(code) ?? ctx.platform.codeUrl(code);
 
 /**
  * The ids of `sources` the app shows now: a source is shown where an element of `platform.screens.fundingSource`

@@ -61,6 +61,9 @@ export interface BrowserProbeContext extends PlatformContext {
   traceDir?: string;
 }
 
+/** Where a code opens the platform: as the partner's app sent the user there (codes.browser), else by the profile's auth URL. */
+export const addressFor = (ctx: BrowserProbeContext, code: string) => ctx.codes.addressOf?.(code) ?? ctx.platform.codeUrl(code);
+
 /** Thrown when the platform cannot be set up: a set-up problem, not a finding about the partner. */
 export class PlatformError extends Error {
   override name = 'PlatformError';

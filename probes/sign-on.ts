@@ -2,7 +2,7 @@ import { appShown, authenticationErrorMessage, collectionCompletes, collectionSc
 import { blocked, evaluate, evaluateAll, failed, notChecked, skipRest, unjudged, type AnyRule, type Blocker, type Finding } from '../checks/finding';
 import { signOnDecision } from '../checks/sign-on-decision';
 import type { HttpClient } from '../client/http';
-import { codePathBlocker, storesTestDataSkipReason, type BrowserProbeContext } from './platform';
+import { addressFor, codePathBlocker, storesTestDataSkipReason, type BrowserProbeContext } from './platform';
 import { type Probe } from './probe';
 import { partnerAppProbe } from './partner-app';
 import { fundingSyncSignOn } from './funding-sync';
@@ -37,8 +37,6 @@ async function whyNotShown(ctx: BrowserProbeContext, session: Session, http: Htt
   return { rule: linkAppShown.id, reason: 'the platform shows its app to no one: a mock link with valid account information does not reach it either' };
 }
 
-/** Where a code opens the platform: as the partner's app sent the user there (codes.browser), else by the profile's auth URL. */
-const addressFor = (ctx: BrowserProbeContext, code: string) => ctx.codes.addressOf?.(code) ?? ctx.platform.codeUrl(code);
 
 /** (b) The code path: the platform exchanges a fresh code with the partner and reads its endpoints. */
 const codeSignOn = browserProbe(
