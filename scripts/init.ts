@@ -25,6 +25,10 @@ const questions = [
 const optional = new Set(['funding-url', 'client-id']);
 
 async function main() {
+  if (process.argv.slice(3).some((arg) => arg === '--help' || arg === '-h')) {
+    console.log(`${usage}\n  writes partners/<name>.json, a .env line for its client secret and a playwright.config.js; asks for what the flags leave out`);
+    process.exit(0);
+  }
   const { values, positionals } = parseArgs({
     args: process.argv.slice(3),
     options: {

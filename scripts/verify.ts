@@ -15,6 +15,10 @@ function fail(message: string): never {
 }
 
 async function main() {
+  if (process.argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {
+    console.log(`${usage}\n  exit 0: every file holds and a trusted key signed; 1: a file changed, the signature does not hold, or no trusted key checked it; 2: a usage error`);
+    process.exit(0);
+  }
   let parsed;
   try {
     // A SHA-256 thumbprint in base64url may begin with "-", which parseArgs takes for an option: "--key -x…" is read as "--key=-x…".

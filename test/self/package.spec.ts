@@ -29,6 +29,14 @@ test('npm pack, installed into an empty folder: init writes a profile, and the p
   const installed = run('npm', ['install', '--prefer-offline', '--no-package-lock', tarball], folder);
   expect(installed.status, installed.output).toBe(0);
 
+  // --help, for the tool and each of its commands, in a folder that has no partners/ yet: usage, exit 0, nothing written.
+  for (const args of [['--help'], ['init', '--help'], ['verify', '--help']]) {
+    const help = run('npx', ['partner-certify', ...args], folder);
+    expect(help.status, `${args.join(' ')}: ${help.output}`).toBe(0);
+    expect(help.stdout, args.join(' ')).toMatch(/usage: /);
+  }
+  expect(readdirSync(folder).sort()).toEqual(['node_modules', 'package.json']);
+
   // No URL given and no one at the terminal: named, and nothing written.
   const asked = run('npx', ['partner-certify', 'init', 'refcopy'], folder);
   expect(asked.status).toBe(2);
