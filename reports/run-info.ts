@@ -2,8 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RunStamp } from '../shared/channel';
-import { platformKey } from '../shared/host-key';
-import type { Profile } from '../shared/profile-schema';
 import { runIdVariable } from '../shared/run-identity';
 import type { Certification } from './certification';
 import { packageRoot } from '../shared/package-root';
@@ -84,25 +82,6 @@ export function runProblems(stamps: readonly RunStamp[], partner: readonly RunSt
     if (missing.length > 0) problems.push(`${missing.length === 1 ? 'shard' : 'shards'} ${missing.join(', ')} of ${totals[0]} ${missing.length === 1 ? 'is' : 'are'} missing from the merge; gather every shard's blob report`);
   }
   return problems;
-}
-
-/**
- * The partner whose tests judge each platform for every partner of the run on it (DESIGN §4: the
- * platform's rules are the platform's, the same whichever partner signs on): by platform, the partner whose
- * platform set-up works, then whose profile reaches the most of it (a data API, then funding sources to sync),
- * then the first by name.
- */
-export function platformJudges(partners: readonly { name: string; profile?: Profile }[], setupFailed: ReadonlySet<string> = new Set()): Record<string, string> {
-  // A partner whose own platform credentials were refused judges the platform for no one (issue 40).
-  const reach = ({ name, profile }: { name: string; profile?: Profile }) => (setupFailed.has(name) ? -4 : 0) + (profile?.dataApi ? 2 : 0) + (profile?.fundingSourcesUrl ? 1 : 0);
-  const onPlatform = partners.filter((partner) => partner.profile?.platform);
-  const judges: Record<string, string> = {};
-  for (const partner of onPlatform) {
-    const key = platformKey(partner.profile!.platform!.url);
-    const peers = onPlatform.filter((other) => platformKey(other.profile!.platform!.url) === key);
-    judges[partner.name] = [...peers].sort((a, b) => reach(b) - reach(a) || a.name.localeCompare(b.name))[0]!.name;
-  }
-  return judges;
 }
 
 /** Which shards a merged run holds, or null for a run that was not sharded. */
