@@ -269,11 +269,12 @@ export const examplesFor = (fields: readonly string[]) => Object.fromEntries(fie
 /** Opens `src` in the host page; when the collection screen comes, the user types valid values, as a real one would. */
 /** What the frame shows once sign-on settled: where the collection screen comes, the user types valid values, as a real one would, and the screen after it is read. */
 export async function observeSignedOn(page: Page, platform: Platform, { frame = frameOf(page), beforeFill, messageWaitMs }: { frame?: FrameLocator; beforeFill?: () => Promise<void>; messageWaitMs?: number } = {}): Promise<Visit> {
-  const visit = await observe(page, platform, { frame, ...(messageWaitMs === undefined ? {} : { messageWaitMs }) });
+  const options = { frame, ...(messageWaitMs === undefined ? {} : { messageWaitMs }) };
+  const visit = await observe(page, platform, options);
   if (visit.screen !== 'collect') return visit;
   await beforeFill?.();
   await fillCollection(page, platform, examplesFor(await fieldsOnScreen(page, platform, frame)), frame);
-  return observe(page, platform, { frame, ...(messageWaitMs === undefined ? {} : { messageWaitMs }) });
+  return observe(page, platform, options);
 }
 
 export async function signOn(session: Session, platform: Platform, src: string, shot: string): Promise<Visit> {

@@ -82,10 +82,12 @@ export async function browserTrust(profile: Profile, caFile = profile.caFile): P
   const ca = readFileSync(caFile, 'utf8');
   const problems = (await Promise.all(origins.map((origin) => certificateProblem(origin, ca, profile.requestTimeoutMs)))).filter((problem) => problem !== undefined);
   if (pemBlocks(ca).length === 0) return { untrusted: [...problems, `"caFile" ${caFile} holds no PEM certificate`] };
+  // The browser suites stop on an origin the CA does not vouch for: no home is made for a browser that will not start.
+  if (problems.length > 0) return { untrusted: problems };
   const home = await homeTrusting(ca).then(
     (dir) => dir,
     (error: NodeJS.ErrnoException) => ({ problem: error.code === 'ENOENT' ? certutilMissing : `"caFile": certutil could not add ${caFile}: ${String(error.message).split('\n')[0]}` }),
   );
-  if (typeof home !== 'string') return { untrusted: [...problems, home.problem] };
-  return { env: { ...(process.env as Record<string, string>), HOME: home }, untrusted: problems };
+  if (typeof home !== 'string') return { untrusted: [home.problem] };
+  return { env: { ...(process.env as Record<string, string>), HOME: home }, untrusted: [] };
 }

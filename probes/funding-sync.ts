@@ -16,6 +16,8 @@ interface Source {
   nickname?: string;
 }
 
+/** The ids the emulator's app shows: it marks each source with its id. */
+const emulatorShownIds = (page: Page) => frameOf(page).locator('[data-funding-source]').evaluateAll((items) => items.map((item) => item.getAttribute('data-funding-source') ?? ''));
 
 /**
  * The ids of `sources` the app shows now: a source is shown where an element of `platform.screens.fundingSource`
@@ -75,7 +77,7 @@ async function throughPartnerHook(ctx: BrowserProbeContext, session: Session, ht
 async function plantedInEmulator(ctx: BrowserProbeContext, session: Session, http: HttpClient): Promise<Finding[]> {
   const first = await signOn(session, ctx.platform, addressFor(ctx, await ctx.codes.next()), 'funding-first');
   if (first.screen !== 'app') return skip([fundingSynced], `the first sign-on did not reach the app (it showed ${first.screen})`);
-  const partnerIds = await frameOf(session.page).locator('[data-funding-source]').evaluateAll((items) => items.map((item) => item.getAttribute('data-funding-source') ?? ''));
+  const partnerIds = await emulatorShownIds(session.page);
   const live = await ctx.accountInfo();
   if ('blocker' in live) return blocked([fundingSynced], live.blocker);
   const userId = isObject(live.payload.user) ? text(live.payload.user.id) : undefined;
@@ -89,7 +91,7 @@ async function plantedInEmulator(ctx: BrowserProbeContext, session: Session, htt
   });
   if (planted.response?.status !== 200) return skip([fundingSynced], `the emulator did not take the earlier funding source (${planted.failure?.message ?? planted.response?.status})`);
   const second = await signOn(session, ctx.platform, addressFor(ctx, await ctx.codes.next()), 'funding-second');
-  const shownIds = second.screen === 'app' ? await frameOf(session.page).locator('[data-funding-source]').evaluateAll((items) => items.map((item) => item.getAttribute('data-funding-source') ?? '')) : [];
+  const shownIds = second.screen === 'app' ? await emulatorShownIds(session.page) : [];
   return evaluate(fundingSynced, { ...second, shownIds, partnerIds, seeded }, undefined);
 }
 

@@ -74,14 +74,17 @@ const createProbe: Probe<PlatformContext> = {
       const jar = new Map<string, Map<string, string>>();
       let url = issued.link;
       for (let hop = 0; hop < maxLandingHops; hop++) {
-        const cookies = [...(jar.get(new URL(url).host) ?? [])].map(([name, value]) => `${name}=${value}`).join('; ');
+        const host = new URL(url).host;
+        const hostJar = jar.get(host) ?? new Map<string, string>();
+        jar.set(host, hostJar);
+        const cookies = [...hostJar].map(([name, value]) => `${name}=${value}`).join('; ');
         const exchange = await http.send({ method: 'GET', url, headers: { accept: 'text/html', ...(cookies ? { cookie: cookies } : {}) } });
         hops.push(exchange);
         const { status, headers } = exchange.response ?? {};
         for (const line of (headers?.['set-cookie'] ?? '').split('\n').filter(Boolean)) {
           const [pair = ''] = line.split(';');
           const at = pair.indexOf('=');
-          if (at > 0) jar.set(new URL(url).host, (jar.get(new URL(url).host) ?? new Map<string, string>()).set(pair.slice(0, at).trim(), pair.slice(at + 1).trim()));
+          if (at > 0) hostJar.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
         }
         if (status === undefined || status < 300 || status > 399 || !headers?.location || !URL.canParse(headers.location, url)) break;
         url = new URL(headers.location, url).href;

@@ -1,5 +1,5 @@
 import { pageUrl } from '../client/data-api';
-import { profileClient, type HttpRequest } from '../client/http';
+import { profileClient, type HttpClient, type HttpRequest } from '../client/http';
 import { bodyPreview } from '../checks/evidence';
 import { mockLinkUrl } from '../shared/platform-urls';
 import type { Profile } from '../shared/profile-schema';
@@ -15,26 +15,31 @@ import type { Profile } from '../shared/profile-schema';
 
 const unauthorized = (status: number | undefined, stated?: number) => status !== undefined && (stated === undefined ? [401, 403] : [stated]).includes(status);
 
-async function refused(profile: Profile, request: HttpRequest, stated?: number): Promise<string | undefined> {
-  const { response } = await profileClient(profile).send(request);
+async function refused(http: HttpClient, request: HttpRequest, stated?: number): Promise<string | undefined> {
+  const { response } = await http.send(request);
   return response && unauthorized(response.status, stated) ? `${response.status} ${bodyPreview(response.body)}` : undefined;
 }
 
 /** The platform credentials of `profile` that the platform refuses, one line each naming the field and the fix. */
 export async function platformSetupProblems(profile: Profile): Promise<string[]> {
   const { platform, dataApi } = profile;
+  const http = profileClient(profile);
   const checks: Promise<string | undefined>[] = [];
   if (platform)
     checks.push(
-      refused(profile, { method: 'POST', url: mockLinkUrl(platform.url), headers: { 'api-key': platform.apiKey, 'content-type': 'application/json', accept: 'application/json' }, body: '{}' }, platform.mockLink?.unauthorizedStatus).then(
+      refused(http, { method: 'POST', url: mockLinkUrl(platform.url), headers: { 'api-key': platform.apiKey, 'content-type': 'application/json', accept: 'application/json' }, body: '{}' }, platform.mockLink?.unauthorizedStatus).then(
         (answer) => answer && `"platform.apiKey": the platform refused it (${answer}); correct "platform.apiKey" (the platform team issues it for "${platform.partnerName}")`,
       ),
     );
   if (dataApi)
     checks.push(
-      refused(profile, { method: 'GET', url: pageUrl(dataApi.baseUrl, 'organizations', { limit: 1 }), headers: { accept: 'application/json', authorization: `Bearer ${dataApi.token}` } }).then(
+      refused(http, { method: 'GET', url: pageUrl(dataApi.baseUrl, 'organizations', { limit: 1 }), headers: { accept: 'application/json', authorization: `Bearer ${dataApi.token}` } }).then(
         (answer) => answer && `"dataApi.token": the data API refused it (${answer}); correct "dataApi.token"`,
       ),
     );
-  return (await Promise.all(checks)).filter((problem): problem is string => typeof problem === 'string');
+  try {
+    return (await Promise.all(checks)).filter((problem): problem is string => typeof problem === 'string');
+  } finally {
+    await http.close?.();
+  }
 }

@@ -6,7 +6,7 @@ const on = (url: string, extra: Partial<Profile> = {}) => ({ platform: { url }, 
 
 test('the platform is judged by a partner whose set-up works, then by reach, then by name; each platform by its own', () => {
   const partners = [
-    { name: 'aardvark', profile: on('http://127.0.0.1:4401', { dataApi: { baseUrl: 'http://127.0.0.1:4401', token: 't' } } as Partial<Profile>) },
+    { name: 'aardvark', profile: on('http://127.0.0.1:4401', { dataApi: { baseUrl: 'http://127.0.0.1:4401', token: 't' } }) },
     { name: 'zebra', profile: on('http://localhost:4401') },
     { name: 'yak', profile: on('https://other.example') },
   ];
