@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Certification } from '../../reports/certification';
@@ -40,4 +42,22 @@ test('alone, a partner whose platform api key is refused is stopped by the prefl
   const run = await runPlaywright(['--project=aardvark'], { PARTNERS_DIR: dir });
   expect(run.stderr).toMatch(/preflight: aardvark: "platform\.apiKey": the platform refused it \(401 /);
   expect(run.code).toBe(2);
+});
+
+test("a platform that quotes the refused api key back: the preflight line names the field, and the key is masked", async () => {
+  const key = 'echoed-platform-key-7f3a9c';
+  const server = createServer((request, response) => response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `api-key ${String(request.headers['api-key'])} is not valid` })));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const dir = partnersDir({ aardvark: { ...onEmulator('aardvark', 'env:PARTNER_AARDVARK_KEY'), platform: { ...onEmulator('aardvark').platform, url, apiKey: 'env:PARTNER_AARDVARK_KEY' }, dataApi: undefined } });
+    const run = await runPlaywright(['--project=aardvark'], { PARTNERS_DIR: dir, PARTNER_AARDVARK_KEY: key });
+    expect(run.stderr).toMatch(/preflight: aardvark: "platform\.apiKey": the platform refused it \(401 /);
+    // The answer quoted the key (the positive control), and the line shows it masked.
+    expect(run.stderr).toContain('api-key [redacted] is not valid');
+    expect(run.stderr + run.stdout).not.toContain(key);
+    expect(run.code).toBe(2);
+  } finally {
+    server.close();
+  }
 });
