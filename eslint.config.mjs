@@ -28,7 +28,9 @@ const arrows = Object.entries(mayImport).map(([layer, allowed]) => ({
     'no-restricted-imports': [
       'error',
       {
-        ...(layer === 'checks' ? { paths: notInChecks.map((name) => ({ name, message: 'checks/ holds pure rules: no browser, network or file I/O (DESIGN §2).' })) } : {}),
+        ...(layer === 'checks'
+          ? { paths: notInChecks.map((name) => ({ name, message: 'checks/ holds pure rules: no browser, network or file I/O (DESIGN §2).' })) }
+          : {}),
         patterns: layers
           .filter((other) => other !== layer && !allowed.includes(other))
           .map((other) => ({

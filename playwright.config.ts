@@ -41,7 +41,12 @@ if (isMainProcess) {
   // --reporter replaces the configured reporters, the certification reporter among them, which plans the
   // run and writes the report: a certification without it would be neither scheduled nor reported.
   const named = reportersNamed(process.argv);
-  if (isTestCommand(process.argv) && named && !named.some((reporter) => /certification-reporter/.test(reporter)) && profiles.some(({ name }) => runsProject(process.argv, name))) {
+  if (
+    isTestCommand(process.argv) &&
+    named &&
+    !named.some((reporter) => /certification-reporter/.test(reporter)) &&
+    profiles.some(({ name }) => runsProject(process.argv, name))
+  ) {
     console.error(
       `--reporter=${named.join(',')} replaces the configured reporters, and with them the certification reporter, which plans a certification and writes its report; ` +
         `add yours to the configured ones instead: --add-reporter=${named.join(',')}, or name it first: --reporter=${path.relative(process.cwd(), certificationReporter)},${named.join(',')}`,
@@ -87,25 +92,22 @@ export default defineConfig<object, HarnessWorkerOptions>({
   forbidOnly: Boolean(process.env.CI),
   // The certification reporter comes first: it masks each step, error, attachment and trace in place, before
   // any other reporter prints or stores it.
-  reporter: [
-    [certificationReporter],
-    ['list'],
-    ['html', { open: 'never' }],
-    ['junit', { outputFile: junitFile }],
-  ],
+  reporter: [[certificationReporter], ['list'], ['html', { open: 'never' }], ['junit', { outputFile: junitFile }]],
   // A failing test keeps its trace: actions, DOM snapshots, network, console. Not the screencast: each screen
   // is attached as a screenshot already, and filming every context cost a second of a 2-core run's 8.
   use: { launchOptions: chromiumLaunchOptions(), trace: { mode: 'retain-on-failure', screenshots: false } },
   // The bundled sandbox, for the harness's own tests and any profile that points at it; not for a partner's own server.
-  webServer: developing || profiles.some(({ profile }) => usesSandbox(profile))
-    ? {
-        command: path.extname(__filename) === '.ts' ? `node --import tsx ${JSON.stringify(own('sandbox/main'))}` : `node ${JSON.stringify(own('sandbox/main'))}`,
-        url: `${sandboxOrigins.partner}/health`,
-        // Also when nested runs (test/self) start inside a run that already has the sandbox up.
-        reuseExistingServer: true,
-        timeout: 30_000,
-      }
-    : undefined,
+  webServer:
+    developing || profiles.some(({ profile }) => usesSandbox(profile))
+      ? {
+          command:
+            path.extname(__filename) === '.ts' ? `node --import tsx ${JSON.stringify(own('sandbox/main'))}` : `node ${JSON.stringify(own('sandbox/main'))}`,
+          url: `${sandboxOrigins.partner}/health`,
+          // Also when nested runs (test/self) start inside a run that already has the sandbox up.
+          reuseExistingServer: true,
+          timeout: 30_000,
+        }
+      : undefined,
   projects: [
     ...(developing ? ownProjects : []),
     ...profiles.map(({ name, file, profile }) => ({

@@ -22,7 +22,8 @@ function addressRules(address: 'address' | 'legalAddress') {
       length: length(line1, 1),
       poBox: constraint(line1, 'po-box', {
         requirement: `"${line1.path}" is a street address, not a PO box`,
-        problem: ({ value }) => (isPoBox(value) ? 'that is a PO box; the platform needs the street address of the business, so send it and keep the PO box out' : undefined),
+        problem: ({ value }) =>
+          isPoBox(value) ? 'that is a PO box; the platform needs the street address of the business, so send it and keep the PO box out' : undefined,
       }),
       houseNumber: constraint(line1, 'house-number', {
         level: 'SHOULD',

@@ -50,7 +50,8 @@ export const taxId = {
     requirement: 'an ITIN starts with the digit 9',
     schemaAt: 'company.taxInfo',
     schema: { if: { properties: { type: { const: 'ITIN' } }, required: ['type'] }, then: { properties: { identifier: { type: 'string', pattern: '^-*9' } } } },
-    problem: ({ value }) => `an ITIN, but it starts with ${JSON.stringify(value.replace(/-/g, '')[0] ?? '')}; every ITIN starts with 9, so check the type and the number`,
+    problem: ({ value }) =>
+      `an ITIN, but it starts with ${JSON.stringify(value.replace(/-/g, '')[0] ?? '')}; every ITIN starts with 9, so check the type and the number`,
   }),
   ssnArea: plausible('ssn-area', 'SSN', 'SSA SSN area numbers', 'an SSN never starts with 000, 666 or 900–999', ssnAreaValid),
   itinGroup: plausible('itin-group', 'ITIN', 'IRS ITIN format', 'an ITIN has 50–65, 70–88, 90–92 or 94–99 as its 4th and 5th digits', itinGroupValid),
@@ -62,7 +63,7 @@ function plausible(name: string, type: string, clause: ClauseId, requirement: st
     level: 'SHOULD',
     clause,
     requirement,
-    impact: 'the payment provider\'s checks will likely reject the business later, when the user tries to pay',
+    impact: "the payment provider's checks will likely reject the business later, when the user tries to pay",
     appliesTo: (value) => taxIdDigits.test(value),
     problem: ({ parent, value }) => (parent.type === type && !valid(value) ? `not a plausible ${type}: ${requirement}; check the number` : undefined),
   });
@@ -111,7 +112,9 @@ export const naicsCode = {
     requirement: '"company.industry.naicsCode" is a 2, 4 or 6 digit integer from 10 to 999999',
     schema: naicsCodeSchema,
     problem: ({ value }) =>
-      Number.isInteger(value) ? `${String(value).length} digits; send a 2, 4 or 6 digit NAICS code (e.g. 54 or 541511)` : 'not a whole number; send a 2, 4 or 6 digit NAICS code',
+      Number.isInteger(value)
+        ? `${String(value).length} digits; send a 2, 4 or 6 digit NAICS code (e.g. 54 or 541511)`
+        : 'not a whole number; send a 2, 4 or 6 digit NAICS code',
   }),
   sector: constraint(naicsCodeField, 'sector', {
     level: 'SHOULD',
@@ -119,7 +122,10 @@ export const naicsCode = {
     requirement: '"company.industry.naicsCode" starts with a NAICS sector',
     impact: 'the user is shown a wrong or empty industry and may be asked to pick one',
     appliesTo: isNaicsCode,
-    problem: ({ value }) => (naicsSectors.includes(String(value).slice(0, 2) as (typeof naicsSectors)[number]) ? undefined : `${String(value).slice(0, 2)} is not a NAICS sector; check the code`),
+    problem: ({ value }) =>
+      naicsSectors.includes(String(value).slice(0, 2) as (typeof naicsSectors)[number])
+        ? undefined
+        : `${String(value).slice(0, 2)} is not a NAICS sector; check the code`,
   }),
 };
 export const industryName = presentAndTyped(industryNameField);

@@ -16,11 +16,14 @@ function codeSlot(authUrl: URL): Slot | undefined {
   return after === undefined ? undefined : { before, after };
 }
 
-const parse = (src: string | undefined, authUrl: string) => (src && URL.canParse(src) && URL.canParse(authUrl) ? { framed: new URL(src), wanted: new URL(authUrl) } : undefined);
+const parse = (src: string | undefined, authUrl: string) =>
+  src && URL.canParse(src) && URL.canParse(authUrl) ? { framed: new URL(src), wanted: new URL(authUrl) } : undefined;
 
 /** The code in the path of `framed` where `slot` puts it; undefined when the path is not the template's. */
 function codeInPath(path: string, { before, after }: { before: string; after: string }): string | undefined {
-  return path.length > before.length + after.length && path.startsWith(before) && path.endsWith(after) ? path.slice(before.length, path.length - after.length) : undefined;
+  return path.length > before.length + after.length && path.startsWith(before) && path.endsWith(after)
+    ? path.slice(before.length, path.length - after.length)
+    : undefined;
 }
 
 /** The code in a framed address, read where the auth URL template puts it (a query parameter or a path segment); undefined when it is not the auth URL. */
@@ -70,11 +73,15 @@ export function authUrlDifference(src: string | undefined, authUrl: string): str
   const slot = codeSlot(wanted);
   if (!slot) return undefined;
   const pathMatches = 'param' in slot ? framed.pathname === wanted.pathname : codeInPath(framed.pathname, slot) !== undefined;
-  if (!pathMatches) return `its path is ${JSON.stringify(framed.pathname)}, not ${JSON.stringify('param' in slot ? wanted.pathname : `${slot.before}<code>${slot.after}`)}`;
+  if (!pathMatches)
+    return `its path is ${JSON.stringify(framed.pathname)}, not ${JSON.stringify('param' in slot ? wanted.pathname : `${slot.before}<code>${slot.after}`)}`;
   for (const [name, value] of wanted.searchParams) {
     if ('param' in slot && name === slot.param) continue;
     const given = framed.searchParams.get(name);
-    if (given !== value) return given === null ? `it has no "${name}" parameter; the auth URL has "${name}=${value}"` : `its "${name}" parameter is ${JSON.stringify(given)}, not ${JSON.stringify(value)}`;
+    if (given !== value)
+      return given === null
+        ? `it has no "${name}" parameter; the auth URL has "${name}=${value}"`
+        : `its "${name}" parameter is ${JSON.stringify(given)}, not ${JSON.stringify(value)}`;
   }
   if ('param' in slot && !framed.searchParams.get(slot.param)) return `it has no code in its "${slot.param}" parameter`;
   return undefined;

@@ -9,7 +9,15 @@ import { type JsonSchema, type Marker } from './payload';
 import { payloadSchema } from './payload-schema';
 import { accountInfoConsistent, accountInfoResource, bodyRules, fundingSourceIdsStable, fundingSourcesResource } from './resources';
 import { tokenTransportRules } from './token-exchange';
-import { codeExpires, concurrentRedemption, credentialsInUriRefused, duplicateParamRefused, getRefused, noEchoedCredentials, unknownParamIgnored } from './token-hardening';
+import {
+  codeExpires,
+  concurrentRedemption,
+  credentialsInUriRefused,
+  duplicateParamRefused,
+  getRefused,
+  noEchoedCredentials,
+  unknownParamIgnored,
+} from './token-hardening';
 import { unguessableCodes, unguessableTokens } from './token-entropy';
 import { configuredEncodingAccepted, negativeCasesEncoding, otherEncodingNoted } from './token-encoding';
 import { issuedTokenAccepted, successResponseRules, tokenFieldRules } from './token-response';
@@ -92,7 +100,8 @@ export const allRules: readonly AnyRule[] = Object.values(catalogue).flat();
 
 const always: readonly Marker[] = ['Yes'];
 const withoutCollecting: readonly Marker[] = ['Yes', 'Yes*'];
-const harnessOnly = 'The harness checks more than JSON Schema can say: ages on the run date, PO boxes, US phone validity, consistency across calls and SHOULD-level plausibility. See docs/RULES.md.';
+const harnessOnly =
+  'The harness checks more than JSON Schema can say: ages on the run date, PO boxes, US phone validity, consistency across calls and SHOULD-level plausibility. See docs/RULES.md.';
 
 export const publishedSchemas: Record<string, JsonSchema> = {
   'account-info.schema.json': payloadSchema(accountInfoFieldRules, {

@@ -6,13 +6,21 @@
 
 /** Each policy's directives: a header may carry several policies, comma-separated, and each must allow a load. */
 export function policies(header: string): Map<string, string[]>[] {
-  return header
-    .split(',')
-    .map((policy) => new Map(policy.split(';').map((part) => part.trim().split(/\s+/)).filter(([name]) => name).map(([name, ...sources]) => [name!.toLowerCase(), sources] as const)));
+  return header.split(',').map(
+    (policy) =>
+      new Map(
+        policy
+          .split(';')
+          .map((part) => part.trim().split(/\s+/))
+          .filter(([name]) => name)
+          .map(([name, ...sources]) => [name!.toLowerCase(), sources] as const),
+      ),
+  );
 }
 
 /** The sources of the first of `names` the policy has (a fallback list such as frame-src, child-src, default-src); undefined when none. */
-export const sourcesOf = (policy: ReadonlyMap<string, string[]>, ...names: string[]) => names.map((name) => policy.get(name)).find((sources) => sources !== undefined);
+export const sourcesOf = (policy: ReadonlyMap<string, string[]>, ...names: string[]) =>
+  names.map((name) => policy.get(name)).find((sources) => sources !== undefined);
 
 const defaultPorts: Record<string, string> = { 'http:': '80', 'https:': '443' };
 
@@ -22,7 +30,17 @@ const schemeAdmits = (scheme: string, target: URL) => target.protocol === scheme
 /** CSP3 §6.7.2.8: a source path ending in `/` admits the paths under it, another only itself; none admits every path. */
 function pathAllows(sourcePath: string | undefined, target: URL): boolean {
   if (sourcePath === undefined || sourcePath === '') return true;
-  const decode = (path: string) => (path.split('/').map((segment) => { try { return decodeURIComponent(segment); } catch { return segment; } }).join('/'));
+  const decode = (path: string) =>
+    path
+      .split('/')
+      .map((segment) => {
+        try {
+          return decodeURIComponent(segment);
+        } catch {
+          return segment;
+        }
+      })
+      .join('/');
   const [source, path] = [decode(sourcePath), decode(target.pathname || '/')];
   return source.endsWith('/') ? path.startsWith(source) : path === source;
 }

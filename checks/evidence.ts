@@ -141,12 +141,10 @@ function readJson(response: ResponseRecord): JsonResponse {
 export const jsonObject = (response: JsonResponse): Record<string, unknown> | undefined =>
   response.json.ok && isObject(response.json.value) ? response.json.value : undefined;
 
-export const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `application/json; charset=utf-8` → `application/json`. */
-export const mediaType = (headers: Record<string, string>): string =>
-  (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+export const mediaType = (headers: Record<string, string>): string => (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 
 export function jsonType(value: unknown): string {
   if (value === null) return 'null';
@@ -160,7 +158,10 @@ export function jsonType(value: unknown): string {
  * to a fragment no mask would recognise.
  */
 export function bodyPreview(body: string, max = 60): string {
-  const flat = body.slice(0, max + 1000).replace(/\s+/g, ' ').trim();
+  const flat = body
+    .slice(0, max + 1000)
+    .replace(/\s+/g, ' ')
+    .trim();
   if (flat.length <= max) return JSON.stringify(flat);
   const wordEnd = /^[^\s"'<>,;]{0,200}/.exec(flat.slice(max))![0].length;
   const cut = flat.slice(0, max + wordEnd);

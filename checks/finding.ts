@@ -138,7 +138,11 @@ export function evaluateAll<I, C>(rules: readonly Rule<I, C>[], input: I, ctx: C
     if (issues.length === 0) findings.push(finding(rule, 'passed', rule.requirement));
     for (const issue of issues.slice(0, issuesPerRule)) {
       const { code, params } = issue;
-      findings.push({ ...finding(rule, issue.outcome ?? outcomeOfLevel[rule.level], issue.message, issue.field ?? rule.field), ...(code !== undefined ? { code } : {}), ...(params ? { params } : {}) });
+      findings.push({
+        ...finding(rule, issue.outcome ?? outcomeOfLevel[rule.level], issue.message, issue.field ?? rule.field),
+        ...(code !== undefined ? { code } : {}),
+        ...(params ? { params } : {}),
+      });
     }
     const more = issues.length - issuesPerRule;
     if (more > 0) {
@@ -179,10 +183,16 @@ export const notYetJudged = (rules: readonly AnyRule[], findings: readonly Findi
 };
 
 /** `findings`, and every rule of `rules` they leave unjudged skipped for `reason`: an early return that cannot forget a rule. */
-export const skipRest = (rules: readonly AnyRule[], findings: readonly Finding[], reason: string): Finding[] => [...findings, ...skip(notYetJudged(rules, findings), reason)];
+export const skipRest = (rules: readonly AnyRule[], findings: readonly Finding[], reason: string): Finding[] => [
+  ...findings,
+  ...skip(notYetJudged(rules, findings), reason),
+];
 
 /** `findings`, and every rule of `rules` they leave unjudged blocked by `blocker`. */
-export const blockRest = (rules: readonly AnyRule[], findings: readonly Finding[], blocker: Blocker): Finding[] => [...findings, ...blocked(notYetJudged(rules, findings), blocker)];
+export const blockRest = (rules: readonly AnyRule[], findings: readonly Finding[], blocker: Blocker): Finding[] => [
+  ...findings,
+  ...blocked(notYetJudged(rules, findings), blocker),
+];
 
 /** The blocker a set of findings holds: its first failed rule, or undefined when none failed. */
 export function firstFailure(findings: readonly Finding[], reason: string): Blocker | undefined {
@@ -191,5 +201,4 @@ export function firstFailure(findings: readonly Finding[], reason: string): Bloc
 }
 
 export const failed = (findings: readonly Finding[]): Finding[] => findings.filter((f) => f.outcome === 'failed');
-export const notPassing = (findings: readonly Finding[]): Finding[] =>
-  findings.filter((f) => f.outcome === 'failed' || f.outcome === 'warning');
+export const notPassing = (findings: readonly Finding[]): Finding[] => findings.filter((f) => f.outcome === 'failed' || f.outcome === 'warning');

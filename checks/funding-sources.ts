@@ -107,7 +107,11 @@ export const routingNumber = {
     requirement: '"bankRoutingNumber" is 9 digits with a valid ABA checksum',
     impact: 'payments from this source will be returned by the bank',
     problem: ({ value }) =>
-      abaChecksumValid(value) ? undefined : /^[0-9]{9}$/.test(value) ? 'not a routing number: its ABA checksum fails; check the digits' : 'not 9 digits; send the 9-digit ABA routing number',
+      abaChecksumValid(value)
+        ? undefined
+        : /^[0-9]{9}$/.test(value)
+          ? 'not a routing number: its ABA checksum fails; check the digits'
+          : 'not 9 digits; send the 9-digit ABA routing number',
   }),
 };
 

@@ -56,7 +56,9 @@ export const landingReferrerPolicy: Rule<Landing> = {
   check: ({ tokenResponses }) =>
     tokenResponses
       .filter(({ referrerPolicy }) => !/(^|,)\s*no-referrer\s*$/i.test(referrerPolicy ?? ''))
-      .map(({ referrerPolicy }) => ({ message: `"referrer-policy" is ${JSON.stringify(referrerPolicy ?? '(missing)')} on the response whose address carries the token; send "no-referrer" there` })),
+      .map(({ referrerPolicy }) => ({
+        message: `"referrer-policy" is ${JSON.stringify(referrerPolicy ?? '(missing)')} on the response whose address carries the token; send "no-referrer" there`,
+      })),
 };
 
 export const landingFrameAncestors: Rule<Landing> = {
@@ -66,12 +68,14 @@ export const landingFrameAncestors: Rule<Landing> = {
   clause: 'CSP3 frame-ancestors',
   level: 'MUST',
   requirement: "the landing page's CSP allows the partner's host origin as a frame ancestor, and no wildcard",
-  impact: 'any site can frame the app (clickjacking), or the partner\'s own app cannot',
+  impact: "any site can frame the app (clickjacking), or the partner's own app cannot",
   must: { signOn: "without the partner's origin among the frame ancestors, the partner's app cannot show the platform" },
   // Other named origins are the platform's business (two host origins of one partner, say); a wildcard, or
   // a scheme alone, lets any site frame the app.
   check: ({ headers, hostOrigin }) => {
-    const directive = policies(headers['content-security-policy'] ?? '').map((policy) => sourcesOf(policy, 'frame-ancestors')).find(Boolean);
+    const directive = policies(headers['content-security-policy'] ?? '')
+      .map((policy) => sourcesOf(policy, 'frame-ancestors'))
+      .find(Boolean);
     const sources = directive ?? [];
     const wildcard = sources.find((source) => source.includes('*') || /^[a-z][a-z0-9+.-]*:$/i.test(source));
     if (sources.includes(hostOrigin) && !wildcard) return [];
@@ -81,8 +85,13 @@ export const landingFrameAncestors: Rule<Landing> = {
 };
 
 /** Same site, as a browser tells it for SameSite: the scheme and the host (no registrable domain is guessed: another host is another site). */
-const sameSite = (a: string, b: string) => URL.canParse(a) && URL.canParse(b) && new URL(a).protocol === new URL(b).protocol && new URL(a).hostname === new URL(b).hostname;
-const attributes = (line: string) => line.split(';').slice(1).map((part) => part.trim().toLowerCase());
+const sameSite = (a: string, b: string) =>
+  URL.canParse(a) && URL.canParse(b) && new URL(a).protocol === new URL(b).protocol && new URL(a).hostname === new URL(b).hostname;
+const attributes = (line: string) =>
+  line
+    .split(';')
+    .slice(1)
+    .map((part) => part.trim().toLowerCase());
 
 export const landingCookies: Rule<Landing> = {
   id: 'mock-link/landing/cookies',
@@ -90,7 +99,8 @@ export const landingCookies: Rule<Landing> = {
   field: 'set-cookie',
   clause: 'RFC6265bis §4.1.2',
   level: 'MUST',
-  requirement: "every cookie the landing sets on the way is one a browser keeps and sends inside the partner's page: \"Secure; SameSite=None\" where the app is on another site than the host",
+  requirement:
+    'every cookie the landing sets on the way is one a browser keeps and sends inside the partner\'s page: "Secure; SameSite=None" where the app is on another site than the host',
   impact: "inside the partner's app the browser drops or withholds the session cookie, so the app loses the sign-in",
   must: { signOn: "inside the partner's app the browser drops or withholds the session cookie: the app loses the sign-in" },
   // By what the browser needs (RFC 6265bis §5.4.7, §5.5): a frame on another site than its host gets its cookie
@@ -100,7 +110,22 @@ export const landingCookies: Rule<Landing> = {
       const given = attributes(line);
       const none = given.includes('samesite=none');
       const secure = given.includes('secure');
-      const why = none && !secure ? 'a browser drops a SameSite=None cookie without Secure' : !sameSite(origin, hostOrigin) && !none ? `the app at ${origin} is on another site than the host ${hostOrigin}, where only SameSite=None is sent` : undefined;
-      return why ? [{ message: `the cookie "${line.split('=')[0]}" is set with "${line.split(';').slice(1).map((a) => a.trim()).join('; ')}", and ${why}; set it "Secure; SameSite=None"` }] : [];
+      const why =
+        none && !secure
+          ? 'a browser drops a SameSite=None cookie without Secure'
+          : !sameSite(origin, hostOrigin) && !none
+            ? `the app at ${origin} is on another site than the host ${hostOrigin}, where only SameSite=None is sent`
+            : undefined;
+      return why
+        ? [
+            {
+              message: `the cookie "${line.split('=')[0]}" is set with "${line
+                .split(';')
+                .slice(1)
+                .map((a) => a.trim())
+                .join('; ')}", and ${why}; set it "Secure; SameSite=None"`,
+            },
+          ]
+        : [];
     }),
 };

@@ -57,7 +57,10 @@ export const linkCreated: Rule<JsonResponse> = {
   must: { spec: 'spec §4.3: the response is a JSON object with "link", carrying the JWT in "token"', signOn: 'without a link there is no mock-link sign-on' },
   check: (response) => {
     // The spec gives the body, not the status (spec §4.3): any success that carries the link is one.
-    if (response.status < 200 || response.status > 299) return [{ message: `a valid request was answered ${response.status} (${response.body.slice(0, 120)}); answer with a success (200 or 201) and {"link": …}` }];
+    if (response.status < 200 || response.status > 299)
+      return [
+        { message: `a valid request was answered ${response.status} (${response.body.slice(0, 120)}); answer with a success (200 or 201) and {"link": …}` },
+      ];
     const { link, token } = issuedLink(response);
     if (!link) return [{ message: '"link" is not an absolute URL string; answer {"link": "https://…?token=<JWT>"}' }];
     if (!token) return [{ message: `"link" has no "token" query parameter; put the JWT there` }];
@@ -71,13 +74,21 @@ export const linkAlgorithm: Rule<Shaped> = {
   field: 'token',
   clause: 'RFC8725 §3.1',
   level: 'MUST',
-  requirement: 'the JWT is signed with the algorithm the platform pins (HS256 on the emulator), never "none", and verifies with the keys the platform publishes where the profile names them',
+  requirement:
+    'the JWT is signed with the algorithm the platform pins (HS256 on the emulator), never "none", and verifies with the keys the platform publishes where the profile names them',
   impact,
   must: { othersIn: 'a link signed with no algorithm, or one the platform does not pin, can be forged' },
   emulatorChoice: { field: 'platform.mockLink.algorithms', what: 'the algorithm the link is signed with' },
   check: ({ header, shape = emulatorMockLink, signature }) => {
-    if (typeof header?.alg !== 'string' || header.alg.toLowerCase() === 'none' || !shape.algorithms.includes(header.alg)) return [{ message: `the JWT's "alg" is ${JSON.stringify(header?.alg ?? '(no JWT)')}; sign with ${shape.algorithms.join(' or ')}` }];
-    return signature && 'problem' in signature ? [{ message: `the JWT's signature does not verify with the keys at "platform.mockLink.jwksUrl": ${signature.problem}; sign links with a key that set publishes` }] : [];
+    if (typeof header?.alg !== 'string' || header.alg.toLowerCase() === 'none' || !shape.algorithms.includes(header.alg))
+      return [{ message: `the JWT's "alg" is ${JSON.stringify(header?.alg ?? '(no JWT)')}; sign with ${shape.algorithms.join(' or ')}` }];
+    return signature && 'problem' in signature
+      ? [
+          {
+            message: `the JWT's signature does not verify with the keys at "platform.mockLink.jwksUrl": ${signature.problem}; sign links with a key that set publishes`,
+          },
+        ]
+      : [];
   },
 };
 
@@ -95,10 +106,12 @@ export const linkClaims: Rule<Shaped> = {
     if (!claims) return [{ message: 'the link carries no decodable JWT' }];
     const issues: Issue[] = [];
     for (const name of ['iss', 'jti'] as const) if (typeof claims[name] !== 'string') issues.push({ field: name, message: `"${name}" is missing; add it` });
-    if (typeof claims.aud !== 'string' && !Array.isArray(claims.aud)) issues.push({ field: 'aud', message: '"aud" is missing; name the partner\'s auth URL audience' });
+    if (typeof claims.aud !== 'string' && !Array.isArray(claims.aud))
+      issues.push({ field: 'aud', message: '"aud" is missing; name the partner\'s auth URL audience' });
     const { iat, exp } = claims;
     if (typeof iat !== 'number' || typeof exp !== 'number') issues.push({ field: 'exp', message: '"iat" and "exp" must both be numbers' });
-    else if (exp <= iat || exp - iat > shape.maxLifetimeSeconds) issues.push({ field: 'exp', message: `the JWT lives ${exp - iat} s; keep it within ${shape.maxLifetimeSeconds} s` });
+    else if (exp <= iat || exp - iat > shape.maxLifetimeSeconds)
+      issues.push({ field: 'exp', message: `the JWT lives ${exp - iat} s; keep it within ${shape.maxLifetimeSeconds} s` });
     return issues;
   },
 };
@@ -151,24 +164,51 @@ function refusedWith(id: string, status: 400 | 401, requirement: string, clause:
     clause,
     level: 'MUST',
     requirement,
-    impact: status === 401 ? 'anyone could mint sign-on links for the partner\'s users' : 'a broken mock-link request yields a link that fails later, far from its cause',
-    must: status === 401 ? { othersIn: "anyone could mint sign-on links for the partner's users", spec: 'spec §5.4: the mock link is authenticated by "api-key"' } : { spec: 'spec §4.3: the request fields and what they must equal' },
+    impact:
+      status === 401
+        ? "anyone could mint sign-on links for the partner's users"
+        : 'a broken mock-link request yields a link that fails later, far from its cause',
+    must:
+      status === 401
+        ? { othersIn: "anyone could mint sign-on links for the partner's users", spec: 'spec §5.4: the mock link is authenticated by "api-key"' }
+        : { spec: 'spec §4.3: the request fields and what they must equal' },
     // The refusal is the spec's; its status is not (spec §7.5: "Error responses of the mock-link endpoint: not shown").
-    emulatorChoice: { field: status === 401 ? 'platform.mockLink.unauthorizedStatus' : 'platform.mockLink.invalidStatus', what: `the status ${status} of the refusal` },
+    emulatorChoice: {
+      field: status === 401 ? 'platform.mockLink.unauthorizedStatus' : 'platform.mockLink.invalidStatus',
+      what: `the status ${status} of the refusal`,
+    },
     check: (refusals) =>
       refusals
         .filter((refusal) => !(refusal.statuses ?? [status]).includes(refusal.response.status))
-        .map((refusal) => ({ field: refusal.field ?? 'status', message: `a request ${refusal.case} was answered ${refusal.response.status}; refuse it with ${(refusal.statuses ?? [status]).join(' or ')}` })),
+        .map((refusal) => ({
+          field: refusal.field ?? 'status',
+          message: `a request ${refusal.case} was answered ${refusal.response.status}; refuse it with ${(refusal.statuses ?? [status]).join(' or ')}`,
+        })),
   };
 }
 
 export const apiKeyRequired = refusedWith('mock-link/api-key/required', 401, 'a request without the "api-key" header is refused with 401', 'spec §5.4');
 export const apiKeyChecked = refusedWith('mock-link/api-key/checked', 401, 'a request with a wrong "api-key" is refused with 401', 'spec §5.4');
 export const malformedJsonRefused = refusedWith('mock-link/request/malformed-json', 400, 'a body that is not JSON is refused with 400', 'spec §4.3');
-export const requiredFieldsRefused = refusedWith('mock-link/request/required-fields', 400, 'a request missing any of its five fields is refused with 400', 'spec §4.3');
+export const requiredFieldsRefused = refusedWith(
+  'mock-link/request/required-fields',
+  400,
+  'a request missing any of its five fields is refused with 400',
+  'spec §4.3',
+);
 export const tokenUuidRefused = refusedWith('mock-link/request/token-uuid', 400, 'a "token" that is not a UUID is refused with 400', 'spec §4.3');
-export const userIdMismatchRefused = refusedWith('mock-link/request/user-id-matches', 400, 'an "externalUserId" other than "accountInfo.user.id" is refused with 400', 'spec §4.3');
-export const orgIdMismatchRefused = refusedWith('mock-link/request/org-id-matches', 400, 'an "externalOrgId" other than "accountInfo.company.id" is refused with 400', 'spec §4.3');
+export const userIdMismatchRefused = refusedWith(
+  'mock-link/request/user-id-matches',
+  400,
+  'an "externalUserId" other than "accountInfo.user.id" is refused with 400',
+  'spec §4.3',
+);
+export const orgIdMismatchRefused = refusedWith(
+  'mock-link/request/org-id-matches',
+  400,
+  'an "externalOrgId" other than "accountInfo.company.id" is refused with 400',
+  'spec §4.3',
+);
 
 export const refusalsExplained: Rule<readonly Refusal[]> = {
   id: 'mock-link/request/error-json',
@@ -182,7 +222,9 @@ export const refusalsExplained: Rule<readonly Refusal[]> = {
   effect: 'a partner engineer whose request is refused cannot tell which field to fix',
   check: (refusals) =>
     refusals.flatMap(({ case: what, field, response }): Issue[] =>
-      field && !response.body.includes(field) ? [{ field, message: `the refusal of a request ${what} does not name "${field}": ${JSON.stringify(response.body.slice(0, 120))}` }] : [],
+      field && !response.body.includes(field)
+        ? [{ field, message: `the refusal of a request ${what} does not name "${field}": ${JSON.stringify(response.body.slice(0, 120))}` }]
+        : [],
     ),
 };
 

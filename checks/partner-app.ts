@@ -67,8 +67,10 @@ function unreadAt(loads: readonly EmbedLoad[], unread: (load: EmbedLoad) => bool
   const at = loads.filter(unread).map((load) => load.n);
   return at.length === 0 ? [] : [{ message: `${loadsPhrase(at, loads.length)}, ${what}; run again`, outcome: 'not-checked' }];
 }
-const unseen = (loads: readonly EmbedLoad[]) => unreadAt(loads, (load) => load.headersUnseen, "the browser reported no response for the page's document, so its header policies could not be read");
-const unread = (loads: readonly EmbedLoad[]) => unreadAt(loads, (load) => load.frameUnread, "the browser gave no access to the frame's document when it was read, so what it held is unknown");
+const unseen = (loads: readonly EmbedLoad[]) =>
+  unreadAt(loads, (load) => load.headersUnseen, "the browser reported no response for the page's document, so its header policies could not be read");
+const unread = (loads: readonly EmbedLoad[]) =>
+  unreadAt(loads, (load) => load.frameUnread, "the browser gave no access to the frame's document when it was read, so what it held is unknown");
 
 const template = (authUrl: string) => authUrl.replace(codeMarker, '<a fresh code>');
 
@@ -79,12 +81,14 @@ export const authUrlAsConfigured: Rule<Embedding> = {
   clause: 'spec §5.2',
   level: 'MUST',
   requirement: "each load of the partner's page frames the platform's auth URL as configured: its origin, its path and every parameter of the template",
-  impact: 'the platform does not recognise the sign-on, or takes it for another partner\'s: users see an error, or nothing',
+  impact: "the platform does not recognise the sign-on, or takes it for another partner's: users see an error, or nothing",
   must: { signOn: 'an auth URL the platform was not configured with does not sign the user on' },
   check: ({ loads, authUrl }) =>
     perLoad(loads, (load) => {
       const difference = authUrlDifference(load.src, authUrl);
-      return difference && `the page framed ${load.src ? JSON.stringify(withoutCode(load.src, authUrl)) : '(no src)'}: ${difference}; frame ${template(authUrl)}`;
+      return (
+        difference && `the page framed ${load.src ? JSON.stringify(withoutCode(load.src, authUrl)) : '(no src)'}: ${difference}; frame ${template(authUrl)}`
+      );
     }),
 };
 
@@ -105,7 +109,9 @@ export const embedsFreshCode: Rule<Embedding> = {
       if (code === undefined) return undefined;
       const earlier = firstAt.get(code);
       if (earlier === undefined) firstAt.set(code, load.n);
-      return earlier === undefined ? undefined : `the page framed the code of load ${earlier} again; mint a fresh code for every load (RFC 6749 §4.1.2: a code is used once)`;
+      return earlier === undefined
+        ? undefined
+        : `the page framed the code of load ${earlier} again; mint a fresh code for every load (RFC 6749 §4.1.2: a code is used once)`;
     });
   },
 };
@@ -129,19 +135,24 @@ export const platformInFrame: Rule<Embedding> = {
   clause: 'spec §1',
   level: 'MUST',
   requirement: "at each load, the frame holds the platform's own document, loaded from one of its app origins through the auth URL the page framed",
-  impact: "users see something that looks like the platform but is not: they are never signed on to it, and whatever they type goes elsewhere",
+  impact: 'users see something that looks like the platform but is not: they are never signed on to it, and whatever they type goes elsewhere',
   must: { signOn: "a look-alike of the platform's app signs no one on", othersIn: 'what a user types in a look-alike goes to whoever wrote it' },
   check: ({ loads, authUrl, appOrigins }) => [
     ...unread(loads),
-    ...perLoad(loads.filter((load) => !load.frameUnread), ({ document, navigations = [], src, srcdoc }) => {
-      const origin = originOf(document);
-      const fromPlatform = origin !== undefined && appOrigins.includes(origin) && originOf(navigations.at(-1)) === origin;
-      const throughAuthUrl = navigations.length > 0 && codeIn(navigations[0], authUrl) !== undefined && codeIn(navigations[0], authUrl) === codeIn(src, authUrl);
-      if (fromPlatform && throughAuthUrl && !srcdoc) return undefined;
-      const found = srcdoc && document !== 'about:srcdoc' ? `${documentKind(document)}, beside a srcdoc` : documentKind(document);
-      const how = fromPlatform ? ', but not through the auth URL the page framed' : '';
-      return `the frame held ${found}${how}, not the platform's app from ${appOrigins.join(' or ')}; frame the auth URL itself and let the platform's document load in it`;
-    }, loads.length),
+    ...perLoad(
+      loads.filter((load) => !load.frameUnread),
+      ({ document, navigations = [], src, srcdoc }) => {
+        const origin = originOf(document);
+        const fromPlatform = origin !== undefined && appOrigins.includes(origin) && originOf(navigations.at(-1)) === origin;
+        const throughAuthUrl =
+          navigations.length > 0 && codeIn(navigations[0], authUrl) !== undefined && codeIn(navigations[0], authUrl) === codeIn(src, authUrl);
+        if (fromPlatform && throughAuthUrl && !srcdoc) return undefined;
+        const found = srcdoc && document !== 'about:srcdoc' ? `${documentKind(document)}, beside a srcdoc` : documentKind(document);
+        const how = fromPlatform ? ', but not through the auth URL the page framed' : '';
+        return `the frame held ${found}${how}, not the platform's app from ${appOrigins.join(' or ')}; frame the auth URL itself and let the platform's document load in it`;
+      },
+      loads.length,
+    ),
   ],
 };
 
@@ -151,14 +162,16 @@ export const partnerAppShown: Rule<Embedding> = {
   field: 'partnerApp.page',
   clause: 'spec §1',
   level: 'MUST',
-  requirement: "the embedded app reaches its home screen inside the partner's page (after the collection screen, where the platform asks for missing data), and tells the page so",
+  requirement:
+    "the embedded app reaches its home screen inside the partner's page (after the collection screen, where the platform asks for missing data), and tells the page so",
   impact: "users who open payments in the partner's app do not reach them",
   must: { signOn: 'the user does not reach the app', spec: "spec §1: the web app is embedded in the partner's application" },
   check: ({ loads }) =>
     perLoad(
       loads.filter((load) => load.purpose === 'sign-on'),
       ({ screen = 'none', text = '', ready }) => {
-        if (screen !== 'app') return `the frame in the partner's page showed ${screenNames[screen]}${text ? ` (${JSON.stringify(text.replace(/\s+/g, ' ').trim().slice(0, 200))})` : ''}, not the app`;
+        if (screen !== 'app')
+          return `the frame in the partner's page showed ${screenNames[screen]}${text ? ` (${JSON.stringify(text.replace(/\s+/g, ' ').trim().slice(0, 200))})` : ''}, not the app`;
         return ready === false ? "the app showed, but the platform's ready message never reached the page from its app origin" : undefined;
       },
       loads.length,
@@ -171,13 +184,17 @@ export const cspAdmitsPlatform: Rule<Embedding> = {
   field: 'content-security-policy',
   clause: 'CSP3 frame-src',
   level: 'MUST',
-  requirement: "the partner's page lets its frame load the platform's auth URL and app origins (frame-src, child-src or default-src, paths included), in its header and <meta> policies",
+  requirement:
+    "the partner's page lets its frame load the platform's auth URL and app origins (frame-src, child-src or default-src, paths included), in its header and <meta> policies",
   impact: "the browser refuses to load the platform in the partner's page: users see an empty frame",
   must: { signOn: 'the browser refuses to load the platform in the frame' },
   check: ({ page, loads, authUrl, appOrigins }) => [
     ...unseen(loads),
     ...perLoad(loads, ({ csp, metaCsp = [], src }) => {
-      const given = [...policies(csp ?? '').map((policy) => ({ policy, where: 'CSP' })), ...metaCsp.flatMap((meta) => policies(meta).map((policy) => ({ policy, where: '<meta> CSP' })))];
+      const given = [
+        ...policies(csp ?? '').map((policy) => ({ policy, where: 'CSP' })),
+        ...metaCsp.flatMap((meta) => policies(meta).map((policy) => ({ policy, where: '<meta> CSP' }))),
+      ];
       // The framed address is loaded as it is, path and all; the app origins are reached by redirects, where paths do not count.
       const framed = codeIn(src, authUrl) !== undefined ? [{ url: src!, shown: withoutCode(src!, authUrl), redirected: false }] : [];
       const targets = [...framed, ...appOrigins.map((origin) => ({ url: origin, shown: origin, redirected: true }))];
@@ -186,7 +203,11 @@ export const cspAdmitsPlatform: Rule<Embedding> = {
         const sources = sourcesOf(policy, 'frame-src', 'child-src', 'default-src');
         const refused = sources ? targets.filter(({ url, redirected }) => !sourceListAllows(sources, url, page, { redirected })) : [];
         const origins = [...new Set(refused.map(({ url }) => new URL(url).origin))];
-        return refused.length === 0 ? [] : [`the page's ${where} lets frames load ${JSON.stringify(sources!.join(' '))}, which leaves out ${refused.map((target) => target.shown).join(', ')}; add ${origins.join(' ')} to its "frame-src"`];
+        return refused.length === 0
+          ? []
+          : [
+              `the page's ${where} lets frames load ${JSON.stringify(sources!.join(' '))}, which leaves out ${refused.map((target) => target.shown).join(', ')}; add ${origins.join(' ')} to its "frame-src"`,
+            ];
       });
       return problems.length > 0 ? problems.join('; ') : undefined;
     }),
@@ -202,17 +223,34 @@ export const frameSandboxAllowsApp: Rule<Embedding> = {
   field: 'sandbox',
   clause: 'HTML iframe sandbox',
   level: 'MUST',
-  requirement: "a sandbox on the frame, or in the page's CSP (which its frames inherit), still lets the app run its scripts, send its forms and keep its own origin",
+  requirement:
+    "a sandbox on the frame, or in the page's CSP (which its frames inherit), still lets the app run its scripts, send its forms and keep its own origin",
   impact: 'the embedded app cannot run, send the collection form or keep the user signed in',
   must: { signOn: 'a sandbox without these tokens stops the app from running or sending its forms' },
   check: ({ loads }) => [
     ...unseen(loads),
     ...perLoad(loads, ({ sandbox, csp }) => {
       const sandboxes = [
-        ...(sandbox === null || sandbox === undefined ? [] : [{ tokens: sandbox.toLowerCase().split(/\s+/), where: `the frame's sandbox attribute is ${JSON.stringify(sandbox)}`, fix: 'add them, or drop the sandbox attribute' }]),
+        ...(sandbox === null || sandbox === undefined
+          ? []
+          : [
+              {
+                tokens: sandbox.toLowerCase().split(/\s+/),
+                where: `the frame's sandbox attribute is ${JSON.stringify(sandbox)}`,
+                fix: 'add them, or drop the sandbox attribute',
+              },
+            ]),
         ...policies(csp ?? '').flatMap((policy) => {
           const tokens = sandboxOf(policy);
-          return tokens ? [{ tokens, where: `the page's CSP has ${JSON.stringify(['sandbox', ...tokens].join(' '))}, which its frames inherit`, fix: 'add them to the directive, or drop it' }] : [];
+          return tokens
+            ? [
+                {
+                  tokens,
+                  where: `the page's CSP has ${JSON.stringify(['sandbox', ...tokens].join(' '))}, which its frames inherit`,
+                  fix: 'add them to the directive, or drop it',
+                },
+              ]
+            : [];
         }),
       ];
       const problems = sandboxes.flatMap(({ tokens, where, fix }) => {
@@ -226,7 +264,12 @@ export const frameSandboxAllowsApp: Rule<Embedding> = {
 
 /** Where a forged message came from, as a page can receive one. */
 export type Channel = 'opened-window' | 'inner-frame' | 'opener' | 'parent';
-export const channelNames: Record<Channel, string> = { 'opened-window': 'a window the page opened', 'inner-frame': 'a frame inside the page', opener: 'the window that opened the page', parent: 'a page that frames it' };
+export const channelNames: Record<Channel, string> = {
+  'opened-window': 'a window the page opened',
+  'inner-frame': 'a frame inside the page',
+  opener: 'the window that opened the page',
+  parent: 'a page that frames it',
+};
 
 /** What one channel showed: the foreign origin the page acted on, if any, or why nothing could be posted through it. */
 export interface ChannelResult {
@@ -246,14 +289,20 @@ export const actsOnPlatformMessagesOnly: Rule<{ channels: readonly ChannelResult
   field: 'event.origin',
   clause: 'HTML postMessage',
   level: 'MUST',
-  requirement: "the partner's page acts only on messages from the platform's origins, through every channel it can receive from (windows it opens, its opener, frames inside it, a page that frames it), look-alike origins included",
+  requirement:
+    "the partner's page acts only on messages from the platform's origins, through every channel it can receive from (windows it opens, its opener, frames inside it, a page that frames it), look-alike origins included",
   impact: "any page that can post to the partner's window (one it frames, opens, or is opened or framed by) makes it show a sign-on state of its choosing",
   must: { othersIn: "any page that can post to the partner's window drives its sign-on state" },
   check: ({ channels }) =>
     channels.flatMap(({ channel, reactedTo }) =>
       reactedTo === undefined
         ? []
-        : [{ message: `a message posted from ${reactedTo} through ${channelNames[channel]} made the page show its sign-on error; compare event.origin exactly (===) with the platform's origin before acting on a message, whatever window sent it`, params: { channel, origin: reactedTo } }],
+        : [
+            {
+              message: `a message posted from ${reactedTo} through ${channelNames[channel]} made the page show its sign-on error; compare event.origin exactly (===) with the platform's origin before acting on a message, whatever window sent it`,
+              params: { channel, origin: reactedTo },
+            },
+          ],
     ),
 };
 
@@ -267,8 +316,23 @@ export const authErrorShown: Rule<{ shown: boolean; message: unknown; locator: s
   impact: 'a user whose sign-on failed looks at an empty or stuck frame, with nothing to tell them why or what to do',
   must: { spec: 'spec §7.1: the service posts an authentication error message to the host application' },
   check: ({ shown, message, locator, waitedMs }) =>
-    shown ? [] : [{ message: `the platform posted ${JSON.stringify(message)} to the page, and ${locator} did not show within ${waitedMs / 1000} s; show the user the failure when the platform's error message arrives` }],
+    shown
+      ? []
+      : [
+          {
+            message: `the platform posted ${JSON.stringify(message)} to the page, and ${locator} did not show within ${waitedMs / 1000} s; show the user the failure when the platform's error message arrives`,
+          },
+        ],
 };
 
 /** In the order a cause comes before its consequences: the frame's address, the page's policies, then what the frame held and showed. */
-export const partnerAppRules = [authUrlAsConfigured, cspAdmitsPlatform, frameSandboxAllowsApp, embedsFreshCode, platformInFrame, partnerAppShown, authErrorShown, actsOnPlatformMessagesOnly];
+export const partnerAppRules = [
+  authUrlAsConfigured,
+  cspAdmitsPlatform,
+  frameSandboxAllowsApp,
+  embedsFreshCode,
+  platformInFrame,
+  partnerAppShown,
+  authErrorShown,
+  actsOnPlatformMessagesOnly,
+];

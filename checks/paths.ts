@@ -1,4 +1,3 @@
-
 /** Dotted paths (`company.address.line1`, `fundingSources.0.id`) in parsed JSON: the one walker the rules, probes and sandbox share. */
 
 type Container = Record<string, unknown>;
@@ -6,7 +5,8 @@ type Container = Record<string, unknown>;
 const isContainer = (value: unknown): value is Container => typeof value === 'object' && value !== null;
 
 const stepsOf = (path: string) => path.split('.');
-const walk = (node: unknown, steps: readonly string[]): unknown => steps.reduce<unknown>((current, step) => (isContainer(current) ? current[step] : undefined), node);
+const walk = (node: unknown, steps: readonly string[]): unknown =>
+  steps.reduce<unknown>((current, step) => (isContainer(current) ? current[step] : undefined), node);
 
 /** The value at `path`, or undefined when any step is missing or not an object. */
 export const valueAt = (node: unknown, path: string): unknown => walk(node, stepsOf(path));

@@ -4,7 +4,24 @@ import addFormats from 'ajv-formats';
 import type { ClauseId } from './clauses';
 import { jsonType } from './evidence';
 import type { Issue, Level, MustGrounds } from './finding';
-import { idPath, kindOf, lastSegment, locator, markerLegend, present, shown, type Endpoint, type Field, type JsonSchema, type Kind, type Located, type Payload, type PayloadContext, type PayloadRule, type ValueOf } from './payload';
+import {
+  idPath,
+  kindOf,
+  lastSegment,
+  locator,
+  markerLegend,
+  present,
+  shown,
+  type Endpoint,
+  type Field,
+  type JsonSchema,
+  type Kind,
+  type Located,
+  type Payload,
+  type PayloadContext,
+  type PayloadRule,
+  type ValueOf,
+} from './payload';
 
 /** The builders of the field rules: presence, type, constraints and spellings, each deciding with ajv where JSON Schema can. */
 
@@ -52,7 +69,6 @@ function omissionWords(field: Field, located: Located, ctx: PayloadContext): Pic
   }
 }
 
-
 /** Spec legend → DESIGN.md §4: Yes and Yes* are MUST (Yes* softened per profile), the others INFO. */
 export function presence(field: Field): PayloadRule {
   const required = field.marker === 'Yes' || field.marker === 'Yes*';
@@ -64,7 +80,14 @@ export function presence(field: Field): PayloadRule {
     field: field.path,
     clause: field.clause,
     level: required ? 'MUST' : 'INFO',
-    ...(required ? { must: { spec: `spec ${field.clause} marks it Required ${field.marker}`, signOn: field.marker === 'Yes' ? 'the platform shows its error screen' : 'the platform shows its error screen, or asks the user to type it' } } : {}),
+    ...(required
+      ? {
+          must: {
+            spec: `spec ${field.clause} marks it Required ${field.marker}`,
+            signOn: field.marker === 'Yes' ? 'the platform shows its error screen' : 'the platform shows its error screen, or asks the user to type it',
+          },
+        }
+      : {}),
     requirement: `"${field.path}" is present (spec: Required ${field.marker})`,
     impact: markerLegend[field.marker].impact,
     subject: field,
@@ -194,7 +217,12 @@ export function constraint<K extends Kind>(field: Field<K>, name: string, spec: 
         if (decides(value, payload)) continue;
         const problem = spec.problem({ value, field: located.field, parent: located.parent, payload, ctx });
         if (problem === undefined && !valid) continue;
-        issues.push({ code: name, field: located.field, params: { value: shown(field, value) }, message: `"${located.field}" is ${shown(field, value)}; ${problem ?? spec.requirement}` });
+        issues.push({
+          code: name,
+          field: located.field,
+          params: { value: shown(field, value) },
+          message: `"${located.field}" is ${shown(field, value)}; ${problem ?? spec.requirement}`,
+        });
       }
       return judgedAny ? issues : refused && spec.notJudged ? skipped(spec.notJudged) : nothingToJudge;
     },
@@ -224,9 +252,24 @@ export function spelling(field: Field): PayloadRule {
         if (spelled.length === 0) return [];
         const values = new Set(spelled.map((name) => JSON.stringify(parent[name])));
         if (values.size > 1) {
-          return [{ code: 'spellings-differ', field: seen, params: { spellings: spelled.join(', ') }, message: `"${seen}" is sent as ${spelled.map((n) => `"${n}"`).join(' and ')} with different values; send one spelling only` }];
+          return [
+            {
+              code: 'spellings-differ',
+              field: seen,
+              params: { spellings: spelled.join(', ') },
+              message: `"${seen}" is sent as ${spelled.map((n) => `"${n}"`).join(' and ')} with different values; send one spelling only`,
+            },
+          ];
         }
-        return [{ code: 'spelling', field: seen, params: { spellings: spelled.join(', ') }, message: `"${seen}" is spelled ${spelled.map((n) => `"${n}"`).join(' and ')}; the platform accepts either`, outcome: 'info' }];
+        return [
+          {
+            code: 'spelling',
+            field: seen,
+            params: { spellings: spelled.join(', ') },
+            message: `"${seen}" is spelled ${spelled.map((n) => `"${n}"`).join(' and ')}; the platform accepts either`,
+            outcome: 'info',
+          },
+        ];
       });
     },
   };

@@ -5,22 +5,105 @@
 
 /** ISO 3166-2:US subdivision codes without "US-": the 50 states, DC, and the six outlying areas. */
 export const usSubdivisions = [
-  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY',
-  'LA', 'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND',
-  'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
-  'DC', 'AS', 'GU', 'MP', 'PR', 'UM', 'VI',
+  'AL',
+  'AK',
+  'AZ',
+  'AR',
+  'CA',
+  'CO',
+  'CT',
+  'DE',
+  'FL',
+  'GA',
+  'HI',
+  'ID',
+  'IL',
+  'IN',
+  'IA',
+  'KS',
+  'KY',
+  'LA',
+  'ME',
+  'MD',
+  'MA',
+  'MI',
+  'MN',
+  'MS',
+  'MO',
+  'MT',
+  'NE',
+  'NV',
+  'NH',
+  'NJ',
+  'NM',
+  'NY',
+  'NC',
+  'ND',
+  'OH',
+  'OK',
+  'OR',
+  'PA',
+  'RI',
+  'SC',
+  'SD',
+  'TN',
+  'TX',
+  'UT',
+  'VT',
+  'VA',
+  'WA',
+  'WV',
+  'WI',
+  'WY',
+  'DC',
+  'AS',
+  'GU',
+  'MP',
+  'PR',
+  'UM',
+  'VI',
 ] as const;
 
 /** NAICS 2022 sectors: the first two digits of every code. */
 export const naicsSectors = [
-  '11', '21', '22', '23', '31', '32', '33', '42', '44', '45', '48', '49', '51', '52', '53', '54', '55', '56',
-  '61', '62', '71', '72', '81', '92',
+  '11',
+  '21',
+  '22',
+  '23',
+  '31',
+  '32',
+  '33',
+  '42',
+  '44',
+  '45',
+  '48',
+  '49',
+  '51',
+  '52',
+  '53',
+  '54',
+  '55',
+  '56',
+  '61',
+  '62',
+  '71',
+  '72',
+  '81',
+  '92',
 ] as const;
 
 /** Campus and internet prefixes the IRS assigns to EINs ("How EINs are assigned and valid EIN prefixes"). */
 const einPrefixes = new Set(
   [
-    [1, 6], [10, 16], [20, 27], [30, 48], [50, 68], [71, 77], [80, 88], [90, 95], [98, 99],
+    [1, 6],
+    [10, 16],
+    [20, 27],
+    [30, 48],
+    [50, 68],
+    [71, 77],
+    [80, 88],
+    [90, 95],
+    [98, 99],
   ].flatMap(([from, to]) => Array.from({ length: to! - from! + 1 }, (_, i) => String(from! + i).padStart(2, '0'))),
 );
 
@@ -36,7 +119,14 @@ export const ssnAreaValid = (identifier: string): boolean => {
 /** IRS: an ITIN's 4th and 5th digits are 50–65, 70–88, 90–92 or 94–99. */
 export const itinGroupValid = (identifier: string): boolean => {
   const group = Number(digitsOf(identifier).slice(3, 5));
-  return ([[50, 65], [70, 88], [90, 92], [94, 99]] as const).some((range) => between(group, range));
+  return (
+    [
+      [50, 65],
+      [70, 88],
+      [90, 92],
+      [94, 99],
+    ] as const
+  ).some((range) => between(group, range));
 };
 
 export const einPrefixValid = (identifier: string): boolean => einPrefixes.has(digitsOf(identifier).slice(0, 2));

@@ -65,9 +65,18 @@ function rulesOf(resource: Resource) {
     clause: 'RFC6750 §3',
     level: 'MUST',
     requirement: `${what} is refused: it gets no 2xx answer`,
-    impact: 'anyone can read a user\'s account data without a valid access token',
-    must: { othersIn: 'anyone without a valid token reads the user\'s data' },
-    check: ({ status }) => (isRefusal(status) ? [] : [{ code: 'status', params: { status }, message: `"${urlField}" answered ${status} to ${what}; refuse it, with 401 and "WWW-Authenticate: Bearer" (RFC 6750 §3)` }]),
+    impact: "anyone can read a user's account data without a valid access token",
+    must: { othersIn: "anyone without a valid token reads the user's data" },
+    check: ({ status }) =>
+      isRefusal(status)
+        ? []
+        : [
+            {
+              code: 'status',
+              params: { status },
+              message: `"${urlField}" answered ${status} to ${what}; refuse it, with 401 and "WWW-Authenticate: Bearer" (RFC 6750 §3)`,
+            },
+          ],
   });
   return {
     transport: transportRules(id, urlField, 'partner'),
@@ -84,7 +93,15 @@ function rulesOf(resource: Resource) {
       levelWhy: 'the platform always sends a valid token, and any refusal keeps others out: the status is RFC 6750 hygiene',
       impact: 'clients cannot tell a missing or expired token from a request they may never make',
       check: ({ status }) =>
-        status === 401 ? [] : [{ code: 'status', params: { status }, message: `a request without a valid Bearer token was refused with ${status}; answer 401 (RFC 6750 §3.1: "The resource server SHOULD respond with the HTTP 401 (Unauthorized) status code")` }],
+        status === 401
+          ? []
+          : [
+              {
+                code: 'status',
+                params: { status },
+                message: `a request without a valid Bearer token was refused with ${status}; answer 401 (RFC 6750 §3.1: "The resource server SHOULD respond with the HTTP 401 (Unauthorized) status code")`,
+              },
+            ],
     } satisfies Rule<JsonResponse>,
     wwwAuthenticate: {
       id: `${id}/www-authenticate`,
@@ -97,7 +114,15 @@ function rulesOf(resource: Resource) {
       check: ({ status, headers }) => {
         if (status !== 401) return [];
         const value = headers['www-authenticate'];
-        return /^bearer\b/i.test(value ?? '') ? [] : [{ code: 'challenge', params: { challenge: value ?? '(missing)' }, message: `"WWW-Authenticate" is ${value === undefined ? 'missing' : JSON.stringify(value)} on a 401; send "WWW-Authenticate: Bearer"` }];
+        return /^bearer\b/i.test(value ?? '')
+          ? []
+          : [
+              {
+                code: 'challenge',
+                params: { challenge: value ?? '(missing)' },
+                message: `"WWW-Authenticate" is ${value === undefined ? 'missing' : JSON.stringify(value)} on a 401; send "WWW-Authenticate: Bearer"`,
+              },
+            ];
       },
     } satisfies Rule<JsonResponse>,
     nullValues: {
@@ -108,7 +133,8 @@ function rulesOf(resource: Resource) {
       level: 'SHOULD',
       requirement: 'no field is sent as null',
       impact: 'a null counts as missing; the user is asked for the value as if it were left out',
-      check: (payload) => nullPaths(payload, '').map((path): Issue => ({ code: 'null', field: path, message: `"${path}" is null; leave the field out instead of sending null` })),
+      check: (payload) =>
+        nullPaths(payload, '').map((path): Issue => ({ code: 'null', field: path, message: `"${path}" is null; leave the field out instead of sending null` })),
     } satisfies Rule<Payload>,
   };
 }
@@ -121,7 +147,6 @@ export interface TwoCalls {
   first: Payload;
   second: Payload;
 }
-
 
 export const accountInfoConsistent: Rule<TwoCalls> = {
   id: 'account-info/consistent-ids',
@@ -137,7 +162,13 @@ export const accountInfoConsistent: Rule<TwoCalls> = {
       const [a, b] = [valueAt(first, path), valueAt(second, path)];
       return JSON.stringify(a) === JSON.stringify(b)
         ? []
-        : [{ code: 'changed', field: path, message: `"${path}" was ${JSON.stringify(a)}, then ${JSON.stringify(b)} for the same token; send the id that permanently names it` }];
+        : [
+            {
+              code: 'changed',
+              field: path,
+              message: `"${path}" was ${JSON.stringify(a)}, then ${JSON.stringify(b)} for the same token; send the id that permanently names it`,
+            },
+          ];
     }),
 };
 
@@ -150,15 +181,21 @@ export const fundingSourceIdsStable: Rule<TwoCalls> = {
   clause: 'spec §4.2 sync',
   level: 'MUST',
   requirement: 'two calls with the same token list the same funding-source ids',
-  impact: 'the platform removes and re-adds the user\'s funding sources at every sign-on',
-  must: { signOn: 'every sign-on removes and re-adds the user\'s funding sources', spec: 'spec §4.2: a source whose id is no longer listed is removed' },
+  impact: "the platform removes and re-adds the user's funding sources at every sign-on",
+  must: { signOn: "every sign-on removes and re-adds the user's funding sources", spec: 'spec §4.2: a source whose id is no longer listed is removed' },
   check: ({ first, second }) => {
     const [a, b] = [idsOf(first), idsOf(second)];
     const [inA, inB] = [new Set(a), new Set(b)];
     const gone = a.filter((id) => !inB.has(id));
     const added = b.filter((id) => !inA.has(id));
     if (gone.length === 0 && added.length === 0) return [];
-    return [{ code: 'changed', params: { dropped: gone.length, added: added.length }, message: `the second call dropped ${listed(gone) || 'nothing'} and added ${listed(added) || 'nothing'}; keep each source's "id" stable` }];
+    return [
+      {
+        code: 'changed',
+        params: { dropped: gone.length, added: added.length },
+        message: `the second call dropped ${listed(gone) || 'nothing'} and added ${listed(added) || 'nothing'}; keep each source's "id" stable`,
+      },
+    ];
   },
 };
 
@@ -180,7 +217,12 @@ export function checkPayload(
   const shape = evaluateAll([resource.status, resource.contentType], response, undefined);
   const payloadRules = [resource.nullValues, ...fieldRules];
   if (response.status < 200 || response.status > 299) {
-    return { findings: [...shape, ...blocked([...bodyRules(resource), ...payloadRules], { rule: resource.status.id, reason: `the request was answered ${response.status}` })] };
+    return {
+      findings: [
+        ...shape,
+        ...blocked([...bodyRules(resource), ...payloadRules], { rule: resource.status.id, reason: `the request was answered ${response.status}` }),
+      ],
+    };
   }
   const body = evaluateAll(bodyRules(resource), response, undefined);
   const payload = jsonObject(response);

@@ -44,7 +44,13 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
       r.status === 200
         ? []
         : r.status === 404
-          ? [{ code: 'not-found', params: { status: 404 }, message: `"status" is 404 (${bodyPreview(r.body)}): nothing is served at this URL; check the path in the profile, then answer ${answer} with 200` }]
+          ? [
+              {
+                code: 'not-found',
+                params: { status: 404 },
+                message: `"status" is 404 (${bodyPreview(r.body)}): nothing is served at this URL; check the path in the profile, then answer ${answer} with 200`,
+              },
+            ]
           : [{ code: 'status', params: { status: r.status }, message: `"status" is ${statusDescription(r)}; answer ${answer} with 200` }],
   };
   const contentType: Rule<JsonResponse> = {
@@ -59,7 +65,13 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
     check: (r) =>
       mediaType(r.headers) === 'application/json'
         ? []
-        : [{ code: 'content-type', params: { contentType: r.headers['content-type'] ?? '(missing)' }, message: `"content-type" is ${JSON.stringify(r.headers['content-type'] ?? '(missing)')}; send "application/json"` }],
+        : [
+            {
+              code: 'content-type',
+              params: { contentType: r.headers['content-type'] ?? '(missing)' },
+              message: `"content-type" is ${JSON.stringify(r.headers['content-type'] ?? '(missing)')}; send "application/json"`,
+            },
+          ],
   };
   const bodyJson: Rule<JsonResponse> = {
     id: `${id}/body-json`,
@@ -72,7 +84,15 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
     must: { signOn: 'a body that is not a JSON object cannot be read', spec: 'spec §4.2: a JSON object' },
     check: (r) => {
       if (!r.json.ok) return [{ code: 'not-json', message: `${notJson(r.body, r.json.error)}; send a JSON object such as ${example}` }];
-      return isObject(r.json.value) ? [] : [{ code: 'not-an-object', params: { actual: jsonType(r.json.value) }, message: `the body is ${jsonType(r.json.value)}; send a JSON object such as ${example}` }];
+      return isObject(r.json.value)
+        ? []
+        : [
+            {
+              code: 'not-an-object',
+              params: { actual: jsonType(r.json.value) },
+              message: `the body is ${jsonType(r.json.value)}; send a JSON object such as ${example}`,
+            },
+          ];
     },
   };
   const utf8: Rule<JsonResponse> = {
@@ -95,7 +115,12 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
     requirement: `no key appears twice in one object of ${answer}`,
     levelWhy: 'RFC 8259 §4: the names within an object "SHOULD be unique"; a repeated key with one value breaks nothing',
     impact: `${impact}: parsers disagree on which of two equal keys counts, so the platform may read another value than the one checked`,
-    check: (r) => r.keys.duplicates.map((path) => ({ code: 'duplicate-key', field: path, message: `"${path}" appears twice in its object; JSON.parse would silently keep the last one, so send each key once (RFC 8259 §4: names "SHOULD be unique")` })),
+    check: (r) =>
+      r.keys.duplicates.map((path) => ({
+        code: 'duplicate-key',
+        field: path,
+        message: `"${path}" appears twice in its object; JSON.parse would silently keep the last one, so send each key once (RFC 8259 §4: names "SHOULD be unique")`,
+      })),
   };
   const noProtoKeys: Rule<JsonResponse> = {
     id: `${id}/no-proto-keys`,
@@ -106,7 +131,12 @@ export function jsonResponseRules({ id, answer, example, clause, impact }: Endpo
     requirement: `no key of ${answer} is named "__proto__"`,
     levelWhy: 'no sign-on fails for it and no one else gets in through it by itself: it arms a bug in whatever merges the body into an object',
     impact: 'a "__proto__" key merged into an object by a JavaScript client changes the prototype of every object (prototype pollution)',
-    check: (r) => r.keys.proto.map((path) => ({ code: 'proto-key', field: path, message: `"${path}" is a "__proto__" key; remove it: merged into an object it pollutes every object's prototype` })),
+    check: (r) =>
+      r.keys.proto.map((path) => ({
+        code: 'proto-key',
+        field: path,
+        message: `"${path}" is a "__proto__" key; remove it: merged into an object it pollutes every object's prototype`,
+      })),
   };
   return { status, contentType, bodyJson, utf8, uniqueKeys, noProtoKeys };
 }

@@ -31,7 +31,12 @@ export interface Visit {
   messageAfterMs?: number;
 }
 
-export const screenNames: Record<Screen, string> = { app: 'the app', error: 'the error screen', collect: 'the collection screen', none: 'nothing (the frame did not render)' };
+export const screenNames: Record<Screen, string> = {
+  app: 'the app',
+  error: 'the error screen',
+  collect: 'the collection screen',
+  none: 'nothing (the frame did not render)',
+};
 /** What a platform calls the messages it posts to the host: the spec leaves them open ("Events: not shown"). */
 export interface MessageVocabulary {
   typeKey: string;
@@ -65,7 +70,8 @@ function screenRule(id: string, screen: Screen, clause: ClauseId, requirement: s
     must: { spec: `${clause}: ${requirement}` },
     requirement,
     impact,
-    check: (visit) => (visit.screen === screen ? [] : [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not ${screenNames[screen]}` }]),
+    check: (visit) =>
+      visit.screen === screen ? [] : [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not ${screenNames[screen]}` }],
   };
 }
 
@@ -99,21 +105,30 @@ function navigatedOn(id: string, owner: Owner, how: string): Rule<Visit> {
     clause: 'harness §messages',
     level: 'MUST',
     requirement: `after ${how}, the host receives NAVIGATED_TO_TARGET from the platform when the app is shown`,
-    impact: 'the partner\'s app never learns that the embedded app is ready',
+    impact: "the partner's app never learns that the embedded app is ready",
     must: { signOn: 'a host that waits for the message to show the app never shows it' },
     emulatorChoice: { field: 'platform.messages', what: 'the message posted when the app is shown' },
-    check: (visit) => (received(visit, 'ready').length === 1 ? [] : [{ message: `the host received ${describe(visit)}; expected one ${visit.vocabulary.ready} from ${fromWhere(visit)}` }]),
+    check: (visit) =>
+      received(visit, 'ready').length === 1
+        ? []
+        : [{ message: `the host received ${describe(visit)}; expected one ${visit.vocabulary.ready} from ${fromWhere(visit)}` }],
   };
 }
 
-const codePath = 'sign-on with a fresh code (the partner\'s token exchange and account information)';
+const codePath = "sign-on with a fresh code (the partner's token exchange and account information)";
 const linkPath = 'sign-on with a mock link';
 export const appShown = appShownOn('sign-on/app/shown', 'partner', codePath);
 export const navigatedMessage = navigatedOn('sign-on/message/navigated', 'partner', codePath);
 export const linkAppShown = appShownOn('sign-on/mock-link-app/shown', 'platform', linkPath);
 export const linkNavigatedMessage = navigatedOn('sign-on/mock-link-message/navigated', 'platform', linkPath);
 
-export const errorShown = screenRule('sign-on/error/shown', 'error', 'spec §7.1', 'account information without its required data leads to the error screen', 'users with incomplete data get into the app, and the platform fails later');
+export const errorShown = screenRule(
+  'sign-on/error/shown',
+  'error',
+  'spec §7.1',
+  'account information without its required data leads to the error screen',
+  'users with incomplete data get into the app, and the platform fails later',
+);
 
 export const authenticationErrorMessage: Rule<Visit> = {
   id: 'sign-on/message/authentication-error',
@@ -122,20 +137,23 @@ export const authenticationErrorMessage: Rule<Visit> = {
   clause: 'spec §7.1',
   level: 'MUST',
   requirement: 'on the error screen the host receives AUTHENTICATION_ERROR with a reason',
-  impact: 'the partner\'s app cannot tell the user what went wrong',
+  impact: "the partner's app cannot tell the user what went wrong",
   must: { spec: 'spec §7.1: the service posts an authentication error message to the host' },
   emulatorChoice: { field: 'platform.messages', what: 'the name and shape of the authentication error message' },
   check: (visit) => {
     const [message] = received(visit, 'error');
     const reason = message && isObject(message.data) ? message.data[visit.vocabulary.reasonKey] : undefined;
     if (typeof reason === 'string' && reason !== '') return [];
-    return [{ message: `the host received ${describe(visit)}; expected ${visit.vocabulary.error} with a "${visit.vocabulary.reasonKey}" from ${fromWhere(visit)}` }];
+    return [
+      { message: `the host received ${describe(visit)}; expected ${visit.vocabulary.error} with a "${visit.vocabulary.reasonKey}" from ${fromWhere(visit)}` },
+    ];
   },
 };
 
 function describe({ messages, vocabulary }: Pick<Visit, 'messages' | 'vocabulary'>): string {
   if (messages.length === 0) return 'no message';
-  const reasonOf = (m: ReceivedMessage) => (isObject(m.data) && typeof m.data[vocabulary.reasonKey] === 'string' ? ` (${vocabulary.reasonKey} ${JSON.stringify(m.data[vocabulary.reasonKey])})` : '');
+  const reasonOf = (m: ReceivedMessage) =>
+    isObject(m.data) && typeof m.data[vocabulary.reasonKey] === 'string' ? ` (${vocabulary.reasonKey} ${JSON.stringify(m.data[vocabulary.reasonKey])})` : '';
   return messages.map((m) => `${JSON.stringify(messageType(m, vocabulary) ?? m.data)}${reasonOf(m)} from ${m.origin}`).join(', ');
 }
 
@@ -191,12 +209,19 @@ export const inlineErrorShown: Rule<CollectVisit & { invalidField: string; error
   must: { signOn: 'a user who typed an invalid value is refused later, with no word of which field' },
   emulatorChoice: { field: 'platform.screens.fieldErrors', what: 'an error shown beside the field on the collection screen' },
   check: (visit): Issue[] => {
-    if (visit.screen !== 'collect') return [{ message: `after an invalid "${visit.invalidField}" the frame showed ${screenNames[visit.screen]}, not the collection screen` }];
+    if (visit.screen !== 'collect')
+      return [{ message: `after an invalid "${visit.invalidField}" the frame showed ${screenNames[visit.screen]}, not the collection screen` }];
     return visit.errors[visit.invalidField] ? [] : [{ field: visit.invalidField, message: `no error is shown beside "${visit.invalidField}"` }];
   },
 };
 
-export const collectionCompletes = screenRule('sign-on/collect/completes', 'app', 'spec §7.2', 'once the typed details are valid, the user reaches the app', 'users who typed their details are stuck before the app');
+export const collectionCompletes = screenRule(
+  'sign-on/collect/completes',
+  'app',
+  'spec §7.2',
+  'once the typed details are valid, the user reaches the app',
+  'users who typed their details are stuck before the app',
+);
 
 /** The app's funding sources after a sign-on in which the platform knew `seeded`, which the partner does not list. */
 export interface FundingVisit extends Visit {
@@ -219,7 +244,8 @@ export const fundingSynced: Rule<FundingVisit> = {
     const issues: Issue[] = [];
     if (visit.shownIds.includes(visit.seeded)) issues.push({ message: `"${visit.seeded}", which the partner no longer lists, is still shown` });
     const missing = visit.partnerIds.filter((id) => !visit.shownIds.includes(id));
-    if (missing.length > 0) issues.push({ message: `the partner's ${missing.map((id) => `"${id}"`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not shown` });
+    if (missing.length > 0)
+      issues.push({ message: `the partner's ${missing.map((id) => `"${id}"`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not shown` });
     return issues;
   },
 };
@@ -247,7 +273,13 @@ export const foreignHostCannotFrame: Rule<ForeignVisit> = {
   must: { othersIn: "a site that frames the signed-in app steers the user's clicks: payments the user never meant" },
   // By effect: the browser let the platform's page load in the foreign frame (whatever it then rendered), or it showed a screen.
   check: (visit) =>
-    visit.framed === 'none' && visit.document === undefined ? [] : [{ message: `${visit.foreignOrigin} framed the app${visit.document ? ` (the browser loaded ${visit.document.split('?')[0]} there)` : ''} and saw ${screenNames[visit.framed]}; send "frame-ancestors <host origin>"` }],
+    visit.framed === 'none' && visit.document === undefined
+      ? []
+      : [
+          {
+            message: `${visit.foreignOrigin} framed the app${visit.document ? ` (the browser loaded ${visit.document.split('?')[0]} there)` : ''} and saw ${screenNames[visit.framed]}; send "frame-ancestors <host origin>"`,
+          },
+        ],
 };
 
 export const messagesToHostOnly: Rule<ForeignVisit> = {
@@ -260,7 +292,9 @@ export const messagesToHostOnly: Rule<ForeignVisit> = {
   impact: 'any page that frames the app reads the sign-on messages',
   must: { othersIn: 'any page that frames the app reads the sign-on messages' },
   check: (visit) =>
-    visit.messages.length === 0 ? [] : [{ message: `a host on ${visit.foreignOrigin} received ${describe(visit)}; post to the configured host origin, not '*'` }],
+    visit.messages.length === 0
+      ? []
+      : [{ message: `a host on ${visit.foreignOrigin} received ${describe(visit)}; post to the configured host origin, not '*'` }],
 };
 
 export const partnerDataEscaped: Rule<Visit & { injected: boolean; markup: string }> = {

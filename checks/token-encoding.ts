@@ -1,6 +1,17 @@
 import { jsonResponse, type Exchange, type JsonResponse } from './evidence';
 import { type Rule } from './finding';
-import { bounded, describeJsonResponse, encodings, errorCode, errorDescription, isSuccess, issuedToken, otherEncoding, signOnFails, type Encoding } from './token-exchange';
+import {
+  bounded,
+  describeJsonResponse,
+  encodings,
+  errorCode,
+  errorDescription,
+  isSuccess,
+  issuedToken,
+  otherEncoding,
+  signOnFails,
+  type Encoding,
+} from './token-exchange';
 
 // ---- the exchange with a fresh code: the configured encoding, and the other one ---------------------
 
@@ -36,9 +47,15 @@ function rootCause(r: JsonResponse, { clientId, clientSecret }: EncodingTrial['c
   if (clientId === undefined || clientSecret === undefined) {
     return 'the partner requires client authentication, and the profile has no "clientId" and "clientSecret", so the platform sends none (spec §5.3); predefine the client credentials in the platform\'s configuration for this partner (profile "clientId" and "clientSecret")';
   }
-  const basicOnly = 'the partner requires HTTP Basic client authentication, while the platform sends "client_id" and "client_secret" in the body (client_secret_post; spec §4.2, §5.3); allow client_secret_post for the platform\'s client (RFC 6749 §2.3.1 lets a server accept credentials in the body)';
+  const basicOnly =
+    'the partner requires HTTP Basic client authentication, while the platform sends "client_id" and "client_secret" in the body (client_secret_post; spec §4.2, §5.3); allow client_secret_post for the platform\'s client (RFC 6749 §2.3.1 lets a server accept credentials in the body)';
   if (says(r, /basic|client_secret_post|authentication method|auth(entication)?.?method|authorization header/i)) return basicOnly;
-  if (says(r, /(unknown|not found|not registered|no such|does not exist|not exist)[^.]{0,20}client|client[^.]{0,30}(unknown|not found|not registered|does not exist)/i)) {
+  if (
+    says(
+      r,
+      /(unknown|not found|not registered|no such|does not exist|not exist)[^.]{0,20}client|client[^.]{0,30}(unknown|not found|not registered|does not exist)/i,
+    )
+  ) {
     return `the partner does not know the client_id ${JSON.stringify(clientId)}; register the platform's client under that id, or correct "clientId" in the profile`;
   }
   // A 401 that challenges for Basic, to credentials sent in the body: the endpoint asks for the one scheme it takes.
@@ -75,7 +92,7 @@ const freshCodeRefused = ({ clientId }: EncodingTrial['client']) =>
     'the partner refused a code it had just issued as invalid. Most likely, in this order:',
     '(1) the code is bound to the "redirect_uri" of its authorization request, which the platform\'s token request does not repeat (spec §4.2): exchange a fresh code by hand with and without "redirect_uri"; if only the first works, issue codes without that binding, or add the registered redirect URI to a token request that has none, in front of the token endpoint;',
     `(2) the code was issued to another client than the platform's${clientId === undefined ? '' : ` (${JSON.stringify(clientId)})`}: mint the codes for the client the profile names;`,
-    '(3) the code was issued for a user or scope the endpoint will not exchange, or expired before it was used: compare the code\'s record in the partner\'s store with the request',
+    "(3) the code was issued for a user or scope the endpoint will not exchange, or expired before it was used: compare the code's record in the partner's store with the request",
   ].join(' ');
 
 export const configuredEncodingAccepted: Rule<EncodingTrial> = {
@@ -104,8 +121,16 @@ export const otherEncodingNoted: Rule<{ encoding: Encoding; exchange: Exchange }
     if (!exchange.response) return [{ message: `a ${label} token request got no usable answer (${exchange.failure?.message ?? 'none'})` }];
     const response = jsonResponse(exchange.response);
     return issuedToken(response)
-      ? [{ message: `a ${label} token request with a fresh "code" was answered with a token: the platform could also be switched to ${label} ("tokenExchangeEncoding": "${encoding}")` }]
-      : [{ message: `a ${label} token request with a fresh "code" was answered ${describeJsonResponse(response)}: the platform could not be switched to ${label} without a change on the partner's side` }];
+      ? [
+          {
+            message: `a ${label} token request with a fresh "code" was answered with a token: the platform could also be switched to ${label} ("tokenExchangeEncoding": "${encoding}")`,
+          },
+        ]
+      : [
+          {
+            message: `a ${label} token request with a fresh "code" was answered ${describeJsonResponse(response)}: the platform could not be switched to ${label} without a change on the partner's side`,
+          },
+        ];
   },
 };
 

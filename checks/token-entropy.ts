@@ -75,13 +75,25 @@ export function guessability(values: readonly string[]): Guessability {
   const step = sequentialStep(middles, alphabet.name);
   const varying = Math.max(0, length - sharedPrefix - sharedSuffix);
   const signatureBits = jwt === 'signed' ? Math.min(...values.map((v) => v.split('.')[2]!.length)) * 6 : undefined;
-  const bits = jwt === 'unsigned' ? 0 : step !== undefined ? Math.log2(step * values.length + 1) : (signatureBits ?? Math.floor(varying * Math.log2(alphabet.size)));
-  return { samples: values.length, length, alphabet: alphabet.name, sharedPrefix, sharedSuffix, ...(step !== undefined ? { sequentialStep: step } : {}), ...(jwt ? { jwt } : {}), bits: Math.floor(bits) };
+  const bits =
+    jwt === 'unsigned' ? 0 : step !== undefined ? Math.log2(step * values.length + 1) : (signatureBits ?? Math.floor(varying * Math.log2(alphabet.size)));
+  return {
+    samples: values.length,
+    length,
+    alphabet: alphabet.name,
+    sharedPrefix,
+    sharedSuffix,
+    ...(step !== undefined ? { sequentialStep: step } : {}),
+    ...(jwt ? { jwt } : {}),
+    bits: Math.floor(bits),
+  };
 }
 
 function describe(what: string, g: Guessability): string {
   if (g.jwt === 'unsigned') return `${what} are JWTs without a signature ("alg": "none"): anyone can write one`;
-  const shared = [g.sharedPrefix > 0 ? `the first ${g.sharedPrefix}` : '', g.sharedSuffix > 0 ? `the last ${g.sharedSuffix}` : ''].filter(Boolean).join(' and ');
+  const shared = [g.sharedPrefix > 0 ? `the first ${g.sharedPrefix}` : '', g.sharedSuffix > 0 ? `the last ${g.sharedSuffix}` : '']
+    .filter(Boolean)
+    .join(' and ');
   const sequence = g.sequentialStep !== undefined ? `; what varies reads as numbers that follow one another (steps of at most ${g.sequentialStep})` : '';
   return `${what}: ${g.samples} samples of ${g.length}${g.samples > 1 ? ' or more' : ''} characters from ${g.alphabet}${shared ? `, ${shared} shared by all` : ''}${sequence}; at most ${g.bits} bits of entropy each, below the ${minimumBits} of RFC 6749 §10.10 (one guess in 2^${g.bits} succeeds)`;
 }
@@ -101,7 +113,13 @@ function unguessable(id: string, what: string, field: string): Rule<{ values: re
       if (input.values.length === 0) return [{ message: `no ${what} were issued to judge`, outcome: 'skipped' }];
       const g = guessability(input.values);
       if (g.bits >= minimumBits) return [];
-      return [{ code: 'guessable', params: { samples: g.samples, length: g.length, alphabet: g.alphabet, bits: g.bits }, message: `${describe(`the ${what} ("${field}")`, g)}; make each one at least 128 random bits from a cryptographic generator, e.g. 32 random bytes in base64url` }];
+      return [
+        {
+          code: 'guessable',
+          params: { samples: g.samples, length: g.length, alphabet: g.alphabet, bits: g.bits },
+          message: `${describe(`the ${what} ("${field}")`, g)}; make each one at least 128 random bits from a cryptographic generator, e.g. 32 random bytes in base64url`,
+        },
+      ];
     },
   };
 }

@@ -29,7 +29,8 @@ export function describeJsonResponse(r: JsonResponse): string {
   if (object?.access_token !== undefined) return `${statusDescription(r)} with an "access_token"`;
   const code = errorCode(r);
   const description = errorDescription(r);
-  if (code !== undefined) return `${statusDescription(r)} with "error": ${JSON.stringify(bounded(code))}${description === undefined ? '' : `, "error_description": ${JSON.stringify(description)}`}`;
+  if (code !== undefined)
+    return `${statusDescription(r)} with "error": ${JSON.stringify(bounded(code))}${description === undefined ? '' : `, "error_description": ${JSON.stringify(description)}`}`;
   if (r.body.trim() === '') return `${statusDescription(r)} with an empty body`;
   return `${statusDescription(r)} with a ${mediaType(r.headers) || 'untyped'} body ${bodyPreview(r.body)}`;
 }
@@ -46,7 +47,10 @@ export function tokenVerdict({ response, failure }: Exchange): 'accepted' | 'ref
   if (failure) return { unknown: `"accountInfoUrl" gave no usable answer (${failure.message}); see account-info/transport` };
   const status = response!.status;
   if (status >= 300 && status <= 399) return { unknown: `"accountInfoUrl" answered with a ${status} redirect; see account-info/redirect` };
-  if (status === 404) return { unknown: `"accountInfoUrl" answered 404 (${bodyPreview(response!.body)}): nothing is served at that URL, so no token can be judged there; see account-info/status` };
+  if (status === 404)
+    return {
+      unknown: `"accountInfoUrl" answered 404 (${bodyPreview(response!.body)}): nothing is served at that URL, so no token can be judged there; see account-info/status`,
+    };
   return isSuccess(status) ? 'accepted' : 'refused';
 }
 

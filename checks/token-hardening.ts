@@ -15,11 +15,19 @@ export const getRefused: Rule<JsonResponse> = {
   clause: 'RFC6749 §3.2',
   level: 'SHOULD',
   requirement: 'a GET carrying the token request in its query string yields no token',
-  levelWhy: 'RFC 6749 §3.2: the client "MUST use the HTTP POST method"; but the platform never sends a GET, and no one gets a token through one who could not by POST',
-  impact: 'a client that puts the code and client secret in a URL is rewarded: URLs end up in access logs, proxies and browser history, and with them the secret',
+  levelWhy:
+    'RFC 6749 §3.2: the client "MUST use the HTTP POST method"; but the platform never sends a GET, and no one gets a token through one who could not by POST',
+  impact:
+    'a client that puts the code and client secret in a URL is rewarded: URLs end up in access logs, proxies and browser history, and with them the secret',
   check: (r) =>
     grantsToken(r)
-      ? [{ code: 'not-refused', params: { status: r.status }, message: `a GET to "tokenExchangeUrl" with "code" and the client credentials in its query string was answered ${describeJsonResponse(r)}; issue tokens only to a POST (RFC 6749 §3.2: "The client MUST use the HTTP POST method"), and answer a GET with 405` }]
+      ? [
+          {
+            code: 'not-refused',
+            params: { status: r.status },
+            message: `a GET to "tokenExchangeUrl" with "code" and the client credentials in its query string was answered ${describeJsonResponse(r)}; issue tokens only to a POST (RFC 6749 §3.2: "The client MUST use the HTTP POST method"), and answer a GET with 405`,
+          },
+        ]
       : [],
 };
 
@@ -30,11 +38,18 @@ export const credentialsInUriRefused: Rule<JsonResponse> = {
   clause: 'RFC6749 §2.3.1',
   level: 'SHOULD',
   requirement: 'client credentials in the request URI are not accepted: the request yields no token',
-  levelWhy: 'RFC 6749 §2.3.1: the credentials "MUST NOT be included in the request URI"; but the platform never puts them there, and no one gets a token that way who does not already hold the secret',
+  levelWhy:
+    'RFC 6749 §2.3.1: the credentials "MUST NOT be included in the request URI"; but the platform never puts them there, and no one gets a token that way who does not already hold the secret',
   impact: 'the client secret is accepted from the URL, where access logs and proxies keep it for anyone who reads them',
   check: (r) =>
     grantsToken(r)
-      ? [{ code: 'not-refused', params: { status: r.status }, message: `a token request with "client_id" and "client_secret" in the query string of "tokenExchangeUrl" (and "code" in the body) was answered ${describeJsonResponse(r)}; read client credentials only from the body or the Authorization header (RFC 6749 §2.3.1: they "MUST NOT be included in the request URI"), and answer 401 "invalid_client"` }]
+      ? [
+          {
+            code: 'not-refused',
+            params: { status: r.status },
+            message: `a token request with "client_id" and "client_secret" in the query string of "tokenExchangeUrl" (and "code" in the body) was answered ${describeJsonResponse(r)}; read client credentials only from the body or the Authorization header (RFC 6749 §2.3.1: they "MUST NOT be included in the request URI"), and answer 401 "invalid_client"`,
+          },
+        ]
       : [],
 };
 
@@ -51,7 +66,8 @@ export const duplicateParamRefused: Rule<readonly DuplicateTrial[]> = {
   clause: 'RFC6749 §3.2',
   level: 'SHOULD',
   requirement: 'a request with "code" twice yields no token, whichever value comes first',
-  levelWhy: 'RFC 6749 §3.2 forbids the client to repeat a parameter and §5.2 names the error, but nothing obliges the server to detect it; a warning, as OAuch grades it',
+  levelWhy:
+    'RFC 6749 §3.2 forbids the client to repeat a parameter and §5.2 names the error, but nothing obliges the server to detect it; a warning, as OAuch grades it',
   impact: 'a front end and the token endpoint may read different values of one parameter, which is how parameter-pollution attacks slip a value past a check',
   check: (trials) =>
     trials
@@ -70,12 +86,19 @@ export const unknownParamIgnored: Rule<JsonResponse> = {
   clause: 'RFC6749 §3.2',
   level: 'SHOULD',
   requirement: 'a parameter the endpoint does not recognise is ignored: the code is still exchanged',
-  levelWhy: 'RFC 6749 §3.2\'s "MUST ignore" binds the server, but no sign-on fails today because of it: the platform sends only known parameters, so it warns of the day it sends one more',
+  levelWhy:
+    'RFC 6749 §3.2\'s "MUST ignore" binds the server, but no sign-on fails today because of it: the platform sends only known parameters, so it warns of the day it sends one more',
   impact: 'the day the platform sends one more parameter (a scope, a resource, a request id), every sign-on fails',
   check: (r) =>
     grantsToken(r)
       ? []
-      : [{ code: 'refused', params: { status: r.status }, message: `the platform's token request with one more parameter, "certify_unrecognised", was answered ${describeJsonResponse(r)}; ignore parameters you do not recognise (RFC 6749 §3.2: the server "MUST ignore unrecognized request parameters")` }],
+      : [
+          {
+            code: 'refused',
+            params: { status: r.status },
+            message: `the platform's token request with one more parameter, "certify_unrecognised", was answered ${describeJsonResponse(r)}; ignore parameters you do not recognise (RFC 6749 §3.2: the server "MUST ignore unrecognized request parameters")`,
+          },
+        ],
 };
 
 /** What came of one round: one fresh code sent several times at once, and how many of the tokens that came back still work once every answer is in. */
@@ -117,22 +140,29 @@ export const concurrentRedemption: Rule<Race> = {
     const lost = rounds.findIndex((round) => round.working > 1);
     if (lost >= 0) {
       const { issued, working, serverErrors } = rounds[lost]!;
-      const errors = serverErrors.length > 0 ? ` (${serverErrors.length} of the others were answered ${[...new Set(serverErrors)].join(', ')}: the code was checked before it was marked used)` : '';
-      return [{
-        code: 'double-redeem',
-        params: { round: lost + 1, rounds: rounds.length, sent, issued, working },
-        message: `in round ${lost + 1} (of ${roundsRan(rounds.length)} run, each a fresh code), of ${sent} token requests sent at once with the same "code", ${issued} were answered with an access token, and ${working} of those tokens still work${errors}; mark a code used atomically before issuing its token (a compare-and-set, a unique constraint or a transaction), and revoke every token of a code that was presented twice (RFC 6749 §4.1.2)`,
-      }];
+      const errors =
+        serverErrors.length > 0
+          ? ` (${serverErrors.length} of the others were answered ${[...new Set(serverErrors)].join(', ')}: the code was checked before it was marked used)`
+          : '';
+      return [
+        {
+          code: 'double-redeem',
+          params: { round: lost + 1, rounds: rounds.length, sent, issued, working },
+          message: `in round ${lost + 1} (of ${roundsRan(rounds.length)} run, each a fresh code), of ${sent} token requests sent at once with the same "code", ${issued} were answered with an access token, and ${working} of those tokens still work${errors}; mark a code used atomically before issuing its token (a compare-and-set, a unique constraint or a transaction), and revoke every token of a code that was presented twice (RFC 6749 §4.1.2)`,
+        },
+      ];
     }
     const suspicious = rounds.filter((round) => round.issued > 0 && round.serverErrors.length > 0);
     if (suspicious.length === 0) return [];
     const statuses = [...new Set(suspicious.flatMap((round) => round.serverErrors))].join(', ');
-    return [{
-      code: 'losers-5xx',
-      outcome: 'warning',
-      params: { rounds: rounds.length, suspicious: suspicious.length, statuses },
-      message: `no code yielded two working tokens in ${roundsRan(rounds.length)}, but in ${suspicious.length} of them the requests that lost to the one that got a token were answered ${statuses}: a server that fails while the winner's token is being saved usually checks the code before it marks it used, and at another timing lets two requests win; mark the code used atomically, and refuse a spent code with 400 "invalid_grant" (RFC 6749 §5.2)`,
-    }];
+    return [
+      {
+        code: 'losers-5xx',
+        outcome: 'warning',
+        params: { rounds: rounds.length, suspicious: suspicious.length, statuses },
+        message: `no code yielded two working tokens in ${roundsRan(rounds.length)}, but in ${suspicious.length} of them the requests that lost to the one that got a token were answered ${statuses}: a server that fails while the winner's token is being saved usually checks the code before it marks it used, and at another timing lets two requests win; mark the code used atomically, and refuse a spent code with 400 "invalid_grant" (RFC 6749 §5.2)`,
+      },
+    ];
   },
 };
 
@@ -168,15 +198,24 @@ export const noEchoedCredentials: Rule<{ response: Pick<JsonResponse, 'headers' 
   level: 'MUST',
   requirement: 'the token endpoint never sends back the client secret or the code, in the body or a header',
   must: { othersIn: 'a secret in a response is a leaked secret: every log, proxy and cache on the way keeps it' },
-  impact: 'whatever logs or caches the response (a proxy, an APM agent, the platform\'s own logs) now holds the credential',
+  impact: "whatever logs or caches the response (a proxy, an APM agent, the platform's own logs) now holds the credential",
   check: ({ response, sent, clientId }) => {
-    const places = [['the body', response.body.toLowerCase()], ...Object.entries(response.headers).map(([name, value]) => [`the "${name}" header`, value.toLowerCase()])] as const;
+    const places = [
+      ['the body', response.body.toLowerCase()],
+      ...Object.entries(response.headers).map(([name, value]) => [`the "${name}" header`, value.toLowerCase()]),
+    ] as const;
     return sent.flatMap((one) => {
       const echo = echoForms(one, clientId)
         .map(([form, how]) => ({ how, where: places.find(([, text]) => text.includes(form.toLowerCase()))?.[0] }))
         .find(({ where }) => where !== undefined);
       if (!echo) return [];
-      return [{ code: 'echoed', params: { what: one.what, how: echo.how }, message: `the token endpoint's response carries ${one.what} (${echo.how}) in ${echo.where}; never send a credential back: an "error_description" or a header may say what was wrong, not quote it` }];
+      return [
+        {
+          code: 'echoed',
+          params: { what: one.what, how: echo.how },
+          message: `the token endpoint's response carries ${one.what} (${echo.how}) in ${echo.where}; never send a credential back: an "error_description" or a header may say what was wrong, not quote it`,
+        },
+      ];
     });
   },
 };
@@ -195,7 +234,13 @@ export const codeExpires: Rule<{ heldSeconds: number; response: JsonResponse }> 
   impact: 'a code that leaked through a log, a referrer or browser history stays good for as long as it sits there',
   check: ({ heldSeconds, response }) =>
     grantsToken(response)
-      ? [{ code: 'not-expired', params: { heldSeconds, status: response.status }, message: `a "code" held ${formatDuration(heldSeconds)} before its exchange was answered ${describeJsonResponse(response)}; let codes expire after at most 10 minutes (RFC 6749 §4.1.2: "A maximum authorization code lifetime of 10 minutes is RECOMMENDED")` }]
+      ? [
+          {
+            code: 'not-expired',
+            params: { heldSeconds, status: response.status },
+            message: `a "code" held ${formatDuration(heldSeconds)} before its exchange was answered ${describeJsonResponse(response)}; let codes expire after at most 10 minutes (RFC 6749 §4.1.2: "A maximum authorization code lifetime of 10 minutes is RECOMMENDED")`,
+          },
+        ]
       : [],
 };
 

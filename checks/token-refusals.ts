@@ -26,7 +26,8 @@ function rejects({ id, what, level, clause, impact, must }: Situation): Rule<Jso
     ...(must ? { must } : {}),
     requirement: `${what} is refused, without a token`,
     impact,
-    check: (r) => (grantsToken(r) ? [{ code: 'not-refused', params: { status: r.status }, message: `${what} was answered ${describeJsonResponse(r)}; refuse it` }] : []),
+    check: (r) =>
+      grantsToken(r) ? [{ code: 'not-refused', params: { status: r.status }, message: `${what} was answered ${describeJsonResponse(r)}; refuse it` }] : [],
   };
 }
 
@@ -45,7 +46,15 @@ function answersError({ id, what, level, clause, impact, levelWhy }: Situation, 
     impact,
     check: (r) => {
       const code = errorCode(r);
-      return statuses.includes(r.status) && code !== undefined && errors.includes(code) ? [] : [{ code: 'wrong-error', params: { status: r.status, error: bounded(code) ?? '(none)' }, message: `${what} was answered ${describeJsonResponse(r)}; answer ${expected}` }];
+      return statuses.includes(r.status) && code !== undefined && errors.includes(code)
+        ? []
+        : [
+            {
+              code: 'wrong-error',
+              params: { status: r.status, error: bounded(code) ?? '(none)' },
+              message: `${what} was answered ${describeJsonResponse(r)}; answer ${expected}`,
+            },
+          ];
     },
   };
 }
@@ -54,7 +63,12 @@ function answersError({ id, what, level, clause, impact, levelWhy }: Situation, 
  * A request the endpoint must refuse: `refuse` judges that no token came, `error` the RFC 6749 §5.2
  * error that says why. Ids: `token-exchange/<name>-rejected` and `token-exchange/<name>-<error>`.
  */
-function negativeCase({ name, what, refuse, error }: {
+function negativeCase({
+  name,
+  what,
+  refuse,
+  error,
+}: {
   name: string;
   what: string;
   refuse: Omit<Situation, 'id' | 'what'>;
@@ -84,8 +98,19 @@ export const { rejected: unknownCodeRejected, error: unknownCodeInvalidGrant } =
 export const { rejected: codeReuseRejected, error: codeReuseInvalidGrant } = negativeCase({
   name: 'code-reuse',
   what: 'a "code" used a second time',
-  refuse: { level: 'MUST', clause: 'RFC6749 §4.1.2', impact: 'a leaked or replayed code signs an attacker in as the user', must: { othersIn: 'a replayed code signs an attacker in as the user' } },
-  error: { level: 'SHOULD', clause: 'RFC6749 §5.2', impact: 'the platform cannot tell a replayed code from an outage', statuses: [400], errors: ['invalid_grant'] },
+  refuse: {
+    level: 'MUST',
+    clause: 'RFC6749 §4.1.2',
+    impact: 'a leaked or replayed code signs an attacker in as the user',
+    must: { othersIn: 'a replayed code signs an attacker in as the user' },
+  },
+  error: {
+    level: 'SHOULD',
+    clause: 'RFC6749 §5.2',
+    impact: 'the platform cannot tell a replayed code from an outage',
+    statuses: [400],
+    errors: ['invalid_grant'],
+  },
 });
 
 // RFC 6749 §5.2: invalid_client is a 400, or a 401; the 401 is required only when the client authenticated
@@ -93,8 +118,19 @@ export const { rejected: codeReuseRejected, error: codeReuseInvalidGrant } = neg
 export const { rejected: wrongSecretRejected, error: wrongSecretInvalidClient } = negativeCase({
   name: 'wrong-secret',
   what: 'a wrong "client_secret"',
-  refuse: { level: 'MUST', clause: 'RFC6749 §2.3.1', impact: 'anyone who learns a code can exchange it without the client secret', must: { othersIn: 'a code is exchanged without the client secret' } },
-  error: { level: 'SHOULD', clause: 'RFC6749 §5.2', impact: 'the platform cannot tell a credential problem from an outage', statuses: [400, 401], errors: ['invalid_client'] },
+  refuse: {
+    level: 'MUST',
+    clause: 'RFC6749 §2.3.1',
+    impact: 'anyone who learns a code can exchange it without the client secret',
+    must: { othersIn: 'a code is exchanged without the client secret' },
+  },
+  error: {
+    level: 'SHOULD',
+    clause: 'RFC6749 §5.2',
+    impact: 'the platform cannot tell a credential problem from an outage',
+    statuses: [400, 401],
+    errors: ['invalid_client'],
+  },
 });
 
 export const codeReuseRevokesToken: Rule<Exchange> = {
@@ -109,7 +145,9 @@ export const codeReuseRevokesToken: Rule<Exchange> = {
     const verdict = tokenVerdict(exchange);
     // Not judged, and not "not applicable": the rule applies, and the answer that would judge it is another rule's failure.
     if (typeof verdict === 'object') return [{ message: `not checked: ${verdict.unknown}`, outcome: 'not-checked' }];
-    return verdict === 'accepted' ? [{ code: 'token-still-works', message: 'the access token issued for a "code" still works after that code was reused; revoke it' }] : [];
+    return verdict === 'accepted'
+      ? [{ code: 'token-still-works', message: 'the access token issued for a "code" still works after that code was reused; revoke it' }]
+      : [];
   },
 };
 
@@ -139,11 +177,24 @@ export const unauthorizedNamesScheme: Rule<Answered> = {
     if (scheme !== undefined) {
       // RFC 6749 §5.2: a client that used the Authorization header MUST get a challenge for that scheme.
       if (challenge?.toLowerCase().startsWith(scheme.toLowerCase())) return [];
-      return [{ code: 'challenge', params: { scheme, challenge: challenge ?? '(missing)' }, message: `"WWW-Authenticate" is ${challenge === undefined ? 'missing' : JSON.stringify(challenge)} on a 401 to a request that authenticated with "${scheme}"; send "WWW-Authenticate: ${scheme} realm=\\"…\\""` }];
+      return [
+        {
+          code: 'challenge',
+          params: { scheme, challenge: challenge ?? '(missing)' },
+          message: `"WWW-Authenticate" is ${challenge === undefined ? 'missing' : JSON.stringify(challenge)} on a 401 to a request that authenticated with "${scheme}"; send "WWW-Authenticate: ${scheme} realm=\\"…\\""`,
+        },
+      ];
     }
     if (challenge !== undefined) return [];
     // Credentials in the body: RFC 6749 §5.2 allows 400 here; a 401 needs a challenge (RFC 9110 §15.5.2).
-    return [{ code: 'challenge', params: { challenge: '(missing)' }, message: '"WWW-Authenticate" is missing on a 401 (RFC 9110 §15.5.2 requires it on every 401); the platform sent its client credentials in the body, so answer 400 with "invalid_client" (RFC 6749 §5.2 allows it) or name the scheme you accept, e.g. "WWW-Authenticate: Basic realm=\\"token\\""' }];
+    return [
+      {
+        code: 'challenge',
+        params: { challenge: '(missing)' },
+        message:
+          '"WWW-Authenticate" is missing on a 401 (RFC 9110 §15.5.2 requires it on every 401); the platform sent its client credentials in the body, so answer 400 with "invalid_client" (RFC 6749 §5.2 allows it) or name the scheme you accept, e.g. "WWW-Authenticate: Basic realm=\\"token\\""',
+      },
+    ];
   },
 };
 
@@ -185,13 +236,22 @@ export const noTokenWithoutCredentials: Rule<{ grantType: string; response: Json
   impact: 'anyone who can reach the token endpoint gets an access token, without a code or a secret',
   check: ({ grantType, response }) =>
     grantsToken(response)
-      ? [{ code: 'token-without-credentials', params: { grantType, status: response.status }, message: `a request with "grant_type": ${JSON.stringify(grantType)} and no client credentials was answered ${describeJsonResponse(response)}; refuse it (400 "unsupported_grant_type", or 401 "invalid_client"): such a token is free for anyone` }]
+      ? [
+          {
+            code: 'token-without-credentials',
+            params: { grantType, status: response.status },
+            message: `a request with "grant_type": ${JSON.stringify(grantType)} and no client credentials was answered ${describeJsonResponse(response)}; refuse it (400 "unsupported_grant_type", or 401 "invalid_client"): such a token is free for anyone`,
+          },
+        ]
       : [],
 };
 
 /** A refusal rule gates its error-format rule: once a bad request got a token, its error code is moot. */
 export function checkRefusal(refusal: Rule<JsonResponse>, format: Rule<JsonResponse>, answered: Answered): Finding[] {
   const refused = evaluate(refusal, answered.response, undefined);
-  const rest = failed(refused).length > 0 ? blocked([format], { rule: refusal.id, reason: 'the request was not refused' }) : evaluate(format, answered.response, undefined);
+  const rest =
+    failed(refused).length > 0
+      ? blocked([format], { rule: refusal.id, reason: 'the request was not refused' })
+      : evaluate(format, answered.response, undefined);
   return [...refused, ...rest, ...evaluate(unauthorizedNamesScheme, answered, undefined)];
 }

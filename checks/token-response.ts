@@ -67,7 +67,8 @@ export const expiresInPositiveInteger: Rule<TokenFields> = {
   check: ({ expires_in: expiresIn }) => {
     if (expiresIn === undefined) return [];
     if (typeof expiresIn !== 'number') return [{ message: `"expires_in" is ${jsonType(expiresIn)} (${JSON.stringify(expiresIn)}); send a JSON number` }];
-    if (!Number.isInteger(expiresIn) || expiresIn <= 0) return [{ message: `"expires_in" is ${expiresIn}; send the lifetime in seconds as a positive integer` }];
+    if (!Number.isInteger(expiresIn) || expiresIn <= 0)
+      return [{ message: `"expires_in" is ${expiresIn}; send the lifetime in seconds as a positive integer` }];
     return [];
   },
 };
@@ -80,8 +81,7 @@ export const expiresInPresent: Rule<TokenFields> = {
   level: 'SHOULD',
   requirement: '"expires_in" tells the token lifetime',
   impact: 'the platform cannot tell when the token expires and learns it only from a failed call',
-  check: ({ expires_in: expiresIn }) =>
-    expiresIn === undefined ? [{ message: '"expires_in" is missing; send the token lifetime in seconds' }] : [],
+  check: ({ expires_in: expiresIn }) => (expiresIn === undefined ? [{ message: '"expires_in" is missing; send the token lifetime in seconds' }] : []),
 };
 
 export const tokenTypePresent: Rule<TokenFields> = {
@@ -90,10 +90,12 @@ export const tokenTypePresent: Rule<TokenFields> = {
   field: 'token_type',
   clause: 'RFC6749 §5.1',
   level: 'SHOULD',
-  levelWhy: 'RFC 6749 §5.1 says "token_type REQUIRED", but the platform presents the token as a Bearer token whatever the response says: sign-on does not break without it',
+  levelWhy:
+    'RFC 6749 §5.1 says "token_type REQUIRED", but the platform presents the token as a Bearer token whatever the response says: sign-on does not break without it',
   requirement: '"token_type" is present (RFC 6749 §5.1: REQUIRED)',
   impact: 'an OAuth client library that follows RFC 6749 refuses the response',
-  check: ({ token_type: type }) => (type === undefined ? [{ message: '"token_type" is missing; RFC 6749 §5.1: "token_type REQUIRED": send "token_type": "Bearer"' }] : []),
+  check: ({ token_type: type }) =>
+    type === undefined ? [{ message: '"token_type" is missing; RFC 6749 §5.1: "token_type REQUIRED": send "token_type": "Bearer"' }] : [],
 };
 
 export const refreshTokenNoted: Rule<TokenFields> = {
@@ -107,7 +109,13 @@ export const refreshTokenNoted: Rule<TokenFields> = {
   check: (fields) => {
     // The spec's text says `refreshToken`, RFC 6749 says `refresh_token`; note whichever is sent.
     const spelling = ['refresh_token', 'refreshToken'].find((name) => fields[name] !== undefined);
-    return [{ message: spelling ? `a refresh token is returned as "${spelling}"` : 'no refresh token is returned; the platform repeats sign-on when the token expires' }];
+    return [
+      {
+        message: spelling
+          ? `a refresh token is returned as "${spelling}"`
+          : 'no refresh token is returned; the platform repeats sign-on when the token expires',
+      },
+    ];
   },
 };
 
@@ -122,7 +130,13 @@ function headerHas(id: string, header: string, token: string): Rule<JsonResponse
     impact: 'a proxy or browser cache may keep a copy of the access token',
     check: ({ headers }) => {
       const value = headers[header.toLowerCase()];
-      if (value?.toLowerCase().split(',').some((part) => part.trim() === token)) return [];
+      if (
+        value
+          ?.toLowerCase()
+          .split(',')
+          .some((part) => part.trim() === token)
+      )
+        return [];
       return [{ message: `"${header}" is ${value === undefined ? 'missing' : JSON.stringify(value)}; send "${header}: ${token}"` }];
     },
   };
@@ -139,7 +153,10 @@ export function checkJsonResponse(trial: EncodingTrial): Finding[] {
   const { response } = trial;
   const acceptance = evaluate(configuredEncodingAccepted, trial, undefined);
   if (failed(acceptance).length > 0) {
-    return [...acceptance, ...blocked([...successResponseRules, ...tokenFieldRules], { rule: configuredEncodingAccepted.id, reason: 'the token request was refused' })];
+    return [
+      ...acceptance,
+      ...blocked([...successResponseRules, ...tokenFieldRules], { rule: configuredEncodingAccepted.id, reason: 'the token request was refused' }),
+    ];
   }
   const shape = evaluateAll(successResponseRules, response, undefined);
   const fields = jsonObject(response);
@@ -158,9 +175,10 @@ export function tokenBlocker(exchange: Exchange): Blocker {
 
 const noToken = 'no access token was issued';
 /** Why a response that arrived carries no token: it was refused, or its 2xx lacks a usable "access_token". */
-export const noTokenBlocker = (response: JsonResponse): Blocker => ({ rule: isSuccess(response.status) ? accessToken.id : configuredEncodingAccepted.id, reason: noToken });
-
-
+export const noTokenBlocker = (response: JsonResponse): Blocker => ({
+  rule: isSuccess(response.status) ? accessToken.id : configuredEncodingAccepted.id,
+  reason: noToken,
+});
 
 export const issuedTokenAccepted: Rule<{ encoding: Encoding; exchange: Exchange }> = {
   id: 'token-exchange/token-accepted',
@@ -176,6 +194,8 @@ export const issuedTokenAccepted: Rule<{ encoding: Encoding; exchange: Exchange 
     // Not judged, and not "not applicable": the rule applies, and the answer that would judge it is another rule's failure.
     if (typeof verdict === 'object') return [{ message: `not checked: ${verdict.unknown}`, outcome: 'not-checked' }];
     const from = `the access token from the ${encodings[encoding].label} exchange`;
-    return verdict === 'accepted' ? [] : [{ message: `"accountInfoUrl" answered ${exchange.response!.status} to ${from}; accept every token the token endpoint issues` }];
+    return verdict === 'accepted'
+      ? []
+      : [{ message: `"accountInfoUrl" answered ${exchange.response!.status} to ${from}; accept every token the token endpoint issues` }];
   },
 };

@@ -4,8 +4,10 @@ import { evaluateAll, failed, firstFailure, type Blocker, type Finding, type Own
 const securityFailures: ReadonlySet<TransportFailureKind> = new Set(['tls', 'plain-http']);
 
 /** A transport failure named as it came, by the TLS rule when it is a security failure and by the transport rule otherwise. */
-const failureNamed = (urlField: string, { security }: { security: boolean }) => ({ failure }: Exchange) =>
-  failure && securityFailures.has(failure.kind) === security ? [{ code: failure.kind, message: `"${urlField}": ${failure.message}` }] : [];
+const failureNamed =
+  (urlField: string, { security }: { security: boolean }) =>
+  ({ failure }: Exchange) =>
+    failure && securityFailures.has(failure.kind) === security ? [{ code: failure.kind, message: `"${urlField}": ${failure.message}` }] : [];
 
 /** The kinds of transport rule each endpoint has, the last part of their ids. */
 export type TransportKind = 'transport' | 'tls' | 'redirect' | 'rate-limit';
@@ -38,7 +40,7 @@ export function transportRules(endpoint: string, urlField: string, owner: Owner)
       clause: 'RFC6749 §1.6',
       level: 'MUST',
       requirement: 'an https:// endpoint negotiates TLS 1.2 or 1.3 with a certificate valid for its host name, and a production profile calls https:// only',
-      impact: 'codes, client secrets, tokens and the user\'s data cross the network where others can read or alter them',
+      impact: "codes, client secrets, tokens and the user's data cross the network where others can read or alter them",
       levelWhy: 'RFC 6749 §3.2 requires TLS for the token endpoint (and §1.6 a version in current use); RFC 9325 §3.1.1 says TLS 1.0 and 1.1 MUST NOT be used',
       must: { othersIn: 'without TLS, anyone on the path reads or alters codes, secrets, tokens and data' },
       check: failureNamed(urlField, { security: true }),
@@ -55,7 +57,13 @@ export function transportRules(endpoint: string, urlField: string, owner: Owner)
       check: ({ request, response }) => {
         if (!response || response.status < 300 || response.status > 399) return [];
         const location = response.headers.location;
-        return [{ code: 'redirect', params: { status: response.status }, message: `"${urlField}" answered ${response.status} redirecting ${whereTo(request.url, location)}; the platform never follows redirects, so configure the final URL` }];
+        return [
+          {
+            code: 'redirect',
+            params: { status: response.status },
+            message: `"${urlField}" answered ${response.status} redirecting ${whereTo(request.url, location)}; the platform never follows redirects, so configure the final URL`,
+          },
+        ];
       },
     },
     {
@@ -73,10 +81,30 @@ export function transportRules(endpoint: string, urlField: string, owner: Owner)
         if (!limited) return [];
         const answered = `"${urlField}" answered ${limited.status} with "Retry-After: ${limited.retryAfter}"`;
         if (limited.waitedMs !== undefined && response?.status !== 429 && !(response?.status === 503 && response.headers['retry-after'] !== undefined)) {
-          return [{ code: 'waited', params: { status: limited.status, waitedMs: limited.waitedMs }, outcome: 'info', message: `${answered}; the harness waited ${limited.waitedMs / 1000} s, once, and the retry was answered. The platform itself does not wait: exempt its client from the limit` }];
+          return [
+            {
+              code: 'waited',
+              params: { status: limited.status, waitedMs: limited.waitedMs },
+              outcome: 'info',
+              message: `${answered}; the harness waited ${limited.waitedMs / 1000} s, once, and the retry was answered. The platform itself does not wait: exempt its client from the limit`,
+            },
+          ];
         }
-        const why = limited.waitedMs !== undefined ? `, and again ${response!.status} after the harness waited ${limited.waitedMs / 1000} s` : limited.refused === 'again' ? ' a second time, after the harness had already waited once for this endpoint' : limited.retryAfter === '(none)' ? '' : ', longer than the 5 s the harness waits';
-        return [{ code: 'rate-limited', params: { status: limited.status, retryAfter: limited.retryAfter }, message: `${answered.replace('with "Retry-After: (none)"', 'without "Retry-After"')}${why}; the platform's calls during a sign-on must not be throttled: raise the limit for the platform's client, at least while it certifies` }];
+        const why =
+          limited.waitedMs !== undefined
+            ? `, and again ${response!.status} after the harness waited ${limited.waitedMs / 1000} s`
+            : limited.refused === 'again'
+              ? ' a second time, after the harness had already waited once for this endpoint'
+              : limited.retryAfter === '(none)'
+                ? ''
+                : ', longer than the 5 s the harness waits';
+        return [
+          {
+            code: 'rate-limited',
+            params: { status: limited.status, retryAfter: limited.retryAfter },
+            message: `${answered.replace('with "Retry-After: (none)"', 'without "Retry-After"')}${why}; the platform's calls during a sign-on must not be throttled: raise the limit for the platform's client, at least while it certifies`,
+          },
+        ];
       },
     },
   ];
@@ -88,7 +116,8 @@ function whereTo(from: string, location: string | undefined): string {
   if (!URL.canParse(location, from)) return `to ${JSON.stringify(location)}, which is not a URL`;
   const to = new URL(location, from);
   if (to.href === new URL(from).href) return `to itself (${location}), a redirect loop`;
-  if (to.host !== new URL(from).host) return `to another host, ${to.host} (${location}); a client that followed it would send that host the request, code and secret included`;
+  if (to.host !== new URL(from).host)
+    return `to another host, ${to.host} (${location}); a client that followed it would send that host the request, code and secret included`;
   return `to ${location}`;
 }
 

@@ -63,7 +63,13 @@ export function profileClient(profile: Pick<Profile, 'requestTimeoutMs' | 'envir
  * endpoint when the wait is at most `maxRetryAfterMs`, and retried once; any other is returned as it came,
  * marked, for the transport rules to name.
  */
-export function httpClient({ timeoutMs, maxBodyBytes = defaultMaxBodyBytes, maxRetryAfterMs = defaultMaxRetryAfterMs, tls, production = false }: HttpClientOptions): HttpClient {
+export function httpClient({
+  timeoutMs,
+  maxBodyBytes = defaultMaxBodyBytes,
+  maxRetryAfterMs = defaultMaxRetryAfterMs,
+  tls,
+  production = false,
+}: HttpClientOptions): HttpClient {
   const agent = checkedAgent(tls);
   const once = sendOnce(timeoutMs, maxBodyBytes, agent, production);
   // A pooled connection that the server closes just as it is reused fails before any response, and more often
@@ -116,7 +122,15 @@ function sendOnce(timeoutMs: number, maxBodyBytes: number, dispatcher: Dispatche
     const startedAt = new Date().toISOString();
     if (production && url.toLowerCase().startsWith('http://')) {
       const host = URL.canParse(url) ? new URL(url).host : url;
-      return { request, failure: { kind: 'plain-http', message: `${host} is called over plain http:// in a production profile, so the request (and any code, token or secret in it) was not sent; serve it over https://` }, startedAt, durationMs: 0 };
+      return {
+        request,
+        failure: {
+          kind: 'plain-http',
+          message: `${host} is called over plain http:// in a production profile, so the request (and any code, token or secret in it) was not sent; serve it over https://`,
+        },
+        startedAt,
+        durationMs: 0,
+      };
     }
     const started = performance.now();
     let response: ResponseRecord | undefined;
@@ -227,7 +241,11 @@ export function classify(error: unknown, url: string, timeoutMs: number, headers
   const refused = tlsProblemOf(error);
   if (refused) return { kind: 'tls', message: refused };
   const handshake = codes.find((c) => /^ERR_SSL_|^ERR_TLS_|^EPROTO$/.test(c));
-  if (handshake) return { kind: 'tls', message: `the TLS handshake with ${host} failed (${handshake}: ${text}); serve TLS 1.2 or 1.3 with a certificate valid for ${host.replace(/:\d+$/, '')}` };
+  if (handshake)
+    return {
+      kind: 'tls',
+      message: `the TLS handshake with ${host} failed (${handshake}: ${text}); serve TLS 1.2 or 1.3 with a certificate valid for ${host.replace(/:\d+$/, '')}`,
+    };
   if (codes.includes('ECONNREFUSED')) return { kind: 'connection-refused', message: `connection refused by ${host}; is the server running?` };
   if (codes.some((c) => c === 'ENOTFOUND' || c === 'EAI_AGAIN')) return { kind: 'dns', message: `the host name of ${host} does not resolve` };
   if (codes.some((c) => c === 'ECONNRESET' || c === 'UND_ERR_SOCKET' || c === 'EPIPE') || /other side closed|socket hang up|terminated/i.test(text)) {

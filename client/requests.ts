@@ -41,7 +41,10 @@ export function tokenRequest(profile: TokenClient, encoding: Encoding, overrides
     url: withQuery(profile.tokenExchangeUrl, inQuery),
     headers: { 'content-type': encodings[encoding].contentType, accept: 'application/json' },
     // Written pair by pair, so a name sent twice stays twice, in JSON as in a form.
-    body: encoding === 'json' ? `{${inBody.map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`).join(',')}}` : new URLSearchParams(inBody.map(([n, v]) => [n, v])).toString(),
+    body:
+      encoding === 'json'
+        ? `{${inBody.map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`).join(',')}}`
+        : new URLSearchParams(inBody.map(([n, v]) => [n, v])).toString(),
   };
 }
 

@@ -101,9 +101,12 @@ export function connectError(url: URL, tls: TlsOptions, timeoutMs: number): Prom
   const connect = checkedConnector(tls, timeoutMs);
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   return new Promise((resolve) => {
-    connect({ hostname: url.hostname, host: url.host, protocol: url.protocol, port, servername: url.protocol === 'https:' ? url.hostname : '' }, (error, socket) => {
-      socket?.destroy();
-      resolve(error ?? undefined);
-    });
+    connect(
+      { hostname: url.hostname, host: url.host, protocol: url.protocol, port, servername: url.protocol === 'https:' ? url.hostname : '' },
+      (error, socket) => {
+        socket?.destroy();
+        resolve(error ?? undefined);
+      },
+    );
   });
 }

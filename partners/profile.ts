@@ -48,10 +48,17 @@ const declaredPrefix = /^[A-Za-z][A-Za-z0-9]*_$/;
 
 /** The prefixes of this run: PARTNER_ and those CERTIFY_ENV_PREFIXES lists (comma-separated), or why one cannot be. */
 export function envPrefixes(env: NodeJS.ProcessEnv): { prefixes: string[]; errors: string[] } {
-  const declared = (env[envPrefixesVariable] ?? '').split(',').map((prefix) => prefix.trim()).filter(Boolean);
+  const declared = (env[envPrefixesVariable] ?? '')
+    .split(',')
+    .map((prefix) => prefix.trim())
+    .filter(Boolean);
   const errors = declared.flatMap((prefix) => {
-    if (!declaredPrefix.test(prefix)) return [`${envPrefixesVariable}: "${prefix}" is no prefix of variable names; write letters and digits ending in "_", such as ACME_`];
-    if (harnessPrefixes.some((own) => own.startsWith(prefix) || prefix.startsWith(own))) return [`${envPrefixesVariable}: "${prefix}" would let profiles read the harness's own variables (${harnessPrefixes.join(', ')}…); choose a prefix of the partners' own`];
+    if (!declaredPrefix.test(prefix))
+      return [`${envPrefixesVariable}: "${prefix}" is no prefix of variable names; write letters and digits ending in "_", such as ACME_`];
+    if (harnessPrefixes.some((own) => own.startsWith(prefix) || prefix.startsWith(own)))
+      return [
+        `${envPrefixesVariable}: "${prefix}" would let profiles read the harness's own variables (${harnessPrefixes.join(', ')}…); choose a prefix of the partners' own`,
+      ];
     return [];
   });
   return { prefixes: [defaultEnvPrefix, ...declared.filter((prefix) => declaredPrefix.test(prefix))], errors };
@@ -60,7 +67,8 @@ export function envPrefixes(env: NodeJS.ProcessEnv): { prefixes: string[]; error
 /** Why a profile may not read variable `name`, or undefined when it may. */
 function envRefused(name: string, prefixes: readonly string[]): string | undefined {
   const own = harnessPrefixes.find((prefix) => name.startsWith(prefix));
-  if (own) return `is one of the harness's own variables (${own}…), which no profile may read; give the partner's value in a variable of its own, such as ${defaultEnvPrefix}${name.slice(own.length)}`;
+  if (own)
+    return `is one of the harness's own variables (${own}…), which no profile may read; give the partner's value in a variable of its own, such as ${defaultEnvPrefix}${name.slice(own.length)}`;
   if (prefixes.some((prefix) => name.startsWith(prefix))) return undefined;
   return `is not a partner variable: a profile reads only variables named ${prefixes.map((prefix) => `${prefix}…`).join(' or ')}, so that it cannot read the run's other secrets; rename it ${defaultEnvPrefix}${name}, or declare its prefix in ${envPrefixesVariable}`;
 }
@@ -118,7 +126,10 @@ export function loadProfile(file: string, env: NodeJS.ProcessEnv = process.env, 
   const name = path.basename(file, '.json');
   const fail = (...problems: string[]) => ({ errors: problems.map((problem) => `${display(file)}: ${problem}`) });
   if (!profileName.test(name)) return fail(`the file name must be lower-case letters, digits and dashes, since it becomes the project name`);
-  if (name.length > longestProfileName) return fail(`the file name has ${name.length} characters before ".json"; the project name is part of the report's folder names, so keep it to ${longestProfileName}`);
+  if (name.length > longestProfileName)
+    return fail(
+      `the file name has ${name.length} characters before ".json"; the project name is part of the report's folder names, so keep it to ${longestProfileName}`,
+    );
   const whose = { history: "the history's folder", platform: "the platform's waivers, platform.waivers.json" }[name] ?? 'its own test project';
   if (reservedNames.has(name)) return fail(`"${name}" is a name the harness keeps for itself (${whose}); rename the file`);
   let raw: unknown;
@@ -146,7 +157,18 @@ export function loadProfile(file: string, env: NodeJS.ProcessEnv = process.env, 
   const platformFile = path.join(path.dirname(file), `platform${waiversSuffix}`);
   const platformWaivers = existsSync(platformFile) ? loadWaivers(platformFile, now, 'platform') : { waivers: [], errors: [] };
   if (waivers.errors.length + platformWaivers.errors.length > 0) return { errors: [...waivers.errors, ...platformWaivers.errors] };
-  return { profile: { name, file, profile: parsed.data, envValues, waivers: waivers.waivers, platformWaivers: platformWaivers.waivers, ...(existsSync(waiversFile) ? { waiversFile } : {}) }, errors: [] };
+  return {
+    profile: {
+      name,
+      file,
+      profile: parsed.data,
+      envValues,
+      waivers: waivers.waivers,
+      platformWaivers: platformWaivers.waivers,
+      ...(existsSync(waiversFile) ? { waiversFile } : {}),
+    },
+    errors: [],
+  };
 }
 
 const waiversSuffix = '.waivers.json';
@@ -174,14 +196,31 @@ export function loadWaivers(file: string, now: Date = new Date(), owner: Owner =
     const known = rulesById.get(rule);
     if (!known) return [`"waivers.${index}.rule" names no rule ("${rule}"); copy the id from the report or docs/RULES.md`];
     // A partner's file waives the partner's rules; the platform's, once for every partner on it, the platform's.
-    if (known.owner !== owner) return [`"waivers.${index}.rule" is ${rule}, a rule of the ${known.owner}'s; waive it in ${known.owner === 'platform' ? 'platform.waivers.json, beside the profiles' : "the partner's own <partner>.waivers.json"}`];
+    if (known.owner !== owner)
+      return [
+        `"waivers.${index}.rule" is ${rule}, a rule of the ${known.owner}'s; waive it in ${known.owner === 'platform' ? 'platform.waivers.json, beside the profiles' : "the partner's own <partner>.waivers.json"}`,
+      ];
     return [
       ...(letsOthersIn(known) ? [`"waivers.${index}.rule" is ${rule}, which cannot be waived: when it fails, ${known.impact}; fix the endpoint instead`] : []),
-      ...(expires > latest ? [`"waivers.${index}.expires" is ${expires}, more than ${longestWaiverDays} days ahead; a waiver is reviewed at least every ${longestWaiverDays} days: give ${latest} or earlier`] : []),
+      ...(expires > latest
+        ? [
+            `"waivers.${index}.expires" is ${expires}, more than ${longestWaiverDays} days ahead; a waiver is reviewed at least every ${longestWaiverDays} days: give ${latest} or earlier`,
+          ]
+        : []),
     ];
   });
   if (problems.length > 0) return fail(...problems);
-  return { waivers: parsed.data.waivers.map(({ rule, field, message, reason, approvedBy, expires }) => ({ rule, reason, approvedBy, expires, ...(field !== undefined ? { field } : {}), ...(message !== undefined ? { message } : {}) })), errors: [] };
+  return {
+    waivers: parsed.data.waivers.map(({ rule, field, message, reason, approvedBy, expires }) => ({
+      rule,
+      reason,
+      approvedBy,
+      expires,
+      ...(field !== undefined ? { field } : {}),
+      ...(message !== undefined ? { message } : {}),
+    })),
+    errors: [],
+  };
 }
 
 /** Whether two platform URLs reach one server: the same host, however spelled, and port (shared/host-key.ts). */
@@ -237,9 +276,13 @@ export function loadProfiles(
   for (const [index, { file, profile }] of profiles.entries()) {
     const name = profile.platform?.partnerName;
     if (name === undefined) continue;
-    const twin = profiles.slice(0, index).find((other) => other.profile.platform?.partnerName === name && samePlatform(other.profile.platform.url, profile.platform!.url));
+    const twin = profiles
+      .slice(0, index)
+      .find((other) => other.profile.platform?.partnerName === name && samePlatform(other.profile.platform.url, profile.platform!.url));
     if (twin) {
-      errors.push(`${display(file)}: "platform.partnerName" is "${name}", as in ${display(twin.file)} on the same platform; the platform keeps one configuration per partner name, so one partner would receive the other's codes and client secret; give each profile its own partner name`);
+      errors.push(
+        `${display(file)}: "platform.partnerName" is "${name}", as in ${display(twin.file)} on the same platform; the platform keeps one configuration per partner name, so one partner would receive the other's codes and client secret; give each profile its own partner name`,
+      );
     }
   }
   return { profiles, errors, others };

@@ -53,7 +53,10 @@ export interface Session {
 const cookieValues = (header: string) =>
   header.split('\n').map((line) => {
     const pair = line.split(';')[0]!;
-    return pair.slice(pair.indexOf('=') + 1).trim().replace(/^"(.*)"$/, '$1');
+    return pair
+      .slice(pair.indexOf('=') + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
   });
 
 /** A fresh browser context and page for one probe, traced when the context says where; closed whatever happens. */
@@ -68,7 +71,14 @@ async function preparedContext(ctx: BrowserProbeContext): Promise<BrowserContext
   const context = await ctx.browser.newContext({ viewport: { width: 900, height: 900 }, ...(credentials ? { httpCredentials: credentials } : {}) });
   // A session cookie is a credential that every later request of the trace carries: learnt as it is set. Not
   // a word-like value, though, which is no credential, and masking it would rewrite the report's own words.
-  context.on('response', (response) => void response.headerValues('set-cookie').then((cookies) => ctx.learn?.(cookies.flatMap(cookieValues).filter(maskedEverywhere)), () => undefined));
+  context.on(
+    'response',
+    (response) =>
+      void response.headerValues('set-cookie').then(
+        (cookies) => ctx.learn?.(cookies.flatMap(cookieValues).filter(maskedEverywhere)),
+        () => undefined,
+      ),
+  );
   // A code on its way to the auth URL, which a page minted (the partner's app) and a partner may echo anywhere:
   // learnt before the request leaves, so before the platform can spend it.
   const authUrl = ctx.platform.codeUrl(codeMarker);
@@ -86,13 +96,22 @@ async function preparedContext(ctx: BrowserProbeContext): Promise<BrowserContext
 }
 
 /** A fresh browser context and page for one probe, traced when the context says where; closed whatever happens. */
-export async function inBrowser(ctx: BrowserProbeContext, name: string, body: (session: Session, http: HttpClient) => Promise<Finding[]>): Promise<ProbeResult> {
+export async function inBrowser(
+  ctx: BrowserProbeContext,
+  name: string,
+  body: (session: Session, http: HttpClient) => Promise<Finding[]>,
+): Promise<ProbeResult> {
   const context = await preparedContext(ctx);
   const others: BrowserContext[] = [];
   // Actions, DOM snapshots and network; not the screencast: each screen is a screenshot of its own.
   // Under --trace=on Playwright traces every context already, this one too, and refuses a second start.
   const file = ctx.traceDir && path.join(ctx.traceDir, `${encodeURIComponent(name)}-${randomUUID()}.zip`);
-  const trace = file && (await context.tracing.start({ title: name, snapshots: true, screenshots: false }).then(() => file, () => undefined));
+  const trace =
+    file &&
+    (await context.tracing.start({ title: name, snapshots: true, screenshots: false }).then(
+      () => file,
+      () => undefined,
+    ));
   const page = await context.newPage();
   const screenshots: Screenshot[] = [];
   const shoot = async (shot: string, of = page) => void screenshots.push({ name: shot, png: await of.screenshot() });
@@ -116,7 +135,9 @@ export async function serveHostPage(context: BrowserContext, origin: string, pat
     (url) => url.origin === origin && (path === undefined || url.pathname === path),
     (route) => {
       const src = new URL(route.request().url()).searchParams.get('src');
-      return src && URL.canParse(src) ? route.fulfill({ contentType: 'text/html; charset=utf-8', body: hostPageHtml(src) }) : route.fulfill({ status: 404, contentType: 'text/plain', body: 'the harness serves only its host page here' });
+      return src && URL.canParse(src)
+        ? route.fulfill({ contentType: 'text/html; charset=utf-8', body: hostPageHtml(src) })
+        : route.fulfill({ status: 404, contentType: 'text/plain', body: 'the harness serves only its host page here' });
     },
   );
 }
@@ -181,9 +202,23 @@ async function captureMessages(context: BrowserContext): Promise<void> {
  * until that message arrives or `messageWaitMs` ran out, so an app that posts after a fetch of its own is
  * heard; for another screen, what came by then.
  */
-export async function observe(page: Page, platform: Platform, { waitMs = screenTimeoutMs, messageWaitMs = screenTimeoutMs, frame = frameOf(page), host = page.mainFrame() }: { waitMs?: number; messageWaitMs?: number; frame?: FrameLocator; host?: Frame } = {}): Promise<Visit> {
+export async function observe(
+  page: Page,
+  platform: Platform,
+  {
+    waitMs = screenTimeoutMs,
+    messageWaitMs = screenTimeoutMs,
+    frame = frameOf(page),
+    host = page.mainFrame(),
+  }: { waitMs?: number; messageWaitMs?: number; frame?: FrameLocator; host?: Frame } = {},
+): Promise<Visit> {
   const screens = (['app', 'error', 'collect'] as const).map((name) => ({ name, locator: fresh(frame, platform.screens[name]) }));
-  await screens.map(({ locator }) => locator).reduce((any, locator) => any.or(locator)).first().waitFor({ timeout: waitMs }).catch(() => undefined);
+  await screens
+    .map(({ locator }) => locator)
+    .reduce((any, locator) => any.or(locator))
+    .first()
+    .waitFor({ timeout: waitMs })
+    .catch(() => undefined);
   const shown = (await Promise.all(screens.map(async (candidate) => ((await candidate.locator.count()) > 0 ? candidate : undefined)))).find(Boolean);
   const screen: Screen = shown?.name ?? 'none';
   const text = shown ? await shown.locator.first().innerText() : '';
@@ -194,7 +229,14 @@ export async function observe(page: Page, platform: Platform, { waitMs = screenT
   const started = Date.now();
   const deadline = started + (awaited ? messageWaitMs : 0);
   while (Date.now() < deadline && !arrived()) await page.waitForTimeout(25);
-  return { screen, text, messages: [...messages()], platformOrigins: platform.appOrigins, vocabulary: platform.messages, ...(arrived() ? { messageAfterMs: Date.now() - started } : {}) };
+  return {
+    screen,
+    text,
+    messages: [...messages()],
+    platformOrigins: platform.appOrigins,
+    vocabulary: platform.messages,
+    ...(arrived() ? { messageAfterMs: Date.now() - started } : {}),
+  };
 }
 
 /** Creates a mock link for `accountInfo`; undefined (with the reason) when the platform issues none. */
@@ -211,7 +253,11 @@ async function createLink(http: HttpClient, platform: Platform, accountInfo: Pay
  * changes it, or why there is none: the platform's checks sign on with data of no partner's, so they judge
  * the platform alone.
  */
-export async function linkFor(ctx: BrowserProbeContext, http: HttpClient, edit = (info: Payload) => info): Promise<{ link: string; sent: Payload } | { problem: string; blocker?: Blocker }> {
+export async function linkFor(
+  ctx: BrowserProbeContext,
+  http: HttpClient,
+  edit = (info: Payload) => info,
+): Promise<{ link: string; sent: Payload } | { problem: string; blocker?: Blocker }> {
   const sent = edit(structuredClone(sampleAccountInfo));
   const link = await createLink(http, ctx.platform, sent);
   return 'problem' in link ? link : { ...link, sent };
@@ -219,7 +265,9 @@ export async function linkFor(ctx: BrowserProbeContext, http: HttpClient, edit =
 
 /** Types values into the collection screen and submits it; the screen it leaves is marked stale for `observe`. */
 export async function fillCollection(page: Page, platform: Platform, values: Record<string, string>, frame = frameOf(page)) {
-  await locate(frame, platform.screens.collect).first().evaluate((screen) => screen.setAttribute('data-stale', ''), undefined, { timeout: screenTimeoutMs });
+  await locate(frame, platform.screens.collect)
+    .first()
+    .evaluate((screen) => screen.setAttribute('data-stale', ''), undefined, { timeout: screenTimeoutMs });
   for (const [path, value] of Object.entries(values)) await fieldLocator(frame, platform, path).fill(value, { timeout: screenTimeoutMs });
   await locate(frame, platform.screens.submit).first().click({ timeout: screenTimeoutMs });
 }
@@ -236,7 +284,9 @@ const fieldLocator = (frame: FrameLocator, platform: Platform, path: string) => 
 export async function fieldsOnScreen(page: Page, platform: Platform, frame = frameOf(page)): Promise<string[]> {
   const { fields } = platform.screens;
   if (fields === undefined) {
-    const named = await frame.locator('input[data-field], input[name]').evaluateAll((inputs) => inputs.map((input) => input.getAttribute('data-field') ?? input.getAttribute('name') ?? ''));
+    const named = await frame
+      .locator('input[data-field], input[name]')
+      .evaluateAll((inputs) => inputs.map((input) => input.getAttribute('data-field') ?? input.getAttribute('name') ?? ''));
     return named.filter((path) => /^(user|company)\.[A-Za-z0-9.]+$/.test(path));
   }
   return (await shownByPath(frame, fields)).map(([path]) => path);
@@ -258,7 +308,11 @@ export async function fieldErrorsOnScreen(page: Page, platform: Platform): Promi
   const frame = frameOf(page);
   const { fieldErrors } = platform.screens;
   if (fieldErrors === undefined) {
-    return Object.fromEntries(await frame.locator('[data-error-for]').evaluateAll((items) => items.map((item) => [item.getAttribute('data-error-for') ?? '', item.textContent ?? ''] as const)));
+    return Object.fromEntries(
+      await frame
+        .locator('[data-error-for]')
+        .evaluateAll((items) => items.map((item) => [item.getAttribute('data-error-for') ?? '', item.textContent ?? ''] as const)),
+    );
   }
   const shown = await Promise.all((await shownByPath(frame, fieldErrors)).map(async ([path, error]) => [path, (await error.innerText()).trim()] as const));
   return Object.fromEntries(shown.filter(([, text]) => text !== ''));
@@ -268,7 +322,11 @@ export const examplesFor = (fields: readonly string[]) => Object.fromEntries(fie
 
 /** Opens `src` in the host page; when the collection screen comes, the user types valid values, as a real one would. */
 /** What the frame shows once sign-on settled: where the collection screen comes, the user types valid values, as a real one would, and the screen after it is read. */
-export async function observeSignedOn(page: Page, platform: Platform, { frame = frameOf(page), beforeFill, messageWaitMs }: { frame?: FrameLocator; beforeFill?: () => Promise<void>; messageWaitMs?: number } = {}): Promise<Visit> {
+export async function observeSignedOn(
+  page: Page,
+  platform: Platform,
+  { frame = frameOf(page), beforeFill, messageWaitMs }: { frame?: FrameLocator; beforeFill?: () => Promise<void>; messageWaitMs?: number } = {},
+): Promise<Visit> {
   const options = { frame, ...(messageWaitMs === undefined ? {} : { messageWaitMs }) };
   const visit = await observe(page, platform, options);
   if (visit.screen !== 'collect') return visit;
@@ -307,9 +365,11 @@ export function withCompanyName(accountInfo: Payload, name: string): Payload {
   return copy;
 }
 
-export const browserProbe = (spec: Omit<Probe<BrowserProbeContext>, 'run' | 'skipReason'> & Partial<Pick<Probe<BrowserProbeContext>, 'skipReason'>>, body: (ctx: BrowserProbeContext, session: Session, http: HttpClient) => Promise<Finding[]>): Probe<BrowserProbeContext> => ({
+export const browserProbe = (
+  spec: Omit<Probe<BrowserProbeContext>, 'run' | 'skipReason'> & Partial<Pick<Probe<BrowserProbeContext>, 'skipReason'>>,
+  body: (ctx: BrowserProbeContext, session: Session, http: HttpClient) => Promise<Finding[]>,
+): Probe<BrowserProbeContext> => ({
   ...spec,
   skipReason: (profile) => platformSkipReason(profile) ?? spec.skipReason?.(profile),
   run: (ctx) => inBrowser(ctx, spec.id, (session, http) => body(ctx, session, http)),
 });
-

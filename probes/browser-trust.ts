@@ -25,7 +25,8 @@ export function browserOrigins(profile: Profile): string[] {
     for (const url of [platform.url, platform.codeUrl('code'), ...platform.appOrigins]) origins.add(new URL(url).origin);
   }
   const gotos = (steps: readonly ({ goto: string } | object)[] = []) => steps.flatMap((step) => ('goto' in step ? [step.goto] : []));
-  for (const url of [...(profile.partnerApp ? [profile.partnerApp.page, ...gotos(profile.partnerApp.login)] : []), ...gotos(profile.codes.browser?.steps)]) origins.add(new URL(url).origin);
+  for (const url of [...(profile.partnerApp ? [profile.partnerApp.page, ...gotos(profile.partnerApp.login)] : []), ...gotos(profile.codes.browser?.steps)])
+    origins.add(new URL(url).origin);
   return [...origins].filter((origin) => origin.startsWith('https:'));
 }
 
@@ -34,10 +35,13 @@ function certificateProblem(origin: string, ca: string, timeoutMs: number): Prom
   const { hostname, port } = new URL(origin);
   const host = hostname.replace(/^\[(.*)\]$/, '$1');
   return new Promise((resolve) => {
-    const socket = connect({ host, port: Number(port || 443), servername: /^[\d.:]+$/.test(host) ? undefined : host, ca: [...rootCertificates, ca], timeout: timeoutMs }, () => {
-      socket.destroy();
-      resolve(undefined);
-    });
+    const socket = connect(
+      { host, port: Number(port || 443), servername: /^[\d.:]+$/.test(host) ? undefined : host, ca: [...rootCertificates, ca], timeout: timeoutMs },
+      () => {
+        socket.destroy();
+        resolve(undefined);
+      },
+    );
     socket.on('timeout', () => {
       socket.destroy();
       resolve(`${origin} did not finish a TLS handshake within ${timeoutMs} ms`);
@@ -63,7 +67,8 @@ async function homeTrusting(caPem: string): Promise<string> {
   return home;
 }
 
-const certutilMissing = '"caFile": the browser is given the CA through an NSS database, and "certutil" is not installed; install it (Debian and Ubuntu: apt-get install libnss3-tools; Fedora: dnf install nss-tools)';
+const certutilMissing =
+  '"caFile": the browser is given the CA through an NSS database, and "certutil" is not installed; install it (Debian and Ubuntu: apt-get install libnss3-tools; Fedora: dnf install nss-tools)';
 
 /** What keeps `profile`'s CA from reaching the browser before any test: certutil missing where it is needed. */
 export function browserTrustProblem(profile: Profile): string[] {
@@ -80,13 +85,17 @@ export async function browserTrust(profile: Profile, caFile = profile.caFile): P
   const origins = browserOrigins(profile);
   if (caFile === undefined || origins.length === 0) return { untrusted: [] };
   const ca = readFileSync(caFile, 'utf8');
-  const problems = (await Promise.all(origins.map((origin) => certificateProblem(origin, ca, profile.requestTimeoutMs)))).filter((problem) => problem !== undefined);
+  const problems = (await Promise.all(origins.map((origin) => certificateProblem(origin, ca, profile.requestTimeoutMs)))).filter(
+    (problem) => problem !== undefined,
+  );
   if (pemBlocks(ca).length === 0) return { untrusted: [...problems, `"caFile" ${caFile} holds no PEM certificate`] };
   // The browser suites stop on an origin the CA does not vouch for: no home is made for a browser that will not start.
   if (problems.length > 0) return { untrusted: problems };
   const home = await homeTrusting(ca).then(
     (dir) => dir,
-    (error: NodeJS.ErrnoException) => ({ problem: error.code === 'ENOENT' ? certutilMissing : `"caFile": certutil could not add ${caFile}: ${String(error.message).split('\n')[0]}` }),
+    (error: NodeJS.ErrnoException) => ({
+      problem: error.code === 'ENOENT' ? certutilMissing : `"caFile": certutil could not add ${caFile}: ${String(error.message).split('\n')[0]}`,
+    }),
   );
   if (typeof home !== 'string') return { untrusted: [home.problem] };
   return { env: { ...(process.env as Record<string, string>), HOME: home }, untrusted: [] };

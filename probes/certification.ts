@@ -59,7 +59,12 @@ export async function runProbes(profile: Profile, probes: readonly Probe[] = cer
 }
 
 /** Runs the mock-link and browser probes (or only `only` of the browser ones) all at once, outside Playwright, for a profile with "platform". */
-export async function runPlatformProbes(profile: Profile, browser: Browser, only?: readonly Probe<BrowserProbeContext>[], now?: () => Date): Promise<ProbeResult[]> {
+export async function runPlatformProbes(
+  profile: Profile,
+  browser: Browser,
+  only?: readonly Probe<BrowserProbeContext>[],
+  now?: () => Date,
+): Promise<ProbeResult[]> {
   const ctx = standaloneContext(profile, now);
   try {
     const platform = await connectPlatform(profile, ctx.http);

@@ -118,7 +118,12 @@ export async function runStep(page: Page, step: BrowserStep, timeoutMs?: number)
 
 /** A step of a scripted login, named for messages by its kind and selector; a typed value is never shown. */
 export const describeStep = (step: BrowserStep, index: number, count: number) => {
-  const what = 'goto' in step ? `{"goto": ${JSON.stringify(new URL(step.goto).origin + new URL(step.goto).pathname)}}` : 'fill' in step ? `{"fill": ${JSON.stringify(step.fill)}}` : `{"click": ${JSON.stringify(step.click)}}`;
+  const what =
+    'goto' in step
+      ? `{"goto": ${JSON.stringify(new URL(step.goto).origin + new URL(step.goto).pathname)}}`
+      : 'fill' in step
+        ? `{"fill": ${JSON.stringify(step.fill)}}`
+        : `{"click": ${JSON.stringify(step.click)}}`;
   return `step ${index + 1} of ${count} (${what})`;
 };
 
@@ -171,65 +176,80 @@ export function browserCodes(config: BrowserCodes, launch: () => Promise<Browser
   const addresses = new Map<string, string>();
   return {
     addressOf: (code) => addresses.get(code),
-    next: () => slot(async () => {
-      browser ??= launch();
-      const context = await (await browser).newContext();
-      let page: Page | undefined;
-      try {
-        let capture!: (url: string) => void;
-        const captured = new Promise<string>((resolve) => (capture = resolve));
-        page = await context.newPage();
-        const cdp = await context.newCDPSession(page);
-        cdp.on('Fetch.requestPaused', ({ requestId, request }: RequestPaused) => {
-          const toPlatform = sameEndpoint(request.url, authUrl);
-          if (toPlatform) capture(request.url);
-          // The page may be gone by the time a late request is answered; nothing is owed to it then.
-          const answered = toPlatform ? cdp.send('Fetch.failRequest', { requestId, errorReason: 'Aborted' }) : cdp.send('Fetch.continueRequest', { requestId });
-          answered.catch(() => {});
-        });
-        await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
-        page.setDefaultTimeout(config.timeoutMs);
-        const steps = config.steps;
-        let current = 0;
-        const login = (async () => {
-          for (const [index, step] of steps.entries()) {
-            current = index;
-            await runStep(page, step);
+    next: () =>
+      slot(async () => {
+        browser ??= launch();
+        const context = await (await browser).newContext();
+        let page: Page | undefined;
+        try {
+          let capture!: (url: string) => void;
+          const captured = new Promise<string>((resolve) => (capture = resolve));
+          page = await context.newPage();
+          const cdp = await context.newCDPSession(page);
+          cdp.on('Fetch.requestPaused', ({ requestId, request }: RequestPaused) => {
+            const toPlatform = sameEndpoint(request.url, authUrl);
+            if (toPlatform) capture(request.url);
+            // The page may be gone by the time a late request is answered; nothing is owed to it then.
+            const answered = toPlatform
+              ? cdp.send('Fetch.failRequest', { requestId, errorReason: 'Aborted' })
+              : cdp.send('Fetch.continueRequest', { requestId });
+            answered.catch(() => {});
+          });
+          await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
+          page.setDefaultTimeout(config.timeoutMs);
+          const steps = config.steps;
+          let current = 0;
+          const login = (async () => {
+            for (const [index, step] of steps.entries()) {
+              current = index;
+              await runStep(page, step);
+            }
+            current = steps.length;
+          })();
+          let timer: NodeJS.Timeout | undefined;
+          const timeout = new Promise<never>((_, reject) => {
+            timer = setTimeout(() => {
+              const where = current < steps.length ? `; it was at ${describeStep(steps[current]!, current, steps.length)}` : `; all ${steps.length} steps ran`;
+              reject(
+                new CodeSourceError(
+                  `"codes.browser": the app did not navigate to "authUrl" (${config.authUrl}) within ${config.timeoutMs} ms of the login steps${where}`,
+                ),
+              );
+            }, config.timeoutMs);
+          });
+          // The step that triggers the navigation we abort usually fails for it: after a capture, that is moot.
+          const failedStep = login.catch((error: unknown) => {
+            throw new CodeSourceError(
+              `"codes.browser": ${describeStep(steps[current]!, current, steps.length)} failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+            );
+          });
+          const url = await Promise.race([captured, timeout, failedStep.then(() => captured)]).finally(() => clearTimeout(timer));
+          const query = new URL(url).searchParams;
+          const code = query.get('code');
+          if (code) {
+            received(code);
+            addresses.set(code, url);
+            return code;
           }
-          current = steps.length;
-        })();
-        let timer: NodeJS.Timeout | undefined;
-        const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => {
-            const where = current < steps.length ? `; it was at ${describeStep(steps[current]!, current, steps.length)}` : `; all ${steps.length} steps ran`;
-            reject(new CodeSourceError(`"codes.browser": the app did not navigate to "authUrl" (${config.authUrl}) within ${config.timeoutMs} ms of the login steps${where}`));
-          }, config.timeoutMs);
-        });
-        // The step that triggers the navigation we abort usually fails for it: after a capture, that is moot.
-        const failedStep = login.catch((error: unknown) => {
-          throw new CodeSourceError(`"codes.browser": ${describeStep(steps[current]!, current, steps.length)} failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
-        });
-        const url = await Promise.race([captured, timeout, failedStep.then(() => captured)]).finally(() => clearTimeout(timer));
-        const query = new URL(url).searchParams;
-        const code = query.get('code');
-        if (code) {
-          received(code);
-          addresses.set(code, url);
-          return code;
+          // An authorization server that refuses sends its RFC 6749 §4.1.2.1 error to the same place: quote it.
+          const error = query.get('error');
+          const said =
+            error === null
+              ? ''
+              : ` with "error": ${JSON.stringify(error)}${query.has('error_description') ? `, "error_description": ${JSON.stringify(query.get('error_description')!.slice(0, 200))}` : ''}`;
+          throw new CodeSourceError(`"codes.browser": the app navigated to ${authUrl.origin}${authUrl.pathname}${said} without a "code" parameter`);
+        } catch (error) {
+          const failure =
+            error instanceof CodeSourceError
+              ? error
+              : new CodeSourceError(`"codes.browser": ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+          // What the login page showed when it went wrong, for the test to attach.
+          failure.screenshot = await page?.screenshot().catch(() => undefined);
+          throw failure;
+        } finally {
+          await context.close();
         }
-        // An authorization server that refuses sends its RFC 6749 §4.1.2.1 error to the same place: quote it.
-        const error = query.get('error');
-        const said = error === null ? '' : ` with "error": ${JSON.stringify(error)}${query.has('error_description') ? `, "error_description": ${JSON.stringify(query.get('error_description')!.slice(0, 200))}` : ''}`;
-        throw new CodeSourceError(`"codes.browser": the app navigated to ${authUrl.origin}${authUrl.pathname}${said} without a "code" parameter`);
-      } catch (error) {
-        const failure = error instanceof CodeSourceError ? error : new CodeSourceError(`"codes.browser": ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
-        // What the login page showed when it went wrong, for the test to attach.
-        failure.screenshot = await page?.screenshot().catch(() => undefined);
-        throw failure;
-      } finally {
-        await context.close();
-      }
-    }),
+      }),
     async close() {
       if (browser) await (await browser).close();
     },

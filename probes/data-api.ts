@@ -62,7 +62,8 @@ async function walk(http: HttpClient, api: DataApi, params: ListParams, keep: (e
     if ('problem' in got) return done(`the page after ${JSON.stringify(after)} gave no answer: ${got.problem}`);
     pages.push({ query: new URL(got.exchange.request.url).search.slice(1), response: got.response });
     const envelope = envelopeOf(got.response);
-    if (got.response.status !== 200 || !envelope || envelope.hasMore !== true) return done(envelope?.hasMore === false ? undefined : 'a page was not a page envelope');
+    if (got.response.status !== 200 || !envelope || envelope.hasMore !== true)
+      return done(envelope?.hasMore === false ? undefined : 'a page was not a page envelope');
     const next = isObject(envelope.next) ? envelope.next.after : undefined;
     if (typeof next !== 'string' || next === after) return done(`a page said "hasMore": true but gave no new "next.after" (${JSON.stringify(next)})`);
     after = next;
@@ -74,7 +75,9 @@ async function walk(http: HttpClient, api: DataApi, params: ListParams, keep: (e
 async function firstOrganization(http: HttpClient, api: DataApi): Promise<string | { problem: string }> {
   const got = await answer(http, request(api, 'organizations', {}));
   if ('problem' in got) return { problem: got.problem };
-  const id = envelopeOf(got.response)?.items.map((item) => (isObject(item) ? item.id : undefined)).find((value) => typeof value === 'string');
+  const id = envelopeOf(got.response)
+    ?.items.map((item) => (isObject(item) ? item.id : undefined))
+    .find((value) => typeof value === 'string');
   return typeof id === 'string' ? id : { problem: `GET /v1/organizations answered ${got.response.status} without an organization to filter on` };
 }
 
@@ -83,16 +86,22 @@ function dataApiProbe(spec: Pick<Probe, 'id' | 'title' | 'rules'>, body: (http: 
 }
 
 const authRules = [missingTokenRefused, invalidTokenRefused];
-const authProbe = dataApiProbe({ id: 'data-api/auth', title: 'the data API refuses a missing or invalid Bearer token with a JSON error', rules: authRules }, async (http, api) => {
-  const answers = await Promise.all([answer(http, request(api, 'organizations', {}, null)), answer(http, request(api, 'organizations', {}, `certify-invalid-${randomUUID()}`))]);
-  const unanswered = answers.find((got) => 'problem' in got);
-  if (unanswered && 'problem' in unanswered) return skip(authRules, `the data API gave no answer: ${unanswered.problem}`);
-  const [missing, invalid] = answers as { response: JsonResponse }[];
-  return [
-    ...evaluate(missingTokenRefused, [{ case: 'without "Authorization"', response: missing!.response }], undefined),
-    ...evaluate(invalidTokenRefused, [{ case: 'with an invalid Bearer token', response: invalid!.response }], undefined),
-  ];
-});
+const authProbe = dataApiProbe(
+  { id: 'data-api/auth', title: 'the data API refuses a missing or invalid Bearer token with a JSON error', rules: authRules },
+  async (http, api) => {
+    const answers = await Promise.all([
+      answer(http, request(api, 'organizations', {}, null)),
+      answer(http, request(api, 'organizations', {}, `certify-invalid-${randomUUID()}`)),
+    ]);
+    const unanswered = answers.find((got) => 'problem' in got);
+    if (unanswered && 'problem' in unanswered) return skip(authRules, `the data API gave no answer: ${unanswered.problem}`);
+    const [missing, invalid] = answers as { response: JsonResponse }[];
+    return [
+      ...evaluate(missingTokenRefused, [{ case: 'without "Authorization"', response: missing!.response }], undefined),
+      ...evaluate(invalidTokenRefused, [{ case: 'with an invalid Bearer token', response: invalid!.response }], undefined),
+    ];
+  },
+);
 
 const walkRules = [envelopeShape, noDuplicates, walksAgree, cursorIsLastId, lastPageEnds, limitRespected, defaultLimit, organizationFilter];
 
@@ -103,7 +112,10 @@ const walkProbe = dataApiProbe(
     if (typeof organizationId !== 'string') return skip(walkRules, organizationId.problem);
     // The walks go through the unrecorded client; only their first and last pages join the evidence.
     const keep = (exchange: Exchange) => void http.exchanges.push(exchange);
-    const [byHundred, byDefault] = await Promise.all([walk(ctx.http, api, { organizationId, limit: 100 }, keep), walk(ctx.http, api, { organizationId }, keep)]);
+    const [byHundred, byDefault] = await Promise.all([
+      walk(ctx.http, api, { organizationId, limit: 100 }, keep),
+      walk(ctx.http, api, { organizationId }, keep),
+    ]);
     const bothWalks = [envelopeShape, noDuplicates, cursorIsLastId, lastPageEnds];
     return [
       ...bothWalks.flatMap((rule) => {
@@ -120,44 +132,85 @@ const walkProbe = dataApiProbe(
 
 const filterRules = [idsFilter, filterRequired, invalidLimitRefused, invalidAfterRefused];
 
-const filtersProbe = dataApiProbe({ id: 'data-api/filters', title: 'the ids and organizationId filters, and invalid limit or after, are answered as specified', rules: filterRules }, async (http, api) => {
-  const organizationId = await firstOrganization(http, api);
-  if (typeof organizationId !== 'string') return skip(filterRules, organizationId.problem);
-  const first = await answer(http, request(api, walked, { organizationId, limit: 100 }));
-  const ids = 'problem' in first ? [] : idsOfWalk({ pages: [{ query: '', response: first.response }] });
-  if (ids.length < 3) return skip(filterRules, `the first page of ${walked} holds ${ids.length} items; 3 are needed to try "ids"`);
-  const requested = [ids[0]!, ids[Math.floor(ids.length / 2)]!, ids.at(-1)!];
-  // What the spec leaves open, as the profile states this API does it, else as the emulator does.
-  const { idsEncodings = ['comma', 'repeated'], maxLimit = 100, overLimit = 'refused', unknownCursor = 'refused', filterRequired: needsFilter = true, parameterErrorStatus, idsWithOrganization = false, nonPositiveLimit = 'refused' } = api;
-  const beside: ListParams = idsWithOrganization ? { organizationId } : {};
-  const servedFor = (limit: string) => (limit === String(maxLimit + 1) && overLimit === 'clamped' ? { served: maxLimit } : (limit === '0' || limit === '-1') && nonPositiveLimit === 'served' ? { served: maxLimit } : {});
-  const refusedWith = parameterErrorStatus === undefined ? {} : { status: parameterErrorStatus };
-  const cases = {
-    ids: [
-      { encoding: '"ids=a,b,c"', params: { ...beside, ids: requested } as ListParams },
-      { encoding: '"ids=a&ids=b&ids=c"', params: { ...beside, ids: requested, idsEncoding: 'repeated' } as ListParams },
-    ].filter((c) => idsEncodings.includes(c.params.idsEncoding ?? 'comma')),
-    required: [{ case: `to /v1/${walked} without "organizationId" or "ids"`, params: {} }],
-    limit: ['0', '-1', 'abc', '1.5', String(maxLimit + 1)].map((limit) => ({ case: `with "limit=${limit}"`, url: `${pageUrl(api.baseUrl, walked, { organizationId })}&limit=${limit}`, ...servedFor(limit) })),
-    after: [{ case: 'with an "after" that is no id of the listing', params: { organizationId, after: `certify-unknown-${randomUUID()}` }, ...(unknownCursor === 'empty' ? { served: 'empty' as const } : {}) }],
-  };
-  const get = (params: ListParams) => answer(http, request(api, walked, params));
-  const raw = (url: string) => answer(http, { method: 'GET', url, headers: { accept: 'application/json', authorization: `Bearer ${api.token}` } });
-  const [idsAnswers, required, limits, after] = await Promise.all([
-    Promise.all(cases.ids.map((c) => get(c.params))),
-    Promise.all(cases.required.map((c) => get(c.params))),
-    Promise.all(cases.limit.map((c) => raw(c.url))),
-    Promise.all(cases.after.map((c) => get(c.params))),
-  ]);
-  const unanswered = [...idsAnswers, ...required, ...limits, ...after].find((got) => 'problem' in got);
-  if (unanswered && 'problem' in unanswered) return skip(filterRules, `the data API gave no answer: ${unanswered.problem}`);
-  const responseOf = (got: (typeof idsAnswers)[number]) => (got as { response: JsonResponse }).response;
-  return [
-    ...evaluate(idsFilter, { requested, answers: cases.ids.map((c, i) => ({ encoding: c.encoding, response: responseOf(idsAnswers[i]!) })) }, undefined),
-    ...(needsFilter ? evaluate(filterRequired, cases.required.map((c, i) => ({ case: c.case, response: responseOf(required[i]!), ...refusedWith })), undefined) : skip([filterRequired], 'the profile says this data API needs no filter ("dataApi.filterRequired": false)')),
-    ...evaluate(invalidLimitRefused, cases.limit.map((c, i) => ({ case: c.case, response: responseOf(limits[i]!), ...refusedWith, ...('served' in c ? { served: c.served } : {}) })), undefined),
-    ...evaluate(invalidAfterRefused, cases.after.map((c, i) => ({ case: c.case, response: responseOf(after[i]!), ...refusedWith, ...('served' in c ? { served: c.served } : {}) })), undefined),
-  ];
-});
+const filtersProbe = dataApiProbe(
+  { id: 'data-api/filters', title: 'the ids and organizationId filters, and invalid limit or after, are answered as specified', rules: filterRules },
+  async (http, api) => {
+    const organizationId = await firstOrganization(http, api);
+    if (typeof organizationId !== 'string') return skip(filterRules, organizationId.problem);
+    const first = await answer(http, request(api, walked, { organizationId, limit: 100 }));
+    const ids = 'problem' in first ? [] : idsOfWalk({ pages: [{ query: '', response: first.response }] });
+    if (ids.length < 3) return skip(filterRules, `the first page of ${walked} holds ${ids.length} items; 3 are needed to try "ids"`);
+    const requested = [ids[0]!, ids[Math.floor(ids.length / 2)]!, ids.at(-1)!];
+    // What the spec leaves open, as the profile states this API does it, else as the emulator does.
+    const {
+      idsEncodings = ['comma', 'repeated'],
+      maxLimit = 100,
+      overLimit = 'refused',
+      unknownCursor = 'refused',
+      filterRequired: needsFilter = true,
+      parameterErrorStatus,
+      idsWithOrganization = false,
+      nonPositiveLimit = 'refused',
+    } = api;
+    const beside: ListParams = idsWithOrganization ? { organizationId } : {};
+    const servedFor = (limit: string) =>
+      limit === String(maxLimit + 1) && overLimit === 'clamped'
+        ? { served: maxLimit }
+        : (limit === '0' || limit === '-1') && nonPositiveLimit === 'served'
+          ? { served: maxLimit }
+          : {};
+    const refusedWith = parameterErrorStatus === undefined ? {} : { status: parameterErrorStatus };
+    const cases = {
+      ids: [
+        { encoding: '"ids=a,b,c"', params: { ...beside, ids: requested } as ListParams },
+        { encoding: '"ids=a&ids=b&ids=c"', params: { ...beside, ids: requested, idsEncoding: 'repeated' } as ListParams },
+      ].filter((c) => idsEncodings.includes(c.params.idsEncoding ?? 'comma')),
+      required: [{ case: `to /v1/${walked} without "organizationId" or "ids"`, params: {} }],
+      limit: ['0', '-1', 'abc', '1.5', String(maxLimit + 1)].map((limit) => ({
+        case: `with "limit=${limit}"`,
+        url: `${pageUrl(api.baseUrl, walked, { organizationId })}&limit=${limit}`,
+        ...servedFor(limit),
+      })),
+      after: [
+        {
+          case: 'with an "after" that is no id of the listing',
+          params: { organizationId, after: `certify-unknown-${randomUUID()}` },
+          ...(unknownCursor === 'empty' ? { served: 'empty' as const } : {}),
+        },
+      ],
+    };
+    const get = (params: ListParams) => answer(http, request(api, walked, params));
+    const raw = (url: string) => answer(http, { method: 'GET', url, headers: { accept: 'application/json', authorization: `Bearer ${api.token}` } });
+    const [idsAnswers, required, limits, after] = await Promise.all([
+      Promise.all(cases.ids.map((c) => get(c.params))),
+      Promise.all(cases.required.map((c) => get(c.params))),
+      Promise.all(cases.limit.map((c) => raw(c.url))),
+      Promise.all(cases.after.map((c) => get(c.params))),
+    ]);
+    const unanswered = [...idsAnswers, ...required, ...limits, ...after].find((got) => 'problem' in got);
+    if (unanswered && 'problem' in unanswered) return skip(filterRules, `the data API gave no answer: ${unanswered.problem}`);
+    const responseOf = (got: (typeof idsAnswers)[number]) => (got as { response: JsonResponse }).response;
+    return [
+      ...evaluate(idsFilter, { requested, answers: cases.ids.map((c, i) => ({ encoding: c.encoding, response: responseOf(idsAnswers[i]!) })) }, undefined),
+      ...(needsFilter
+        ? evaluate(
+            filterRequired,
+            cases.required.map((c, i) => ({ case: c.case, response: responseOf(required[i]!), ...refusedWith })),
+            undefined,
+          )
+        : skip([filterRequired], 'the profile says this data API needs no filter ("dataApi.filterRequired": false)')),
+      ...evaluate(
+        invalidLimitRefused,
+        cases.limit.map((c, i) => ({ case: c.case, response: responseOf(limits[i]!), ...refusedWith, ...('served' in c ? { served: c.served } : {}) })),
+        undefined,
+      ),
+      ...evaluate(
+        invalidAfterRefused,
+        cases.after.map((c, i) => ({ case: c.case, response: responseOf(after[i]!), ...refusedWith, ...('served' in c ? { served: c.served } : {}) })),
+        undefined,
+      ),
+    ];
+  },
+);
 
 export const dataApiProbes: readonly Probe[] = [authProbe, walkProbe, filtersProbe];

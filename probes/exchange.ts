@@ -21,7 +21,9 @@ export async function exchangeCode(http: HttpClient, profile: Profile, code: str
   if (!answered || grantsToken(answered) || answered.status < 400) return { exchanges: [first], blocker: tokenBlocker(first) };
   const other = await http.send(tokenRequest(profile, otherEncoding(configured), { code }));
   const otherToken = other.response && issuedToken(jsonResponse(other.response));
-  return otherToken ? { exchanges: [first, other], encoding: otherEncoding(configured), token: otherToken } : { exchanges: [first, other], blocker: tokenBlocker(first) };
+  return otherToken
+    ? { exchanges: [first, other], encoding: otherEncoding(configured), token: otherToken }
+    : { exchanges: [first, other], blocker: tokenBlocker(first) };
 }
 
 /** One exchange per worker, memoized: an encoding shown to issue a token, and that token (the live account information reads with it). */

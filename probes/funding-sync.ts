@@ -17,7 +17,10 @@ interface Source {
 }
 
 /** The ids the emulator's app shows: it marks each source with its id. */
-const emulatorShownIds = (page: Page) => frameOf(page).locator('[data-funding-source]').evaluateAll((items) => items.map((item) => item.getAttribute('data-funding-source') ?? ''));
+const emulatorShownIds = (page: Page) =>
+  frameOf(page)
+    .locator('[data-funding-source]')
+    .evaluateAll((items) => items.map((item) => item.getAttribute('data-funding-source') ?? ''));
 
 /**
  * The ids of `sources` the app shows now: a source is shown where an element of `platform.screens.fundingSource`
@@ -27,10 +30,22 @@ const emulatorShownIds = (page: Page) => frameOf(page).locator('[data-funding-so
 async function shownOf(page: Page, ctx: BrowserProbeContext, sources: readonly Source[]): Promise<string[]> {
   const frame = frameOf(page);
   const { fundingSource, fundingSourcesLink } = ctx.platform.screens;
-  if (fundingSourcesLink) await locate(frame, fundingSourcesLink).first().click({ timeout: screenTimeoutMs }).catch(() => undefined);
+  if (fundingSourcesLink)
+    await locate(frame, fundingSourcesLink)
+      .first()
+      .click({ timeout: screenTimeoutMs })
+      .catch(() => undefined);
   const items = locate(frame, fundingSource);
-  if (fundingSourcesLink) await items.first().waitFor({ timeout: screenTimeoutMs }).catch(() => undefined);
-  const seen = await items.evaluateAll((elements) => elements.map((element) => ({ text: element.textContent ?? '', values: [...element.attributes].map((attribute) => attribute.value) }))).catch(() => []);
+  if (fundingSourcesLink)
+    await items
+      .first()
+      .waitFor({ timeout: screenTimeoutMs })
+      .catch(() => undefined);
+  const seen = await items
+    .evaluateAll((elements) =>
+      elements.map((element) => ({ text: element.textContent ?? '', values: [...element.attributes].map((attribute) => attribute.value) })),
+    )
+    .catch(() => []);
   // Text matches only a name long enough not to occur by chance in another's.
   const inText = (item: { text: string }, name: string | undefined, min: number) => name !== undefined && name.length >= min && item.text.includes(name);
   const shown = (source: Source) => seen.some((item) => item.values.includes(source.id) || inText(item, source.id, 4) || inText(item, source.nickname, 2));
@@ -47,7 +62,11 @@ async function listedFor(ctx: BrowserProbeContext, http: HttpClient, code: strin
   const body = got.response.json.ok ? got.response.json.value : undefined;
   const list = isObject(body) && Array.isArray(body.fundingSources) ? body.fundingSources.filter(isObject) : undefined;
   if (!list) return { problem: `"fundingSourcesUrl" answered ${got.response.status} without a "fundingSources" list` };
-  return list.flatMap((source) => (text(source.id) ? [{ id: text(source.id)!, ...(text(source.nickname ?? source.nickName) ? { nickname: text(source.nickname ?? source.nickName)! } : {}) }] : []));
+  return list.flatMap((source) =>
+    text(source.id)
+      ? [{ id: text(source.id)!, ...(text(source.nickname ?? source.nickName) ? { nickname: text(source.nickname ?? source.nickName)! } : {}) }]
+      : [],
+  );
 }
 
 /**
@@ -58,16 +77,30 @@ async function listedFor(ctx: BrowserProbeContext, http: HttpClient, code: strin
 async function throughPartnerHook(ctx: BrowserProbeContext, session: Session, http: HttpClient, mintUrl: string): Promise<Finding[]> {
   const hook = mintedCodes(mintUrl, http, { received: (code) => ctx.learn?.([code]) });
   const hookCode = () => hook.next();
-  const lists = await Promise.all([ctx.codes.next(), hookCode()].map(async (code) => listedFor(ctx, http, await code))).catch((error: unknown) => [{ problem: error instanceof CodeSourceError ? error.message.replace('"codes.mintUrl"', '"fundingSync.mintUrl"') : String(error) }]);
+  const lists = await Promise.all([ctx.codes.next(), hookCode()].map(async (code) => listedFor(ctx, http, await code))).catch((error: unknown) => [
+    { problem: error instanceof CodeSourceError ? error.message.replace('"codes.mintUrl"', '"fundingSync.mintUrl"') : String(error) },
+  ]);
   const [before, after] = lists;
-  if (!before || !after || 'problem' in before || 'problem' in after) return notChecked([fundingSynced], `the partner's lists could not be read: ${[before, after].flatMap((list) => (list && 'problem' in list ? [list.problem] : [])).join('; ')}`);
+  if (!before || !after || 'problem' in before || 'problem' in after)
+    return notChecked(
+      [fundingSynced],
+      `the partner's lists could not be read: ${[before, after].flatMap((list) => (list && 'problem' in list ? [list.problem] : [])).join('; ')}`,
+    );
   const removed = before.filter((source) => !after.some((kept) => kept.id === source.id));
-  if (removed.length === 0) return notChecked([fundingSynced], `the codes of "fundingSync.mintUrl" list the same ${before.length} funding sources as the user's others: the hook should list one fewer`);
+  if (removed.length === 0)
+    return notChecked(
+      [fundingSynced],
+      `the codes of "fundingSync.mintUrl" list the same ${before.length} funding sources as the user's others: the hook should list one fewer`,
+    );
   const first = await signOn(session, ctx.platform, addressFor(ctx, await ctx.codes.next()), 'funding-first');
   if (first.screen !== 'app') return notChecked([fundingSynced], `the first sign-on showed ${screenNames[first.screen]}, not the app`);
   // The control: the sources to be removed were shown, so their absence later is the platform's removal.
   const shownFirst = await shownOf(session.page, ctx, removed);
-  if (shownFirst.length < removed.length) return notChecked([fundingSynced], `after the first sign-on the app showed no element of "platform.screens.fundingSource" holding "${removed[0]!.id}"${removed[0]!.nickname ? ` or "${removed[0]!.nickname}"` : ''}; name where the app shows funding sources`);
+  if (shownFirst.length < removed.length)
+    return notChecked(
+      [fundingSynced],
+      `after the first sign-on the app showed no element of "platform.screens.fundingSource" holding "${removed[0]!.id}"${removed[0]!.nickname ? ` or "${removed[0]!.nickname}"` : ''}; name where the app shows funding sources`,
+    );
   const second = await signOn(session, ctx.platform, addressFor(ctx, await hookCode()), 'funding-second');
   const shownIds = second.screen === 'app' ? await shownOf(session.page, ctx, before) : [];
   return removed.flatMap((source) => evaluate(fundingSynced, { ...second, shownIds, partnerIds: after.map((kept) => kept.id), seeded: source.id }, undefined));
@@ -89,7 +122,8 @@ async function plantedInEmulator(ctx: BrowserProbeContext, session: Session, htt
     headers: { 'api-key': ctx.platform.apiKey, 'content-type': 'application/json' },
     body: JSON.stringify({ id: seeded, nickname: 'Closed account' }),
   });
-  if (planted.response?.status !== 200) return skip([fundingSynced], `the emulator did not take the earlier funding source (${planted.failure?.message ?? planted.response?.status})`);
+  if (planted.response?.status !== 200)
+    return skip([fundingSynced], `the emulator did not take the earlier funding source (${planted.failure?.message ?? planted.response?.status})`);
   const second = await signOn(session, ctx.platform, addressFor(ctx, await ctx.codes.next()), 'funding-second');
   const shownIds = second.screen === 'app' ? await emulatorShownIds(session.page) : [];
   return evaluate(fundingSynced, { ...second, shownIds, partnerIds, seeded }, undefined);

@@ -30,10 +30,19 @@ const senderAt = (origin: string): Sender => ({ origin, url: `${origin}${senderP
 export function forgers(platformOrigin: string): Sender[] {
   const platform = new URL(platformOrigin);
   const port = Number(platform.port || (platform.protocol === 'https:' ? 443 : 80));
-  const suffixed = platform.port && Number(`${platform.port}0`) <= 65_535 ? `${platformOrigin}0` : `${platform.protocol}//${platform.hostname}.certify-lookalike.invalid${platform.port ? `:${platform.port}` : ''}`;
+  const suffixed =
+    platform.port && Number(`${platform.port}0`) <= 65_535
+      ? `${platformOrigin}0`
+      : `${platform.protocol}//${platform.hostname}.certify-lookalike.invalid${platform.port ? `:${platform.port}` : ''}`;
   const otherScheme = `${platform.protocol === 'https:' ? 'http:' : 'https:'}//${platform.host}`;
   const otherPort = `${platform.protocol}//${platform.hostname}:${port === 65_535 ? 1 : port + 1}`;
-  return [senderAt(foreignOrigin), senderAt(suffixed), senderAt(otherPort), senderAt(otherScheme), { origin: 'null', url: `${foreignOrigin}${senderPath}-opaque` }];
+  return [
+    senderAt(foreignOrigin),
+    senderAt(suffixed),
+    senderAt(otherPort),
+    senderAt(otherScheme),
+    { origin: 'null', url: `${foreignOrigin}${senderPath}-opaque` },
+  ];
 }
 
 /** Serves every sender page in `context`; the opaque one carries a CSP sandbox, which gives its document the origin "null". */
@@ -55,7 +64,11 @@ export async function serveSenders(context: BrowserContext, senders: readonly Se
 }
 
 /** Whether `frame` holds a sender page (the browser let it load), not an error page in its place. */
-export const holdsSender = (frame: Frame) => frame.title().then((title) => title === senderTitle, () => false);
+export const holdsSender = (frame: Frame) =>
+  frame.title().then(
+    (title) => title === senderTitle,
+    () => false,
+  );
 
 /** One forged message on its way: through which channel, from which origin, and how to post it. */
 export interface Post {
@@ -66,13 +79,23 @@ export interface Post {
 
 /** A window the page opened at `sender`: the probe opens it from the page, as the page's own script would. */
 export async function openedWindow(page: Page, sender: Sender): Promise<{ post?: Post; closed?: string; close(): Promise<void> }> {
-  const opened = page.context().waitForEvent('page', { timeout: 5_000 }).catch(() => undefined);
+  const opened = page
+    .context()
+    .waitForEvent('page', { timeout: 5_000 })
+    .catch(() => undefined);
   await page.evaluate((url) => void window.open(url), sender.url).catch(() => undefined);
   const popup = await opened;
   if (!popup) return { closed: 'the page could not open a window (its sandbox has no allow-popups)', close: async () => {} };
   await popup.waitForLoadState('load').catch(() => undefined);
   if (!(await holdsSender(popup.mainFrame()))) return { closed: `the browser did not load a window at ${sender.origin}`, close: () => popup.close() };
-  return { post: { channel: 'opened-window', origin: sender.origin, send: (message) => popup.evaluate((data) => (window.opener as Window | null)?.postMessage(data, '*'), message) }, close: () => popup.close() };
+  return {
+    post: {
+      channel: 'opened-window',
+      origin: sender.origin,
+      send: (message) => popup.evaluate((data) => (window.opener as Window | null)?.postMessage(data, '*'), message),
+    },
+    close: () => popup.close(),
+  };
 }
 
 /** A frame at `sender` inside the page: the probe adds it, and the page's CSP decides whether it loads. */
@@ -94,13 +117,26 @@ export async function innerFrame(page: Page, sender: Sender): Promise<{ post?: P
     )
     .catch(() => undefined);
   const frame = page.frames().find((candidate) => candidate.name() === name);
-  const close = () => page.evaluate((frameName) => document.querySelector(`iframe[name="${frameName}"]`)?.remove(), name).then(() => undefined, () => undefined);
+  const close = () =>
+    page
+      .evaluate((frameName) => document.querySelector(`iframe[name="${frameName}"]`)?.remove(), name)
+      .then(
+        () => undefined,
+        () => undefined,
+      );
   if (!frame || !(await holdsSender(frame))) return { closed: `the page's policies keep frames from ${sender.origin} out of it`, close };
-  return { post: { channel: 'inner-frame', origin: sender.origin, send: (message) => frame.evaluate((data) => window.parent.postMessage(data, '*'), message) }, close };
+  return {
+    post: { channel: 'inner-frame', origin: sender.origin, send: (message) => frame.evaluate((data) => window.parent.postMessage(data, '*'), message) },
+    close,
+  };
 }
 
 /** Waits for the page's sign-on error to show, at most `windowMs`: whether it did. */
-export const reacts = (shown: Locator, windowMs: number) => shown.waitFor({ timeout: windowMs }).then(() => true, () => false);
+export const reacts = (shown: Locator, windowMs: number) =>
+  shown.waitFor({ timeout: windowMs }).then(
+    () => true,
+    () => false,
+  );
 
 /** The words a finding uses for a channel that carried nothing. */
 export const closedNote = (result: ChannelResult) => `${channelNames[result.channel]}: ${result.closed}`;

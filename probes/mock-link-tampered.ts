@@ -21,7 +21,10 @@ interface Tampering {
 const seconds = (ms: number) => Math.floor(ms / 1000);
 const tamperings: Tampering[] = [
   { rule: tamperedLinkRules.algNone, token: async (token) => new UnsecuredJWT(decodeJwt(token)).encode() },
-  { rule: tamperedLinkRules.wrongKey, token: async (token) => new SignJWT(decodeJwt(token)).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(randomBytes(32)) },
+  {
+    rule: tamperedLinkRules.wrongKey,
+    token: async (token) => new SignJWT(decodeJwt(token)).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(randomBytes(32)),
+  },
   { rule: tamperedLinkRules.expired, forge: (claims, now) => ({ ...claims, iat: seconds(now) - 900, exp: seconds(now) - 300 }) },
   { rule: tamperedLinkRules.notYetValid, forge: (claims, now) => ({ ...claims, nbf: seconds(now) + 300 }) },
   { rule: tamperedLinkRules.wrongAudience, forge: (claims) => ({ ...claims, aud: 'certify-another-partner' }) },
@@ -31,12 +34,20 @@ const replayRule = tamperedLinkRules.replay;
 
 /** Mock links the platform must refuse (DESIGN §5), each opened in a page of its own, at once. */
 const tamperedLinks = browserProbe(
-  { id: 'mock-link/tampered', area: 'mock-link', title: 'tampered, expired, foreign and replayed mock links show the error screen', rules: Object.values(tamperedLinkRules), codes: 0 },
+  {
+    id: 'mock-link/tampered',
+    area: 'mock-link',
+    title: 'tampered, expired, foreign and replayed mock links show the error screen',
+    rules: Object.values(tamperedLinkRules),
+    codes: 0,
+  },
   async (ctx, session, http) => {
     const key = ctx.platform.mockLinkKey === undefined ? undefined : new TextEncoder().encode(ctx.platform.mockLinkKey);
     const forged = async ({ forge, token }: Tampering, link: URL): Promise<URL> => {
       const original = link.searchParams.get('token') ?? '';
-      const tampered = token ? await token(original) : await new SignJWT(forge!(decodeJwt(original), ctx.now().getTime())).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(key!);
+      const tampered = token
+        ? await token(original)
+        : await new SignJWT(forge!(decodeJwt(original), ctx.now().getTime())).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(key!);
       const copy = new URL(link);
       copy.searchParams.set('token', tampered);
       return copy;
@@ -57,8 +68,13 @@ const tamperedLinks = browserProbe(
       if (!key) return undefined;
       const link = await linkFor(ctx, http);
       if ('problem' in link) return link.problem;
-      const resigned = await visitIn((await forged({ rule: tamperedLinkRules.expired, forge: (claims) => ({ ...claims, jti: randomUUID() }) }, new URL(link.link))).href, 'mock-link-resigned');
-      return resigned.screen === 'app' ? undefined : `the key in "platform.mockLinkKey" does not sign links this platform accepts: a link re-signed with it, its claims unchanged, showed ${screenNames[resigned.screen]}`;
+      const resigned = await visitIn(
+        (await forged({ rule: tamperedLinkRules.expired, forge: (claims) => ({ ...claims, jti: randomUUID() }) }, new URL(link.link))).href,
+        'mock-link-resigned',
+      );
+      return resigned.screen === 'app'
+        ? undefined
+        : `the key in "platform.mockLinkKey" does not sign links this platform accepts: a link re-signed with it, its claims unchanged, showed ${screenNames[resigned.screen]}`;
     })();
     const cases = tamperings.map(async (tampering): Promise<Finding[]> => {
       const { rule } = tampering;
@@ -74,7 +90,8 @@ const tamperedLinks = browserProbe(
       const link = await linkFor(ctx, http);
       if ('problem' in link) return unjudged([replayRule], link);
       const first = await visitIn(link.link);
-      if (first.screen === 'error' || first.screen === 'none') return skip([replayRule], `the link was not accepted the first time (it showed ${first.screen})`);
+      if (first.screen === 'error' || first.screen === 'none')
+        return skip([replayRule], `the link was not accepted the first time (it showed ${first.screen})`);
       return evaluate(replayRule, await visitIn(link.link), undefined);
     })();
     return (await Promise.all([...cases, replay])).flat();

@@ -34,7 +34,12 @@ const maxLandingHops = 5;
 const createRules = [linkCreated, linkAlgorithm, linkClaims, linkCarriesAccountInfo, landingReferrerPolicy, landingFrameAncestors, landingCookies];
 
 /** Whether `token` verifies with the key set the platform publishes at `jwksUrl`, in one of its algorithms; its lifetime is judged by its own rule. */
-export async function verifiedWith(http: HttpClient, jwksUrl: string, token: string, algorithms: readonly string[]): Promise<{ verified: true } | { problem: string }> {
+export async function verifiedWith(
+  http: HttpClient,
+  jwksUrl: string,
+  token: string,
+  algorithms: readonly string[],
+): Promise<{ verified: true } | { problem: string }> {
   const got = await answer(http, { method: 'GET', url: jwksUrl, headers: { accept: 'application/json' } });
   if ('problem' in got) return { problem: `the key set gave no answer (${got.problem})` };
   const keys = got.response.json.ok ? got.response.json.value : undefined;
@@ -64,7 +69,17 @@ const createProbe: Probe<PlatformContext> = {
       const findings = [
         ...transport.findings,
         ...evaluate(linkCreated, response, undefined),
-        ...evaluateAll([linkAlgorithm, linkClaims], { ...issued, shape: ctx.platform.mockLink, ...(ctx.platform.mockLink.jwksUrl && issued.token ? { signature: await verifiedWith(http, ctx.platform.mockLink.jwksUrl, issued.token, ctx.platform.mockLink.algorithms) } : {}) }, undefined),
+        ...evaluateAll(
+          [linkAlgorithm, linkClaims],
+          {
+            ...issued,
+            shape: ctx.platform.mockLink,
+            ...(ctx.platform.mockLink.jwksUrl && issued.token
+              ? { signature: await verifiedWith(http, ctx.platform.mockLink.jwksUrl, issued.token, ctx.platform.mockLink.algorithms) }
+              : {}),
+          },
+          undefined,
+        ),
         ...evaluate(linkCarriesAccountInfo, { issued, sent: body.accountInfo as Payload, shape: ctx.platform.mockLink }, undefined),
       ];
       if (!issued.link) return skipRest(createProbe.rules, findings, 'no link was issued');
@@ -95,15 +110,30 @@ const createProbe: Probe<PlatformContext> = {
       const seen: Landing = {
         headers: landing.response.headers,
         // The Referrer-Policy that protects the token is the one of each response whose address carried it.
-        tokenResponses: hops.filter((hop) => hop.request.url.includes(token) && hop.response).map((hop) => ({ url: hop.request.url, referrerPolicy: hop.response!.headers['referrer-policy'] })),
-        cookies: hops.flatMap((hop) => (hop.response?.headers['set-cookie'] ?? '').split('\n').filter(Boolean).map((line) => ({ origin: new URL(hop.request.url).origin, line }))),
+        tokenResponses: hops
+          .filter((hop) => hop.request.url.includes(token) && hop.response)
+          .map((hop) => ({ url: hop.request.url, referrerPolicy: hop.response!.headers['referrer-policy'] })),
+        cookies: hops.flatMap((hop) =>
+          (hop.response?.headers['set-cookie'] ?? '')
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => ({ origin: new URL(hop.request.url).origin, line })),
+        ),
         hostOrigin: ctx.platform.hostOrigin,
       };
       return [...findings, ...evaluateAll([landingReferrerPolicy, landingFrameAncestors, landingCookies], seen, undefined)];
     }),
 };
 
-const refusalRules = [apiKeyRequired, apiKeyChecked, malformedJsonRefused, requiredFieldsRefused, tokenUuidRefused, userIdMismatchRefused, orgIdMismatchRefused];
+const refusalRules = [
+  apiKeyRequired,
+  apiKeyChecked,
+  malformedJsonRefused,
+  requiredFieldsRefused,
+  tokenUuidRefused,
+  userIdMismatchRefused,
+  orgIdMismatchRefused,
+];
 
 const refusalsProbe: Probe<PlatformContext> = {
   id: 'mock-link/refusals',
@@ -121,10 +151,25 @@ const refusalsProbe: Probe<PlatformContext> = {
         { rule: apiKeyRequired, case: 'without "api-key"', body: JSON.stringify(valid), apiKey: null },
         { rule: apiKeyChecked, case: 'with a wrong "api-key"', body: JSON.stringify(valid), apiKey: `${ctx.platform.apiKey}-wrong` },
         { rule: malformedJsonRefused, case: 'with a body that is not JSON', body: '{"partnerName": ' },
-        ...['partnerName', 'token', 'externalUserId', 'externalOrgId', 'accountInfo'].map((field) => ({ rule: requiredFieldsRefused, case: `without "${field}"`, field, body: without(field) })),
+        ...['partnerName', 'token', 'externalUserId', 'externalOrgId', 'accountInfo'].map((field) => ({
+          rule: requiredFieldsRefused,
+          case: `without "${field}"`,
+          field,
+          body: without(field),
+        })),
         { rule: tokenUuidRefused, case: 'whose "token" is not a UUID', field: 'token', body: changed({ token: 'not-a-uuid' }) },
-        { rule: userIdMismatchRefused, case: 'whose "externalUserId" differs from "accountInfo.user.id"', field: 'externalUserId', body: changed({ externalUserId: `${String(valid.externalUserId)}-other` }) },
-        { rule: orgIdMismatchRefused, case: 'whose "externalOrgId" differs from "accountInfo.company.id"', field: 'externalOrgId', body: changed({ externalOrgId: `${String(valid.externalOrgId)}-other` }) },
+        {
+          rule: userIdMismatchRefused,
+          case: 'whose "externalUserId" differs from "accountInfo.user.id"',
+          field: 'externalUserId',
+          body: changed({ externalUserId: `${String(valid.externalUserId)}-other` }),
+        },
+        {
+          rule: orgIdMismatchRefused,
+          case: 'whose "externalOrgId" differs from "accountInfo.company.id"',
+          field: 'externalOrgId',
+          body: changed({ externalOrgId: `${String(valid.externalOrgId)}-other` }),
+        },
       ];
       const answers = await Promise.all(cases.map((c) => answer(http, mockLinkRequest(ctx.platform, c.body, c.apiKey))));
       const unanswered = answers.find((got) => 'problem' in got);
@@ -137,10 +182,20 @@ const refusalsProbe: Probe<PlatformContext> = {
         if (invalidStatus === undefined) return undefined;
         return rule === malformedJsonRefused ? [400, invalidStatus] : [invalidStatus];
       };
-      const judged = cases.map((c, i) => ({ ...c, response: (answers[i] as { response: JsonResponse }).response, ...(statusesOf(c.rule) ? { statuses: statusesOf(c.rule) } : {}) }));
+      const judged = cases.map((c, i) => ({
+        ...c,
+        response: (answers[i] as { response: JsonResponse }).response,
+        ...(statusesOf(c.rule) ? { statuses: statusesOf(c.rule) } : {}),
+      }));
       const byField = judged.filter((refusal) => refusal.rule !== apiKeyRequired && refusal.rule !== apiKeyChecked);
       return [
-        ...refusalRules.flatMap((rule) => evaluate(rule, judged.filter((refusal) => refusal.rule === rule), undefined)),
+        ...refusalRules.flatMap((rule) =>
+          evaluate(
+            rule,
+            judged.filter((refusal) => refusal.rule === rule),
+            undefined,
+          ),
+        ),
         ...evaluate(refusalsExplained, byField, undefined),
       ];
     }),

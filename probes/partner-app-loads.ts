@@ -43,7 +43,13 @@ export function watchLoads(context: BrowserContext): LoadWatch {
   });
   return {
     mark: () => log.length,
-    navigations: (frame, since) => (frame ? log.slice(since).filter((entry) => entry.frame === frame).map((entry) => entry.url) : []),
+    navigations: (frame, since) =>
+      frame
+        ? log
+            .slice(since)
+            .filter((entry) => entry.frame === frame)
+            .map((entry) => entry.url)
+        : [],
     headers: (page) => headers.get(page.mainFrame()) ?? unattached.get(page.url()),
   };
 }
@@ -53,7 +59,10 @@ async function attributes(page: Page, element: Locator) {
   await element.waitFor({ state: 'attached', timeout: screenTimeoutMs }).catch(() => undefined);
   const read = (name: string) => element.getAttribute(name, { timeout: 1_000 }).catch(() => null);
   // A <meta> policy is enforced beside the header's (CSP3 §3.3): each is one more policy to satisfy.
-  const metaCsp = await page.locator('meta[http-equiv="content-security-policy" i]').evaluateAll((tags) => tags.map((tag) => tag.getAttribute('content') ?? '')).catch(() => []);
+  const metaCsp = await page
+    .locator('meta[http-equiv="content-security-policy" i]')
+    .evaluateAll((tags) => tags.map((tag) => tag.getAttribute('content') ?? ''))
+    .catch(() => []);
   return { src: (await read('src')) ?? undefined, srcdoc: (await read('srcdoc')) !== null, sandbox: await read('sandbox'), metaCsp };
 }
 
@@ -69,7 +78,8 @@ async function settle(ctx: BrowserProbeContext, page: Page, element: Locator, sr
 }
 
 /** The page's CSP header; without the document's response, a load whose policies were not read. */
-const policiesOf = (headers: Record<string, string> | undefined): Pick<EmbedLoad, 'csp' | 'headersUnseen'> => (headers ? { csp: headers['content-security-policy'] } : { csp: undefined, headersUnseen: true });
+const policiesOf = (headers: Record<string, string> | undefined): Pick<EmbedLoad, 'csp' | 'headersUnseen'> =>
+  headers ? { csp: headers['content-security-policy'] } : { csp: undefined, headersUnseen: true };
 
 /** Whether the profile states the platform's messages (or the platform is ours): only then is its ready message required. */
 const readyExpected = (ctx: BrowserProbeContext) => ctx.profile.platform?.messages !== undefined || ctx.platform.kind === 'emulator';
@@ -79,13 +89,20 @@ const readyExpected = (ctx: BrowserProbeContext) => ctx.profile.platform?.messag
  * the document it held and how it got there, and the platform's screen and message. Every code the page put in
  * its frame's address is learnt, whether or not the browser requested it.
  */
-export async function readLoad(ctx: BrowserProbeContext, watch: LoadWatch, { page, element, n, purpose, since }: { page: Page; element: Locator; n: number; purpose: EmbedLoad['purpose']; since: number }): Promise<{ load: EmbedLoad; visit: Visit }> {
+export async function readLoad(
+  ctx: BrowserProbeContext,
+  watch: LoadWatch,
+  { page, element, n, purpose, since }: { page: Page; element: Locator; n: number; purpose: EmbedLoad['purpose']; since: number },
+): Promise<{ load: EmbedLoad; visit: Visit }> {
   const authUrl = ctx.platform.codeUrl(codeMarker);
   const seen = await attributes(page, element);
   const code = codeIn(seen.src, authUrl);
   if (code) ctx.learn?.([code]);
   const visit = await settle(ctx, page, element, seen.srcdoc);
-  const frame = await element.elementHandle({ timeout: screenTimeoutMs }).then((handle) => handle.contentFrame(), () => null);
+  const frame = await element.elementHandle({ timeout: screenTimeoutMs }).then(
+    (handle) => handle.contentFrame(),
+    () => null,
+  );
   const navigations = watch.navigations(frame, since);
   ctx.learn?.(navigations.map((url) => codeIn(url, authUrl)).filter((value): value is string => value !== undefined));
   const load: EmbedLoad = {

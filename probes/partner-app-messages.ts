@@ -32,7 +32,11 @@ type Trial = { reacted?: Post | 'one of them'; posts: Post[]; closed: { channel:
 const marker = 'certify-forged-';
 
 /** Loads the page (opened by `opener`, when given), lets it settle, and sends every post; whether the page reacted, and to which. */
-async function trial(probe: MessageProbe, plan: { opener?: Sender; windows?: readonly Sender[]; frames?: readonly Sender[] }, only?: (post: Post) => boolean): Promise<Trial> {
+async function trial(
+  probe: MessageProbe,
+  plan: { opener?: Sender; windows?: readonly Sender[]; frames?: readonly Sender[] },
+  only?: (post: Post) => boolean,
+): Promise<Trial> {
   const { ctx, app, watch } = probe;
   const context = probe.page.context();
   const cleanup: (() => Promise<void>)[] = [];
@@ -51,19 +55,35 @@ async function trial(probe: MessageProbe, plan: { opener?: Sender; windows?: rea
       page = popped;
       cleanup.push(() => popped.close());
     } else await page.goto(app.page);
-    probe.judged((await readLoad(ctx, watch, { page, element: locate(page, app.frame ?? 'iframe').first(), n: probe.nextLoad(), purpose: 'sign-on', since })).load);
+    probe.judged(
+      (await readLoad(ctx, watch, { page, element: locate(page, app.frame ?? 'iframe').first(), n: probe.nextLoad(), purpose: 'sign-on', since })).load,
+    );
     const shown = locate(page, app.authError).first();
-    if (await shown.isVisible()) return { spoiled: `the page showed its sign-on error before any message was forged: ${JSON.stringify((await shown.innerText()).slice(0, 200))}` };
+    if (await shown.isVisible())
+      return { spoiled: `the page showed its sign-on error before any message was forged: ${JSON.stringify((await shown.innerText()).slice(0, 200))}` };
     const posts: Post[] = [];
     const closed: { channel: Channel; origin: string; why: string }[] = [];
     if (plan.opener && opened) {
       const from = opened;
       // A page whose Cross-Origin-Opener-Policy severs its opener cannot be posted to by it.
       const severed = await from.evaluate(() => (window as unknown as { certifyOpened: Window }).certifyOpened.closed).catch(() => true);
-      if (severed) closed.push({ channel: 'opener', origin: plan.opener.origin, why: `the page severs its opener at ${plan.opener.origin} (Cross-Origin-Opener-Policy), so nothing reaches it that way` });
-      else posts.push({ channel: 'opener', origin: plan.opener.origin, send: (message) => from.evaluate((data) => (window as unknown as { certifyOpened: Window }).certifyOpened.postMessage(data, '*'), message) });
+      if (severed)
+        closed.push({
+          channel: 'opener',
+          origin: plan.opener.origin,
+          why: `the page severs its opener at ${plan.opener.origin} (Cross-Origin-Opener-Policy), so nothing reaches it that way`,
+        });
+      else
+        posts.push({
+          channel: 'opener',
+          origin: plan.opener.origin,
+          send: (message) => from.evaluate((data) => (window as unknown as { certifyOpened: Window }).certifyOpened.postMessage(data, '*'), message),
+        });
     }
-    for (const [senders, open] of [[plan.windows ?? [], openedWindow], [plan.frames ?? [], innerFrame]] as const) {
+    for (const [senders, open] of [
+      [plan.windows ?? [], openedWindow],
+      [plan.frames ?? [], innerFrame],
+    ] as const) {
       for (const sender of senders) {
         const channel = await open(page, sender);
         cleanup.push(() => channel.close());
@@ -94,7 +114,10 @@ async function parentTrial(probe: MessageProbe, sender: Sender): Promise<{ react
     await top.waitForLoadState('load').catch(() => undefined);
     const framed = top.mainFrame().childFrames()[0];
     const embeds = framed ? locate(framed, probe.app.frame ?? 'iframe').first() : undefined;
-    if (!framed || !embeds || (await embeds.count()) === 0) return { closed: `the page did not load, signed in, inside a page of ${sender.origin} (its headers refuse to be framed, or its session cookie stays out of another site's frame)` };
+    if (!framed || !embeds || (await embeds.count()) === 0)
+      return {
+        closed: `the page did not load, signed in, inside a page of ${sender.origin} (its headers refuse to be framed, or its session cookie stays out of another site's frame)`,
+      };
     await settleFramed(probe, top, framed, embeds);
     const shown = locate(framed, probe.app.authError).first();
     if (await shown.isVisible()) return { closed: 'the page showed its sign-on error inside that frame before any message was forged' };
@@ -107,7 +130,10 @@ async function parentTrial(probe: MessageProbe, sender: Sender): Promise<{ react
 
 /** Waits until the platform's own screen and message reached the framed page, unless the browser refused the platform there. */
 async function settleFramed(probe: MessageProbe, top: Page, framed: Frame, embeds: Locator): Promise<void> {
-  const inner = await embeds.elementHandle({ timeout: screenTimeoutMs }).then((handle) => handle.contentFrame(), () => null);
+  const inner = await embeds.elementHandle({ timeout: screenTimeoutMs }).then(
+    (handle) => handle.contentFrame(),
+    () => null,
+  );
   if (!inner || inner.url().startsWith('chrome-error:')) return;
   await observe(top, probe.ctx.platform, { frame: embeds.contentFrame(), host: framed, waitMs: probe.windowMs });
 }
@@ -122,7 +148,8 @@ async function attribute(probe: MessageProbe, plan: Parameters<typeof trial>[1],
 }
 
 /** One reason for the origins a channel refused, naming them all: "… from a, b, c …". */
-const closedWhy = (closed: readonly { origin: string; why: string }[]) => closed[0]!.why.replace(closed[0]!.origin, closed.map((entry) => entry.origin).join(', '));
+const closedWhy = (closed: readonly { origin: string; why: string }[]) =>
+  closed[0]!.why.replace(closed[0]!.origin, closed.map((entry) => entry.origin).join(', '));
 
 const heard = (result: Trial | Awaited<ReturnType<typeof parentTrial>>): boolean | string => {
   if ('spoiled' in result) return result.spoiled;
@@ -139,14 +166,17 @@ export async function messageOriginFindings(probe: MessageProbe, cause: Finding 
   const lookalike = senders[1]!;
   const plan = { opener: lookalike, windows: senders, frames: senders };
   const first = await trial(probe, plan);
-  if ('spoiled' in first) return cause ? blocked([actsOnPlatformMessagesOnly], { rule: cause.rule, reason: first.spoiled }) : notChecked([actsOnPlatformMessagesOnly], first.spoiled);
+  if ('spoiled' in first)
+    return cause ? blocked([actsOnPlatformMessagesOnly], { rule: cause.rule, reason: first.spoiled }) : notChecked([actsOnPlatformMessagesOnly], first.spoiled);
   if (first.reacted !== undefined) {
     const culprit = first.reacted === 'one of them' ? await attribute(probe, plan, first.posts) : first.reacted;
-    if (!culprit) return notChecked([actsOnPlatformMessagesOnly], 'the page showed its sign-on error after the forged messages, but for none of them alone; run again');
+    if (!culprit)
+      return notChecked([actsOnPlatformMessagesOnly], 'the page showed its sign-on error after the forged messages, but for none of them alone; run again');
     return evaluate(actsOnPlatformMessagesOnly, { channels: [{ channel: culprit.channel, origins: [culprit.origin], reactedTo: culprit.origin }] }, undefined);
   }
   const parent = await parentTrial(probe, lookalike);
-  if ('reacted' in parent && parent.reacted) return evaluate(actsOnPlatformMessagesOnly, { channels: [{ channel: 'parent', origins: [lookalike.origin], reactedTo: lookalike.origin }] }, undefined);
+  if ('reacted' in parent && parent.reacted)
+    return evaluate(actsOnPlatformMessagesOnly, { channels: [{ channel: 'parent', origins: [lookalike.origin], reactedTo: lookalike.origin }] }, undefined);
   const results = (['opener', 'opened-window', 'inner-frame'] as const).map((channel): ChannelResult => {
     const origins = first.posts.filter((post) => post.channel === channel).map((post) => post.origin);
     const closed = first.closed.filter((entry) => entry.channel === channel);
@@ -155,11 +185,17 @@ export async function messageOriginFindings(probe: MessageProbe, cause: Finding 
   results.push({ channel: 'parent', origins: 'closed' in parent ? [] : [lookalike.origin], ...('closed' in parent ? { closed: parent.closed } : {}) });
   // The control of each channel that carried forged messages: the platform's own origin through it.
   for (const result of results.filter((entry) => entry.origins.length > 0)) {
-    const only = { opener: { opener: platform }, 'opened-window': { windows: [platform] }, 'inner-frame': { frames: [platform] }, parent: undefined }[result.channel];
+    const only = { opener: { opener: platform }, 'opened-window': { windows: [platform] }, 'inner-frame': { frames: [platform] }, parent: undefined }[
+      result.channel
+    ];
     result.control = heard(only ? await trial(probe, only) : await parentTrial(probe, platform));
   }
   // The page heeded the platform's own message through some channel once signed on: ignoring the others' proves something.
-  if (!results.some((result) => result.control === true)) return notChecked([actsOnPlatformMessagesOnly], `once the platform's own message had arrived, the page heeded the platform's error message through no channel, so ignoring other origins proves nothing: ${summary(results)}`);
+  if (!results.some((result) => result.control === true))
+    return notChecked(
+      [actsOnPlatformMessagesOnly],
+      `once the platform's own message had arrived, the page heeded the platform's error message through no channel, so ignoring other origins proves nothing: ${summary(results)}`,
+    );
   const findings = evaluate(actsOnPlatformMessagesOnly, { channels: results }, undefined);
   return findings.map((finding) => (finding.outcome === 'passed' ? { ...finding, message: `${finding.message}: ${summary(results)}` } : finding));
 }
@@ -170,7 +206,11 @@ function summary(results: readonly ChannelResult[]): string {
     .map((result) => {
       if (result.closed) return closedNote(result);
       const control =
-        result.control === true ? "; the platform's own origin was heeded" : result.control === false ? "; the platform's own origin was ignored too (the page checks which window sent it)" : `; the platform's own origin could not post through it (${result.control})`;
+        result.control === true
+          ? "; the platform's own origin was heeded"
+          : result.control === false
+            ? "; the platform's own origin was ignored too (the page checks which window sent it)"
+            : `; the platform's own origin could not post through it (${result.control})`;
       return `${channelNames[result.channel]}: ignored ${result.origins.join(', ')}${control}`;
     })
     .join('. ');

@@ -55,7 +55,13 @@ const quietWindowMs = 2_000;
  * platform refuses it and posts its error to the page, which must show it. The platform's error screen and
  * its message reaching the page are the control: without them the page had nothing to show.
  */
-async function authErrorFindings(ctx: BrowserProbeContext, session: Session, load: () => Promise<{ visit: Visit }>, shown: Locator, cause: Finding | undefined): Promise<{ findings: Finding[]; reactionMs?: number }> {
+async function authErrorFindings(
+  ctx: BrowserProbeContext,
+  session: Session,
+  load: () => Promise<{ visit: Visit }>,
+  shown: Locator,
+  cause: Finding | undefined,
+): Promise<{ findings: Finding[]; reactionMs?: number }> {
   const authUrl = ctx.platform.codeUrl(codeMarker);
   const unissued = `certify-unissued-${randomUUID()}`;
   const issued = (url: URL) => ![undefined, unissued].includes(codeIn(url.href, authUrl));
@@ -66,20 +72,43 @@ async function authErrorFindings(ctx: BrowserProbeContext, session: Session, loa
   const { visit } = await load().finally(() => session.context.unroute(issued));
   const message = received(visit, 'error')[0];
   const started = Date.now();
-  const appeared = message ? await shown.waitFor({ timeout: errorShownWithinMs }).then(() => true, () => false) : false;
+  const appeared = message
+    ? await shown.waitFor({ timeout: errorShownWithinMs }).then(
+        () => true,
+        () => false,
+      )
+    : false;
   const reactionMs = Date.now() - started;
-  if (!appeared && cause) return { findings: blocked([authErrorShown], { rule: cause.rule, reason: 'the page itself kept the platform from signing on in its frame' }) };
-  if (visit.screen !== 'error') return { findings: notChecked([authErrorShown], `the platform showed ${visit.screen === 'none' ? 'no screen it is known by' : `its ${visit.screen} screen`} for a code the partner never issued, not its error screen, so there was no error to show`) };
+  if (!appeared && cause)
+    return { findings: blocked([authErrorShown], { rule: cause.rule, reason: 'the page itself kept the platform from signing on in its frame' }) };
+  if (visit.screen !== 'error')
+    return {
+      findings: notChecked(
+        [authErrorShown],
+        `the platform showed ${visit.screen === 'none' ? 'no screen it is known by' : `its ${visit.screen} screen`} for a code the partner never issued, not its error screen, so there was no error to show`,
+      ),
+    };
   if (!message) {
     const page = new URL(session.page.url()).origin;
-    const hint = page === ctx.platform.hostOrigin ? 'the platform posted none' : `the page's origin ${page} is not "platform.hostOrigin" (${ctx.platform.hostOrigin}), the origin the platform posts to`;
+    const hint =
+      page === ctx.platform.hostOrigin
+        ? 'the platform posted none'
+        : `the page's origin ${page} is not "platform.hostOrigin" (${ctx.platform.hostOrigin}), the origin the platform posts to`;
     return { findings: notChecked([authErrorShown], `the platform showed its error screen, but its error message never reached the page: ${hint}`) };
   }
-  return { findings: evaluate(authErrorShown, { shown: appeared, message: message.data, locator: '"partnerApp.authError"', waitedMs: errorShownWithinMs }, undefined), ...(appeared ? { reactionMs } : {}) };
+  return {
+    findings: evaluate(authErrorShown, { shown: appeared, message: message.data, locator: '"partnerApp.authError"', waitedMs: errorShownWithinMs }, undefined),
+    ...(appeared ? { reactionMs } : {}),
+  };
 }
 
 /** A passing finding says how many loads it judged. */
-const atLoads = (findings: Finding[], count: number) => findings.map((finding) => (finding.outcome === 'passed' ? { ...finding, message: `${finding.message} (judged at ${count} load${count === 1 ? '' : 's'})`, params: { loads: count } } : finding));
+const atLoads = (findings: Finding[], count: number) =>
+  findings.map((finding) =>
+    finding.outcome === 'passed'
+      ? { ...finding, message: `${finding.message} (judged at ${count} load${count === 1 ? '' : 's'})`, params: { loads: count } }
+      : finding,
+  );
 
 /**
  * The page's rules over every load, one cause one failure: the frame's address, the page's policies and its
@@ -92,12 +121,22 @@ function pageFindings(embedding: Embedding): Finding[] {
   const causes = [authUrlAsConfigured, cspAdmitsPlatform, frameSandboxAllowsApp].flatMap((rule) => judge(rule));
   const coded = loads.filter((load) => codeIn(load.src, authUrl) !== undefined).length;
   const addressFailure = failed(causes).find((finding) => finding.rule === authUrlAsConfigured.id);
-  const fresh = coded < 2 && addressFailure ? blocked([embedsFreshCode], { rule: addressFailure.rule, reason: 'fewer than two loads framed the auth URL, so no codes could be compared' }) : judge(embedsFreshCode, coded);
+  const fresh =
+    coded < 2 && addressFailure
+      ? blocked([embedsFreshCode], { rule: addressFailure.rule, reason: 'fewer than two loads framed the auth URL, so no codes could be compared' })
+      : judge(embedsFreshCode, coded);
   const judged = [...causes, ...fresh];
-  for (const [rule, count] of [[platformInFrame, loads.length], [partnerAppShown, loads.filter((load) => load.purpose === 'sign-on').length]] as const) {
+  for (const [rule, count] of [
+    [platformInFrame, loads.length],
+    [partnerAppShown, loads.filter((load) => load.purpose === 'sign-on').length],
+  ] as const) {
     const cause = failed(judged)[0];
     const findings = judge(rule, count);
-    judged.push(...(failed(findings).length > 0 && cause ? blocked([rule], { rule: cause.rule, reason: 'the page itself kept the platform from loading in its frame' }) : findings));
+    judged.push(
+      ...(failed(findings).length > 0 && cause
+        ? blocked([rule], { rule: cause.rule, reason: 'the page itself kept the platform from loading in its frame' })
+        : findings),
+    );
   }
   return judged;
 }
@@ -109,7 +148,8 @@ export const partnerAppProbe = browserProbe(
     title: "the partner's own page frames the platform's own app with a fresh code at every load, shows its errors, and heeds only its messages",
     rules: partnerAppRules,
     codes: 0,
-    skipReason: (profile) => (profile.partnerApp ? undefined : 'the profile has no "partnerApp" block (the page of the partner\'s app that embeds the platform)'),
+    skipReason: (profile) =>
+      profile.partnerApp ? undefined : 'the profile has no "partnerApp" block (the page of the partner\'s app that embeds the platform)',
   },
   async (ctx, session) => {
     const app = ctx.profile.partnerApp!;
@@ -136,18 +176,37 @@ export const partnerAppProbe = browserProbe(
     await session.shoot('partner-app');
     const embedding = () => ({ page: app.page, loads, authUrl: ctx.platform.codeUrl(codeMarker), appOrigins: ctx.platform.appOrigins });
     const cause = failed(pageFindings(embedding()))[0];
-    if (!app.authError) return [...pageFindings(embedding()), ...notChecked([authErrorShown, actsOnPlatformMessagesOnly], 'the profile names no "partnerApp.authError", the locator of what the page shows when sign-on failed, so nothing tells whether the page acted on a message')];
+    if (!app.authError)
+      return [
+        ...pageFindings(embedding()),
+        ...notChecked(
+          [authErrorShown, actsOnPlatformMessagesOnly],
+          'the profile names no "partnerApp.authError", the locator of what the page shows when sign-on failed, so nothing tells whether the page acted on a message',
+        ),
+      ];
     const later = [authErrorShown, actsOnPlatformMessagesOnly];
     // A frame the page's own fault left empty stays empty: no more loads to wait for.
-    if (cause && loads.every((load) => load.screen === 'none')) return [...pageFindings(embedding()), ...blocked(later, { rule: cause.rule, reason: 'the page itself kept the platform from loading in its frame' })];
+    if (cause && loads.every((load) => load.screen === 'none'))
+      return [...pageFindings(embedding()), ...blocked(later, { rule: cause.rule, reason: 'the page itself kept the platform from loading in its frame' })];
     const errorLocator = locate(page, app.authError).first();
     const authError = await authErrorFindings(ctx, session, reload('auth-error'), errorLocator, cause);
     await session.shoot('partner-app-auth-error');
     const errorCause = failed(authError.findings)[0];
     const messages = errorCause
-      ? blocked([actsOnPlatformMessagesOnly], { rule: errorCause.rule, reason: "the page shows nothing for the platform's own error message, so ignoring another origin's proves nothing" })
+      ? blocked([actsOnPlatformMessagesOnly], {
+          rule: errorCause.rule,
+          reason: "the page shows nothing for the platform's own error message, so ignoring another origin's proves nothing",
+        })
       : await messageOriginFindings(
-          { ctx, page, app: { ...app, authError: app.authError }, watch, nextLoad: () => loads.length + 1, judged: (load) => loads.push(load), windowMs: Math.max(quietWindowMs, 3 * (authError.reactionMs ?? errorShownWithinMs)) },
+          {
+            ctx,
+            page,
+            app: { ...app, authError: app.authError },
+            watch,
+            nextLoad: () => loads.length + 1,
+            judged: (load) => loads.push(load),
+            windowMs: Math.max(quietWindowMs, 3 * (authError.reactionMs ?? errorShownWithinMs)),
+          },
           cause,
         );
     return [...pageFindings(embedding()), ...authError.findings, ...messages];

@@ -27,15 +27,28 @@ export async function platformSetupProblems(profile: Profile): Promise<string[]>
   const checks: Promise<string | undefined>[] = [];
   if (platform)
     checks.push(
-      refused(http, { method: 'POST', url: mockLinkUrl(platform.url), headers: { 'api-key': platform.apiKey, 'content-type': 'application/json', accept: 'application/json' }, body: '{}' }, platform.mockLink?.unauthorizedStatus).then(
-        (answer) => answer && `"platform.apiKey": the platform refused it (${answer}); correct "platform.apiKey" (the platform team issues it for "${platform.partnerName}")`,
+      refused(
+        http,
+        {
+          method: 'POST',
+          url: mockLinkUrl(platform.url),
+          headers: { 'api-key': platform.apiKey, 'content-type': 'application/json', accept: 'application/json' },
+          body: '{}',
+        },
+        platform.mockLink?.unauthorizedStatus,
+      ).then(
+        (answer) =>
+          answer &&
+          `"platform.apiKey": the platform refused it (${answer}); correct "platform.apiKey" (the platform team issues it for "${platform.partnerName}")`,
       ),
     );
   if (dataApi)
     checks.push(
-      refused(http, { method: 'GET', url: pageUrl(dataApi.baseUrl, 'organizations', { limit: 1 }), headers: { accept: 'application/json', authorization: `Bearer ${dataApi.token}` } }).then(
-        (answer) => answer && `"dataApi.token": the data API refused it (${answer}); correct "dataApi.token"`,
-      ),
+      refused(http, {
+        method: 'GET',
+        url: pageUrl(dataApi.baseUrl, 'organizations', { limit: 1 }),
+        headers: { accept: 'application/json', authorization: `Bearer ${dataApi.token}` },
+      }).then((answer) => answer && `"dataApi.token": the data API refused it (${answer}); correct "dataApi.token"`),
     );
   try {
     return (await Promise.all(checks)).filter((problem): problem is string => typeof problem === 'string');

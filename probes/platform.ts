@@ -18,7 +18,13 @@ import { liveAccountInfo, type LiveAccountInfo } from './resources';
 export const servedHostPath = '/certify-host/';
 
 /** The bundled emulator's markup: what the spec leaves open ("not shown"). */
-const emulatorScreens = { app: 'main[data-screen="app"]', error: 'main[data-screen="error"]', collect: 'main[data-screen="collect"]', submit: 'button[type=submit]', fundingSource: '[data-funding-source]' };
+const emulatorScreens = {
+  app: 'main[data-screen="app"]',
+  error: 'main[data-screen="error"]',
+  collect: 'main[data-screen="collect"]',
+  submit: 'button[type=submit]',
+  fundingSource: '[data-funding-source]',
+};
 
 export interface Platform extends Omit<PlatformProfile, 'messages' | 'mockLink' | 'appOrigins' | 'authUrl' | 'screens' | 'httpCredentials'> {
   /** What the browser answers the platform's HTTP authentication with, and the one origin it answers. */
@@ -35,7 +41,8 @@ export interface Platform extends Omit<PlatformProfile, 'messages' | 'mockLink' 
   /** Whether the harness serves its own host page, in the browser, at the profile's host origin. */
   servesHostPage: boolean;
   /** How to find the app's screens: the profile's locators, or the emulator's. */
-  screens: Required<Omit<NonNullable<PlatformProfile['screens']>, 'fields' | 'fieldErrors' | 'fundingSourcesLink'>> & Pick<NonNullable<PlatformProfile['screens']>, 'fields' | 'fieldErrors' | 'fundingSourcesLink'>;
+  screens: Required<Omit<NonNullable<PlatformProfile['screens']>, 'fields' | 'fieldErrors' | 'fundingSourcesLink'>> &
+    Pick<NonNullable<PlatformProfile['screens']>, 'fields' | 'fieldErrors' | 'fundingSourcesLink'>;
   configure: boolean;
   storeTestData: boolean;
   /** `{url}/v1/emulator/partners/{partnerName}`: this partner on the bundled emulator's own API. */
@@ -69,7 +76,6 @@ export class PlatformError extends Error {
   override name = 'PlatformError';
 }
 
-
 /** Why a probe that stores what a person would not type in the platform does not run against this one. */
 export const storesTestDataSkipReason = (profile: Profile, what: string): string | undefined =>
   profile.platform && !platformOf(profile.platform).storeTestData
@@ -82,7 +88,9 @@ export const platformSkipReason = (profile: Profile): string | undefined =>
 export function platformOf({ authUrl: codeUrlTemplate, httpCredentials, ...platform }: PlatformProfile): Platform {
   const kind = platformKind(platform);
   const codeUrl = (code: string) =>
-    (codeUrlTemplate ?? `${authUrl(platform.url, '{partnerName}')}?code={code}`).replaceAll('{partnerName}', encodeURIComponent(platform.partnerName)).replaceAll('{code}', encodeURIComponent(code));
+    (codeUrlTemplate ?? `${authUrl(platform.url, '{partnerName}')}?code={code}`)
+      .replaceAll('{partnerName}', encodeURIComponent(platform.partnerName))
+      .replaceAll('{code}', encodeURIComponent(code));
   return {
     ...(httpCredentials ? { httpCredentials: { ...httpCredentials, origin: httpCredentials.origin ?? new URL(codeUrl('code')).origin } } : {}),
     ...platform,
@@ -123,7 +131,8 @@ export async function connectPlatform(profile: Profile, http: HttpClient): Promi
   const status = exchange.response?.status;
   if (status === 200) return platform;
   const answer = exchange.failure?.message ?? `${status} ${bodyPreview(exchange.response?.body ?? '', 200)}`;
-  const hint = status === 404 || status === 405 ? '; a platform that is not the bundled emulator is configured in its own admin: set "platform.configure": false' : '';
+  const hint =
+    status === 404 || status === 405 ? '; a platform that is not the bundled emulator is configured in its own admin: set "platform.configure": false' : '';
   throw new PlatformError(`"platform.url": the partner's configuration could not be sent to ${url} (${answer})${hint}`);
 }
 

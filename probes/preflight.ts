@@ -41,9 +41,15 @@ async function connects(field: string, url: string, profile: Profile): Promise<s
   const error = await connectError(parsed, ca ? { ca } : {}, profile.requestTimeoutMs);
   if (!error) return undefined;
   const connectTimeout = (error as { code?: string }).code === 'UND_ERR_CONNECT_TIMEOUT';
-  if (connectTimeout) return `"${field}" (${shown(parsed)}): no connection to ${parsed.host} within ${profile.requestTimeoutMs / 1000} s ("requestTimeoutMs"); check that the host is reachable from here (a VPN, a firewall), or correct "${field}"`;
+  if (connectTimeout)
+    return `"${field}" (${shown(parsed)}): no connection to ${parsed.host} within ${profile.requestTimeoutMs / 1000} s ("requestTimeoutMs"); check that the host is reachable from here (a VPN, a firewall), or correct "${field}"`;
   const { kind, message } = classify(error, url, profile.requestTimeoutMs, false);
-  const fix = kind === 'tls' ? 'fix the certificate, or give its private CA as "caFile"' : kind === 'dns' ? `correct "${field}"` : `start the server, or correct "${field}"`;
+  const fix =
+    kind === 'tls'
+      ? 'fix the certificate, or give its private CA as "caFile"'
+      : kind === 'dns'
+        ? `correct "${field}"`
+        : `start the server, or correct "${field}"`;
   return `"${field}" (${shown(parsed)}): ${message.replace(/; is the server running\?$/, '')}; ${fix}`;
 }
 
@@ -56,9 +62,15 @@ async function served(profile: Profile, field: string, request: HttpRequest, wha
 
 /** The partner's three endpoints, each asked something it must refuse, but not with a 404. */
 const endpointsServed = (profile: Profile): [field: string, request: HttpRequest, what: string][] => [
-  ['tokenExchangeUrl', { method: 'POST', url: profile.tokenExchangeUrl, headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: '' }, 'an empty token request'],
+  [
+    'tokenExchangeUrl',
+    { method: 'POST', url: profile.tokenExchangeUrl, headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: '' },
+    'an empty token request',
+  ],
   ['accountInfoUrl', resourceRequest(profile.accountInfoUrl), 'a request without a token'],
-  ...(profile.fundingSourcesUrl ? [['fundingSourcesUrl', resourceRequest(profile.fundingSourcesUrl), 'a request without a token'] as [string, HttpRequest, string]] : []),
+  ...(profile.fundingSourcesUrl
+    ? [['fundingSourcesUrl', resourceRequest(profile.fundingSourcesUrl), 'a request without a token'] as [string, HttpRequest, string]]
+    : []),
 ];
 
 async function mintsACode(profile: Profile): Promise<string | undefined> {
@@ -68,7 +80,9 @@ async function mintsACode(profile: Profile): Promise<string | undefined> {
     await mintedCodes(mintUrl, client(profile)).next();
     return undefined;
   } catch (error) {
-    return error instanceof CodeSourceError ? `${error.message}; check "codes.mintUrl" and that the partner's test hook is deployed` : `"codes.mintUrl": ${String(error)}`;
+    return error instanceof CodeSourceError
+      ? `${error.message}; check "codes.mintUrl" and that the partner's test hook is deployed`
+      : `"codes.mintUrl": ${String(error)}`;
   }
 }
 

@@ -82,7 +82,10 @@ export async function recorded(ctx: ProbeContext, body: (http: Recorder) => Prom
   const http = recorder(ctx.http);
   const findings = await body(http);
   const waits = ctx.http.takeWaits?.() ?? [];
-  return { findings: gradeEmulatorChoices([...findings, ...waits.flatMap((wait) => waitNoted(ctx.profile, wait))], ctx.profile), exchanges: [...http.exchanges, ...waits] };
+  return {
+    findings: gradeEmulatorChoices([...findings, ...waits.flatMap((wait) => waitNoted(ctx.profile, wait))], ctx.profile),
+    exchanges: [...http.exchanges, ...waits],
+  };
 }
 
 /** A throttle waited out, noted by its endpoint's rate-limit rule (an endpoint the profile does not name has none). */

@@ -79,7 +79,9 @@ export async function liveAccountInfo(http: HttpClient, ctx: ProbeContext): Prom
   const transport = checkTransport(accountInfoResource.transport, answer, reason);
   if (!transport.usable) return { blocker: transport.blocker };
   const payload = answer.response!.status === 200 ? jsonObject(jsonResponse(answer.response!)) : undefined;
-  return payload ? { payload } : { blocker: { rule: answer.response!.status === 200 ? accountInfoResource.bodyJson.id : accountInfoResource.status.id, reason } };
+  return payload
+    ? { payload }
+    : { blocker: { rule: answer.response!.status === 200 ? accountInfoResource.bodyJson.id : accountInfoResource.status.id, reason } };
 }
 
 /**
@@ -115,7 +117,8 @@ function payloadProbe(resource: Resource): Probe {
 function compare(consistency: Rule<TwoCalls>, first: TwoCalls['first'] | undefined, second: Exchange, urlField: string): Finding[] {
   if (!first) return skip([consistency], 'the first answer has no JSON object to compare');
   const payload = second.response && jsonObject(jsonResponse(second.response));
-  if (second.failure || !payload) return skip([consistency], `the second call to "${urlField}" gave no JSON object (${second.failure?.message ?? `status ${second.response?.status}`})`);
+  if (second.failure || !payload)
+    return skip([consistency], `the second call to "${urlField}" gave no JSON object (${second.failure?.message ?? `status ${second.response?.status}`})`);
   return evaluate(consistency, { first, second: payload }, undefined);
 }
 
@@ -144,10 +147,16 @@ function unauthorizedProbe(resource: Resource): Probe {
           if (!transport.usable) return [...transport.findings, ...blocked([rule, ...hygiene], transport.blocker)];
           const response = jsonResponse(answers[index]!.response!);
           // Nothing served at the URL refuses nothing: one failure, the status rule's, on the request with a token.
-          if (response.status === 404) return [...transport.findings, ...blocked([rule, ...hygiene], { rule: rules.status.id, reason: 'it answers 404: nothing is served at this URL' })];
+          if (response.status === 404)
+            return [...transport.findings, ...blocked([rule, ...hygiene], { rule: rules.status.id, reason: 'it answers 404: nothing is served at this URL' })];
           const refusal = evaluate(rule, response, undefined);
           // How a refusal is made is judged on a refusal only: an answer with the resource is one failure, the MUST's.
-          if (!isRefusal(response.status)) return [...transport.findings, ...refusal, ...blocked(hygiene, { rule: rule.id, reason: `the request was answered ${response.status}, not refused` })];
+          if (!isRefusal(response.status))
+            return [
+              ...transport.findings,
+              ...refusal,
+              ...blocked(hygiene, { rule: rule.id, reason: `the request was answered ${response.status}, not refused` }),
+            ];
           return [...transport.findings, ...refusal, ...evaluateAll(hygiene, response, undefined)];
         });
       }),

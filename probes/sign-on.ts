@@ -1,4 +1,19 @@
-import { appShown, authenticationErrorMessage, collectionCompletes, collectionScreenShown, errorShown, foreignHostCannotFrame, inlineErrorShown, linkAppShown, linkNavigatedMessage, messagesToHostOnly, missingYesStarFields, navigatedMessage, partnerDataEscaped, screenNames } from '../checks/sign-on';
+import {
+  appShown,
+  authenticationErrorMessage,
+  collectionCompletes,
+  collectionScreenShown,
+  errorShown,
+  foreignHostCannotFrame,
+  inlineErrorShown,
+  linkAppShown,
+  linkNavigatedMessage,
+  messagesToHostOnly,
+  missingYesStarFields,
+  navigatedMessage,
+  partnerDataEscaped,
+  screenNames,
+} from '../checks/sign-on';
 import { blocked, evaluate, evaluateAll, failed, notChecked, skipRest, unjudged, type AnyRule, type Blocker, type Finding } from '../checks/finding';
 import { signOnDecision } from '../checks/sign-on-decision';
 import type { HttpClient } from '../client/http';
@@ -8,10 +23,34 @@ import { partnerAppProbe } from './partner-app';
 import { fundingSyncSignOn } from './funding-sync';
 import type { LiveAccountInfo } from './resources';
 
-import { browserProbe, examplesFor, exampleFor, expectedTexts, fieldErrorsOnScreen, fieldsOnScreen, fillCollection, frameOf, hostPageFor, linkFor, observe, screenTimeoutMs, serveHostPage, signOn, without, withCompanyName, type Session } from './browser-session';
+import {
+  browserProbe,
+  examplesFor,
+  exampleFor,
+  expectedTexts,
+  fieldErrorsOnScreen,
+  fieldsOnScreen,
+  fillCollection,
+  frameOf,
+  hostPageFor,
+  linkFor,
+  observe,
+  screenTimeoutMs,
+  serveHostPage,
+  signOn,
+  without,
+  withCompanyName,
+  type Session,
+} from './browser-session';
 /** (a) The mock-link path: a link built from the partner's live account information opens the app. */
 const mockLinkSignOn = browserProbe(
-  { id: 'sign-on/mock-link', area: 'sign-on', title: "a mock link built from the partner's account information opens the app in the host page", rules: [linkAppShown, linkNavigatedMessage], codes: 0 },
+  {
+    id: 'sign-on/mock-link',
+    area: 'sign-on',
+    title: "a mock link built from the partner's account information opens the app in the host page",
+    rules: [linkAppShown, linkNavigatedMessage],
+    codes: 0,
+  },
   async (ctx, session, http) => {
     const link = await linkFor(ctx, http);
     if ('problem' in link) return unjudged(mockLinkSignOn.rules, link);
@@ -37,10 +76,15 @@ async function whyNotShown(ctx: BrowserProbeContext, session: Session, http: Htt
   return { rule: linkAppShown.id, reason: 'the platform shows its app to no one: a mock link with valid account information does not reach it either' };
 }
 
-
 /** (b) The code path: the platform exchanges a fresh code with the partner and reads its endpoints. */
 const codeSignOn = browserProbe(
-  { id: 'sign-on/code', area: 'sign-on', title: "a fresh code opens the app through the partner's token exchange and account information", rules: [appShown, navigatedMessage], codes: 1 },
+  {
+    id: 'sign-on/code',
+    area: 'sign-on',
+    title: "a fresh code opens the app through the partner's token exchange and account information",
+    rules: [appShown, navigatedMessage],
+    codes: 1,
+  },
   async (ctx, session, http) => {
     const blocker = await codePathBlocker(ctx);
     if (blocker) return blocked(codeSignOn.rules, blocker);
@@ -49,7 +93,10 @@ const codeSignOn = browserProbe(
     const visit = await signOn(session, ctx.platform, addressFor(ctx, code), 'code');
     const cause = visit.screen === 'app' ? undefined : await whyNotShown(ctx, session, http, live);
     if (cause) return blocked(codeSignOn.rules, cause);
-    return [...evaluate(appShown, { ...visit, expected: 'payload' in live ? expectedTexts(live.payload) : [] }, undefined), ...evaluate(navigatedMessage, visit, undefined)];
+    return [
+      ...evaluate(appShown, { ...visit, expected: 'payload' in live ? expectedTexts(live.payload) : [] }, undefined),
+      ...evaluate(navigatedMessage, visit, undefined),
+    ];
   },
 );
 
@@ -71,7 +118,8 @@ const collectSignOn = browserProbe(
     const { page } = session;
     const collecting = ctx.profile.collectMissingAccountInfo;
     const rules: readonly AnyRule[] = collecting ? [...collectSignOn.rules, linkNavigatedMessage] : [errorShown, authenticationErrorMessage];
-    const notCollecting = (findings: Finding[]) => skipRest(collectSignOn.rules, findings, 'the profile has no "collectMissingAccountInfo", so the platform shows no collection screen');
+    const notCollecting = (findings: Finding[]) =>
+      skipRest(collectSignOn.rules, findings, 'the profile has no "collectMissingAccountInfo", so the platform shows no collection screen');
     const link = await linkFor(ctx, http, (info) => without(info, leftOut));
     if ('problem' in link) return collecting ? unjudged(rules, link) : notCollecting(unjudged(rules, link));
     await page.goto(hostPageFor(ctx.platform.hostPageUrl, link.link));
@@ -88,7 +136,10 @@ const collectSignOn = browserProbe(
     const fields = first.screen === 'collect' ? await fieldsOnScreen(page, ctx.platform) : [];
     // A form whose inputs carry no spec path the harness can read is a locator to write, not a platform fault.
     if (first.screen === 'collect' && fields.length === 0 && ctx.platform.screens.fields === undefined) {
-      return notChecked(rules, 'the collection screen showed no input the harness can map to a spec path (by "data-field", or a "name" such as "user.phone"); map them in "platform.screens.fields", e.g. {"user.phone": "#phone"}');
+      return notChecked(
+        rules,
+        'the collection screen showed no input the harness can map to a spec path (by "data-field", or a "name" such as "user.phone"); map them in "platform.screens.fields", e.g. {"user.phone": "#phone"}',
+      );
     }
     const listed = evaluate(collectionScreenShown, { ...first, fields, expectedFields }, undefined);
     const invalidField = 'user.phone';
@@ -106,7 +157,15 @@ const collectSignOn = browserProbe(
     const inline = evaluate(inlineErrorShown, { ...rejected, fields, expectedFields, invalidField, errors }, undefined);
     // A platform that left its collection screen on a wrong value leaves nothing to complete: its rule said why.
     const gone = failed(inline)[0];
-    if (rejected.screen !== 'collect' && gone) return [...listed, ...inline, ...blocked([collectionCompletes, linkNavigatedMessage], { rule: gone.rule, reason: `after a wrong value the frame showed ${screenNames[rejected.screen]}, not the collection screen` })];
+    if (rejected.screen !== 'collect' && gone)
+      return [
+        ...listed,
+        ...inline,
+        ...blocked([collectionCompletes, linkNavigatedMessage], {
+          rule: gone.rule,
+          reason: `after a wrong value the frame showed ${screenNames[rejected.screen]}, not the collection screen`,
+        }),
+      ];
 
     await fillCollection(page, ctx.platform, { [invalidField]: exampleFor(invalidField) });
     const done = await observe(page, ctx.platform);
@@ -117,7 +176,13 @@ const collectSignOn = browserProbe(
 
 /** (d) The error path: account information without `user.email` (Yes: required even with collection). */
 const errorSignOn = browserProbe(
-  { id: 'sign-on/error', area: 'sign-on', title: 'account information without a required field shows the error screen and tells the host', rules: [errorShown, authenticationErrorMessage], codes: 0 },
+  {
+    id: 'sign-on/error',
+    area: 'sign-on',
+    title: 'account information without a required field shows the error screen and tells the host',
+    rules: [errorShown, authenticationErrorMessage],
+    codes: 0,
+  },
   async (ctx, session, http) => {
     const rules = [errorShown, authenticationErrorMessage] as const;
     const link = await linkFor(ctx, http, (info) => without(info, ['user.email']));
@@ -133,7 +198,14 @@ const markup = `Certify <b id="certify-injected">Bold</b> & "Co" 'Ltd'`;
 
 /** Partner data with markup in it is shown as text. */
 const escapingSignOn = browserProbe(
-  { id: 'sign-on/escaping', area: 'sign-on', title: 'partner data carrying markup is shown as text, not run as HTML', rules: [partnerDataEscaped], codes: 0, skipReason: (profile) => storesTestDataSkipReason(profile, 'a company name carrying markup') },
+  {
+    id: 'sign-on/escaping',
+    area: 'sign-on',
+    title: 'partner data carrying markup is shown as text, not run as HTML',
+    rules: [partnerDataEscaped],
+    codes: 0,
+    skipReason: (profile) => storesTestDataSkipReason(profile, 'a company name carrying markup'),
+  },
   async (ctx, session, http) => {
     const link = await linkFor(ctx, http, (info) => withCompanyName(info, markup));
     if ('problem' in link) return unjudged([partnerDataEscaped], link);
@@ -153,7 +225,13 @@ const foreignOrigin = 'http://certify-foreign-host.invalid';
  * still receive no message.
  */
 const foreignHostSignOn = browserProbe(
-  { id: 'sign-on/foreign-host', area: 'sign-on', title: "a host on another origin cannot frame the app, and receives none of its messages", rules: [foreignHostCannotFrame, messagesToHostOnly], codes: 0 },
+  {
+    id: 'sign-on/foreign-host',
+    area: 'sign-on',
+    title: 'a host on another origin cannot frame the app, and receives none of its messages',
+    rules: [foreignHostCannotFrame, messagesToHostOnly],
+    codes: 0,
+  },
   async (ctx, session, http) => {
     const { rules } = foreignHostSignOn;
     const { context, page } = session;
@@ -162,16 +240,24 @@ const foreignHostSignOn = browserProbe(
     // The platform's pages pass through the test, so that it can take their CSP off.
     let stripCsp = false;
     const platformOrigins = new Set([ctx.platform.origin, ...ctx.platform.appOrigins]);
-    await context.route((url) => platformOrigins.has(url.origin), async (route) => {
-      const response = await route.fetch({ maxRedirects: 0 });
-      const headers = { ...response.headers() };
-      const location = response.status() >= 300 && response.status() < 400 ? headers.location : undefined;
-      // The browser would follow a redirect without the test seeing where it leads: the frame is sent there
-      // by a page of the test's own instead, so the app's own response passes through the test too.
-      if (stripCsp && location) return route.fulfill({ status: 200, contentType: 'text/html', body: `<script>location.replace(${JSON.stringify(new URL(location, route.request().url()).href)})</script>` });
-      if (stripCsp) delete headers['content-security-policy'];
-      return route.fulfill({ response, headers });
-    });
+    await context.route(
+      (url) => platformOrigins.has(url.origin),
+      async (route) => {
+        const response = await route.fetch({ maxRedirects: 0 });
+        const headers = { ...response.headers() };
+        const location = response.status() >= 300 && response.status() < 400 ? headers.location : undefined;
+        // The browser would follow a redirect without the test seeing where it leads: the frame is sent there
+        // by a page of the test's own instead, so the app's own response passes through the test too.
+        if (stripCsp && location)
+          return route.fulfill({
+            status: 200,
+            contentType: 'text/html',
+            body: `<script>location.replace(${JSON.stringify(new URL(location, route.request().url()).href)})</script>`,
+          });
+        if (stripCsp) delete headers['content-security-policy'];
+        return route.fulfill({ response, headers });
+      },
+    );
     const links = await Promise.all([linkFor(ctx, http), linkFor(ctx, http), linkFor(ctx, http)]);
     const problem = links.find((link): link is { problem: string } => 'problem' in link);
     if (problem) return unjudged(rules, problem);
@@ -181,12 +267,21 @@ const foreignHostSignOn = browserProbe(
     // The positive control: in the configured host the app renders. An app that renders nowhere would
     // otherwise "pass" both rules, having refused nothing.
     const home = await signOn(session, ctx.platform, control!.link, 'foreign-host-control');
-    if (home.screen !== 'app') return blocked(rules, { rule: linkAppShown.id, reason: `the app did not render even in the configured host (it showed ${home.screen})` });
+    if (home.screen !== 'app')
+      return blocked(rules, { rule: linkAppShown.id, reason: `the app did not render even in the configured host (it showed ${home.screen})` });
 
     await page.goto(foreignHost(framed!.link));
     // By effect, not by a screen's timing: a browser that refuses the frame (frame-ancestors) puts an error page in
     // it once the frame has loaded; a page that did load is the platform's, whenever a single-page app renders it.
-    const document = await page.locator('iframe').first().elementHandle({ timeout: screenTimeoutMs }).then((frame) => frame.contentFrame()).then((frame) => frame?.url(), () => undefined);
+    const document = await page
+      .locator('iframe')
+      .first()
+      .elementHandle({ timeout: screenTimeoutMs })
+      .then((frame) => frame.contentFrame())
+      .then(
+        (frame) => frame?.url(),
+        () => undefined,
+      );
     const blockedByBrowser = document === undefined || document.startsWith('chrome-error:') || document === 'about:blank';
     const refused = blockedByBrowser ? await observe(page, ctx.platform, { waitMs: 250 }) : await observe(page, ctx.platform);
     await session.shoot('foreign-host-framed');
@@ -199,7 +294,11 @@ const foreignHostSignOn = browserProbe(
     const open = await observe(page, ctx.platform, { messageWaitMs: Math.max(2_000, 3 * (home.messageAfterMs ?? screenTimeoutMs)) });
     await session.shoot('foreign-host-without-csp');
     return [
-      ...evaluate(foreignHostCannotFrame, { framed: refused.screen, ...(blockedByBrowser ? {} : { document }), messages: refused.messages, vocabulary: refused.vocabulary, foreignOrigin }, undefined),
+      ...evaluate(
+        foreignHostCannotFrame,
+        { framed: refused.screen, ...(blockedByBrowser ? {} : { document }), messages: refused.messages, vocabulary: refused.vocabulary, foreignOrigin },
+        undefined,
+      ),
       // A frame that rendered nothing posted nothing: silence then proves nothing of the target origin.
       ...(open.screen === 'none'
         ? notChecked([messagesToHostOnly], 'with its frame-ancestors taken off, the app still rendered nothing in the foreign host, so it had nothing to post')

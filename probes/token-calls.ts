@@ -22,7 +22,8 @@ export function judgeTransport(exchange: Exchange, judged: readonly AnyRule[]) {
 export const secretOf = (profile: Profile) => (profile.clientSecret === undefined ? [] : [{ what: 'the client secret', value: profile.clientSecret }]);
 
 /** Whether a token-endpoint answer carries back the client secret (or another value the platform `sent`). */
-export const judgeEcho = (profile: Profile, response: JsonResponse, sent = secretOf(profile)) => evaluate(noEchoedCredentials, { response, sent, clientId: profile.clientId }, undefined);
+export const judgeEcho = (profile: Profile, response: JsonResponse, sent = secretOf(profile)) =>
+  evaluate(noEchoedCredentials, { response, sent, clientId: profile.clientId }, undefined);
 
 /**
  * A negative case goes in an encoding shown to issue a token (the worker's exchange), so none fails
@@ -30,7 +31,8 @@ export const judgeEcho = (profile: Profile, response: JsonResponse, sent = secre
  */
 export async function negativeCase(ctx: ProbeContext, judged: readonly AnyRule[], body: (encoding: Encoding) => Promise<Finding[]>): Promise<Finding[]> {
   const exchanged = await ctx.workerExchange();
-  if ('blocker' in exchanged) return blocked(judged, { ...exchanged.blocker, reason: 'no encoding issued a token, so a refusal could not be told from an unreadable request' });
+  if ('blocker' in exchanged)
+    return blocked(judged, { ...exchanged.blocker, reason: 'no encoding issued a token, so a refusal could not be told from an unreadable request' });
   const note = evaluate(negativeCasesEncoding, { configured: ctx.profile.tokenExchangeEncoding, used: exchanged.encoding }, undefined);
   return [...note, ...(await body(exchanged.encoding))];
 }
@@ -47,7 +49,11 @@ export function refusalProbe(
   judge: (answered: Answered, ctx: ProbeContext) => Finding[],
   bend?: RequestBend,
 ): Probe {
-  const probe = { ...spec, area: 'token-exchange' as const, alsoJudges: [...new Set([...perCall, ...(spec.alsoJudges ?? [])])].filter((rule) => !spec.rules.includes(rule)) };
+  const probe = {
+    ...spec,
+    area: 'token-exchange' as const,
+    alsoJudges: [...new Set([...perCall, ...(spec.alsoJudges ?? [])])].filter((rule) => !spec.rules.includes(rule)),
+  };
   const judged = judgedBy(probe);
   return {
     ...probe,
@@ -56,9 +62,10 @@ export function refusalProbe(
         negativeCase(ctx, [...new Set([...probe.rules, ...judged])], async (encoding) => {
           const sent = tokenRequest(ctx.profile, encoding, await request(ctx), bend);
           const call = judgeTransport(await http.send(sent), judged);
-          return call.response ? [...call.findings, ...judgeEcho(ctx.profile, call.response), ...judge({ response: call.response, scheme: schemeOf(sent) }, ctx)] : call.findings;
+          return call.response
+            ? [...call.findings, ...judgeEcho(ctx.profile, call.response), ...judge({ response: call.response, scheme: schemeOf(sent) }, ctx)]
+            : call.findings;
         }),
       ),
   };
 }
-

@@ -2,7 +2,21 @@ import { resourceRequest, tokenRequest } from '../client/requests';
 import { randomUUID } from 'node:crypto';
 import { blocked, blockRest, evaluate } from '../checks/finding';
 import { grantsToken, otherEncoding, tokenTransportRules } from '../checks/token-exchange';
-import { checkRefusal, codeReuseInvalidGrant, codeReuseRejected, codeReuseRevokesToken, missingGrantTypeRejected, noTokenWithoutCredentials, schemeOf, unauthorizedNamesScheme, unknownCodeInvalidGrant, unknownCodeRejected, unsupportedGrantTypeRejected, wrongSecretInvalidClient, wrongSecretRejected } from '../checks/token-refusals';
+import {
+  checkRefusal,
+  codeReuseInvalidGrant,
+  codeReuseRejected,
+  codeReuseRevokesToken,
+  missingGrantTypeRejected,
+  noTokenWithoutCredentials,
+  schemeOf,
+  unauthorizedNamesScheme,
+  unknownCodeInvalidGrant,
+  unknownCodeRejected,
+  unsupportedGrantTypeRejected,
+  wrongSecretInvalidClient,
+  wrongSecretRejected,
+} from '../checks/token-refusals';
 import { checkJsonResponse, issuedTokenAccepted, successResponseRules, noTokenBlocker, tokenFieldRules } from '../checks/token-response';
 import { issuedToken } from '../checks/token-exchange';
 import { configuredEncodingAccepted, negativeCasesEncoding, otherEncodingNoted } from '../checks/token-encoding';
@@ -18,7 +32,7 @@ const judgedByConfigured = [configuredEncodingAccepted, ...successResponseRules,
 const configuredExchangeProbe: Probe = {
   id: 'token-exchange/configured',
   area: 'token-exchange',
-  title: 'the configured encoding\'s token exchange issues a working token',
+  title: "the configured encoding's token exchange issues a working token",
   rules: [...tokenTransportRules, ...judgedByConfigured],
   codes: 1,
   run: (ctx) =>
@@ -32,7 +46,11 @@ const configuredExchangeProbe: Probe = {
       const client = { clientId: ctx.profile.clientId, clientSecret: ctx.profile.clientSecret };
       const other = retried?.response && jsonResponse(retried.response);
       const sent = [...secretOf(ctx.profile), { what: 'the code', value: code }];
-      const findings = [...call.findings, ...checkJsonResponse({ encoding, response: call.response, client, ...(other ? { other } : {}) }), ...judgeEcho(ctx.profile, call.response, sent)];
+      const findings = [
+        ...call.findings,
+        ...checkJsonResponse({ encoding, response: call.response, client, ...(other ? { other } : {}) }),
+        ...judgeEcho(ctx.profile, call.response, sent),
+      ];
       const token = issuedToken(call.response);
       if (!token) return blockRest(judgedByConfigured, findings, noTokenBlocker(call.response));
       const use = await http.send(resourceRequest(ctx.profile.accountInfoUrl, token));
@@ -81,7 +99,12 @@ const wrongSecretProbe = refusalProbe(
 );
 
 const missingGrantTypeProbe = refusalProbe(
-  { id: 'token-exchange/missing-grant-type', title: 'a request without grant_type is refused with invalid_request', rules: [missingGrantTypeRejected], codes: 1 },
+  {
+    id: 'token-exchange/missing-grant-type',
+    title: 'a request without grant_type is refused with invalid_request',
+    rules: [missingGrantTypeRejected],
+    codes: 1,
+  },
   async ({ codes }) => ({ code: await codes.next(), grant_type: undefined }),
   ({ response }) => evaluate(missingGrantTypeRejected, response, undefined),
 );
@@ -111,7 +134,9 @@ const otherGrantsProbe: Probe = {
         const answers = await Promise.all(requests.map(({ params }) => http.send(tokenRequest(ctx.profile, encoding, params))));
         const [platformsOwn, ...withoutCredentials] = answers.map((exchange, index) => ({ exchange, ...requests[index]! }));
         const unauthenticated = [...(platformsOwn!.credentials ? [] : [platformsOwn!]), ...withoutCredentials].filter(({ exchange }) => exchange.response);
-        const judgedFreely = unauthenticated.flatMap(({ grantType, exchange }) => evaluate(noTokenWithoutCredentials, { grantType, response: jsonResponse(exchange.response!) }, undefined));
+        const judgedFreely = unauthenticated.flatMap(({ grantType, exchange }) =>
+          evaluate(noTokenWithoutCredentials, { grantType, response: jsonResponse(exchange.response!) }, undefined),
+        );
         const freeTokens = judgedFreely.filter((f) => f.outcome === 'failed');
         const own = judgeTransport(platformsOwn!.exchange, [unsupportedGrantTypeRejected]);
         // A token for anyone is the cause; the error code of the platform's own request is moot then.
@@ -145,9 +170,17 @@ const codeReuseProbe: Probe = {
       const sent = tokenRequest(ctx.profile, first.encoding, { code });
       const second = judgeTransport(await http.send(sent), reuseRules);
       if (!second.response) return [...note, ...second.findings];
-      const refusal = [...judgeEcho(ctx.profile, second.response), ...checkRefusal(codeReuseRejected, codeReuseInvalidGrant, { response: second.response, scheme: schemeOf(sent) })];
+      const refusal = [
+        ...judgeEcho(ctx.profile, second.response),
+        ...checkRefusal(codeReuseRejected, codeReuseInvalidGrant, { response: second.response, scheme: schemeOf(sent) }),
+      ];
       if (grantsToken(second.response)) {
-        return [...note, ...second.findings, ...refusal, ...blocked([codeReuseRevokesToken], { rule: codeReuseRejected.id, reason: 'the reused code was accepted' })];
+        return [
+          ...note,
+          ...second.findings,
+          ...refusal,
+          ...blocked([codeReuseRevokesToken], { rule: codeReuseRejected.id, reason: 'the reused code was accepted' }),
+        ];
       }
       const retry = await http.send(resourceRequest(ctx.profile.accountInfoUrl, first.token));
       return [...note, ...second.findings, ...refusal, ...evaluate(codeReuseRevokesToken, retry, undefined)];

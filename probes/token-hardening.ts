@@ -5,7 +5,20 @@ import { resourceRequest, tokenRequest } from '../client/requests';
 import { blocked, evaluate, evaluateAll, type Finding } from '../checks/finding';
 import { issuedToken, isSuccess, type Encoding } from '../checks/token-exchange';
 import { unguessableCodes, unguessableTokens } from '../checks/token-entropy';
-import { codeExpires, codeLifetimeMarginSeconds, formatDuration, concurrentRedemption, raceRounds, raceSize, type RaceRound, credentialsInUriRefused, duplicateParamRefused, getRefused, unknownParamIgnored, type DuplicateTrial } from '../checks/token-hardening';
+import {
+  codeExpires,
+  codeLifetimeMarginSeconds,
+  formatDuration,
+  concurrentRedemption,
+  raceRounds,
+  raceSize,
+  type RaceRound,
+  credentialsInUriRefused,
+  duplicateParamRefused,
+  getRefused,
+  unknownParamIgnored,
+  type DuplicateTrial,
+} from '../checks/token-hardening';
 import { exchangeCode } from './exchange';
 import { jsonResponse } from '../checks/evidence';
 import { codeReuseRejected } from '../checks/token-refusals';
@@ -60,7 +73,9 @@ const duplicateParamProbe: Probe = {
           { first: 'fresh', code: fresh, then: madeUp },
           { first: 'made-up', code: madeUp, then: fresh },
         ] as const;
-        const answers = await Promise.all(orders.map(({ code, then }) => http.send(tokenRequest(ctx.profile, encoding, { code }, { extra: [['code', then]] }))));
+        const answers = await Promise.all(
+          orders.map(({ code, then }) => http.send(tokenRequest(ctx.profile, encoding, { code }, { extra: [['code', then]] }))),
+        );
         const calls = answers.map((exchange) => judgeTransport(exchange, [duplicateParamRefused]));
         const findings: Finding[] = calls.flatMap((call) => call.findings);
         const trials: DuplicateTrial[] = calls.flatMap((call, i) => (call.response ? [{ first: orders[i]!.first, response: call.response }] : []));
@@ -143,7 +158,14 @@ const concurrentRedemptionProbe: Probe = {
               // A code taken again even one request after another is the sequential reuse rule's failure, not a race.
               const again = await http.send(tokenRequest(ctx.profile, encoding, { code }));
               if (again.response && issuedToken(jsonResponse(again.response))) {
-                return [...findings, ...echoJudged, ...blocked([concurrentRedemption], { rule: codeReuseRejected.id, reason: 'the code is exchanged again even after the race, one request after another' })];
+                return [
+                  ...findings,
+                  ...echoJudged,
+                  ...blocked([concurrentRedemption], {
+                    rule: codeReuseRejected.id,
+                    reason: 'the code is exchanged again even after the race, one request after another',
+                  }),
+                ];
               }
               break waves;
             }
@@ -170,8 +192,13 @@ const unguessableProbe: Probe = {
       const exchanged = await Promise.all([...codes.map((code) => exchangeCode(http, ctx.profile, code)), ctx.workerExchange()]);
       const tokens = exchanged.flatMap((e) => ('token' in e ? [e.token] : []));
       const refused = exchanged.find((e): e is Extract<WorkerExchange, { blocker: unknown }> => 'blocker' in e);
-      const tokenFindings = tokens.length > 0 ? evaluate(unguessableTokens, { values: tokens }, undefined) : blocked([unguessableTokens], { ...refused!.blocker, reason: 'no access token was issued to judge' });
-      const codeInput = ctx.profile.codes.static ? { notApplicable: 'the profile lists its codes by hand ("codes.static"), so they say nothing of how the partner makes codes' } : { values: codes };
+      const tokenFindings =
+        tokens.length > 0
+          ? evaluate(unguessableTokens, { values: tokens }, undefined)
+          : blocked([unguessableTokens], { ...refused!.blocker, reason: 'no access token was issued to judge' });
+      const codeInput = ctx.profile.codes.static
+        ? { notApplicable: 'the profile lists its codes by hand ("codes.static"), so they say nothing of how the partner makes codes' }
+        : { values: codes };
       return [...tokenFindings, ...evaluateAll([unguessableCodes], codeInput, undefined)];
     }),
 };
@@ -185,7 +212,8 @@ const codeLifetimeProbe = refusalProbe(
     title: 'a code held past its lifetime is refused (opt-in: --slow)',
     rules: [codeExpires],
     codes: 1,
-    skipReason: (profile) => (profile.slowChecks ? undefined : `opt-in, as it holds a code for ${formatDuration(holdSeconds(profile))}: run with --slow, or set "slowChecks": true`),
+    skipReason: (profile) =>
+      profile.slowChecks ? undefined : `opt-in, as it holds a code for ${formatDuration(holdSeconds(profile))}: run with --slow, or set "slowChecks": true`,
     waitsMs: (profile) => holdSeconds(profile) * 1000,
   },
   async ({ codes, profile }) => {
@@ -196,4 +224,12 @@ const codeLifetimeProbe = refusalProbe(
   ({ response }, { profile }) => evaluate(codeExpires, { heldSeconds: holdSeconds(profile), response }, undefined),
 );
 
-export const tokenHardeningProbes: readonly Probe[] = [getProbe, credentialsInUriProbe, duplicateParamProbe, unknownParamProbe, concurrentRedemptionProbe, unguessableProbe, codeLifetimeProbe];
+export const tokenHardeningProbes: readonly Probe[] = [
+  getProbe,
+  credentialsInUriProbe,
+  duplicateParamProbe,
+  unknownParamProbe,
+  concurrentRedemptionProbe,
+  unguessableProbe,
+  codeLifetimeProbe,
+];

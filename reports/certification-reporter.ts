@@ -103,7 +103,9 @@ export default class CertificationReporter implements Reporter {
     if (!this.merging) ensureRunId();
     const first = config.reporter[0]?.[0] ?? '';
     if (!/certification-reporter/.test(first)) {
-      console.warn(`the certification reporter is not the first reporter (it follows ${first}): reporters before it print and store steps, errors and attachments before they are masked; list it first`);
+      console.warn(
+        `the certification reporter is not the first reporter (it follows ${first}): reporters before it print and store steps, errors and attachments before they are masked; list it first`,
+      );
     }
     for (const projectSuite of suite.suites) {
       const project = projectSuite.project();
@@ -132,7 +134,18 @@ export default class CertificationReporter implements Reporter {
       partner.firstTest = projectSuite.allTests()[0];
       for (const test of projectSuite.allTests()) {
         const { probe, area = unknownArea, owner } = readTest(test.annotations);
-        partner.tests.set(test.id, { title: test.title, ...(probe !== undefined ? { probe } : {}), area, ...(owner ? { owner } : {}), status: 'not-run', durationMs: 0, errors: [], findings: [], exchanges: [], screenshots: [] });
+        partner.tests.set(test.id, {
+          title: test.title,
+          ...(probe !== undefined ? { probe } : {}),
+          area,
+          ...(owner ? { owner } : {}),
+          status: 'not-run',
+          durationMs: 0,
+          errors: [],
+          findings: [],
+          exchanges: [],
+          screenshots: [],
+        });
       }
       this.partners.set(project.name, partner);
     }
@@ -140,10 +153,15 @@ export default class CertificationReporter implements Reporter {
     // The platform's checks run once a platform, in the tests of one of its partners that run them.
     const setups = readSetupProblems();
     for (const [name, problems] of Object.entries(setups)) if (this.partners.has(name)) this.partners.get(name)!.setupProblems = problems;
-    const judges = platformJudges([...this.partners.values()].filter((partner) => [...partner.tests.values()].some((test) => test.owner === 'platform')), new Set(Object.keys(setups)));
+    const judges = platformJudges(
+      [...this.partners.values()].filter((partner) => [...partner.tests.values()].some((test) => test.owner === 'platform')),
+      new Set(Object.keys(setups)),
+    );
     const runs = (name: string, test: TestRecord) => test.owner !== 'platform' || (judges[name] ?? name) === name;
     writeRunPlan({
-      probes: Object.fromEntries([...this.partners].map(([name, partner]) => [name, [...partner.tests.values()].filter((test) => runs(name, test)).flatMap((test) => test.probe ?? [])])),
+      probes: Object.fromEntries(
+        [...this.partners].map(([name, partner]) => [name, [...partner.tests.values()].filter((test) => runs(name, test)).flatMap((test) => test.probe ?? [])]),
+      ),
       platformJudgedBy: judges,
     });
     try {
@@ -155,7 +173,11 @@ export default class CertificationReporter implements Reporter {
     // The signing key is the harness's own, masked everywhere; each profile's secrets mask its partner's artifacts only.
     const signingSecrets = (this.signing?.secrets ?? (process.env[signingKeyVariable] ? [process.env[signingKeyVariable]] : [])).map((value) => ({ value }));
     // With the harness's own words, ordinary text in every partner's artifacts (Secret.ordinary).
-    this.vault = new Vault([...[...this.partners.values()].flatMap((partner) => partner.secrets.map((secret) => ({ ...secret, partner: partner.name }))), ...signingSecrets, ...ordinaryText(harnessWords)]);
+    this.vault = new Vault([
+      ...[...this.partners.values()].flatMap((partner) => partner.secrets.map((secret) => ({ ...secret, partner: partner.name }))),
+      ...signingSecrets,
+      ...ordinaryText(harnessWords),
+    ]);
   }
 
   /** The secrets of a test's artifacts: the harness's and its own partner's (a project of the harness's own: the harness's). */
@@ -209,7 +231,10 @@ export default class CertificationReporter implements Reporter {
       findings: [...(before?.findings ?? []), ...said.findings],
       exchanges: [...(before?.exchanges ?? []), ...said.exchanges],
       ...(earlier.length > 0 ? { earlierAttempts: earlier } : {}),
-      screenshots: [...(before?.screenshots ?? []), ...said.screens.filter((screen) => existsSync(screen.path)).map((screen) => ({ name: screen.name, png: readFileSync(screen.path) }))],
+      screenshots: [
+        ...(before?.screenshots ?? []),
+        ...said.screens.filter((screen) => existsSync(screen.path)).map((screen) => ({ name: screen.name, png: readFileSync(screen.path) })),
+      ],
     });
   }
 
@@ -243,14 +268,21 @@ export default class CertificationReporter implements Reporter {
     // the harness's own self-check: another platform's failure is reported, never the partner's to fix.
     this.uncertified = written.flatMap(({ partner, out: { certification: cert } }) => [
       ...(cert.verdict === 'NOT CERTIFIED' || cert.verdict === 'INCOMPLETE' ? [`${partner.name} ${cert.verdict}`] : []),
-      ...(cert.platform?.emulator && cert.platform.verdict !== 'CONFORMS' && cert.platform.verdict !== 'NOT CHECKED' ? [`the bundled emulator ${cert.platform.verdict} (with ${partner.name})`] : []),
+      ...(cert.platform?.emulator && cert.platform.verdict !== 'CONFORMS' && cert.platform.verdict !== 'NOT CHECKED'
+        ? [`the bundled emulator ${cert.platform.verdict} (with ${partner.name})`]
+        : []),
     ]);
     return this.failed || this.uncertified.length > 0 ? { status: result.status === 'passed' ? 'failed' : result.status } : undefined;
   }
 
-
   /** Writes one partner's files, keeps the run in its history, and prints its verdict. */
-  private async write(partner: Partner, result: FullResult, span: { startedAt: Date; finishedAt: Date }, stamps: readonly RunStamp[], harness: Certification['run']['harness']): Promise<Written> {
+  private async write(
+    partner: Partner,
+    result: FullResult,
+    span: { startedAt: Date; finishedAt: Date },
+    stamps: readonly RunStamp[],
+    harness: Certification['run']['harness'],
+  ): Promise<Written> {
     const tests = [...partner.tests.values()];
     const ids = [...new Set(stamps.map((stamp) => stamp.id))];
     const run = {
@@ -287,7 +319,9 @@ export default class CertificationReporter implements Reporter {
     // The history keeps whole runs: a shard, or a run some tests were left out of, is no previous run.
     if (!this.config.shard && out.certification.verdict !== 'PARTIAL') keepRun(this.historyDir, out.json, out.certification);
     const report = path.relative(process.cwd(), path.join(partner.outputDir, files.html));
-    console.log(`\n${partner.name}: ${cert.summary}\n  platform: ${cert.platform?.summary}\n  report: ${report} (and ${files.json}, ${files.har}${this.signing ? `, ${files.jws}` : ''} beside it)`);
+    console.log(
+      `\n${partner.name}: ${cert.summary}\n  platform: ${cert.platform?.summary}\n  report: ${report} (and ${files.json}, ${files.har}${this.signing ? `, ${files.jws}` : ''} beside it)`,
+    );
     return out;
   }
 
@@ -301,7 +335,9 @@ export default class CertificationReporter implements Reporter {
       .flatMap((entry) => {
         const dir = path.join(this.outputDir, entry.name);
         const { certification } = existsSync(path.join(dir, files.json)) ? readCertification(path.join(dir, files.json)) : {};
-        return certification?.run.partner === entry.name ? [{ certification, report: reportOf(dir), history: recentRuns(this.historyDir, entry.name, historyShown, { warn: () => {} }) }] : [];
+        return certification?.run.partner === entry.name
+          ? [{ certification, report: reportOf(dir), history: recentRuns(this.historyDir, entry.name, historyShown, { warn: () => {} }) }]
+          : [];
       });
     const overview = overviewOf(
       [...written.map(({ partner, out }) => ({ certification: out.certification, report: reportOf(out.dir), history: partner.history })), ...earlier],
@@ -328,7 +364,8 @@ export default class CertificationReporter implements Reporter {
     const failures = await redactTree(this.htmlReportDir(), secrets, since);
     for (const failure of failures) console.error(`could not mask ${failure}; it may hold a secret unmasked: delete it before sharing it`);
     if (failures.length > 0) process.exitCode = 1;
-    if (!this.merging && failures.length === 0 && !this.failed && this.uncertified.length > 0 && this.uncertified.every((one) => one.endsWith(' INCOMPLETE'))) exitIncomplete();
+    if (!this.merging && failures.length === 0 && !this.failed && this.uncertified.length > 0 && this.uncertified.every((one) => one.endsWith(' INCOMPLETE')))
+      exitIncomplete();
     // merge-reports exits 0 unless a reporter failed, whatever onEnd returned: a merge that did not certify
     // every partner fails that way, so a CI job that merges shards cannot pass on an uncertified partner.
     if (this.merging && (this.uncertified.length > 0 || this.failed)) {
@@ -341,7 +378,10 @@ export default class CertificationReporter implements Reporter {
   private htmlReportDir(): string {
     const html = this.config.reporter.find(([name]) => name === 'html');
     const configured = (html?.[1] as { outputFolder?: string } | undefined)?.outputFolder;
-    return path.resolve(path.dirname(this.config.configFile ?? this.config.rootDir), configured ?? process.env.PLAYWRIGHT_HTML_OUTPUT_DIR ?? 'playwright-report');
+    return path.resolve(
+      path.dirname(this.config.configFile ?? this.config.rootDir),
+      configured ?? process.env.PLAYWRIGHT_HTML_OUTPUT_DIR ?? 'playwright-report',
+    );
   }
 }
 
@@ -351,7 +391,10 @@ export default class CertificationReporter implements Reporter {
  */
 function annotateVerdicts(test: TestCase | undefined, cert: Certification) {
   if (!test) return;
-  const verdicts = [{ type: 'partner certification', description: cert.summary }, ...(cert.platform ? [{ type: 'platform conformance', description: cert.platform.summary }] : [])];
+  const verdicts = [
+    { type: 'partner certification', description: cert.summary },
+    ...(cert.platform ? [{ type: 'platform conformance', description: cert.platform.summary }] : []),
+  ];
   const kept = test.annotations.filter((annotation) => !verdicts.some((verdict) => verdict.type === annotation.type));
   test.annotations.splice(0, test.annotations.length, ...kept, ...verdicts);
 }

@@ -5,42 +5,78 @@ import { z } from 'zod';
  * history and `npm run verify` read files with, and schemas/certification.schema.json (npm run generate).
  */
 
-const outcome = z.enum(['passed', 'failed', 'warning', 'info', 'skipped', 'not-checked', 'waived']).describe('skipped: the rule does not apply; not-checked: blocked by the failed rule named in blockedBy; waived: a failure or warning a waiver in force covers (waiver)');
-const ruleOutcome = z.enum(['failed', 'waived', 'warning', 'info', 'passed', 'skipped', 'not-checked']).describe('the worst outcome of the rule in this run; skipped when it does not apply; not-checked when its test did not run or a failed rule blocked it (blockedBy); waived when waivers cover every failure and warning of the rule');
+const outcome = z
+  .enum(['passed', 'failed', 'warning', 'info', 'skipped', 'not-checked', 'waived'])
+  .describe(
+    'skipped: the rule does not apply; not-checked: blocked by the failed rule named in blockedBy; waived: a failure or warning a waiver in force covers (waiver)',
+  );
+const ruleOutcome = z
+  .enum(['failed', 'waived', 'warning', 'info', 'passed', 'skipped', 'not-checked'])
+  .describe(
+    'the worst outcome of the rule in this run; skipped when it does not apply; not-checked when its test did not run or a failed rule blocked it (blockedBy); waived when waivers cover every failure and warning of the rule',
+  );
 const count = z.number().int().nonnegative();
 // Defaults let a certification.json written before waivers be read as a previous run.
 const counts = z.object({ passed: count, failed: count, warning: count, info: count, skipped: count, notChecked: count, waived: count.default(0) });
-const waiverUse = z.object({ waiver: z.number().int().positive().describe("the waiver's place in the waivers file, from 1"), reason: z.string(), approvedBy: z.string(), expires: z.string(), expired: z.literal(true).optional().describe('the waiver matched but had expired, so the finding keeps its outcome') });
+const waiverUse = z.object({
+  waiver: z.number().int().positive().describe("the waiver's place in the waivers file, from 1"),
+  reason: z.string(),
+  approvedBy: z.string(),
+  expires: z.string(),
+  expired: z.literal(true).optional().describe('the waiver matched but had expired, so the finding keeps its outcome'),
+});
 
 export const testStatus = z.enum(['passed', 'failed', 'timedOut', 'skipped', 'interrupted', 'not-run']);
 // Files written before rules had owners were all the partner's.
-const owner = z.enum(['partner', 'platform']).default('partner').describe("whose rule: the partner's (its endpoints, its data, sign-on by code) or the platform's (the mock link, the embedded app, the data API)");
+const owner = z
+  .enum(['partner', 'platform'])
+  .default('partner')
+  .describe("whose rule: the partner's (its endpoints, its data, sign-on by code) or the platform's (the mock link, the embedded app, the data API)");
 
 export const certificationSchema = z
   .object({
     $schema: z.string().optional(),
     verdict: z
       .enum(['CERTIFIED', 'NOT CERTIFIED', 'PARTIAL', 'INCOMPLETE'])
-      .describe("the partner's certification, from the partner's rules alone: CERTIFIED when none failed unwaived, and every one was judged or does not apply, in this one whole run; NOT CERTIFIED when one failed, in any attempt of any test; PARTIAL when nothing failed but the run ran some tests only (partial); INCOMPLETE when nothing failed but a rule was not judged (a platform rule that failed first among the reasons), a test did not complete, or the results are not one whole run (incomplete)"),
+      .describe(
+        "the partner's certification, from the partner's rules alone: CERTIFIED when none failed unwaived, and every one was judged or does not apply, in this one whole run; NOT CERTIFIED when one failed, in any attempt of any test; PARTIAL when nothing failed but the run ran some tests only (partial); INCOMPLETE when nothing failed but a rule was not judged (a platform rule that failed first among the reasons), a test did not complete, or the results are not one whole run (incomplete)",
+      ),
     summary: z.string().describe('the verdict in one line, with the counts'),
     counts: counts.extend({ rules: count, testsNotCompleted: count }).describe("the partner's rules by their worst outcome"),
     platform: z
       .object({
-        verdict: z.enum(['CONFORMS', 'DOES NOT CONFORM', 'INCOMPLETE', 'NOT CHECKED']).describe("the platform's own rules: never the partner's to fix, and never part of the partner's verdict"),
+        verdict: z
+          .enum(['CONFORMS', 'DOES NOT CONFORM', 'INCOMPLETE', 'NOT CHECKED'])
+          .describe("the platform's own rules: never the partner's to fix, and never part of the partner's verdict"),
         summary: z.string(),
         counts: counts.extend({ rules: count }),
-        judgedBy: z.string().nullable().describe("the partner whose tests judged them, when not this one's: the platform's checks run once for every partner on it"),
+        judgedBy: z
+          .string()
+          .nullable()
+          .describe("the partner whose tests judged them, when not this one's: the platform's checks run once for every partner on it"),
         emulator: z.boolean().describe("the bundled emulator: the section is then the harness's own self-check"),
-        setupProblems: z.array(z.string()).default([]).describe("this profile's own platform credentials that the platform refused (its api key, its data-API token): its set-up to fix, not the platform's failure"),
+        setupProblems: z
+          .array(z.string())
+          .default([])
+          .describe(
+            "this profile's own platform credentials that the platform refused (its api key, its data-API token): its set-up to fix, not the platform's failure",
+          ),
       })
       .nullable()
       .default(null)
       .describe("the platform's conformance, beside the partner's certification"),
-    incomplete: z.array(z.string()).default([]).describe('what kept the run from being whole: tests that did not complete, rules not checked, blobs of other runs or missing shards'),
+    incomplete: z
+      .array(z.string())
+      .default([])
+      .describe('what kept the run from being whole: tests that did not complete, rules not checked, blobs of other runs or missing shards'),
     run: z.object({
       partner: z.string(),
       id: z.string().default('unknown').describe('CERTIFY_RUN_ID: one value for every shard of a run'),
-      shards: z.object({ total: count, merged: z.array(count) }).nullable().default(null).describe('for a merge of shards: how many the run was split into, and those merged'),
+      shards: z
+        .object({ total: count, merged: z.array(count) })
+        .nullable()
+        .default(null)
+        .describe('for a merge of shards: how many the run was split into, and those merged'),
       targets: z.record(z.string(), z.string()).describe('the endpoints certified, by name'),
       harness: z.object({ version: z.string(), commit: z.string().nullable() }),
       startedAt: z.iso.datetime().describe('when the tests began, also in a merge (not when the merge ran)'),
@@ -49,41 +85,110 @@ export const certificationSchema = z
       node: z.string(),
       playwright: z.string(),
       chromium: z.string().nullable().describe('null when no browser test ran'),
-      machine: z.object({ cores: count, loadAverage: z.number().nonnegative() }).nullable().default(null).describe('the machine the run measured latency on, when the run ended'),
+      machine: z
+        .object({ cores: count, loadAverage: z.number().nonnegative() })
+        .nullable()
+        .default(null)
+        .describe('the machine the run measured latency on, when the run ended'),
     }),
     areas: z.array(counts.extend({ area: z.string(), title: z.string() })),
-    rules: z.array(z.object({
-      id: z.string(), owner, area: z.string(), field: z.string(), clause: z.string(), level: z.enum(['MUST', 'SHOULD', 'INFO']), outcome: ruleOutcome, requirement: z.string(),
-      blockedBy: z.string().optional().describe('for not-checked: the failed rule that kept this one from being judged'),
-    })),
-    findings: z.array(z.object({
-      rule: z.string(), field: z.string(), clause: z.string(), level: z.enum(['MUST', 'SHOULD', 'INFO']), outcome, code: z.string().optional().describe('the kind of problem, stable within the rule: missing, null, type, pattern…'), params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().describe('the values the message quotes'), message: z.string(), impact: z.string(), blockedBy: z.string().optional(),
-      waiver: waiverUse.optional(), waivedOutcome: z.enum(['failed', 'warning']).optional().describe('for waived: what the rule found'),
-      test: z.string().describe('the title of the test that produced it'),
-    })),
-    tests: z.array(z.object({
-      title: z.string(), probe: z.string().optional().describe('the id of the probe the test ran'), area: z.string().describe('the area of the probe: a key of areas[] and the prefix of its rules'), owner, status: testStatus, durationMs: count, errors: z.array(z.string()), skipReason: z.string().optional(),
-      complete: z.boolean().describe('false when the test, in any attempt, stopped before its rules were judged: timed out, interrupted, not run, or failed with no rule failing'),
-      attempts: count.default(1).describe('how often the test ran: more than 1 with --retries; the findings of every attempt count'),
-      earlierAttempts: z.array(z.object({ status: testStatus, errors: z.array(z.string()) })).default([]).describe('the attempts before the last, each with its status and errors'),
-    })),
-    typing: z.array(z.object({ field: z.string(), marker: z.enum(['Yes*', 'no**', 'no*']), when: z.string() })).describe('what the partner\'s users will be asked to type'),
-    latency: z.array(z.object({ endpoint: z.string(), requests: count, p50Ms: count, p95Ms: count, maxMs: count })).describe("the platform's calls to the partner's own endpoints (token exchange, account information, funding sources), as this run timed them"),
+    rules: z.array(
+      z.object({
+        id: z.string(),
+        owner,
+        area: z.string(),
+        field: z.string(),
+        clause: z.string(),
+        level: z.enum(['MUST', 'SHOULD', 'INFO']),
+        outcome: ruleOutcome,
+        requirement: z.string(),
+        blockedBy: z.string().optional().describe('for not-checked: the failed rule that kept this one from being judged'),
+      }),
+    ),
+    findings: z.array(
+      z.object({
+        rule: z.string(),
+        field: z.string(),
+        clause: z.string(),
+        level: z.enum(['MUST', 'SHOULD', 'INFO']),
+        outcome,
+        code: z.string().optional().describe('the kind of problem, stable within the rule: missing, null, type, pattern…'),
+        params: z
+          .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+          .optional()
+          .describe('the values the message quotes'),
+        message: z.string(),
+        impact: z.string(),
+        blockedBy: z.string().optional(),
+        waiver: waiverUse.optional(),
+        waivedOutcome: z.enum(['failed', 'warning']).optional().describe('for waived: what the rule found'),
+        test: z.string().describe('the title of the test that produced it'),
+      }),
+    ),
+    tests: z.array(
+      z.object({
+        title: z.string(),
+        probe: z.string().optional().describe('the id of the probe the test ran'),
+        area: z.string().describe('the area of the probe: a key of areas[] and the prefix of its rules'),
+        owner,
+        status: testStatus,
+        durationMs: count,
+        errors: z.array(z.string()),
+        skipReason: z.string().optional(),
+        complete: z
+          .boolean()
+          .describe(
+            'false when the test, in any attempt, stopped before its rules were judged: timed out, interrupted, not run, or failed with no rule failing',
+          ),
+        attempts: count.default(1).describe('how often the test ran: more than 1 with --retries; the findings of every attempt count'),
+        earlierAttempts: z
+          .array(z.object({ status: testStatus, errors: z.array(z.string()) }))
+          .default([])
+          .describe('the attempts before the last, each with its status and errors'),
+      }),
+    ),
+    typing: z
+      .array(z.object({ field: z.string(), marker: z.enum(['Yes*', 'no**', 'no*']), when: z.string() }))
+      .describe("what the partner's users will be asked to type"),
+    latency: z
+      .array(z.object({ endpoint: z.string(), requests: count, p50Ms: count, p95Ms: count, maxMs: count }))
+      .describe("the platform's calls to the partner's own endpoints (token exchange, account information, funding sources), as this run timed them"),
     latencyConditions: z
-      .object({ mostAtOnce: count.describe('the most requests to those endpoints in flight at one time'), cores: count, loadAverage: z.number().nonnegative().describe("the machine's 1-minute load average when the run ended") })
+      .object({
+        mostAtOnce: count.describe('the most requests to those endpoints in flight at one time'),
+        cores: count,
+        loadAverage: z.number().nonnegative().describe("the machine's 1-minute load average when the run ended"),
+      })
       .nullable()
       .default(null)
       .describe('what the latency was measured under: a busy machine, or many requests at once, adds to the times'),
     comparison: z
-      .object({ previous: z.object({ finishedAt: z.string(), verdict: z.string() }), fixed: z.array(z.string()), regressed: z.array(z.string()), new: z.array(z.string()) })
+      .object({
+        previous: z.object({ finishedAt: z.string(), verdict: z.string() }),
+        fixed: z.array(z.string()),
+        regressed: z.array(z.string()),
+        new: z.array(z.string()),
+      })
       .nullable()
       .describe("against the partner's previous run in the history, or the certification.json given with --compare"),
     waivers: z
-      .array(z.object({
-        waiver: z.number().int().positive(), rule: z.string(), field: z.string().optional(), message: z.string().optional(), reason: z.string(), approvedBy: z.string(), expires: z.string(),
-        status: z.enum(['used', 'stale', 'expired', 'unjudged']).describe('used: it waived findings (findings); stale: its rule was judged and it matched nothing, so it can be removed; expired: past its date, it no longer applies (findings: what it would have covered); unjudged: its rule was not judged this run'),
-        findings: count,
-      }))
+      .array(
+        z.object({
+          waiver: z.number().int().positive(),
+          rule: z.string(),
+          field: z.string().optional(),
+          message: z.string().optional(),
+          reason: z.string(),
+          approvedBy: z.string(),
+          expires: z.string(),
+          status: z
+            .enum(['used', 'stale', 'expired', 'unjudged'])
+            .describe(
+              'used: it waived findings (findings); stale: its rule was judged and it matched nothing, so it can be removed; expired: past its date, it no longer applies (findings: what it would have covered); unjudged: its rule was not judged this run',
+            ),
+          findings: count,
+        }),
+      )
       .default([])
       .describe("the partner's waivers (partners/<name>.waivers.json) and what each did this run"),
     partial: z
@@ -95,8 +200,13 @@ export const certificationSchema = z
       })
       .nullable()
       .default(null)
-      .describe('set when the run did not run every test of a certification (-g, --grep-invert, a file filter, test.only, --last-failed, a shard): never CERTIFIED'),
-    artifacts: z.record(z.string(), z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/) })).default({}).describe('the files written beside this one (certification.html, exchanges.har), by name, with the SHA-256 of their bytes'),
+      .describe(
+        'set when the run did not run every test of a certification (-g, --grep-invert, a file filter, test.only, --last-failed, a shard): never CERTIFIED',
+      ),
+    artifacts: z
+      .record(z.string(), z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/) }))
+      .default({})
+      .describe('the files written beside this one (certification.html, exchanges.har), by name, with the SHA-256 of their bytes'),
     signing: z
       .object({ keyThumbprint: z.string().describe('RFC 7638 SHA-256 thumbprint of the Ed25519 public key'), signer: z.string().nullable() })
       .nullable()

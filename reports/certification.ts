@@ -63,12 +63,22 @@ export const bySeverity = <T extends { outcome: RuleOutcome }>(a: T, b: T) => se
 
 function countsOf(outcomes: readonly RuleOutcome[]) {
   const of = (wanted: RuleOutcome) => outcomes.filter((o) => o === wanted).length;
-  return { passed: of('passed'), failed: of('failed'), warning: of('warning'), info: of('info'), skipped: of('skipped'), notChecked: of('not-checked'), waived: of('waived') };
+  return {
+    passed: of('passed'),
+    failed: of('failed'),
+    warning: of('warning'),
+    info: of('info'),
+    skipped: of('skipped'),
+    notChecked: of('not-checked'),
+    waived: of('waived'),
+  };
 }
 
 /** When the user types a missing field: a failed Yes* field is never typed, since without collection sign-on stops at the error screen. */
 const when = (marker: Marker, outcome: Outcome) =>
-  marker === 'Yes*' && outcome === 'failed' ? 'never: without collectMissingAccountInfo, sign-on shows them the error screen instead' : markerLegend[marker].typed;
+  marker === 'Yes*' && outcome === 'failed'
+    ? 'never: without collectMissingAccountInfo, sign-on shows them the error screen instead'
+    : markerLegend[marker].typed;
 
 /** The omissions the platform makes the user make up for: Yes*, no** and no* fields missing from the payload. */
 function typingOf(findings: readonly Finding[]): Certification['typing'] {
@@ -92,7 +102,11 @@ const signOnEndpoints = ['token exchange', 'account information', 'funding sourc
 
 /** The exchanges with the partner's sign-on endpoints, by their name. */
 function signOnCalls(exchanges: readonly Exchange[], targets: Record<string, string>): [string, Exchange][] {
-  const named = new Map(Object.entries(targets).filter(([name]) => signOnEndpoints.includes(name)).map(([name, url]) => [endpointKey(url), name]));
+  const named = new Map(
+    Object.entries(targets)
+      .filter(([name]) => signOnEndpoints.includes(name))
+      .map(([name, url]) => [endpointKey(url), name]),
+  );
   return exchanges.flatMap((exchange): [string, Exchange][] => {
     const name = named.get(endpointKey(exchange.request.url));
     return name ? [[name, exchange]] : [];
@@ -103,7 +117,12 @@ function signOnCalls(exchanges: readonly Exchange[], targets: Record<string, str
 function mostAtOnce(exchanges: readonly Exchange[]): number {
   const edges = exchanges.flatMap(({ startedAt, durationMs }) => {
     const start = Date.parse(startedAt);
-    return Number.isNaN(start) ? [] : [[start, 1], [start + durationMs, -1]];
+    return Number.isNaN(start)
+      ? []
+      : [
+          [start, 1],
+          [start + durationMs, -1],
+        ];
   });
   edges.sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
   let now = 0;
@@ -161,7 +180,10 @@ function blockersOf(rules: Certification['rules'], all: Certification['rules'] =
   const parts = [
     ...[...counts]
       .sort((a, b) => b[1] - a[1])
-      .map(([rule, n]) => `${n} blocked by ${ruleOwner(rule) === 'platform' ? "the platform's " : ''}${rule}${waived.has(rule) ? ' (waived, yet what it blocked was not judged)' : ''}`),
+      .map(
+        ([rule, n]) =>
+          `${n} blocked by ${ruleOwner(rule) === 'platform' ? "the platform's " : ''}${rule}${waived.has(rule) ? ' (waived, yet what it blocked was not judged)' : ''}`,
+      ),
     ...(untrusted > 0 ? [`${untrusted} whose check's own control failed`] : []),
     ...(noTest > 0 ? [`${noTest} judged by no test that ran`] : []),
   ];
@@ -201,13 +223,26 @@ export interface CertificationExtras {
 }
 
 /** The platform's verdict, from its own rules: never the partner's to fix. */
-function platformSection(rules: Certification['rules'], tests: readonly TestRecord[], { judgedBy, emulator, heard, setupProblems }: { judgedBy: string; emulator: boolean; heard: ReadonlySet<string>; setupProblems: readonly string[] }): NonNullable<Certification['platform']> {
+function platformSection(
+  rules: Certification['rules'],
+  tests: readonly TestRecord[],
+  { judgedBy, emulator, heard, setupProblems }: { judgedBy: string; emulator: boolean; heard: ReadonlySet<string>; setupProblems: readonly string[] },
+): NonNullable<Certification['platform']> {
   const counts = countsOf(rules.map((rule) => rule.outcome));
   const notCompleted = tests.filter(incomplete);
   const judged = rules.length - counts.skipped - counts.notChecked;
-  const verdict = judged === 0 && notCompleted.length === 0 ? 'NOT CHECKED' : counts.failed > 0 ? 'DOES NOT CONFORM' : counts.notChecked > 0 || notCompleted.length > 0 ? 'INCOMPLETE' : 'CONFORMS';
+  const verdict =
+    judged === 0 && notCompleted.length === 0
+      ? 'NOT CHECKED'
+      : counts.failed > 0
+        ? 'DOES NOT CONFORM'
+        : counts.notChecked > 0 || notCompleted.length > 0
+          ? 'INCOMPLETE'
+          : 'CONFORMS';
   const notes = [
-    verdict === 'NOT CHECKED' ? `none of its ${plural(rules.length, 'rule')} was judged${rules[0]?.outcome === 'skipped' ? ' (the profile names no platform to sign on through, or no data API)' : ''}` : `${counts.passed} of ${plural(rules.length, 'rule')} passed`,
+    verdict === 'NOT CHECKED'
+      ? `none of its ${plural(rules.length, 'rule')} was judged${rules[0]?.outcome === 'skipped' ? ' (the profile names no platform to sign on through, or no data API)' : ''}`
+      : `${counts.passed} of ${plural(rules.length, 'rule')} passed`,
     counts.failed > 0 && `${plural(counts.failed, 'rule')} failed`,
     notCompleted.length > 0 && `${plural(notCompleted.length, 'test')} did not complete`,
     counts.waived > 0 && `${plural(counts.waived, 'rule')} waived`,
@@ -215,10 +250,20 @@ function platformSection(rules: Certification['rules'], tests: readonly TestReco
     verdict !== 'NOT CHECKED' && counts.skipped > 0 && `${counts.skipped} not applicable`,
     verdict !== 'NOT CHECKED' && counts.notChecked > 0 && `${counts.notChecked} not checked${blockersOf(rules, rules, heard)}`,
   ].filter(Boolean);
-  const where = [emulator && "the bundled emulator: this is the harness's own self-check", judgedBy && `judged once for every partner on this platform, in ${judgedBy}'s tests`].filter(Boolean);
+  const where = [
+    emulator && "the bundled emulator: this is the harness's own self-check",
+    judgedBy && `judged once for every partner on this platform, in ${judgedBy}'s tests`,
+  ].filter(Boolean);
   // This partner's own credentials, which the platform refused: its set-up to fix, not the platform's failure.
   const setup = setupProblems.length > 0 ? `; this profile's own platform set-up failed: ${setupProblems.join('; ')}` : '';
-  return { verdict, summary: `${verdict}: ${notes.join(', ')}${where.length > 0 ? ` (${where.join('; ')})` : ''}${setup}`, counts: { rules: rules.length, ...counts }, judgedBy: judgedBy || null, emulator, setupProblems: [...setupProblems] };
+  return {
+    verdict,
+    summary: `${verdict}: ${notes.join(', ')}${where.length > 0 ? ` (${where.join('; ')})` : ''}${setup}`,
+    counts: { rules: rules.length, ...counts },
+    judgedBy: judgedBy || null,
+    emulator,
+    setupProblems: [...setupProblems],
+  };
 }
 
 /**
@@ -229,7 +274,12 @@ function platformSection(rules: Certification['rules'], tests: readonly TestReco
  * for the platform team: a platform that fails never fails the partner. A waiver changes what a failure
  * counts as; it never makes a rule judged.
  */
-export function buildCertification(run: RunInfo, tests: readonly TestRecord[], previous?: Certification, { waivers = [], partial = null, runProblems = [], platform = {} }: CertificationExtras = {}): Certification {
+export function buildCertification(
+  run: RunInfo,
+  tests: readonly TestRecord[],
+  previous?: Certification,
+  { waivers = [], partial = null, runProblems = [], platform = {} }: CertificationExtras = {},
+): Certification {
   const partnerTests = tests.filter((test) => testOwner(test) === 'partner');
   const platformTests = platform.tests ?? tests.filter((test) => testOwner(test) === 'platform');
   const withTest = (test: TestRecord) => test.findings.map((finding) => ({ ...finding, test: test.title }));
@@ -248,13 +298,34 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
   const rules: Certification['rules'] = [
     ...allRules.map((rule) => {
       const outcome = worst(outcomesOf.get(rule.id) ?? []);
-      return { id: rule.id, owner: rule.owner, area: areaOfRule.get(rule.id)!, field: rule.field, clause: rule.clause, level: rule.level, outcome, requirement: rule.requirement, ...blockedBy(rule.id, outcome) };
+      return {
+        id: rule.id,
+        owner: rule.owner,
+        area: areaOfRule.get(rule.id)!,
+        field: rule.field,
+        clause: rule.clause,
+        level: rule.level,
+        outcome,
+        requirement: rule.requirement,
+        ...blockedBy(rule.id, outcome),
+      };
     }),
     // A rule the catalogue does not list still counts (a harness bug would show here rather than vanish).
-    ...[...outcomesOf.keys()].filter((id) => !areaOfRule.has(id)).map((id) => {
-      const first = findings.find((finding) => finding.rule === id)!;
-      return { id, owner: ruleOwner(id), area: id.split('/')[0]!, field: first.field, clause: first.clause, level: first.level, outcome: worst(outcomesOf.get(id)!), requirement: '' };
-    }),
+    ...[...outcomesOf.keys()]
+      .filter((id) => !areaOfRule.has(id))
+      .map((id) => {
+        const first = findings.find((finding) => finding.rule === id)!;
+        return {
+          id,
+          owner: ruleOwner(id),
+          area: id.split('/')[0]!,
+          field: first.field,
+          clause: first.clause,
+          level: first.level,
+          outcome: worst(outcomesOf.get(id)!),
+          requirement: '',
+        };
+      }),
   ];
   const partnerRules = rules.filter((rule) => rule.owner === 'partner');
   const ruleCounts = countsOf(partnerRules.map((rule) => rule.outcome));
@@ -269,13 +340,26 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
     cutShort && `the run ended ${run.status}`,
   ].filter((reason): reason is string => typeof reason === 'string');
   // A partial run left rules unjudged by choice, and says so as PARTIAL; a whole one must have judged them all.
-  const incompleteBecause = [...stopped, ...(unjudged.length > 0 && !partial ? [`${plural(unjudged.length, 'rule')} not checked${blockersOf(unjudged, rules, heard)}`] : [])];
-  const verdict = ruleCounts.failed > 0 ? 'NOT CERTIFIED' : stopped.length > 0 ? 'INCOMPLETE' : partial ? 'PARTIAL' : incompleteBecause.length > 0 ? 'INCOMPLETE' : 'CERTIFIED';
+  const incompleteBecause = [
+    ...stopped,
+    ...(unjudged.length > 0 && !partial ? [`${plural(unjudged.length, 'rule')} not checked${blockersOf(unjudged, rules, heard)}`] : []),
+  ];
+  const verdict =
+    ruleCounts.failed > 0
+      ? 'NOT CERTIFIED'
+      : stopped.length > 0
+        ? 'INCOMPLETE'
+        : partial
+          ? 'PARTIAL'
+          : incompleteBecause.length > 0
+            ? 'INCOMPLETE'
+            : 'CERTIFIED';
   const partnerFindings = findings.filter((finding) => ruleOwner(finding.rule) === 'partner');
   const waiverList = waiversOf(waivers, partnerFindings, partnerRules, new Date(run.finishedAt));
   const waiversThat = (status: Certification['waivers'][number]['status']) => waiverList.filter((w) => w.status === status).length;
   const problems = [
-    partial && `partial run: ${plural(partial.ran.length, 'test')} ran (${partial.reason})${partial.failedBeforeNotRun.length > 0 ? `, ${partial.failedBeforeNotRun.length} that failed last time did not` : ''}; run them all to certify`,
+    partial &&
+      `partial run: ${plural(partial.ran.length, 'test')} ran (${partial.reason})${partial.failedBeforeNotRun.length > 0 ? `, ${partial.failedBeforeNotRun.length} that failed last time did not` : ''}; run them all to certify`,
     ruleCounts.failed > 0 && `${plural(ruleCounts.failed, 'rule')} failed`,
     ...runProblems,
     notCompleted.length > 0 && `${plural(notCompleted.length, 'test')} did not complete`,
@@ -292,14 +376,28 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
     waiversThat('stale') > 0 && plural(waiversThat('stale'), 'stale waiver'),
   ].filter(Boolean);
   const platformRules = rules.filter((rule) => rule.owner === 'platform');
-  const platformVerdict = platformSection(platformRules, platformTests, { judgedBy: platform.judgedBy ?? '', emulator: platform.emulator ?? false, heard, setupProblems: platform.setupProblems ?? [] });
+  const platformVerdict = platformSection(platformRules, platformTests, {
+    judgedBy: platform.judgedBy ?? '',
+    emulator: platform.emulator ?? false,
+    heard,
+    setupProblems: platform.setupProblems ?? [],
+  });
   // A certificate that rests on waivers says so in its first words; so does a platform that failed its own rules.
   const headline = [
     verdict === 'CERTIFIED' && waiversThat('used') > 0 ? `CERTIFIED with ${plural(waiversThat('used'), 'waiver')}` : verdict,
     platformVerdict.counts.failed > 0 && `; the platform failed ${platformVerdict.counts.failed} of its checks, not yours to fix`,
-  ].filter(Boolean).join('');
-  const areas = Object.entries(areaTitles).map(([area, title]) => ({ area, title, ...countsOf(rules.filter((rule) => rule.area === area).map((rule) => rule.outcome)) }));
-  const calls = signOnCalls(partnerTests.flatMap((test) => test.exchanges), run.targets);
+  ]
+    .filter(Boolean)
+    .join('');
+  const areas = Object.entries(areaTitles).map(([area, title]) => ({
+    area,
+    title,
+    ...countsOf(rules.filter((rule) => rule.area === area).map((rule) => rule.outcome)),
+  }));
+  const calls = signOnCalls(
+    partnerTests.flatMap((test) => test.exchanges),
+    run.targets,
+  );
   return {
     verdict,
     summary: [headline, [...problems, ...notes].join(', ')].join(': '),
@@ -311,7 +409,13 @@ export function buildCertification(run: RunInfo, tests: readonly TestRecord[], p
     rules,
     findings,
     tests: tests.map((test) => ({
-      title: test.title, ...(test.probe !== undefined ? { probe: test.probe } : {}), area: test.area, owner: testOwner(test), status: test.status, durationMs: Math.round(test.durationMs), errors: test.errors,
+      title: test.title,
+      ...(test.probe !== undefined ? { probe: test.probe } : {}),
+      area: test.area,
+      owner: testOwner(test),
+      status: test.status,
+      durationMs: Math.round(test.durationMs),
+      errors: test.errors,
       ...(test.skipReason !== undefined ? { skipReason: test.skipReason } : {}),
       complete: !incomplete(test),
       attempts: (test.earlierAttempts?.length ?? 0) + 1,

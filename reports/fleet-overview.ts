@@ -13,27 +13,29 @@ const count = z.number().int().nonnegative();
 export const overviewSchema = z
   .object({
     generatedAt: z.iso.datetime(),
-    partners: z.array(z.object({
-      partner: z.string(),
-      verdict,
-      summary: z.string(),
-      platform: z
-        .object({ verdict: z.enum(['CONFORMS', 'DOES NOT CONFORM', 'INCOMPLETE', 'NOT CHECKED']), failed: count, summary: z.string() })
-        .nullable()
-        .describe("the platform's conformance, beside the partner's certification: never the partner's to fix"),
-      finishedAt: z.iso.datetime().describe("this run's end"),
-      since: z.iso.datetime().describe('the end of the earliest run, in the history, of the unbroken series of runs with this verdict'),
-      failed: count.describe('rules failed'),
-      warnings: count.describe('rules warned'),
-      waived: count.describe('rules waived'),
-      waiversUsed: count,
-      report: z.string().describe('certification.html, relative to index.html'),
-      previous: z.object({ finishedAt: z.string(), verdict: z.string() }).nullable(),
-      fixed: z.array(z.string()).describe('rules that failed in the previous run and pass now'),
-      regressed: z.array(z.string()).describe('rules that were judged and did not fail in the previous run, and fail now'),
-      newFailures: z.array(z.string()).describe('rules that fail now and were not judged in the previous run'),
-      history: z.array(z.object({ finishedAt: z.string(), verdict, failed: count })).describe('the last runs, oldest first, this one last'),
-    })),
+    partners: z.array(
+      z.object({
+        partner: z.string(),
+        verdict,
+        summary: z.string(),
+        platform: z
+          .object({ verdict: z.enum(['CONFORMS', 'DOES NOT CONFORM', 'INCOMPLETE', 'NOT CHECKED']), failed: count, summary: z.string() })
+          .nullable()
+          .describe("the platform's conformance, beside the partner's certification: never the partner's to fix"),
+        finishedAt: z.iso.datetime().describe("this run's end"),
+        since: z.iso.datetime().describe('the end of the earliest run, in the history, of the unbroken series of runs with this verdict'),
+        failed: count.describe('rules failed'),
+        warnings: count.describe('rules warned'),
+        waived: count.describe('rules waived'),
+        waiversUsed: count,
+        report: z.string().describe('certification.html, relative to index.html'),
+        previous: z.object({ finishedAt: z.string(), verdict: z.string() }).nullable(),
+        fixed: z.array(z.string()).describe('rules that failed in the previous run and pass now'),
+        regressed: z.array(z.string()).describe('rules that were judged and did not fail in the previous run, and fail now'),
+        newFailures: z.array(z.string()).describe('rules that fail now and were not judged in the previous run'),
+        history: z.array(z.object({ finishedAt: z.string(), verdict, failed: count })).describe('the last runs, oldest first, this one last'),
+      }),
+    ),
   })
   .describe('The partners of one partner-certify run.');
 
@@ -83,7 +85,8 @@ tr.regressed td{background:#fce8e6}ul.regressed,span.regressed{color:var(--fail)
 
 const cls = (v: string) => `v-${v.replace(/ /g, '-')}`;
 const day = (iso: string) => iso.slice(0, 16).replace('T', ' ');
-const ids = (list: readonly string[], kind: string, label = '') => (list.length === 0 ? '' : html`<ul class="${kind}">${list.map((id) => html`<li><code>${id}</code>${label}</li>`)}</ul>`);
+const ids = (list: readonly string[], kind: string, label = '') =>
+  list.length === 0 ? '' : html`<ul class="${kind}">${list.map((id) => html`<li><code>${id}</code>${label}</li>`)}</ul>`;
 
 function row(p: Overview['partners'][number]): Html {
   const regressed = p.regressed.length + p.newFailures.length > 0;
@@ -97,7 +100,8 @@ function row(p: Overview['partners'][number]): Html {
 
 const partners = (n: number) => `${n} partner${n === 1 ? '' : 's'}`;
 /** A count in its colour when there is something to count; a zero is no news. */
-const tally = (n: number, what: string, colour: string) => (n > 0 ? html`<span class="${colour}">${n} ${what}</span>` : html`<span class="muted">${n} ${what}</span>`);
+const tally = (n: number, what: string, colour: string) =>
+  n > 0 ? html`<span class="${colour}">${n} ${what}</span>` : html`<span class="muted">${n} ${what}</span>`;
 
 export function overviewHtml(overview: Overview): string {
   const by = (v: string) => overview.partners.filter((p) => p.verdict === v).length;

@@ -23,7 +23,10 @@ const fileOf = (finishedAt: string) => `${finishedAt.replace(/:/g, '-')}.json`;
 function entries(historyDir: string, partner: string): string[] {
   const dir = path.join(historyDir, partner);
   try {
-    return readdirSync(dir).filter((name) => name.endsWith('.json')).sort().map((name) => path.join(dir, name));
+    return readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .map((name) => path.join(dir, name));
   } catch {
     return [];
   }
@@ -61,8 +64,10 @@ export function historyEntry(file: string, partner: string, now: Date): { certif
   const { certification } = read;
   if (!certification) return read;
   if (certification.run.partner !== partner) return { problem: `${file} is a run of ${JSON.stringify(certification.run.partner)}, not of ${partner}` };
-  if (path.basename(file) !== fileOf(certification.run.finishedAt)) return { problem: `${file} is not named after the run's finish (${certification.run.finishedAt})` };
-  if (Date.parse(certification.run.finishedAt) > now.getTime() + clockSkewMs) return { problem: `${file} finished in the future (${certification.run.finishedAt})` };
+  if (path.basename(file) !== fileOf(certification.run.finishedAt))
+    return { problem: `${file} is not named after the run's finish (${certification.run.finishedAt})` };
+  if (Date.parse(certification.run.finishedAt) > now.getTime() + clockSkewMs)
+    return { problem: `${file} finished in the future (${certification.run.finishedAt})` };
   return { certification };
 }
 
@@ -70,7 +75,12 @@ export function historyEntry(file: string, partner: string, now: Date): { certif
  * The partner's last `n` runs, oldest first. An entry that is not this partner's run (historyProblem) is
  * passed over, and named through `warn`.
  */
-export function recentRuns(historyDir: string, partner: string, n: number, { now = new Date(), warn = (line: string) => console.warn(line) }: { now?: Date; warn?: (line: string) => void } = {}): Certification[] {
+export function recentRuns(
+  historyDir: string,
+  partner: string,
+  n: number,
+  { now = new Date(), warn = (line: string) => console.warn(line) }: { now?: Date; warn?: (line: string) => void } = {},
+): Certification[] {
   const runs: Certification[] = [];
   const problems: string[] = [];
   const all = entries(historyDir, partner);
@@ -80,7 +90,10 @@ export function recentRuns(historyDir: string, partner: string, n: number, { now
     else problems.push(problem ?? all[i]!);
   }
   // One line, however many: a history of 10,000 bad entries must not flood the console.
-  if (problems.length > 0) warn(`history: ${problems.length === 1 ? 'an entry is' : `${problems.length} entries are`} left out of the comparison and the overview: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`);
+  if (problems.length > 0)
+    warn(
+      `history: ${problems.length === 1 ? 'an entry is' : `${problems.length} entries are`} left out of the comparison and the overview: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`,
+    );
   return runs;
 }
 

@@ -34,7 +34,15 @@ details.passed summary{cursor:pointer;color:var(--muted);margin:.25rem 0}
 @media print{body{max-width:none;padding:0}.banner{-webkit-print-color-adjust:exact;print-color-adjust:exact}section,figure,tr{break-inside:avoid}pre{max-height:none}}
 `;
 
-const outcomeLabel: Record<RuleOutcome, string> = { failed: '✗ failed', waived: '≈ waived', warning: '! warning', info: 'i info', passed: '✓ passed', skipped: '– skipped', 'not-checked': '· not checked' };
+const outcomeLabel: Record<RuleOutcome, string> = {
+  failed: '✗ failed',
+  waived: '≈ waived',
+  warning: '! warning',
+  info: 'i info',
+  passed: '✓ passed',
+  skipped: '– skipped',
+  'not-checked': '· not checked',
+};
 const outcomeCell = (outcome: RuleOutcome) => html`<span class="outcome o-${outcome}">${outcomeLabel[outcome]}</span>`;
 
 const anchor = (title: string) => `test-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
@@ -47,9 +55,14 @@ function masked(raw: string, keep: ReadonlySet<string>, indent?: number): string
 
 function bodyText(raw: string, keep: ReadonlySet<string>): string {
   const body = masked(raw, keep, 2);
-  return body.length > maxBody ? `${body.slice(0, maxBody)}\n… (${body.length - maxBody} more characters; the Playwright report's evidence attachment has them all)` : body;
+  return body.length > maxBody
+    ? `${body.slice(0, maxBody)}\n… (${body.length - maxBody} more characters; the Playwright report's evidence attachment has them all)`
+    : body;
 }
-const headersText = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\n');
+const headersText = (headers: Record<string, string>) =>
+  Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n');
 
 /** The banner's colour: a certificate that rests on waivers has its own, so it is never read as a clean one. */
 export const verdictKind = (cert: Pick<Certification, 'verdict' | 'counts'>) =>
@@ -68,7 +81,12 @@ function runTable({ run, signing }: Certification): Html {
     ['harness', `partner-certify ${run.harness.version}${run.harness.commit ? ` (${run.harness.commit})` : ''}`],
     ['run', `${run.startedAt} → ${run.finishedAt} (${run.status})`],
     ['versions', `Node ${run.node}, Playwright ${run.playwright}, ${run.chromium ?? 'no browser used'}`],
-    ['signed', signing ? `by ${signing.signer ?? 'an unnamed signer'}, Ed25519 key SHA-256 ${signing.keyThumbprint}: certification.json.jws; check it with npm run verify` : 'no (no signing key was configured)'],
+    [
+      'signed',
+      signing
+        ? `by ${signing.signer ?? 'an unnamed signer'}, Ed25519 key SHA-256 ${signing.keyThumbprint}: certification.json.jws; check it with npm run verify`
+        : 'no (no signing key was configured)',
+    ],
   ];
   return html`<table class="run">${rows.map(([name, value]) => html`<tr><th>${name}</th><td><code>${value}</code></td></tr>`)}</table>`;
 }
@@ -76,7 +94,8 @@ function runTable({ run, signing }: Certification): Html {
 function comparison(cert: Certification): Html | undefined {
   const c = cert.comparison;
   if (!c) return undefined;
-  const list = (title: string, ids: readonly string[]) => html`<h3>${title} (${ids.length})</h3>${ids.length === 0 ? html`<p class="muted">none</p>` : html`<ul>${ids.map((id) => html`<li><code>${id}</code></li>`)}</ul>`}`;
+  const list = (title: string, ids: readonly string[]) =>
+    html`<h3>${title} (${ids.length})</h3>${ids.length === 0 ? html`<p class="muted">none</p>` : html`<ul>${ids.map((id) => html`<li><code>${id}</code></li>`)}</ul>`}`;
   return html`<section id="comparison"><h2>Since the previous run</h2><p class="muted">Compared with the run that finished ${c.previous.finishedAt} (${c.previous.verdict}).</p>
 ${list('Fixed', c.fixed)}${list('Regressed', c.regressed)}${list('New failures', c.new)}</section>`;
 }
@@ -87,7 +106,19 @@ function areasOf(cert: Certification, owner: Owner) {
   return cert.areas.flatMap((a) => {
     const rules = cert.rules.filter((rule) => rule.area === a.area && rule.owner === owner);
     if (rules.length === 0) return [];
-    return [{ area: a.area, title: a.title, failed: count(rules, 'failed'), waived: count(rules, 'waived'), warning: count(rules, 'warning'), passed: count(rules, 'passed'), info: count(rules, 'info'), skipped: count(rules, 'skipped'), notChecked: count(rules, 'not-checked') }];
+    return [
+      {
+        area: a.area,
+        title: a.title,
+        failed: count(rules, 'failed'),
+        waived: count(rules, 'waived'),
+        warning: count(rules, 'warning'),
+        passed: count(rules, 'passed'),
+        info: count(rules, 'info'),
+        skipped: count(rules, 'skipped'),
+        notChecked: count(rules, 'not-checked'),
+      },
+    ];
   });
 }
 
@@ -109,9 +140,13 @@ ${[...new Set(shown.map((f) => f.message))].slice(0, 5).map((message) => html`<d
 ${rule.outcome === 'passed' ? html`<div class="detail muted">${rule.requirement}</div>` : ''}
 ${detailed && elsewhere ? html`<div class="detail muted">Judged in ${elsewhere}'s tests, once for every partner on this platform: its report has the details.</div>` : ''}
 ${[...new Map(findings.flatMap((f) => (f.waiver ? [[f.waiver.waiver, f.waiver] as const] : []))).values()].map((w) => html`<div class="detail o-waived" data-waiver="${w.waiver}">${w.expired ? 'No longer waived: waiver' : 'Waived by waiver'} #${w.waiver} (${w.reason}; approved by ${w.approvedBy}, ${w.expired ? 'expired' : 'until'} ${w.expires})</div>`)}
-${detailed ? html`<div class="detail">${owner === 'platform' ? 'What the platform must do:' : 'Fix:'} ${rule.requirement || 'see the message'}</div><div class="detail muted">Impact: ${findings[0]?.impact ?? ''}</div>
+${
+  detailed
+    ? html`<div class="detail">${owner === 'platform' ? 'What the platform must do:' : 'Fix:'} ${rule.requirement || 'see the message'}</div><div class="detail muted">Impact: ${findings[0]?.impact ?? ''}</div>
 <div class="detail muted">${rule.clause}: ${clauses[rule.clause as keyof typeof clauses] ?? ''}</div>
-${[...new Set(findings.map((f) => f.test))].map((test) => html`<div class="detail muted">Evidence: <a href="#${anchor(test)}">${test}</a></div>`)}` : ''}</td>
+${[...new Set(findings.map((f) => f.test))].map((test) => html`<div class="detail muted">Evidence: <a href="#${anchor(test)}">${test}</a></div>`)}`
+    : ''
+}</td>
 <td>${rule.level}</td><td>${rule.clause}</td></tr>`;
   })}`;
 }
@@ -242,9 +277,9 @@ function evidence(cert: Certification, tests: readonly TestEvidence[]): Html {
   if (shown.length === 0) return html`<p>No failures, so no evidence to show. Playwright's report keeps every exchange of the run, redacted.</p>`;
   return html`<p class="muted">Secrets, tokens and codes are replaced by <code>[redacted]</code>, bank account numbers and tax ids by their last 4 digits. Personal data is masked (names to initials, e-mail to its domain, phone to its last 4 digits, date of birth to its year), except in the fields a failure names. In a reproduce command, fill in each <code>&lt;PLACEHOLDER&gt;</code> (a fresh code, your client secret…).</p>
 ${shown.map((t) => {
-    const keep = failingFields(cert, t.title);
-    return html`<section class="evidence" id="${anchor(t.title)}"><h3>${t.title}</h3>${t.exchanges.map((exchange, index) => exchangeBlock(exchange, index, keep))}</section>`;
-  })}`;
+  const keep = failingFields(cert, t.title);
+  return html`<section class="evidence" id="${anchor(t.title)}"><h3>${t.title}</h3>${t.exchanges.map((exchange, index) => exchangeBlock(exchange, index, keep))}</section>`;
+})}`;
 }
 
 function screenshots(tests: readonly TestEvidence[]): Html {

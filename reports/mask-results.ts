@@ -36,7 +36,8 @@ export class ResultMasker {
   test(test: TestCase, result: TestResult, secrets: readonly Secret[]) {
     for (const error of result.errors) this.error(error, secrets);
     if (result.error) this.error(result.error, secrets);
-    for (const annotation of [...result.annotations, ...test.annotations]) if (annotation.description) annotation.description = redact(annotation.description, secrets);
+    for (const annotation of [...result.annotations, ...test.annotations])
+      if (annotation.description) annotation.description = redact(annotation.description, secrets);
     for (const output of [result.stdout, result.stderr]) {
       output.forEach((chunk, index) => (output[index] = typeof chunk === 'string' ? redact(chunk, secrets) : Buffer.from(redactBytes(chunk, secrets))));
     }

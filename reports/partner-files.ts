@@ -60,7 +60,12 @@ export function maskCertification(cert: Certification, secrets: readonly Secret[
     ...cert,
     run: { ...cert.run, targets: masked(cert.run.targets) },
     findings: masked(cert.findings),
-    tests: cert.tests.map((test) => ({ ...test, errors: masked(test.errors), earlierAttempts: masked(test.earlierAttempts), ...(test.skipReason !== undefined ? { skipReason: masked(test.skipReason) } : {}) })),
+    tests: cert.tests.map((test) => ({
+      ...test,
+      errors: masked(test.errors),
+      earlierAttempts: masked(test.earlierAttempts),
+      ...(test.skipReason !== undefined ? { skipReason: masked(test.skipReason) } : {}),
+    })),
     latency: masked(cert.latency),
     waivers: masked(cert.waivers),
   };

@@ -28,7 +28,9 @@ export function harnessVersion(rootDir: string): Certification['run']['harness']
   }
   let commit: string | null = null;
   try {
-    commit = execFileSync('git', ['describe', '--always', '--dirty', '--abbrev=12'], { cwd: rootDir, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    commit = execFileSync('git', ['describe', '--always', '--dirty', '--abbrev=12'], { cwd: rootDir, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     // not a git checkout
   }
@@ -51,7 +53,9 @@ export function partialOf(
   const titles = new Set(tests.map((test) => test.title));
   const probes = new Set(tests.flatMap((test) => test.probe ?? []));
   const leftOut = (plan ?? []).filter((planned) => !probes.has(planned.probe)).map((planned) => planned.title);
-  const failedBeforeNotRun = (previous?.tests ?? []).filter((test) => test.status !== 'passed' && test.status !== 'skipped' && !titles.has(test.title)).map((test) => test.title);
+  const failedBeforeNotRun = (previous?.tests ?? [])
+    .filter((test) => test.status !== 'passed' && test.status !== 'skipped' && !titles.has(test.title))
+    .map((test) => test.title);
   const reason = shard
     ? `shard ${shard.current} of ${shard.total}; merge the shards' blob reports for the certification`
     : leftOut.length > 0
@@ -72,14 +76,21 @@ export function partialOf(
 export function runProblems(stamps: readonly RunStamp[], partner: readonly RunStamp[], testsLeftOut: boolean): string[] {
   const problems: string[] = [];
   const ids = [...new Set(stamps.map((stamp) => stamp.id))];
-  if (ids.length > 1) problems.push(`the results come from ${ids.length} different runs (${ids.join(', ')}); merge only the blobs of one run, whose shards all ran with one ${runIdVariable}`);
-  if (new Set(partner.map((stamp) => stamp.profile)).size > 1) problems.push('its tests ran with different profiles; run every shard from one checkout and one profile');
+  if (ids.length > 1)
+    problems.push(
+      `the results come from ${ids.length} different runs (${ids.join(', ')}); merge only the blobs of one run, whose shards all ran with one ${runIdVariable}`,
+    );
+  if (new Set(partner.map((stamp) => stamp.profile)).size > 1)
+    problems.push('its tests ran with different profiles; run every shard from one checkout and one profile');
   const totals = [...new Set(stamps.flatMap((stamp) => stamp.shard?.total ?? []))];
   if (totals.length > 1) problems.push(`the results come from runs split into ${totals.join(' and ')} shards; merge the shards of one run`);
   else if (totals.length === 1 && testsLeftOut) {
     const seen = new Set(stamps.flatMap((stamp) => stamp.shard?.current ?? []));
     const missing = Array.from({ length: totals[0]! }, (_, i) => i + 1).filter((n) => !seen.has(n));
-    if (missing.length > 0) problems.push(`${missing.length === 1 ? 'shard' : 'shards'} ${missing.join(', ')} of ${totals[0]} ${missing.length === 1 ? 'is' : 'are'} missing from the merge; gather every shard's blob report`);
+    if (missing.length > 0)
+      problems.push(
+        `${missing.length === 1 ? 'shard' : 'shards'} ${missing.join(', ')} of ${totals[0]} ${missing.length === 1 ? 'is' : 'are'} missing from the merge; gather every shard's blob report`,
+      );
   }
   return problems;
 }

@@ -38,13 +38,21 @@ export function signingKeyFrom(env: NodeJS.ProcessEnv = process.env): SigningKey
   try {
     privateKey = ed25519Private(given);
   } catch (error) {
-    throw new Error(`${signingKeyVariable} is not an Ed25519 private key in PEM (PKCS#8) or JWK (${error instanceof Error ? error.message : String(error)}); make one with: openssl genpkey -algorithm ed25519`);
+    throw new Error(
+      `${signingKeyVariable} is not an Ed25519 private key in PEM (PKCS#8) or JWK (${error instanceof Error ? error.message : String(error)}); make one with: openssl genpkey -algorithm ed25519`,
+    );
   }
   const { x, crv, kty } = createPublicKey(privateKey).export({ format: 'jwk' });
   const publicJwk: JWK = { kty: kty!, crv: crv!, x: x! };
   const d = privateKey.export({ format: 'jwk' }).d!;
   const body = given.replace(/-----[^-]+-----|\s/g, '');
-  return { privateKey, publicJwk, thumbprint: thumbprintOf(publicJwk), signer: env[signerVariable] || null, secrets: [given, body, d].filter((s) => s.length > 0) };
+  return {
+    privateKey,
+    publicJwk,
+    thumbprint: thumbprintOf(publicJwk),
+    signer: env[signerVariable] || null,
+    secrets: [given, body, d].filter((s) => s.length > 0),
+  };
 }
 
 export const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
@@ -74,7 +82,8 @@ export async function verifyDetached(jws: string, payload: Uint8Array, trusted: 
   const header = decodeProtectedHeader(jws.trim());
   if (header.alg !== alg) throw new Error(`the JWS is signed with ${String(header.alg)}, not ${alg}`);
   const embedded = header.jwk;
-  if (!embedded || embedded.kty !== 'OKP' || embedded.crv !== 'Ed25519' || typeof embedded.x !== 'string') throw new Error('the JWS names no Ed25519 key (no "jwk" in its header)');
+  if (!embedded || embedded.kty !== 'OKP' || embedded.crv !== 'Ed25519' || typeof embedded.x !== 'string')
+    throw new Error('the JWS names no Ed25519 key (no "jwk" in its header)');
   const thumbprint = thumbprintOf(embedded);
   const keys = (Array.isArray(trusted) ? trusted : [trusted]) as readonly (JWK | string)[];
   const expected = keys.map((key) => (typeof key === 'string' ? key : thumbprintOf(key)));
@@ -97,7 +106,11 @@ export function trustedKeysOf(text: string): (JWK | string)[] {
   if (pems.length > 0) return pems.map(publicKeyOf);
   const trimmed = text.trim();
   if (trimmed.startsWith('{')) return [publicKeyOf(trimmed)];
-  return trimmed.split('\n').map((line) => line.replace(/#.*/, '').trim()).filter(Boolean).map(publicKeyOf);
+  return trimmed
+    .split('\n')
+    .map((line) => line.replace(/#.*/, '').trim())
+    .filter(Boolean)
+    .map(publicKeyOf);
 }
 
 /** A public key given to `--key`: a PEM (SPKI or PKCS#8) or JWK file's text, or a key's SHA-256 thumbprint. */

@@ -32,10 +32,14 @@ export async function verifyCertification(file: string, trusted: readonly (JWK |
     const signed = await verifyDetached(readFileSync(jwsFile, 'utf8'), bytes, trusted);
     thumbprint = signed.thumbprint;
     lines.push(`✓ ${path.basename(file)}: the signature holds; not a byte has changed since it was signed`);
-    lines.push(`  signed by: ${printable(signed.signer ?? 'an unnamed signer')}, Ed25519 key SHA-256 ${signed.thumbprint} ${trusted.length > 0 ? `(a trusted key: ${trustedFrom})` : '(not trusted: no key to check it against)'}`);
+    lines.push(
+      `  signed by: ${printable(signed.signer ?? 'an unnamed signer')}, Ed25519 key SHA-256 ${signed.thumbprint} ${trusted.length > 0 ? `(a trusted key: ${trustedFrom})` : '(not trusted: no key to check it against)'}`,
+    );
     lines.push(`  signed at: ${signed.signedAt?.toISOString() ?? 'unknown'}`);
   } catch (error) {
-    fail(`${path.basename(file)}: the signature does not hold (${printable(error instanceof Error ? error.message : String(error))}): the file was changed after it was signed, or signed by another key`);
+    fail(
+      `${path.basename(file)}: the signature does not hold (${printable(error instanceof Error ? error.message : String(error))}): the file was changed after it was signed, or signed by another key`,
+    );
     return { ok, lines };
   }
   const { certification: cert, problem } = parseCertification(bytes.toString('utf8'), path.basename(file));
@@ -46,7 +50,8 @@ export async function verifyCertification(file: string, trusted: readonly (JWK |
   lines.push(`  partner:   ${printable(cert.run.partner)}, run ${printable(cert.run.startedAt)} → ${printable(cert.run.finishedAt)}`);
   lines.push(`  verdict:   ${printable(cert.summary)}`);
   // The report names the key that signed it; a file signed by one key while naming another is a forgery.
-  if (cert.signing?.keyThumbprint !== thumbprint) fail(`certification.json names the signing key ${printable(cert.signing?.keyThumbprint ?? '(none)')}, but key ${thumbprint} signed it`);
+  if (cert.signing?.keyThumbprint !== thumbprint)
+    fail(`certification.json names the signing key ${printable(cert.signing?.keyThumbprint ?? '(none)')}, but key ${thumbprint} signed it`);
   for (const name of [files.html, files.har]) {
     const expected = cert.artifacts[name]?.sha256;
     const artifact = path.join(path.dirname(file), name);
@@ -55,6 +60,9 @@ export async function verifyCertification(file: string, trusted: readonly (JWK |
     else if (sha256(readFileSync(artifact)) !== expected) fail(`${name}: changed since it was signed (its SHA-256 is not the one certification.json holds)`);
     else lines.push(`✓ ${name}: unchanged (SHA-256 ${expected})`);
   }
-  if (trusted.length === 0) fail(`whose signature it is was not checked: the signature proves integrity only, since anyone can sign with a key of their own; pass --key <public key or thumbprint>, or list the keys you trust in ${trustedSignersFile}`);
+  if (trusted.length === 0)
+    fail(
+      `whose signature it is was not checked: the signature proves integrity only, since anyone can sign with a key of their own; pass --key <public key or thumbprint>, or list the keys you trust in ${trustedSignersFile}`,
+    );
   return { ok, lines };
 }

@@ -16,7 +16,11 @@ export interface FleetFigures {
   perExtraPartnerMs: number;
 }
 
-const sizesOf = (value: string | undefined, fallback: string) => (value ?? fallback).split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const sizesOf = (value: string | undefined, fallback: string) =>
+  (value ?? fallback)
+    .split(',')
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n > 0);
 
 /**
  * Without `browser`, the copies have no "platform" and no "dataApi", so only the HTTP suites run; with
@@ -43,14 +47,22 @@ export async function fleets(): Promise<FleetFigures[]> {
   const runs = Number(process.env.BENCH_FLEET_RUNS ?? 1);
   const http = sizesOf(process.env.BENCH_FLEET, '1,10,40');
   const browser = sizesOf(process.env.BENCH_FLEET_BROWSER, '1,10,40');
-  return [...(http.length ? [await fleetCost(http, { browser: false, runs })] : []), ...(browser.length ? [await fleetCost(browser, { browser: true, runs })] : [])];
+  return [
+    ...(http.length ? [await fleetCost(http, { browser: false, runs })] : []),
+    ...(browser.length ? [await fleetCost(browser, { browser: true, runs })] : []),
+  ];
 }
 
 export function printFleets(figures: readonly FleetFigures[]) {
   for (const { browser, runs, sizes, perExtraPartnerMs } of figures) {
-    console.log(`\nfleet: N copies of the reference profile in one run, ${browser ? 'all suites (browser included)' : 'HTTP suites only (no platform, no data API)'}, median of ${runs}\n`);
+    console.log(
+      `\nfleet: N copies of the reference profile in one run, ${browser ? 'all suites (browser included)' : 'HTTP suites only (no platform, no data API)'}, median of ${runs}\n`,
+    );
     console.log(`${'partners'.padEnd(10)} ${'wall time'.padStart(11)} ${'per partner'.padStart(12)}`);
-    for (const { partners, wallMs } of sizes) console.log(`${String(partners).padEnd(10)} ${`${(wallMs / 1000).toFixed(1)} s`.padStart(11)} ${`${(wallMs / partners / 1000).toFixed(2)} s`.padStart(12)}`);
+    for (const { partners, wallMs } of sizes)
+      console.log(
+        `${String(partners).padEnd(10)} ${`${(wallMs / 1000).toFixed(1)} s`.padStart(11)} ${`${(wallMs / partners / 1000).toFixed(2)} s`.padStart(12)}`,
+      );
     console.log(`each extra partner adds ${(perExtraPartnerMs / 1000).toFixed(2)} s`);
   }
 }

@@ -14,7 +14,10 @@ export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Ma
  */
 export async function ensureSandbox(): Promise<() => Promise<void>> {
   const sandbox = await buildSandbox();
-  const running = await fetch(`${sandboxOrigin}/health`).then(() => true, () => false);
+  const running = await fetch(`${sandboxOrigin}/health`).then(
+    () => true,
+    () => false,
+  );
   if (running) return async () => {};
   for (const { server, port } of sandbox) await server.listen({ host: sandboxHost, port });
   return async () => void (await Promise.all(sandbox.map(({ server }) => server.close())));
@@ -25,18 +28,30 @@ export async function ensureSandbox(): Promise<() => Promise<void>> {
  * reporter as a certification run has it (it also plans the run: each partner's probes start together) and
  * dot for the rest. Asynchronous on purpose: a sandbox in this process must keep answering.
  */
-export const playwright = (files: string[], projects: string | readonly string[] = 'reference', env: Record<string, string> = {}) => async () => {
-  const projectArgs = (typeof projects === 'string' ? [projects] : projects).map((project) => `--project=${project}`);
-  // The reports are not read: each run's go to a folder of its own, removed after it.
-  const reports = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
-  const child = spawn(process.execPath, [path.resolve('node_modules/@playwright/test/cli.js'), 'test', ...projectArgs, `--reporter=${path.resolve('reports/certification-reporter.ts')},dot`, ...files], {
-    stdio: 'ignore',
-    env: { ...process.env, ...env, CERTIFICATION_REPORT_DIR: reports },
-  });
-  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  rmSync(reports, { recursive: true, force: true });
-  if (status !== 0) throw new Error(`the certification of ${projectArgs.join(' ')} failed; run it alone to see why`);
-};
+export const playwright =
+  (files: string[], projects: string | readonly string[] = 'reference', env: Record<string, string> = {}) =>
+  async () => {
+    const projectArgs = (typeof projects === 'string' ? [projects] : projects).map((project) => `--project=${project}`);
+    // The reports are not read: each run's go to a folder of its own, removed after it.
+    const reports = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+    const child = spawn(
+      process.execPath,
+      [
+        path.resolve('node_modules/@playwright/test/cli.js'),
+        'test',
+        ...projectArgs,
+        `--reporter=${path.resolve('reports/certification-reporter.ts')},dot`,
+        ...files,
+      ],
+      {
+        stdio: 'ignore',
+        env: { ...process.env, ...env, CERTIFICATION_REPORT_DIR: reports },
+      },
+    );
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    rmSync(reports, { recursive: true, force: true });
+    if (status !== 0) throw new Error(`the certification of ${projectArgs.join(' ')} failed; run it alone to see why`);
+  };
 
 export const httpSuites = ['suites/token-exchange.spec.ts', 'suites/account-info.spec.ts', 'suites/funding-sources.spec.ts'];
 

@@ -66,24 +66,26 @@ function validationsPerSecond(texts: string[], rounds = 6, batch = 10_000): numb
  */
 async function latencySensitivity(latencies: readonly number[]) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-partners-'));
-  const partners = await Promise.all(latencies.map(async (latencyMs) => {
-    const app = buildReferencePartner({ latencyMs });
-    await app.listen({ host: sandboxHost, port: 0 });
-    const partnerOrigin = `http://${sandboxHost}:${(app.server.address() as AddressInfo).port}`;
-    const name = `latency-${latencyMs}ms`;
-    const file = path.join(dir, `${name}.json`);
-    const reference = JSON.parse(readFileSync('partners/reference.json', 'utf8')) as { platform: object };
-    writeFileSync(file, JSON.stringify({ ...reference, platform: { ...reference.platform, partnerName: name } }).replaceAll(origin, partnerOrigin));
-    return { latencyMs, name, app, partnerOrigin, profile: loadProfile(file).profile!.profile };
-  }));
+  const partners = await Promise.all(
+    latencies.map(async (latencyMs) => {
+      const app = buildReferencePartner({ latencyMs });
+      await app.listen({ host: sandboxHost, port: 0 });
+      const partnerOrigin = `http://${sandboxHost}:${(app.server.address() as AddressInfo).port}`;
+      const name = `latency-${latencyMs}ms`;
+      const file = path.join(dir, `${name}.json`);
+      const reference = JSON.parse(readFileSync('partners/reference.json', 'utf8')) as { platform: object };
+      writeFileSync(file, JSON.stringify({ ...reference, platform: { ...reference.platform, partnerName: name } }).replaceAll(origin, partnerOrigin));
+      return { latencyMs, name, app, partnerOrigin, profile: loadProfile(file).profile!.profile };
+    }),
+  );
   const env = { PARTNERS_DIR: dir };
   const measured = [];
   for (const { latencyMs, name, profile, partnerOrigin } of partners) {
     measured.push({
       latencyMs,
-      probesMs: (await timed(() => runProbes(profile))),
-      httpSuitesMs: (await timed(playwright(httpSuites, name, env))),
-      allSuitesMs: (await timed(playwright([], name, env))),
+      probesMs: await timed(() => runProbes(profile)),
+      httpSuitesMs: await timed(playwright(httpSuites, name, env)),
+      allSuitesMs: await timed(playwright([], name, env)),
       // How old the oldest code was when the partner exchanged it, over all these runs: what a partner
       // whose codes live 60 s would have refused (the harness drops minted codes older than 30 s).
       oldestCodeSpentMs: ((await (await fetch(`${partnerOrigin}/test-hooks/stats`)).json()) as { oldestCodeSpentMs: number }).oldestCodeSpentMs,
@@ -126,7 +128,10 @@ async function dataApiWalk(bills: number) {
  * the two sizes shows it linear (about 4) whatever the text holds.
  */
 function maskingThroughput() {
-  const secrets = secretsOf([], Array.from({ length: 50 }, (_, i) => `secret-${i}-${'x'.repeat(i % 7)}Zq8+/x"Y=kP3mN7vR2tW9s${i}`));
+  const secrets = secretsOf(
+    [],
+    Array.from({ length: 50 }, (_, i) => `secret-${i}-${'x'.repeat(i % 7)}Zq8+/x"Y=kP3mN7vR2tW9s${i}`),
+  );
   const kinds: Record<string, string> = {
     'prose, no secret': 'the token exchange answered 400 with invalid_grant; send the code once. ',
     'JSON full of escapes': '{\\"a\\":\\"\\u00e9%20&amp;+\\/\\"},',
@@ -152,7 +157,9 @@ async function main() {
 
   const today = new Date();
   const complete = JSON.stringify(bodyOf('account-info', 'complete', today, new Set()));
-  const faulty = faultNames.filter((fault) => (faultCatalogue[fault] as FaultSpec).account).map((fault) => JSON.stringify(bodyOf('account-info', 'complete', today, new Set([fault]))));
+  const faulty = faultNames
+    .filter((fault) => (faultCatalogue[fault] as FaultSpec).account)
+    .map((fault) => JSON.stringify(bodyOf('account-info', 'complete', today, new Set([fault]))));
   // US phone verdicts are remembered per distinct number; 10,000 distinct numbers defeat that.
   const distinctPhones = Array.from({ length: 10_000 }, (_, i) => complete.replace('212-555-0142', `212-555-${String(i).padStart(4, '0')}`));
   const validations = [
@@ -180,25 +187,46 @@ async function main() {
   const linearity = Number((walks[1]!.medianMs / walks[0]!.medianMs).toFixed(2));
   const masking = maskingThroughput();
   const fleet = await fleets();
-  const conditions = { runs, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, partner: 'reference sandbox on loopback, no injected latency', workers: 4 };
+  const conditions = {
+    runs,
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model,
+    node: process.version,
+    partner: 'reference sandbox on loopback, no injected latency',
+    workers: 4,
+  };
   console.log(`\nreference certification, median of ${runs} runs (${conditions.cpus} cores, ${conditions.node}, ${conditions.partner})\n`);
   console.log(`${'what'.padEnd(44)} ${'median'.padStart(8)} ${'min'.padStart(8)} ${'partner requests'.padStart(17)}`);
-  for (const row of rows) console.log(`${row.label.padEnd(44)} ${`${row.medianMs} ms`.padStart(8)} ${`${row.minMs} ms`.padStart(8)} ${String(row.requests).padStart(17)}`);
+  for (const row of rows)
+    console.log(`${row.label.padEnd(44)} ${`${row.medianMs} ms`.padStart(8)} ${`${row.minMs} ms`.padStart(8)} ${String(row.requests).padStart(17)}`);
   console.log(`\naccount-information validations per second, one thread (${accountInfoFieldRules.length + 1} rules per payload)\n`);
   for (const row of validations) console.log(`${row.label.padEnd(44)} ${row.perSecond.toLocaleString('en-US').padStart(10)} /s`);
   console.log(`\ndata API: the typed client walks one organization's bills, limit=100, median of ${runs} (client and emulator in one process)\n`);
   console.log(`${'bills'.padEnd(10)} ${'requests'.padStart(9)} ${'median'.padStart(10)} ${'requests/s'.padStart(11)}`);
-  for (const w of walks) console.log(`${w.walked.toLocaleString('en-US').padEnd(10)} ${String(w.requests).padStart(9)} ${`${w.medianMs} ms`.padStart(10)} ${String(w.requestsPerSecond).padStart(11)}`);
+  for (const w of walks)
+    console.log(
+      `${w.walked.toLocaleString('en-US').padEnd(10)} ${String(w.requests).padStart(9)} ${`${w.medianMs} ms`.padStart(10)} ${String(w.requestsPerSecond).padStart(11)}`,
+    );
   console.log(`200,000 bills take ${linearity}× the time of 100,000 (linear: about 2)`);
   console.log(`\nlatency sensitivity: a reference partner answering after 0 ms and after 200 ms, median of ${runs}\n`);
-  console.log(`${'partner latency'.padEnd(16)} ${'probes in-process'.padStart(18)} ${'HTTP suites'.padStart(12)} ${'all suites'.padStart(11)} ${'oldest code spent'.padStart(18)}`);
-  for (const m of latency.measured) console.log(`${`${m.latencyMs} ms`.padEnd(16)} ${`${m.probesMs} ms`.padStart(18)} ${`${m.httpSuitesMs} ms`.padStart(12)} ${`${m.allSuitesMs} ms`.padStart(11)} ${`${(m.oldestCodeSpentMs / 1000).toFixed(1)} s`.padStart(18)}`);
+  console.log(
+    `${'partner latency'.padEnd(16)} ${'probes in-process'.padStart(18)} ${'HTTP suites'.padStart(12)} ${'all suites'.padStart(11)} ${'oldest code spent'.padStart(18)}`,
+  );
+  for (const m of latency.measured)
+    console.log(
+      `${`${m.latencyMs} ms`.padEnd(16)} ${`${m.probesMs} ms`.padStart(18)} ${`${m.httpSuitesMs} ms`.padStart(12)} ${`${m.allSuitesMs} ms`.padStart(11)} ${`${(m.oldestCodeSpentMs / 1000).toFixed(1)} s`.padStart(18)}`,
+    );
   const added = latency.addedPer100Ms;
-  console.log(`${'added per 100 ms'.padEnd(16)} ${`${added.probesMs} ms`.padStart(18)} ${`${added.httpSuitesMs} ms`.padStart(12)} ${`${added.allSuitesMs} ms`.padStart(11)}   (target: 1000 ms or less)`);
+  console.log(
+    `${'added per 100 ms'.padEnd(16)} ${`${added.probesMs} ms`.padStart(18)} ${`${added.httpSuitesMs} ms`.padStart(12)} ${`${added.allSuitesMs} ms`.padStart(11)}   (target: 1000 ms or less)`,
+  );
   const load = await loadEmulator({ durationS: 10, connections: 10 });
   console.log(`\nload: autocannon on loopback, 10 connections for 10 s each, against an emulator in this process\n`);
   console.log(`${'what'.padEnd(52)} ${'requests'.padStart(9)} ${'req/s'.padStart(7)} ${'p99'.padStart(7)} ${'errors'.padStart(7)} ${'5xx'.padStart(5)}`);
-  for (const l of load) console.log(`${l.label.padEnd(52)} ${String(l.requests).padStart(9)} ${String(l.requestsPerSecond).padStart(7)} ${`${l.p99Ms} ms`.padStart(7)} ${String(l.errors + l.non2xx).padStart(7)} ${String(l.server5xx).padStart(5)}`);
+  for (const l of load)
+    console.log(
+      `${l.label.padEnd(52)} ${String(l.requests).padStart(9)} ${String(l.requestsPerSecond).padStart(7)} ${`${l.p99Ms} ms`.padStart(7)} ${String(l.errors + l.non2xx).padStart(7)} ${String(l.server5xx).padStart(5)}`,
+    );
   console.log(`\nmasking: redact() with 50 secrets, median of ${runs}; 4 MiB over 1 MiB shows it linear (about 4)\n`);
   for (const m of masking) console.log(`${m.label.padEnd(32)} ${`${m.msPerMiB} ms per MiB`.padStart(16)} ${`${m.ratio4to1}×`.padStart(8)}`);
   printFleets(fleet);
@@ -216,7 +244,25 @@ async function main() {
   console.log(`\ntargets (issue 17)\n`);
   for (const [what, now, target] of targets) console.log(`${what.padEnd(52)} ${now.padStart(10)} ${target.padStart(12)}`);
   mkdirSync('reports/out', { recursive: true });
-  writeFileSync('reports/out/bench.json', JSON.stringify({ at: new Date().toISOString(), conditions, rows, validations, dataApi: { walks, linearity }, latency, criticalPathRoundTrips: roundTrips.allSuites, load, masking, fleet }, null, 2));
+  writeFileSync(
+    'reports/out/bench.json',
+    JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        conditions,
+        rows,
+        validations,
+        dataApi: { walks, linearity },
+        latency,
+        criticalPathRoundTrips: roundTrips.allSuites,
+        load,
+        masking,
+        fleet,
+      },
+      null,
+      2,
+    ),
+  );
   console.log('\nwrote reports/out/bench.json');
   await stopSandbox();
 }

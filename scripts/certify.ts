@@ -15,7 +15,9 @@ function fail(message: string): never {
 
 const [partner, ...rest] = process.argv.slice(2);
 if (partner === '--help' || partner === '-h') {
-  console.log(`${usage}\n  npx partner-certify init <name> [--token-url … --account-url … --funding-url … --mint-url … --client-id … --encoding form|json]: writes partners/<name>.json\n  npx partner-certify verify <certification.json> [--key <public key or its SHA-256 thumbprint>]: checks a signed certificate`);
+  console.log(
+    `${usage}\n  npx partner-certify init <name> [--token-url … --account-url … --funding-url … --mint-url … --client-id … --encoding form|json]: writes partners/<name>.json\n  npx partner-certify verify <certification.json> [--key <public key or its SHA-256 thumbprint>]: checks a signed certificate`,
+  );
   process.exit(0);
 }
 // Only the partner asked for is read: another profile's mistake is not this run's.
@@ -46,10 +48,17 @@ for (let i = 0; i < rest.length; i++) {
 
 const cli = require.resolve('@playwright/test/cli');
 // In a folder of its own (npm install partner-certify) without a configuration, the harness's own.
-const config = ['playwright.config.ts', 'playwright.config.js'].some((file) => existsSync(file)) ? [] : [`--config=${path.join(__dirname, '..', `playwright.config${path.extname(__filename)}`)}`];
+const config = ['playwright.config.ts', 'playwright.config.js'].some((file) => existsSync(file))
+  ? []
+  : [`--config=${path.join(__dirname, '..', `playwright.config${path.extname(__filename)}`)}`];
 const child = spawn(process.execPath, [cli, 'test', ...config, `--project=${partner}`, ...passThrough], {
   stdio: 'inherit',
-  env: { ...process.env, ...(compare ? { CERTIFY_COMPARE: path.resolve(compare) } : {}), ...(slow ? { CERTIFY_SLOW: '1' } : {}), ...(noPreflight ? { CERTIFY_NO_PREFLIGHT: '1' } : {}) },
+  env: {
+    ...process.env,
+    ...(compare ? { CERTIFY_COMPARE: path.resolve(compare) } : {}),
+    ...(slow ? { CERTIFY_SLOW: '1' } : {}),
+    ...(noPreflight ? { CERTIFY_NO_PREFLIGHT: '1' } : {}),
+  },
 });
 // Ctrl-C reaches Playwright too, which stops the tests and still writes the report: wait for it.
 process.on('SIGINT', () => {});

@@ -8,7 +8,8 @@ import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { loadProfile } from '../partners/profile';
 
-const usage = 'usage: npx partner-certify init <name> --token-url <url> --account-url <url> [--funding-url <url>] --mint-url <url> [--client-id <id>] [--encoding form|json] [--collect-missing]';
+const usage =
+  'usage: npx partner-certify init <name> --token-url <url> --account-url <url> [--funding-url <url>] --mint-url <url> [--client-id <id>] [--encoding form|json] [--collect-missing]';
 
 function fail(message: string): never {
   console.error(message);
@@ -52,7 +53,8 @@ async function main() {
   const absent = questions.filter(([flag]) => !optional.has(flag) && !answers[flag]).map(([flag]) => `--${flag}`);
   if (absent.length > 0) fail(`${absent.join(', ')} ${absent.length === 1 ? 'is' : 'are'} missing\n${usage}`);
   const encoding = answers.encoding ?? 'form';
-  if (encoding !== 'form' && encoding !== 'json') fail(`--encoding is "${String(encoding)}"; write form (what OAuth libraries take) or json, as the platform is configured to send it\n${usage}`);
+  if (encoding !== 'form' && encoding !== 'json')
+    fail(`--encoding is "${String(encoding)}"; write form (what OAuth libraries take) or json, as the platform is configured to send it\n${usage}`);
   const variable = `PARTNER_${name.toUpperCase().replace(/-/g, '_')}_CLIENT_SECRET`;
   const clientId = answers['client-id'] || undefined;
   const profile = {
@@ -74,9 +76,14 @@ async function main() {
   }
   if (clientId) {
     const env = existsSync('.env') ? readFileSync('.env', 'utf8') : '';
-    if (!env.split('\n').some((line) => line.startsWith(`${variable}=`))) appendFileSync('.env', `${env === '' || env.endsWith('\n') ? '' : '\n'}${variable}=\n`);
+    if (!env.split('\n').some((line) => line.startsWith(`${variable}=`)))
+      appendFileSync('.env', `${env === '' || env.endsWith('\n') ? '' : '\n'}${variable}=\n`);
   }
-  if (!existsSync('playwright.config.js') && !existsSync('playwright.config.ts')) writeFileSync('playwright.config.js', "// The harness's configuration: every partners/*.json here is a project.\nmodule.exports = require('partner-certify/playwright.config');\n");
+  if (!existsSync('playwright.config.js') && !existsSync('playwright.config.ts'))
+    writeFileSync(
+      'playwright.config.js',
+      "// The harness's configuration: every partners/*.json here is a project.\nmodule.exports = require('partner-certify/playwright.config');\n",
+    );
   console.log(`wrote ${file}${clientId ? `; put the client secret in .env, as ${variable}=…` : ''}`);
   console.log(`then: npx partner-certify ${name}`);
 }

@@ -44,13 +44,21 @@ export async function loadEmulator({ durationS, connections }: { durationS: numb
     const configured = await fetch(`${origin}/v1/emulator/partners/load`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json', 'api-key': platformSandbox.apiKey },
-      body: JSON.stringify({ tokenExchangeUrl: 'http://127.0.0.1:9/token', accountInfoUrl: 'http://127.0.0.1:9/account', collectMissingAccountInfo: false, tokenExchangeEncoding: 'json', requestTimeoutMs: 1000, hostOrigin }),
+      body: JSON.stringify({
+        tokenExchangeUrl: 'http://127.0.0.1:9/token',
+        accountInfoUrl: 'http://127.0.0.1:9/account',
+        collectMissingAccountInfo: false,
+        tokenExchangeEncoding: 'json',
+        requestTimeoutMs: 1000,
+        hostOrigin,
+      }),
     });
     if (!configured.ok) throw new Error(`configuring the emulator failed: ${configured.status}`);
 
     // The mock link's account information is the reference partner's complete user: the auth URL lands in the app.
     const accountInfo = bodyOf('account-info', 'complete', new Date(), new Set()) as { user: { id: string }; company: { id: string } };
-    const linkBody = () => JSON.stringify({ partnerName: 'load', token: randomUUID(), externalUserId: accountInfo.user.id, externalOrgId: accountInfo.company.id, accountInfo });
+    const linkBody = () =>
+      JSON.stringify({ partnerName: 'load', token: randomUUID(), externalUserId: accountInfo.user.id, externalOrgId: accountInfo.company.id, accountInfo });
     const flow = await autocannon({
       url: origin,
       connections,
@@ -93,7 +101,10 @@ export async function loadEmulator({ durationS, connections }: { durationS: numb
       headers: { authorization: `Bearer ${platformSandbox.dataApiToken}` },
       requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[Math.floor(Math.random() * paths.length)]! }) }],
     });
-    return [summary('mock link → auth URL (token path), 2 requests a flow', connections, durationS, flow), summary('data-API pages of 100 bills', connections, durationS, pages)];
+    return [
+      summary('mock link → auth URL (token path), 2 requests a flow', connections, durationS, flow),
+      summary('data-API pages of 100 bills', connections, durationS, pages),
+    ];
   } finally {
     await platform.close();
   }

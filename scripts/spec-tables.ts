@@ -18,7 +18,14 @@ const tablesOf = (section: string): string[][][] =>
     .split(/\n(?!\|)/)
     .map((block) => block.split('\n').filter((line) => line.startsWith('|')))
     .filter((lines) => lines.length > 2)
-    .map((lines) => lines.slice(2).map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim().replace(/`/g, ''))));
+    .map((lines) =>
+      lines.slice(2).map((line) =>
+        line
+          .split('|')
+          .slice(1, -1)
+          .map((cell) => cell.trim().replace(/`/g, '')),
+      ),
+    );
 
 const markerOf = (cell: string): Marker => (cell.toLowerCase() === 'no' ? 'no' : (cell as Marker));
 

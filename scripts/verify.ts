@@ -16,18 +16,27 @@ function fail(message: string): never {
 
 async function main() {
   if (process.argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {
-    console.log(`${usage}\n  exit 0: every file holds and a trusted key signed; 1: a file changed, the signature does not hold, or no trusted key checked it; 2: a usage error`);
+    console.log(
+      `${usage}\n  exit 0: every file holds and a trusted key signed; 1: a file changed, the signature does not hold, or no trusted key checked it; 2: a usage error`,
+    );
     process.exit(0);
   }
   let parsed;
   try {
     // A SHA-256 thumbprint in base64url may begin with "-", which parseArgs takes for an option: "--key -x…" is read as "--key=-x…".
-    const args = process.argv.slice(2).flatMap((arg, i, all) => (arg === '--key' && all[i + 1]?.startsWith('-') ? [] : all[i - 1] === '--key' && arg.startsWith('-') ? [`--key=${arg}`] : [arg]));
+    const args = process.argv
+      .slice(2)
+      .flatMap((arg, i, all) =>
+        arg === '--key' && all[i + 1]?.startsWith('-') ? [] : all[i - 1] === '--key' && arg.startsWith('-') ? [`--key=${arg}`] : [arg],
+      );
     parsed = parseArgs({ args, options: { key: { type: 'string' } }, allowPositionals: true });
   } catch (error) {
     fail(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
   }
-  const { values: { key: keyArg }, positionals: [file, ...extra] } = parsed;
+  const {
+    values: { key: keyArg },
+    positionals: [file, ...extra],
+  } = parsed;
   if (!file || extra.length > 0) fail(usage);
   if (!existsSync(file)) fail(`${file}: no such file\n${usage}`);
   const source = keyArg ?? (existsSync(trustedSignersFile) ? trustedSignersFile : undefined);
@@ -35,7 +44,9 @@ async function main() {
   try {
     trusted = source === undefined ? [] : trustedKeysOf(existsSync(source) ? readFileSync(source, 'utf8') : source);
   } catch (error) {
-    fail(`${keyArg !== undefined ? `--key ${keyArg}` : trustedSignersFile}: not a public key (PEM or JWK) nor a SHA-256 thumbprint (${error instanceof Error ? error.message : String(error)})`);
+    fail(
+      `${keyArg !== undefined ? `--key ${keyArg}` : trustedSignersFile}: not a public key (PEM or JWK) nor a SHA-256 thumbprint (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   const { ok, lines } = await verifyCertification(file, trusted, keyArg !== undefined ? 'the key given with --key' : `listed in ${trustedSignersFile}`);
   console.log(lines.join('\n'));

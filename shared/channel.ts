@@ -21,7 +21,18 @@ interface Attachment {
   path?: string;
 }
 
-const names = { probe: 'probe', area: 'area', owner: 'owner', browser: 'browser', skip: 'skip', run: 'certification run', judgedBy: 'platform judged by', findings: 'findings', evidence: 'evidence', screen: 'screen: ' } as const;
+const names = {
+  probe: 'probe',
+  area: 'area',
+  owner: 'owner',
+  browser: 'browser',
+  skip: 'skip',
+  run: 'certification run',
+  judgedBy: 'platform judged by',
+  findings: 'findings',
+  evidence: 'evidence',
+  screen: 'screen: ',
+} as const;
 
 /**
  * Which run a test's outcome belongs to, as the test itself records it: the run's id (CERTIFY_RUN_ID, one
@@ -103,6 +114,9 @@ export function readTest(annotations: readonly Annotation[], attachments: readon
 function stampOf(description: string | undefined): RunStamp | undefined {
   const stamp = parsed<Partial<RunStamp> | undefined>(description, undefined);
   if (!stamp || typeof stamp.id !== 'string' || typeof stamp.profile !== 'string') return undefined;
-  const shard = stamp.shard && Number.isInteger(stamp.shard.current) && Number.isInteger(stamp.shard.total) ? { current: stamp.shard.current, total: stamp.shard.total } : null;
+  const shard =
+    stamp.shard && Number.isInteger(stamp.shard.current) && Number.isInteger(stamp.shard.total)
+      ? { current: stamp.shard.current, total: stamp.shard.total }
+      : null;
   return { id: stamp.id, shard, profile: stamp.profile };
 }

@@ -17,7 +17,12 @@ function valuesOf(argv: readonly string[], name: string): string[] {
 /** The reporters `--reporter` names, which replace the configured ones; undefined when it is not given. */
 export function reportersNamed(argv: readonly string[]): string[] | undefined {
   const values = valuesOf(argv, '--reporter');
-  return values.length === 0 ? undefined : values.flatMap((value) => value.split(',')).map((name) => name.trim()).filter(Boolean);
+  return values.length === 0
+    ? undefined
+    : values
+        .flatMap((value) => value.split(','))
+        .map((name) => name.trim())
+        .filter(Boolean);
 }
 
 /** Whether the command runs the project `name`: every project when no `--project` is given; names match whole, in any case, `*` as a wildcard. */

@@ -16,7 +16,13 @@ export function hostKey(url: string, hosts: ReadonlyMap<string, string> = system
     return undefined;
   }
   const port = parsed.port || ({ 'https:': '443', 'http:': '80' } as Record<string, string>)[parsed.protocol] || '';
-  return `${addressOf(parsed.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase(), hosts)}:${port}`;
+  return `${addressOf(
+    parsed.hostname
+      .replace(/^\[|\]$/g, '')
+      .replace(/\.$/, '')
+      .toLowerCase(),
+    hosts,
+  )}:${port}`;
 }
 
 /** One platform, however its URL is written: its server (hostKey) and its path, which may hold a prefix. */

@@ -15,11 +15,16 @@ const partnerAppSchema = z
       page: httpUrl("the page of the partner's app that embeds the platform in an iframe"),
       login: z.array(browserStep).optional().meta({ description: 'the goto/fill/click steps that sign a test user in to the app first, as in codes.browser' }),
       frame: locatorSchema.optional().meta({ description: 'the iframe that holds the platform; default: the first iframe' }),
-      authError: locatorSchema.optional().meta({ description: 'what the page shows when the platform says sign-on failed: with it, the harness checks that the page acts on no message from another origin' }),
+      authError: locatorSchema.optional().meta({
+        description:
+          'what the page shows when the platform says sign-on failed: with it, the harness checks that the page acts on no message from another origin',
+      }),
     },
     { error: fieldError('describe the partner\'s app: {"page", "login", "frame", "authError"}') },
   )
-  .meta({ description: "the partner's own app, whose page embeds the platform: the harness lets it embed the platform and judges the page (needs a platform block)" });
+  .meta({
+    description: "the partner's own app, whose page embeds the platform: the harness lets it embed the platform and judges the page (needs a platform block)",
+  });
 
 export const profileSchema = z
   .strictObject({
@@ -43,31 +48,47 @@ export const profileSchema = z
             ? 'is missing; say which body the platform sends this partner\'s token requests in: "form" (application/x-www-form-urlencoded, the RFC 6749 §4.1.3 standard that OAuth libraries accept) or "json" (spec §4.2 allows either); that encoding is certified, the other only noted'
             : 'must be "json" or "form": the body encoding the platform is configured to send this partner\'s token requests in',
       })
-      .meta({ description: 'the body encoding the platform is configured to send this partner\'s token requests in (spec §4.2): "form" (RFC 6749 §4.1.3, what OAuth libraries accept) or "json". That encoding must issue a token (MUST); the other is tried and noted (INFO)' }),
+      .meta({
+        description:
+          'the body encoding the platform is configured to send this partner\'s token requests in (spec §4.2): "form" (RFC 6749 §4.1.3, what OAuth libraries accept) or "json". That encoding must issue a token (MUST); the other is tried and noted (INFO)',
+      }),
     codes: codesSchema,
     fundingSync: z
       .strictObject(
-        { mintUrl: httpUrl('a test hook like codes.mintUrl: a POST with no body answers {"code": "…"} for the same test user, whose funding sources then list one fewer than its codes.mintUrl codes do') },
+        {
+          mintUrl: httpUrl(
+            'a test hook like codes.mintUrl: a POST with no body answers {"code": "…"} for the same test user, whose funding sources then list one fewer than its codes.mintUrl codes do',
+          ),
+        },
         { error: fieldError('give {"mintUrl": …}: a test hook whose codes sign on the same user with one funding source fewer') },
       )
       .optional()
-      .meta({ description: "spec §4.2's removal rule, on any platform: the partner's way to list one funding source fewer for the test user, so the harness can see the platform remove it at the next sign-on. Without it, the funding sync is judged on the bundled emulator only (by planting a source there), and is not checked elsewhere" }),
+      .meta({
+        description:
+          "spec §4.2's removal rule, on any platform: the partner's way to list one funding source fewer for the test user, so the harness can see the platform remove it at the next sign-on. Without it, the funding sync is judged on the bundled emulator only (by planting a source there), and is not checked elsewhere",
+      }),
     platform: platformSchema.optional(),
     partnerApp: partnerAppSchema.optional(),
     dataApi: dataApiSchema.optional(),
     environment: z
       .enum(['staging', 'production'], { error: fieldError('must be "staging" or "production"') })
       .default('staging')
-      .meta({ description: 'what the profile points at: "production" makes any plain http:// endpoint a failure (nothing is sent to it), where "staging" allows http:// for a test server' }),
+      .meta({
+        description:
+          'what the profile points at: "production" makes any plain http:// endpoint a failure (nothing is sent to it), where "staging" allows http:// for a test server',
+      }),
     caFile: z
       .string({ error: fieldError('give the path of a PEM file') })
       .min(1)
       .optional()
-      .meta({ description: 'a PEM file of CA certificates to trust besides the system\'s (a private CA), relative to the profile file' }),
+      .meta({ description: "a PEM file of CA certificates to trust besides the system's (a private CA), relative to the profile file" }),
     slowChecks: z
       .boolean({ error: fieldError('give true or false') })
       .default(false)
-      .meta({ description: 'run the opt-in checks that take long: the code-lifetime check holds a code for 10 min 5 s before redeeming it. `npm run certify -- <partner> --slow` turns it on for one run' }),
+      .meta({
+        description:
+          'run the opt-in checks that take long: the code-lifetime check holds a code for 10 min 5 s before redeeming it. `npm run certify -- <partner> --slow` turns it on for one run',
+      }),
     maxCodeLifetimeSeconds: z
       .number({ error: fieldError('give seconds as a number') })
       .int()
@@ -110,9 +131,30 @@ export const partnerConfigSchema = profileSchema
 export type PartnerConfig = z.output<typeof partnerConfigSchema>;
 
 export function partnerConfigOf(profile: Profile & { platform: PlatformProfile }): PartnerConfig {
-  const { tokenExchangeUrl, accountInfoUrl, fundingSourcesUrl, clientId, clientSecret, scope, collectMissingAccountInfo, tokenExchangeEncoding, requestTimeoutMs } = profile;
+  const {
+    tokenExchangeUrl,
+    accountInfoUrl,
+    fundingSourcesUrl,
+    clientId,
+    clientSecret,
+    scope,
+    collectMissingAccountInfo,
+    tokenExchangeEncoding,
+    requestTimeoutMs,
+  } = profile;
   const hostOrigin = profile.platform.hostOrigin ?? new URL(profile.platform.hostPageUrl).origin;
-  return { tokenExchangeUrl, accountInfoUrl, fundingSourcesUrl, clientId, clientSecret, scope, collectMissingAccountInfo, tokenExchangeEncoding, requestTimeoutMs, hostOrigin };
+  return {
+    tokenExchangeUrl,
+    accountInfoUrl,
+    fundingSourcesUrl,
+    clientId,
+    clientSecret,
+    scope,
+    collectMissingAccountInfo,
+    tokenExchangeEncoding,
+    requestTimeoutMs,
+    hostOrigin,
+  };
 }
 export type BrowserCodes = NonNullable<Profile['codes']['browser']>;
 export type PlatformProfile = NonNullable<Profile['platform']>;

@@ -16,7 +16,8 @@ const runIdShape = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
 export function ensureRunId(env: NodeJS.ProcessEnv = process.env): string {
   const given = env[runIdVariable];
   if (given === undefined || given === '') return (env[runIdVariable] = randomUUID());
-  if (!runIdShape.test(given)) throw new Error(`${runIdVariable}="${given.slice(0, 40)}" is not a run id: give letters, digits and . _ : - (at most 100), such as your CI run's id`);
+  if (!runIdShape.test(given))
+    throw new Error(`${runIdVariable}="${given.slice(0, 40)}" is not a run id: give letters, digits and . _ : - (at most 100), such as your CI run's id`);
   return given;
 }
 
@@ -51,6 +52,16 @@ export function targetsOf(profile: Profile | undefined): Record<string, string> 
 /** The SHA-256 of what a profile says, its secrets masked: two shards that ran one profile have one digest. */
 export function profileDigest(profile: Profile, secrets: readonly Secret[]): string {
   const sorted = (value: unknown): unknown =>
-    Array.isArray(value) ? value.map(sorted) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, sorted(v)])) : value;
-  return createHash('sha256').update(JSON.stringify(sorted(redactValue(profile, secrets)))).digest('hex');
+    Array.isArray(value)
+      ? value.map(sorted)
+      : value && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.entries(value)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([k, v]) => [k, sorted(v)]),
+          )
+        : value;
+  return createHash('sha256')
+    .update(JSON.stringify(sorted(redactValue(profile, secrets))))
+    .digest('hex');
 }

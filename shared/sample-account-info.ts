@@ -7,7 +7,14 @@ import type { Payload } from '../checks/payload';
  * a defect in it is one failure of the partner's, never a platform check failing with it. The reference
  * partner's complete user is this one, under ids of its own.
  */
-export const sampleUser = { id: 'certify-user-1', email: 'ada.lovelace@example.com', firstName: 'Ada', lastName: 'Lovelace', phone: '212-555-0142', dateOfBirth: '1985-12-10' };
+export const sampleUser = {
+  id: 'certify-user-1',
+  email: 'ada.lovelace@example.com',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  phone: '212-555-0142',
+  dateOfBirth: '1985-12-10',
+};
 export const sampleCompany = {
   id: 'certify-company-1',
   name: 'Analytical Engines LLC',

@@ -19,7 +19,9 @@ const isCalendarDay = (day: string) => {
 };
 
 const isoDay = z
-  .string({ error: (issue) => (issue.input === undefined ? 'is missing; give the last day the waiver applies, YYYY-MM-DD' : 'must be a string such as "2027-03-31"') })
+  .string({
+    error: (issue) => (issue.input === undefined ? 'is missing; give the last day the waiver applies, YYYY-MM-DD' : 'must be a string such as "2027-03-31"'),
+  })
   .regex(/^\d{4}-\d{2}-\d{2}$/, { abort: true, error: 'must be a date written YYYY-MM-DD, such as "2027-03-31"' })
   .refine(isCalendarDay, { error: (issue) => `is not a calendar date (${JSON.stringify(issue.input)}); write a real day, YYYY-MM-DD, such as "2027-03-31"` })
   .meta({ description: 'the last day (UTC) the waiver applies, YYYY-MM-DD, at most 180 days ahead' });
@@ -32,13 +34,23 @@ const invisible = /[\p{Cc}\p{Cf}]/u;
 /** Text a reviewer reads: letters, at least two, and nothing invisible. */
 const visible = (what: string) =>
   text(what)
-    .refine((value) => !invisible.test(value), { abort: true, error: (issue) => `holds invisible characters (${[...String(issue.input)].filter((c) => invisible.test(c)).map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(', ')}); write it in plain letters` })
+    .refine((value) => !invisible.test(value), {
+      abort: true,
+      error: (issue) =>
+        `holds invisible characters (${[...String(issue.input)]
+          .filter((c) => invisible.test(c))
+          .map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`)
+          .join(', ')}); write it in plain letters`,
+    })
     .refine((value) => (value.match(/\p{L}/gu) ?? []).length >= 2, { error: `has no letters to read; give ${what}, in words` });
 
 export const waiverSchema = z.strictObject({
   rule: text('the id of the rule waived, as the report shows it (docs/RULES.md)'),
   field: z.string().min(1).optional().meta({ description: 'only findings of this field; * stands for any characters, e.g. "fundingSources[*].routingNumber"' }),
-  message: z.string().min(1).optional().meta({ description: 'only findings whose whole message is this, in any case; * stands for any characters (write the message as the report shows it, with * for what may vary)' }),
+  message: z.string().min(1).optional().meta({
+    description:
+      'only findings whose whole message is this, in any case; * stands for any characters (write the message as the report shows it, with * for what may vary)',
+  }),
   reason: visible('why the platform accepts the deviation'),
   approvedBy: visible('who approved it'),
   expires: isoDay,
@@ -49,4 +61,7 @@ export const waiversFileSchema = z
     $schema: z.string().optional(),
     waivers: z.array(waiverSchema),
   })
-  .meta({ title: 'Waivers of one partner', description: 'partners/<name>.waivers.json: deviations the platform accepts from this partner, each until its expiry date.' });
+  .meta({
+    title: 'Waivers of one partner',
+    description: 'partners/<name>.waivers.json: deviations the platform accepts from this partner, each until its expiry date.',
+  });

@@ -83,7 +83,7 @@ export function registerApi(api: FastifyInstance, ctx: HarborContext): void {
     if (!parsed.ok) return sendError(reply, 422, 'invalid_request', `${parsed.field}: ${parsed.detail}`);
     const existing = ctx.partners.get(parsed.partner.partnerName);
     if (existing && existing.apiKey !== request.headers['api-key']) {
-      return sendError(reply, 403, 'forbidden', 'only the partner\'s own api-key may change an existing partner');
+      return sendError(reply, 403, 'forbidden', "only the partner's own api-key may change an existing partner");
     }
     const result = ctx.partners.upsert(parsed.partner);
     // Secrets are never echoed back.

@@ -107,7 +107,8 @@ function list(c: Collection, query: Record<string, unknown>, reply: FastifyReply
   const organizationId = single('organizationId');
   const limitRaw = single('limit');
   const after = single('after');
-  if (organizationId === null || limitRaw === null || after === null) return fail(reply, 422, 'invalid_request', 'organizationId, limit and after may be given once');
+  if (organizationId === null || limitRaw === null || after === null)
+    return fail(reply, 422, 'invalid_request', 'organizationId, limit and after may be given once');
   if (organizationId === '') return fail(reply, 422, 'invalid_request', 'organizationId must not be empty');
   const idsRaw = query.ids;
   const ids = idsRaw === undefined ? undefined : Array.isArray(idsRaw) ? (idsRaw as string[]) : [idsRaw as string];

@@ -36,7 +36,9 @@ export function rewriteFaultPrefix(req: IncomingMessage): string {
   const url = req.url ?? '/';
   const m = PREFIX.exec(url);
   if (!m) return url;
-  const names = decodeURIComponent(m[1] ?? '').split(',').filter((n) => n !== '');
+  const names = decodeURIComponent(m[1] ?? '')
+    .split(',')
+    .filter((n) => n !== '');
   const unique = [...new Set(names)];
   parsed.set(req, {
     names: unique.filter((n): n is FaultName => KNOWN.has(n)),

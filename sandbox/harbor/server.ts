@@ -67,11 +67,7 @@ export function buildHarbor(options: HarborOptions = {}): Harbor {
 
   const keys = server();
   keys.get('/keys/harbor.jwks', async (_request, reply) =>
-    reply
-      .header('Cache-Control', 'public, max-age=300')
-      .header('Access-Control-Allow-Origin', '*')
-      .type('application/json')
-      .send(ctx.signer.jwks),
+    reply.header('Cache-Control', 'public, max-age=300').header('Access-Control-Allow-Origin', '*').type('application/json').send(ctx.signer.jwks),
   );
 
   return { api, app, keys };

@@ -119,7 +119,10 @@ body { font: 15px/1.4 system-ui, sans-serif; margin: 0; padding: 16px; color: #1
 
 /** JSON inside a script element: `<` is escaped so no value can close the element. */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 export function renderShell(cfg: ShellConfig, nonce: string): string {

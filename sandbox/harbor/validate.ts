@@ -16,8 +16,10 @@ export interface AccountCheck {
 type Obj = Record<string, unknown>;
 
 const US_STATES = new Set(
-  ('AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY ' +
-    'DC AS GU MP PR UM VI').split(' '),
+  (
+    'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY ' +
+    'DC AS GU MP PR UM VI'
+  ).split(' '),
 );
 const BUSINESS_TYPES = ['partnership', 'sole-proprietorship', 'llc', 'corporation', 'trust', 'non-profit', 'municipality', 'ngo'];
 const TAX_TYPES = ['SSN', 'ITIN', 'EIN'];
@@ -203,7 +205,12 @@ function checkCompanyOptional(c: Obj, out: AccountCheck): void {
     else {
       const { naicsCode, name } = c.industry;
       if (!absent(naicsCode)) {
-        const ok = typeof naicsCode === 'number' && Number.isInteger(naicsCode) && naicsCode >= 10 && naicsCode <= 999999 && [2, 4, 6].includes(String(naicsCode).length);
+        const ok =
+          typeof naicsCode === 'number' &&
+          Number.isInteger(naicsCode) &&
+          naicsCode >= 10 &&
+          naicsCode <= 999999 &&
+          [2, 4, 6].includes(String(naicsCode).length);
         if (!ok) bad('company.industry.naicsCode', 'must be a 2, 4 or 6 digit NAICS code between 10 and 999999');
       }
       if (!absent(name) && typeof name !== 'string') bad('company.industry.name', 'must be a string');
@@ -229,11 +236,13 @@ export function parseFundingSources(body: unknown): { ok: true; sources: Funding
     if (typeof s.id !== 'string' || s.id === '' || seen.has(s.id)) return { ok: false, detail: `${at}.id must be a unique non-empty string` };
     if (s.type !== 'ach') return { ok: false, detail: `${at}.type must be ach` };
     const nickname = absent(s.nickname) ? s.nickName : s.nickname;
-    if (!absent(nickname) && (typeof nickname !== 'string' || nickname.length < 2 || nickname.length > 40)) return { ok: false, detail: `${at}.nickname must be 2 to 40 characters` };
+    if (!absent(nickname) && (typeof nickname !== 'string' || nickname.length < 2 || nickname.length > 40))
+      return { ok: false, detail: `${at}.nickname must be 2 to 40 characters` };
     if (typeof s.bankAccountNumber !== 'string' || s.bankAccountNumber === '') return { ok: false, detail: `${at}.bankAccountNumber is required` };
     if (typeof s.bankRoutingNumber !== 'string' || s.bankRoutingNumber === '') return { ok: false, detail: `${at}.bankRoutingNumber is required` };
     const given = s.accountNumberLast4Digits;
-    if (!absent(given) && (typeof given !== 'string' || given.length !== 4)) return { ok: false, detail: `${at}.accountNumberLast4Digits must be exactly 4 characters` };
+    if (!absent(given) && (typeof given !== 'string' || given.length !== 4))
+      return { ok: false, detail: `${at}.accountNumberLast4Digits must be exactly 4 characters` };
     seen.add(s.id);
     sources.push({
       id: s.id,

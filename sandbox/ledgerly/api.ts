@@ -32,7 +32,8 @@ const invalid = (reply: FastifyReply, field: string, detail: string) => reply.co
 /** What is wrong with a mock-link request, by Ledgerly's reading of spec §4.3. */
 function problemOf(body: unknown): [field: string, detail: string] | undefined {
   if (!isObject(body)) return ['body', 'a JSON object is expected'];
-  for (const field of ['partnerName', 'token', 'externalUserId', 'externalOrgId'] as const) if (typeof body[field] !== 'string' || body[field] === '') return [field, 'required'];
+  for (const field of ['partnerName', 'token', 'externalUserId', 'externalOrgId'] as const)
+    if (typeof body[field] !== 'string' || body[field] === '') return [field, 'required'];
   const info = body.accountInfo;
   if (!isObject(info) || !isObject(info.user) || !isObject(info.company)) return ['accountInfo', 'needs "user" and "company" objects'];
   if (!ledgerlyPartners.has(body.partnerName as string)) return ['partnerName', 'unknown partner'];
@@ -47,7 +48,9 @@ type Item = { id: string; orgId?: string } & Record<string, unknown>;
 export function buildLedgerlyApi(keys: LedgerlyKeys, { seed = seedData(), appOrigin = ledgerlyOrigins.app }: { seed?: Seed; appOrigin?: string } = {}) {
   const app = Fastify({ logger: false });
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: 'not_found', detail: `${request.method} ${request.url.split('?')[0]}` }));
-  app.setErrorHandler((error, _request, reply) => reply.code(400).send({ error: 'invalid_request', detail: error instanceof Error ? error.message : String(error) }));
+  app.setErrorHandler((error, _request, reply) =>
+    reply.code(400).send({ error: 'invalid_request', detail: error instanceof Error ? error.message : String(error) }),
+  );
   app.get('/health', async () => ({ ok: true }));
   app.get('/.well-known/jwks.json', async () => ({ keys: [keys.jwk] }));
   app.get('/faults', async () => ledgerlyFaults);
@@ -57,7 +60,8 @@ export function buildLedgerlyApi(keys: LedgerlyKeys, { seed = seedData(), appOri
     app.addHook('onRequest', refuseUnknownFaults);
     app.post(mockLinkPath, async (request, reply) => {
       const key = request.headers['api-key'];
-      if (typeof key !== 'string' || !equalSecrets(key, ledgerly.apiKey)) return reply.code(401).send({ error: 'unauthorized', detail: 'a valid api-key header is required' });
+      if (typeof key !== 'string' || !equalSecrets(key, ledgerly.apiKey))
+        return reply.code(401).send({ error: 'unauthorized', detail: 'a valid api-key header is required' });
       const problem = problemOf(request.body);
       if (problem) return invalid(reply, ...problem);
       const body = request.body as { partnerName: string; accountInfo: Record<string, unknown> };
@@ -78,7 +82,9 @@ export function buildLedgerlyApi(keys: LedgerlyKeys, { seed = seedData(), appOri
       if (typeof token !== 'string') return reply.code(400).send({ error: 'invalid_request', field: 'token', detail: 'required' });
       const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString() || '{}') as { aud?: unknown };
       const partner = typeof payload.aud === 'string' ? payload.aud : 'unknown';
-      return reply.header('referrer-policy', 'no-referrer').redirect(`${appOrigin}${faultPrefix(request)}/sso/${encodeURIComponent(partner)}?token=${encodeURIComponent(token)}`, 302);
+      return reply
+        .header('referrer-policy', 'no-referrer')
+        .redirect(`${appOrigin}${faultPrefix(request)}/sso/${encodeURIComponent(partner)}?token=${encodeURIComponent(token)}`, 302);
     });
 
     const collections: Record<keyof Seed, Item[]> = {
@@ -90,7 +96,9 @@ export function buildLedgerlyApi(keys: LedgerlyKeys, { seed = seedData(), appOri
     const refused = (request: FastifyRequest, reply: FastifyReply) => {
       if (ledgerlyFaultsOf(request).has('data-api-ignores-auth')) return undefined;
       const presented = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
-      return presented && equalSecrets(presented, ledgerly.dataApiToken) ? undefined : reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'unauthorized', detail: 'a valid Bearer token is required' });
+      return presented && equalSecrets(presented, ledgerly.dataApiToken)
+        ? undefined
+        : reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'unauthorized', detail: 'a valid Bearer token is required' });
     };
     for (const [name, all] of Object.entries(collections)) {
       app.get(`/v1/${name}`, async (request, reply) => {
@@ -103,12 +111,19 @@ export function buildLedgerlyApi(keys: LedgerlyKeys, { seed = seedData(), appOri
         const limit = Math.min(requested, 100);
         const organizationId = last(query.organizationId);
         const ids = last(query.ids)?.split(',');
-        if (name !== 'organizations' && organizationId === undefined && ids === undefined) return invalid(reply, 'organizationId', 'organizationId or ids is required');
-        const scope = all.filter((item) => (organizationId === undefined || (name === 'organizations' ? item.id === organizationId : item.orgId === organizationId)) && (ids === undefined || ids.includes(item.id)));
+        if (name !== 'organizations' && organizationId === undefined && ids === undefined)
+          return invalid(reply, 'organizationId', 'organizationId or ids is required');
+        const scope = all.filter(
+          (item) =>
+            (organizationId === undefined || (name === 'organizations' ? item.id === organizationId : item.orgId === organizationId)) &&
+            (ids === undefined || ids.includes(item.id)),
+        );
         const after = last(query.after);
         const start = after === undefined ? 0 : scope.findIndex((item) => item.id === after) + 1;
         const items = after !== undefined && start === 0 ? [] : scope.slice(start, start + limit);
-        return reply.header('cache-control', 'no-store').send({ items, hasMore: start + items.length < scope.length && items.length > 0, next: items.length > 0 ? { after: items.at(-1)!.id } : null });
+        return reply
+          .header('cache-control', 'no-store')
+          .send({ items, hasMore: start + items.length < scope.length && items.length > 0, next: items.length > 0 ? { after: items.at(-1)!.id } : null });
       });
     }
   };

@@ -82,7 +82,9 @@ export async function buildLedgerlyApp(keys: LedgerlyKeys, { now = Date.now }: {
   const sessions = new Map<string, Session>();
   const usedLinks = new Set<string>();
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: 'not_found', detail: `${request.method} ${request.url.split('?')[0]}` }));
-  app.setErrorHandler((error, _request, reply) => reply.code(400).send({ error: 'invalid_request', detail: error instanceof Error ? error.message : String(error) }));
+  app.setErrorHandler((error, _request, reply) =>
+    reply.code(400).send({ error: 'invalid_request', detail: error instanceof Error ? error.message : String(error) }),
+  );
   app.get('/health', async () => ({ ok: true }));
   app.get('/app.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(script));
   app.get('/app.css', async (_request, reply) => reply.type('text/css; charset=utf-8').send(styles));
@@ -103,30 +105,47 @@ export async function buildLedgerlyApp(keys: LedgerlyKeys, { now = Date.now }: {
       const partner = ledgerlyPartners.get((request.params as { partnerName: string }).partnerName);
       const ancestors = ledgerlyFaultsOf(request).has('frames-anywhere') ? '' : `; frame-ancestors ${partner ? partner.hostOrigins.join(' ') : "'none'"}`;
       return reply
-        .header('content-security-policy', `default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'${ancestors}`)
+        .header(
+          'content-security-policy',
+          `default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'${ancestors}`,
+        )
         .header('referrer-policy', 'no-referrer')
         .header('cache-control', 'no-store')
         .type('text/html; charset=utf-8')
         .send(shell);
     });
 
-    const failed = (reply: FastifyReply, code: string, problems: string[], hostOrigins: readonly string[] = []) => reply.send({ screen: 'error', code, problems, hostOrigins });
+    const failed = (reply: FastifyReply, code: string, problems: string[], hostOrigins: readonly string[] = []) =>
+      reply.send({ screen: 'error', code, problems, hostOrigins });
 
     /** What the account information leads to, as spec §7 says, by the spec's own field rules. */
     function decide(reply: FastifyReply, partnerName: string, accountInfo: Payload, sources: Session['sources']) {
       const partner = ledgerlyPartners.get(partnerName)!;
       const decision = signOnDecision(accountInfo, { now: new Date(now()), collectMissingAccountInfo: partner.collectMissingAccountInfo });
-      if (decision.screen === 'error') return failed(reply, decision.reason === 'INVALID_ACCOUNT_INFO' ? 'INVALID_DETAILS' : 'MISSING_DETAILS', decision.problems.slice(0, 5).map((p) => p.message), partner.hostOrigins);
+      if (decision.screen === 'error')
+        return failed(
+          reply,
+          decision.reason === 'INVALID_ACCOUNT_INFO' ? 'INVALID_DETAILS' : 'MISSING_DETAILS',
+          decision.problems.slice(0, 5).map((p) => p.message),
+          partner.hostOrigins,
+        );
       const session = randomUUID();
       sessions.set(session, { partnerName, accountInfo, fields: decision.screen === 'collect' ? decision.fields : [], sources });
-      if (decision.screen === 'collect') return reply.send({ screen: 'collect', session, fields: decision.fields.map((field) => field.path), hostOrigins: partner.hostOrigins });
+      if (decision.screen === 'collect')
+        return reply.send({ screen: 'collect', session, fields: decision.fields.map((field) => field.path), hostOrigins: partner.hostOrigins });
       return reply.send(appState(partnerName, accountInfo, sources));
     }
 
     const appState = (partnerName: string, accountInfo: Payload, sources: Session['sources']) => {
       const user = isObject(accountInfo.user) ? accountInfo.user : {};
       const company = isObject(accountInfo.company) ? accountInfo.company : {};
-      return { screen: 'app', name: [user.firstName, user.lastName].filter((part) => typeof part === 'string').join(' '), company: typeof company.name === 'string' ? company.name : '', sources, hostOrigins: ledgerlyPartners.get(partnerName)!.hostOrigins };
+      return {
+        screen: 'app',
+        name: [user.firstName, user.lastName].filter((part) => typeof part === 'string').join(' '),
+        company: typeof company.name === 'string' ? company.name : '',
+        sources,
+        hostOrigins: ledgerlyPartners.get(partnerName)!.hostOrigins,
+      };
     };
 
     app.post('/api/sessions', async (request, reply) => {
@@ -135,7 +154,12 @@ export async function buildLedgerlyApp(keys: LedgerlyKeys, { now = Date.now }: {
       if (!partner || typeof partnerName !== 'string') return failed(reply, 'UNKNOWN_PARTNER', []);
       if (typeof token === 'string') {
         try {
-          const { payload } = await jwtVerify(token, publicKey, { algorithms: ['RS256'], issuer: ledgerly.issuer, audience: partnerName, currentDate: new Date(now()) });
+          const { payload } = await jwtVerify(token, publicKey, {
+            algorithms: ['RS256'],
+            issuer: ledgerly.issuer,
+            audience: partnerName,
+            currentDate: new Date(now()),
+          });
           const replayable = ledgerlyFaultsOf(request).has('replayable-links');
           if (typeof payload.jti !== 'string' || (usedLinks.has(payload.jti) && !replayable)) return failed(reply, 'LINK_USED', [], partner.hostOrigins);
           usedLinks.add(payload.jti);
@@ -156,16 +180,26 @@ export async function buildLedgerlyApp(keys: LedgerlyKeys, { now = Date.now }: {
         signal: AbortSignal.timeout(partner.requestTimeoutMs),
       }).catch(() => undefined);
       const tokenBody = exchanged?.status === 200 ? ((await exchanged.json().catch(() => ({}))) as { access_token?: unknown }) : {};
-      if (typeof tokenBody.access_token !== 'string') return failed(reply, 'TOKEN_EXCHANGE_FAILED', [`the partner answered ${exchanged?.status ?? 'nothing'}`], partner.hostOrigins);
+      if (typeof tokenBody.access_token !== 'string')
+        return failed(reply, 'TOKEN_EXCHANGE_FAILED', [`the partner answered ${exchanged?.status ?? 'nothing'}`], partner.hostOrigins);
       const read = async (url: string | undefined) => {
         if (!url) return undefined;
-        const answer = await fetch(url, { headers: { authorization: `Bearer ${tokenBody.access_token as string}`, accept: 'application/json' }, redirect: 'manual', signal: AbortSignal.timeout(partner.requestTimeoutMs) }).catch(() => undefined);
+        const answer = await fetch(url, {
+          headers: { authorization: `Bearer ${tokenBody.access_token as string}`, accept: 'application/json' },
+          redirect: 'manual',
+          signal: AbortSignal.timeout(partner.requestTimeoutMs),
+        }).catch(() => undefined);
         return answer?.status === 200 ? ((await answer.json().catch(() => undefined)) as unknown) : undefined;
       };
       const [accountInfo, funding] = await Promise.all([read(partner.accountInfoUrl), read(partner.fundingSourcesUrl)]);
       if (!isObject(accountInfo)) return failed(reply, 'ACCOUNT_INFO_FAILED', [], partner.hostOrigins);
       const listed = isObject(funding) && Array.isArray(funding.fundingSources) ? funding.fundingSources.filter(isObject) : [];
-      return decide(reply, partnerName, accountInfo, listed.map((source) => ({ id: String(source.id), ...(typeof source.nickname === 'string' ? { nickname: source.nickname } : {}) })));
+      return decide(
+        reply,
+        partnerName,
+        accountInfo,
+        listed.map((source) => ({ id: String(source.id), ...(typeof source.nickname === 'string' ? { nickname: source.nickname } : {}) })),
+      );
     });
 
     app.post('/api/sessions/:session/complete', async (request, reply) => {
@@ -174,7 +208,15 @@ export async function buildLedgerlyApp(keys: LedgerlyKeys, { now = Date.now }: {
       const values = (isObject(request.body) && isObject(request.body.values) ? request.body.values : {}) as Record<string, string>;
       const partner = ledgerlyPartners.get(session.partnerName)!;
       const { problems: errors } = typedValueProblems(session.accountInfo, session.fields, values, { now: new Date(now()), collectMissingAccountInfo: true });
-      if (Object.keys(errors).length > 0) return reply.send({ screen: 'collect', session: (request.params as { session: string }).session, fields: session.fields.map((field) => field.path), values, errors, hostOrigins: partner.hostOrigins });
+      if (Object.keys(errors).length > 0)
+        return reply.send({
+          screen: 'collect',
+          session: (request.params as { session: string }).session,
+          fields: session.fields.map((field) => field.path),
+          values,
+          errors,
+          hostOrigins: partner.hostOrigins,
+        });
       return reply.send(appState(session.partnerName, withTypedValues(session.accountInfo, session.fields, values), session.sources));
     });
   };

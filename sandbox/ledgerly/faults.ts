@@ -12,7 +12,7 @@ export const ledgerlyFaults = {
   'replayable-links': 'a mock link signs its user in again each time it is opened',
   'data-api-ignores-auth': 'the data API serves a request without a valid Bearer token',
   // A conformant variation, which no rule may flag: the form is fine, only not readable without a map of it.
-  'opaque-input-names': 'conformant: the collection form names its inputs by position ("field0"), not by spec path, so a profile must map them'
+  'opaque-input-names': 'conformant: the collection form names its inputs by position ("field0"), not by spec path, so a profile must map them',
 } as const satisfies Record<string, string>;
 
 export type LedgerlyFault = keyof typeof ledgerlyFaults;
@@ -24,5 +24,9 @@ export const ledgerlyFaultsOf = (request: FastifyRequest): ReadonlySet<string> =
 /** Refuses, with a 404 of JSON, a request under `/faults/…` naming a fault Ledgerly does not have. */
 export async function refuseUnknownFaults(request: FastifyRequest, reply: FastifyReply) {
   const unknown = [...ledgerlyFaultsOf(request)].filter((name) => !Object.hasOwn(ledgerlyFaults, name));
-  if (unknown.length > 0) return reply.code(404).send({ error: 'unknown_fault', detail: `Ledgerly has no fault ${unknown.map((name) => `"${name}"`).join(', ')}; it has ${ledgerlyFaultNames.join(', ')}` });
+  if (unknown.length > 0)
+    return reply.code(404).send({
+      error: 'unknown_fault',
+      detail: `Ledgerly has no fault ${unknown.map((name) => `"${name}"`).join(', ')}; it has ${ledgerlyFaultNames.join(', ')}`,
+    });
 }

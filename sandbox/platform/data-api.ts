@@ -45,16 +45,29 @@ type Query = Record<string, string | string[] | undefined>;
 
 /** `ids=a,b` and `ids=a&ids=b` alike (DESIGN §5). */
 const idsOf = (value: string | string[] | undefined) =>
-  value === undefined ? undefined : [...new Set((Array.isArray(value) ? value : [value]).flatMap((part) => part.split(',')).map((id) => id.trim()).filter(Boolean))];
+  value === undefined
+    ? undefined
+    : [
+        ...new Set(
+          (Array.isArray(value) ? value : [value])
+            .flatMap((part) => part.split(','))
+            .map((id) => id.trim())
+            .filter(Boolean),
+        ),
+      ];
 
 function limitOf(value: Query['limit'], fallback: number): number | string {
   if (value === undefined) return fallback;
   if (Array.isArray(value)) return '"limit" is given more than once; give it once';
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > maxLimit) return `"limit" is ${JSON.stringify(value)}; give an integer from 1 to ${maxLimit}`;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > maxLimit)
+    return `"limit" is ${JSON.stringify(value)}; give an integer from 1 to ${maxLimit}`;
   return Number(value);
 }
 
-export function registerDataApi(app: FastifyInstance, { token, faultsOf, seed = seedData() }: { token: string; faultsOf: (request: FastifyRequest) => Set<string>; seed?: Seed }) {
+export function registerDataApi(
+  app: FastifyInstance,
+  { token, faultsOf, seed = seedData() }: { token: string; faultsOf: (request: FastifyRequest) => Set<string>; seed?: Seed },
+) {
   const collections: Record<keyof Seed, Collection<Item>> = {
     organizations: collection(seed.organizations, 20, false, (org) => org.id),
     vendors: collection(seed.vendors, 50, true, (item) => item.organizationId),
@@ -78,7 +91,8 @@ export function registerDataApi(app: FastifyInstance, { token, faultsOf, seed = 
     app.route({
       method: ['POST', 'PUT', 'PATCH', 'DELETE'],
       url,
-      handler: async (request, reply) => apiError(reply.header('allow', 'GET, HEAD'), 405, 'METHOD_NOT_ALLOWED', `${request.method} is not supported; the data API is read-only (GET)`),
+      handler: async (request, reply) =>
+        apiError(reply.header('allow', 'GET, HEAD'), 405, 'METHOD_NOT_ALLOWED', `${request.method} is not supported; the data API is read-only (GET)`),
     });
     app.get(url, async (request, reply) => {
       const denied = refused(request, reply);
@@ -98,13 +112,23 @@ export function registerDataApi(app: FastifyInstance, { token, faultsOf, seed = 
       const filterOrganization = organizationId !== undefined && !faults.has('ignores-organization-filter');
       let scope: Indexed<Item> = filterOrganization ? (list.byOrganization.get(organizationId) ?? indexed([])) : list;
       if (ids) {
-        const wanted = ids.map((id) => scope.position.get(id)).filter((at): at is number => at !== undefined).sort((a, b) => a - b);
+        const wanted = ids
+          .map((id) => scope.position.get(id))
+          .filter((at): at is number => at !== undefined)
+          .sort((a, b) => a - b);
         scope = indexed(wanted.map((at) => scope.items[at]!));
       }
       let start = 0;
       if (query.after !== undefined) {
         const at = scope.position.get(query.after);
-        if (at === undefined) return apiError(reply, 400, 'INVALID_CURSOR', `"after" ${JSON.stringify(query.after)} is not an id of this listing; use "next.after" of the previous page`, 'after');
+        if (at === undefined)
+          return apiError(
+            reply,
+            400,
+            'INVALID_CURSOR',
+            `"after" ${JSON.stringify(query.after)} is not an id of this listing; use "next.after" of the previous page`,
+            'after',
+          );
         start = at + (faults.has('duplicate-at-page-boundary') ? 0 : faults.has('cursor-off-by-one') ? 2 : 1);
       }
       const items = scope.items.slice(start, start + limit);

@@ -8,10 +8,11 @@ export const platformFaults = {
   'skips-missing-info-screen': 'missing Yes* fields go straight to the app instead of the collection screen',
   'accepts-expired-jwt': 'an expired mock-link JWT still signs the user in',
   'allows-jwt-replay': 'a mock-link JWT can be used more than once',
-  'no-frame-ancestors': "the embedded screens send no CSP frame-ancestors, so any site can frame them",
+  'no-frame-ancestors': 'the embedded screens send no CSP frame-ancestors, so any site can frame them',
   'no-referrer-policy': 'the landing page sends no Referrer-Policy, so the token in its URL can leak to other sites',
-  'none-cookies-without-secure': 'the session cookie is SameSite=None without Secure, which a browser drops: the app loses its sign-in inside the partner\'s iframe',
-  'unescaped-html': "the company name is written into the page as markup, not text",
+  'none-cookies-without-secure':
+    "the session cookie is SameSite=None without Secure, which a browser drops: the app loses its sign-in inside the partner's iframe",
+  'unescaped-html': 'the company name is written into the page as markup, not text',
   'blank-app': 'the auth URL answers a page with no screen at all: the app never renders, for anyone',
   // A conformant variation, which no rule may flag: a single-page app posts once a fetch of its own is done.
   'posts-late': 'conformant: posts its message to the host 1.5 s after the screen shows, as a single-page app does after a fetch',

@@ -43,7 +43,7 @@ const problemOf = (error: unknown): string => {
   if (error instanceof errors.JWTExpired) return 'the link has expired';
   if (error instanceof errors.JWTClaimValidationFailed) return `the link's "${error.claim}" claim is not accepted (${error.message})`;
   if (error instanceof errors.JOSEAlgNotAllowed) return 'the link is not signed with HS256';
-  if (error instanceof errors.JWSSignatureVerificationFailed) return 'the link\'s signature does not verify';
+  if (error instanceof errors.JWSSignatureVerificationFailed) return "the link's signature does not verify";
   return 'the link is not a valid signed token';
 };
 
@@ -66,7 +66,11 @@ export async function verifyMockLink(token: string, partnerName: string, key: Ui
       requiredClaims: ['iat', 'exp', 'jti'],
       currentDate,
     });
-    const { accountInfo, externalUserId, externalOrgId, nonce, jti, exp, iat } = payload as Partial<MockLinkClaims> & { jti?: unknown; exp: number; iat: number };
+    const { accountInfo, externalUserId, externalOrgId, nonce, jti, exp, iat } = payload as Partial<MockLinkClaims> & {
+      jti?: unknown;
+      exp: number;
+      iat: number;
+    };
     if (exp - iat > maxLinkLifetimeSeconds) return { problem: `the link lives ${exp - iat} s; at most ${maxLinkLifetimeSeconds} s is accepted` };
     if (typeof accountInfo !== 'object' || accountInfo === null || typeof jti !== 'string') return { problem: 'the link carries no account information' };
     return { claims: { accountInfo, externalUserId: String(externalUserId), externalOrgId: String(externalOrgId), nonce: String(nonce), jti, exp } };

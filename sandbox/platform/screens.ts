@@ -8,8 +8,7 @@ import { html, scriptJson, type Html } from '../../shared/html';
 
 /** DESIGN §5 "Messages to the host". */
 export type HostMessage =
-  | { type: 'AUTHENTICATION_ERROR'; messageId: string; reason: string; message: string }
-  | { type: 'NAVIGATED_TO_TARGET'; messageId: string; target: string };
+  { type: 'AUTHENTICATION_ERROR'; messageId: string; reason: string; message: string } | { type: 'NAVIGATED_TO_TARGET'; messageId: string; target: string };
 
 export interface Page {
   nonce: string;
@@ -28,7 +27,10 @@ label{display:block;margin:.6rem 0 .2rem;font-weight:600}input{font:inherit;padd
 .reason{font-family:ui-monospace,monospace;color:#b42318}ul{padding-left:1.2rem}.muted{color:#57606a;font-size:.9rem}`;
 
 function page(title: string, body: Html, { nonce, message, targetOrigin, postDelayMs = 0 }: Page): string {
-  const post = message && targetOrigin && html`<script nonce="${nonce}">if (window.parent !== window) setTimeout(() => window.parent.postMessage(${scriptJson(message)}, ${scriptJson(targetOrigin)}), ${String(postDelayMs)});</script>`;
+  const post =
+    message &&
+    targetOrigin &&
+    html`<script nonce="${nonce}">if (window.parent !== window) setTimeout(() => window.parent.postMessage(${scriptJson(message)}, ${scriptJson(targetOrigin)}), ${String(postDelayMs)});</script>`;
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>${title} – Payments</title><style nonce="${nonce}">${style}</style></head><body>${body}${post}</body></html>`.text;
 }
@@ -86,7 +88,8 @@ export interface AppView {
 
 export function appScreen({ user, company, sources, sync }: AppView, options: Page): string {
   const list = sources.map(
-    (source) => html`<li data-funding-source="${source.id}">${source.nickname ?? 'Bank account'} <span class="muted">•••• ${source.last4 ?? '????'}</span></li>`,
+    (source) =>
+      html`<li data-funding-source="${source.id}">${source.nickname ?? 'Bank account'} <span class="muted">•••• ${source.last4 ?? '????'}</span></li>`,
   );
   return page(
     'Bills',

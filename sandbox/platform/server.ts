@@ -96,7 +96,12 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
       if (problem) return apiError(reply, 400, 'INVALID_REQUEST', problem.message, problem.field);
       const body = request.body as Payload;
       const partnerName = body.partnerName as string;
-      const claims = { accountInfo: body.accountInfo as Payload, externalUserId: text(body.externalUserId), externalOrgId: text(body.externalOrgId), nonce: text(body.token) };
+      const claims = {
+        accountInfo: body.accountInfo as Payload,
+        externalUserId: text(body.externalUserId),
+        externalOrgId: text(body.externalOrgId),
+        nonce: text(body.token),
+      };
       const link = new URL(authUrl(`${request.protocol}://${request.host}${faultPrefix(request)}`, partnerName));
       link.searchParams.set('token', await signMockLink(claims, partnerName, key, now()));
       return reply.header('cache-control', 'no-store').send({ link: link.href });
@@ -107,11 +112,20 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
       faults.has('posts-late') ? { postDelayMs: 1_500 } : faults.has('posts-late-varied') ? { postDelayMs: 400 + Math.floor(Math.random() * 1_600) } : {};
 
     /** Sends a screen with the headers every embedded screen carries (DESIGN §5, issue 4 security). */
-    function screen(request: FastifyRequest, reply: FastifyReply, status: number, config: PartnerConfig | undefined, render: (page: { nonce: string; targetOrigin?: string; postDelayMs?: number }) => string) {
+    function screen(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      status: number,
+      config: PartnerConfig | undefined,
+      render: (page: { nonce: string; targetOrigin?: string; postDelayMs?: number }) => string,
+    ) {
       const faults = faultsOf(request);
       const nonce = randomBytes(16).toString('base64');
       const ancestors = faults.has('no-frame-ancestors') ? '' : `; frame-ancestors ${config?.hostOrigin ?? "'none'"}`;
-      reply.header('content-security-policy', `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; base-uri 'none'${ancestors}`);
+      reply.header(
+        'content-security-policy',
+        `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; base-uri 'none'${ancestors}`,
+      );
       if (!faults.has('no-referrer-policy')) reply.header('referrer-policy', 'no-referrer');
       const targetOrigin = config && (faults.has('posts-to-any-origin') ? '*' : config.hostOrigin);
       return reply
@@ -173,7 +187,8 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
         const verified = await verifyMockLink(token, partnerName, key, now(), faults.has('accepts-expired-jwt'));
         if ('problem' in verified) return errorPage(request, reply, 401, config, 'INVALID_MOCK_LINK', [verified.problem]);
         const { jti, exp } = verified.claims;
-        if (usedJtis.has(jti) && !faults.has('allows-jwt-replay')) return errorPage(request, reply, 401, config, 'INVALID_MOCK_LINK', ['the link was already used']);
+        if (usedJtis.has(jti) && !faults.has('allows-jwt-replay'))
+          return errorPage(request, reply, 401, config, 'INVALID_MOCK_LINK', ['the link was already used']);
         dropExpired(usedJtis, (expiry) => expiry, now());
         remember(usedJtis, jti, exp * 1000);
         signIn = { accountInfo: verified.claims.accountInfo };
@@ -184,11 +199,18 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
 
       const ctx = { now: new Date(now()), collectMissingAccountInfo: config.collectMissingAccountInfo };
       const decision = signOnDecision(signIn.accountInfo, ctx);
-      if (decision.screen === 'error') return errorPage(request, reply, 401, config, decision.reason, decision.problems.map((problem) => problem.message));
+      if (decision.screen === 'error')
+        return errorPage(
+          request,
+          reply,
+          401,
+          config,
+          decision.reason,
+          decision.problems.map((problem) => problem.message),
+        );
 
       const { user } = signIn.accountInfo as { user: Payload };
-      const sync: Sync =
-        'funding' in signIn ? syncFundingSources(knownOf(partnerName, text(user.id)), signIn.funding, ctx.now) : { added: [], removed: [] };
+      const sync: Sync = 'funding' in signIn ? syncFundingSources(knownOf(partnerName, text(user.id)), signIn.funding, ctx.now) : { added: [], removed: [] };
       const fields = decision.screen === 'collect' && !faults.has('skips-missing-info-screen') ? decision.fields : [];
       const session = startSession(request, reply, { partnerName, accountInfo: signIn.accountInfo, fields, sync });
       if (fields.length === 0) return appPage(request, reply, config, session);
@@ -200,11 +222,15 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
       const config = partners.get(partnerName);
       const session = sessionOf(request, partnerName);
       if (!config || !session) return errorPage(request, reply, 401, config, 'SESSION_EXPIRED', ['the sign-in session has expired; open the app again']);
-      const typed = Object.fromEntries(Object.entries(isObject(request.body) ? request.body : {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-      if (!typed.csrf || !equalSecrets(typed.csrf, session.csrf)) return errorPage(request, reply, 403, config, 'INVALID_REQUEST', ['the form was not sent from this sign-in']);
+      const typed = Object.fromEntries(
+        Object.entries(isObject(request.body) ? request.body : {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+      );
+      if (!typed.csrf || !equalSecrets(typed.csrf, session.csrf))
+        return errorPage(request, reply, 403, config, 'INVALID_REQUEST', ['the form was not sent from this sign-in']);
       const ctx = { now: new Date(now()), collectMissingAccountInfo: true };
       const { merged, problems } = typedValueProblems(session.accountInfo, session.fields, typed, ctx);
-      if (Object.keys(problems).length > 0) return screen(request, reply, 422, config, (page) => collectScreen(session.fields, typed, problems, session.csrf, page));
+      if (Object.keys(problems).length > 0)
+        return screen(request, reply, 422, config, (page) => collectScreen(session.fields, typed, problems, session.csrf, page));
       Object.assign(session, { accountInfo: merged, fields: [] });
       return reply.code(303).header('location', 'app').header('cache-control', 'no-store').send();
     });
@@ -233,7 +259,8 @@ export function buildPlatform({
   app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, _request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) app.log.error(error);
-    const code = status === 500 ? 'INTERNAL_ERROR' : error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(error.message) ? 'INVALID_JSON' : 'INVALID_REQUEST';
+    const code =
+      status === 500 ? 'INTERNAL_ERROR' : error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(error.message) ? 'INVALID_JSON' : 'INVALID_REQUEST';
     return apiError(reply, status, code, status === 500 ? 'internal error' : error.message);
   });
   app.setNotFoundHandler((request, reply) => apiError(reply, 404, 'NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));

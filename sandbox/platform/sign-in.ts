@@ -23,7 +23,6 @@ export const cookieName = 'platform_session';
 export const bounded = 10_000;
 export const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-
 export const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
 /** The problem with a mock-link request body (spec §4.3), naming the field. */
@@ -37,10 +36,13 @@ export function mockLinkProblem(body: unknown, partners: Map<string, PartnerConf
   for (const part of ['user', 'company'] as const) {
     if (!isObject(accountInfo[part])) return { field: `accountInfo.${part}`, message: `"accountInfo.${part}" is required: an object shaped as in spec §2.3` };
   }
-  if (!partners.has(text(body.partnerName))) return { field: 'partnerName', message: `"partnerName" ${JSON.stringify(body.partnerName)} is not configured on this platform` };
+  if (!partners.has(text(body.partnerName)))
+    return { field: 'partnerName', message: `"partnerName" ${JSON.stringify(body.partnerName)} is not configured on this platform` };
   if (!uuid.test(text(body.token))) return { field: 'token', message: '"token" must be a random UUID' };
-  if (body.externalUserId !== (accountInfo.user as Payload).id) return { field: 'externalUserId', message: '"externalUserId" must equal "accountInfo.user.id"' };
-  if (body.externalOrgId !== (accountInfo.company as Payload).id) return { field: 'externalOrgId', message: '"externalOrgId" must equal "accountInfo.company.id"' };
+  if (body.externalUserId !== (accountInfo.user as Payload).id)
+    return { field: 'externalUserId', message: '"externalUserId" must equal "accountInfo.user.id"' };
+  if (body.externalOrgId !== (accountInfo.company as Payload).id)
+    return { field: 'externalOrgId', message: '"externalOrgId" must equal "accountInfo.company.id"' };
   return undefined;
 }
 

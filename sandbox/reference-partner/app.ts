@@ -15,16 +15,20 @@ import { isUserKey } from './users';
  */
 export const appFaults = {
   'app-reuses-code': 'embeds the same code at every load of the page, so the second sign-on is refused',
-  'app-code-for-incomplete-user': 'embeds a code minted for another user than the one signed in, one without an e-mail address, so the platform shows its error screen (spec §7.2) and the app does not open',
+  'app-code-for-incomplete-user':
+    'embeds a code minted for another user than the one signed in, one without an e-mail address, so the platform shows its error screen (spec §7.2) and the app does not open',
   'app-csp-blocks-platform': 'sends "frame-src \'self\'" in its CSP, so the browser refuses to load the platform in the frame',
-  'app-meta-csp-blocks-platform': 'sets "frame-src \'self\'" in a <meta> CSP (its header allows the platform), so the browser refuses to load the platform in the frame',
+  'app-meta-csp-blocks-platform':
+    'sets "frame-src \'self\'" in a <meta> CSP (its header allows the platform), so the browser refuses to load the platform in the frame',
   'app-sandbox-breaks': 'frames the platform with sandbox="allow-scripts", without allow-same-origin and allow-forms',
   'app-ignores-auth-error': "does not act on the platform's error message: a user whose sign-on failed sees only the frame",
-  'app-trusts-any-origin': 'acts on a sign-on message from any origin, not only the platform\'s',
-  'app-lookalike-frame': "from the second load of the page on, fills its frame from srcdoc with a look-alike of the app's home screen, its src still the auth URL",
+  'app-trusts-any-origin': "acts on a sign-on message from any origin, not only the platform's",
+  'app-lookalike-frame':
+    "from the second load of the page on, fills its frame from srcdoc with a look-alike of the app's home screen, its src still the auth URL",
   'app-origin-prefix': "checks a message's origin with startsWith, so the platform's origin with a suffix (another port, another host) passes",
   'app-trusts-opener-and-frames': "checks the origin only of messages from other windows: its opener's and its frames' are trusted whatever their origin",
-  'app-csp-sandbox-without-forms': 'sends "sandbox allow-scripts allow-same-origin allow-popups" in its CSP, which its frame inherits: the app cannot send forms',
+  'app-csp-sandbox-without-forms':
+    'sends "sandbox allow-scripts allow-same-origin allow-popups" in its CSP, which its frame inherits: the app cannot send forms',
   'app-sandbox-from-second-load': 'frames the platform with sandbox="allow-scripts" from the second load of the page on',
   'app-reuses-code-from-third-load': 'embeds a fresh code at the first two loads of the page, then the same code at every load',
   'app-frames-other-partner': "frames the auth URL with another partner's name where the platform's configuration has its own",
@@ -42,9 +46,17 @@ export interface Embeds {
 }
 
 /** The emulator, under a partner name of its own (its host origin is the app's). */
-export const emulatorEmbeds = (authUrl = 'http://127.0.0.1:4401/reference-app/auth'): Embeds => ({ authUrl, partnerName: 'reference-app', messages: { typeKey: 'type', ready: 'NAVIGATED_TO_TARGET', error: 'AUTHENTICATION_ERROR', reasonKey: 'reason' } });
+export const emulatorEmbeds = (authUrl = 'http://127.0.0.1:4401/reference-app/auth'): Embeds => ({
+  authUrl,
+  partnerName: 'reference-app',
+  messages: { typeKey: 'type', ready: 'NAVIGATED_TO_TARGET', error: 'AUTHENTICATION_ERROR', reasonKey: 'reason' },
+});
 /** Ledgerly (sandbox/ledgerly), which allows the app's origin as a host: served under `/ledgerly/app/…`. */
-export const ledgerlyEmbeds = (appOrigin: string): Embeds => ({ authUrl: `${appOrigin}/sso/reference`, partnerName: 'reference', messages: { typeKey: 'event', ready: 'app.ready', error: 'auth.failed', reasonKey: 'code' } });
+export const ledgerlyEmbeds = (appOrigin: string): Embeds => ({
+  authUrl: `${appOrigin}/sso/reference`,
+  partnerName: 'reference',
+  messages: { typeKey: 'event', ready: 'app.ready', error: 'auth.failed', reasonKey: 'code' },
+});
 const sessionCookie = 'reference_app_session';
 
 function loginPage(action: string, message = '') {
@@ -61,7 +73,8 @@ function ignores(trust: Trust, platformOrigin: string) {
   const origin = scriptJson(platformOrigin);
   if (trust === 'any') return html`false`;
   if (trust === 'prefix') return html`!event.origin.startsWith(${origin})`;
-  if (trust === 'opener-and-frames') return html`event.source !== window.opener && !Array.from({ length: window.length }, (_, i) => window[i]).includes(event.source) && event.origin !== ${origin}`;
+  if (trust === 'opener-and-frames')
+    return html`event.source !== window.opener && !Array.from({ length: window.length }, (_, i) => window[i]).includes(event.source) && event.origin !== ${origin}`;
   return html`event.origin !== ${origin}`;
 }
 
@@ -93,7 +106,16 @@ function paymentsPage(src: string, { messages }: Embeds, nonce: string, { sandbo
 }
 
 /** The app's routes, under the partner's routes (so under `/faults/:faults` too). */
-export function registerApp(app: FastifyInstance, { store, password, embeds, faultsOf, sessionId }: { store: Store; password: string; embeds: Embeds; faultsOf: (request: FastifyRequest) => ReadonlySet<string>; sessionId: () => string }) {
+export function registerApp(
+  app: FastifyInstance,
+  {
+    store,
+    password,
+    embeds,
+    faultsOf,
+    sessionId,
+  }: { store: Store; password: string; embeds: Embeds; faultsOf: (request: FastifyRequest) => ReadonlySet<string>; sessionId: () => string },
+) {
   const sessions = new Map<string, { user: string; lastCode?: string; loads: number }>();
   const base = (request: FastifyRequest) => request.url.slice(0, request.url.indexOf('/app/'));
   const sessionOf = (request: FastifyRequest) => {
@@ -103,7 +125,11 @@ export function registerApp(app: FastifyInstance, { store, password, embeds, fau
   app.get('/app/login', async (request, reply) => reply.type('text/html; charset=utf-8').send(loginPage(`${base(request)}/app/login`)));
   app.post('/app/login', async (request, reply: FastifyReply) => {
     const { username = '', password: typed = '' } = (request.body ?? {}) as Record<string, string>;
-    if (!isUserKey(username) || !equalSecrets(typed, password)) return reply.code(401).type('text/html; charset=utf-8').send(loginPage(`${base(request)}/app/login`, 'Unknown user or wrong password.'));
+    if (!isUserKey(username) || !equalSecrets(typed, password))
+      return reply
+        .code(401)
+        .type('text/html; charset=utf-8')
+        .send(loginPage(`${base(request)}/app/login`, 'Unknown user or wrong password.'));
     const id = sessionId();
     sessions.set(id, { user: username, loads: 0 });
     return reply.header('set-cookie', `${sessionCookie}=${id}; Path=/; HttpOnly; SameSite=Lax`).redirect(`${base(request)}/app/payments`, 303);
@@ -124,7 +150,13 @@ export function registerApp(app: FastifyInstance, { store, password, embeds, fau
     const sandboxed = faults.has('app-csp-sandbox-without-forms') ? '; sandbox allow-scripts allow-same-origin allow-popups' : '';
     const options: PageOptions = {
       ...(faults.has('app-sandbox-breaks') || (faults.has('app-sandbox-from-second-load') && session.loads >= 2) ? { sandbox: 'allow-scripts' } : {}),
-      trust: faults.has('app-trusts-any-origin') ? 'any' : faults.has('app-origin-prefix') ? 'prefix' : faults.has('app-trusts-opener-and-frames') ? 'opener-and-frames' : 'exact',
+      trust: faults.has('app-trusts-any-origin')
+        ? 'any'
+        : faults.has('app-origin-prefix')
+          ? 'prefix'
+          : faults.has('app-trusts-opener-and-frames')
+            ? 'opener-and-frames'
+            : 'exact',
       ignoresErrors: faults.has('app-ignores-auth-error'),
       metaBlocks: faults.has('app-meta-csp-blocks-platform'),
       lookalike: faults.has('app-lookalike-frame') && session.loads >= 2,

@@ -22,12 +22,17 @@ const protocolFaults = {
   // The reference profile has the platform send JSON: refusing form is then legal, and only noted.
   'json-only': { description: 'refuses form-encoded token requests with 415', conformant: true },
   'form-only': { description: 'refuses JSON token requests with 415' },
-  'requires-redirect-uri': { description: 'refuses a token request without "redirect_uri" (400 invalid_request), as servers that bind codes to a redirect URI do' },
+  'requires-redirect-uri': {
+    description: 'refuses a token request without "redirect_uri" (400 invalid_request), as servers that bind codes to a redirect URI do',
+  },
   'requires-basic-auth': { description: 'refuses client credentials in the body (401 invalid_client): only HTTP Basic client authentication is allowed' },
   'requires-pkce': { description: 'refuses a token request without "code_verifier" (400 invalid_grant): PKCE is required' },
   'unknown-client': { description: 'does not know the platform\'s client_id (401 invalid_client "unknown client")' },
   'grants-without-credentials': { description: 'issues a token for "grant_type": "password" or "client_credentials" without any credentials' },
-  'invalid-client-400': { description: 'answers a wrong client_secret sent in the body with 400 invalid_client (RFC 6749 §5.2 allows 400 or 401)', conformant: true },
+  'invalid-client-400': {
+    description: 'answers a wrong client_secret sent in the body with 400 invalid_client (RFC 6749 §5.2 allows 400 or 401)',
+    conformant: true,
+  },
   'unauthorized-client-grant': { description: 'answers "grant_type": "password" with 400 unauthorized_client', conformant: true },
   'no-access-token': { description: 'leaves "access_token" out of the token response' },
   'access-token-not-string': { description: 'sends "access_token" as a JSON number' },
@@ -35,7 +40,9 @@ const protocolFaults = {
   'html-content-type': { description: 'serves the JSON token response as text/html' },
   'status-201': { description: 'answers a successful token exchange with 201' },
   'accepts-any-code': { description: 'issues a token for any code, even one it never issued' },
-  'accepts-unknown-code-once': { description: 'issues a token for the first made-up code it is sent, then refuses them: a flaw that a retried test would hide' },
+  'accepts-unknown-code-once': {
+    description: 'issues a token for the first made-up code it is sent, then refuses them: a flaw that a retried test would hide',
+  },
   'unknown-code-invalid-request': { description: 'refuses an unknown code with invalid_request instead of invalid_grant' },
   'allows-code-reuse': { description: 'exchanges the same code again and again' },
   'keeps-token-after-reuse': { description: 'refuses a reused code but leaves its first token working' },
@@ -58,7 +65,9 @@ const protocolFaults = {
   'token-duplicate-params': { description: 'takes a parameter sent twice without a word: the last of a JSON key, the first of a form field' },
   'token-rejects-unknown-params': { description: 'refuses a token request carrying a parameter it does not know (400 invalid_request)' },
   'token-race-double-redeem': { description: 'checks a code, awaits, then marks it used: codes sent at once all yield tokens' },
-  'token-race-loses-one-in-five': { description: 'checks a code, awaits, then marks it used for one code in five (at random): a race caught only by luck in one round' },
+  'token-race-loses-one-in-five': {
+    description: 'checks a code, awaits, then marks it used for one code in five (at random): a race caught only by luck in one round',
+  },
   'token-sequential-tokens': { description: 'issues access tokens from a counter behind a fixed prefix' },
   // Throttled once, briefly: the harness waits it out and notes it (token-exchange/rate-limit); it still certifies.
   'token-rate-limited-once': { description: 'answers the first token request 429 with "Retry-After: 1"', conformant: true },
@@ -67,7 +76,17 @@ const protocolFaults = {
 } as const satisfies Record<string, FaultSpec>;
 
 type Resource = 'account-info' | 'funding-sources';
-const behaviours = ['reset', 'redirect', 'status-202', 'text-plain', 'not-json', 'ignores-missing-token', 'accepts-any-token', 'forbidden-403', 'unstable-ids'] as const;
+const behaviours = [
+  'reset',
+  'redirect',
+  'status-202',
+  'text-plain',
+  'not-json',
+  'ignores-missing-token',
+  'accepts-any-token',
+  'forbidden-403',
+  'unstable-ids',
+] as const;
 export type Behaviour = (typeof behaviours)[number];
 
 /** Faults of the response around the payload, for one Bearer-protected endpoint. */
@@ -83,7 +102,10 @@ function behaviourFaults<R extends Resource>(resource: R, body: string): Record<
     'forbidden-403': 'refuses a missing or unknown token with 403, a common framework default, instead of 401',
     'unstable-ids': resource === 'funding-sources' ? 'gives the funding sources new ids on every call' : 'gives the user a new id on every call',
   };
-  return Object.fromEntries(behaviours.map((b) => [`${resource}-${b}`, { description: `${resource}: ${described[b]}` }])) as Record<`${R}-${Behaviour}`, FaultSpec>;
+  return Object.fromEntries(behaviours.map((b) => [`${resource}-${b}`, { description: `${resource}: ${described[b]}` }])) as Record<
+    `${R}-${Behaviour}`,
+    FaultSpec
+  >;
 }
 
 const both = (property: string, value: unknown): Edits => ({ [`company.address.${property}`]: value, [`company.legalAddress.${property}`]: value });
@@ -106,7 +128,10 @@ const dataFaults = {
   'last-name-number': { description: 'sends "user.lastName" as a number', account: { 'user.lastName': 7 } },
   'last-name-101-characters': { description: 'sends a "user.lastName" of 101 letters', account: { 'user.lastName': 'L'.repeat(101) } },
   'apostrophe-last-name': { description: 'sends "user.lastName": "O\'Brien"', account: { 'user.lastName': "O'Brien" } },
-  'markup-last-name': { description: 'sends "user.lastName": "O\'Brien<script>alert(1)</script>", which a waiver of O\'Brien must not cover', account: { 'user.lastName': "O'Brien<script>alert(1)</script>" } },
+  'markup-last-name': {
+    description: 'sends "user.lastName": "O\'Brien<script>alert(1)</script>", which a waiver of O\'Brien must not cover',
+    account: { 'user.lastName': "O'Brien<script>alert(1)</script>" },
+  },
   'no-phone': { description: 'leaves out "user.phone"', account: { 'user.phone': omitted } },
   'phone-number-type': { description: 'sends "user.phone" as a JSON number', account: { 'user.phone': 2125550142 } },
   'phone-with-spaces': { description: 'sends "user.phone": "212 555 0142"', account: { 'user.phone': '212 555 0142' } },
@@ -126,8 +151,14 @@ const dataFaults = {
   'company-name-number': { description: 'sends "company.name" as a number', account: { 'company.name': 3 } },
   'two-letter-company-name': { description: 'sends "company.name": "AE"', account: { 'company.name': 'AE' } },
   'company-name-of-symbols': { description: 'sends "company.name": "A & ."', account: { 'company.name': 'A & .' } },
-  'no-addresses': { description: 'leaves out "company.address" and "company.legalAddress"', account: { 'company.address': omitted, 'company.legalAddress': omitted } },
-  'addresses-as-strings': { description: 'sends both addresses as one-line strings', account: { 'company.address': '12 Main Street, Springfield, IL', 'company.legalAddress': '12 Main Street, Springfield, IL' } },
+  'no-addresses': {
+    description: 'leaves out "company.address" and "company.legalAddress"',
+    account: { 'company.address': omitted, 'company.legalAddress': omitted },
+  },
+  'addresses-as-strings': {
+    description: 'sends both addresses as one-line strings',
+    account: { 'company.address': '12 Main Street, Springfield, IL', 'company.legalAddress': '12 Main Street, Springfield, IL' },
+  },
   'no-line1': { description: 'leaves out "line1" of both addresses', account: both('line1', omitted) },
   'line1-number': { description: 'sends "line1" as a number', account: both('line1', 12) },
   'empty-line1': { description: 'sends "line1": ""', account: both('line1', '') },
@@ -170,7 +201,10 @@ const dataFaults = {
   'industry-string': { description: 'sends "company.industry" as a string', account: { 'company.industry': 'software' } },
   'naics-code-string': { description: 'sends "company.industry.naicsCode" as the string "541511"', account: { 'company.industry.naicsCode': '541511' } },
   'three-digit-naics-code': { description: 'sends "company.industry.naicsCode": 541', account: { 'company.industry.naicsCode': 541 } },
-  'naics-code-outside-sectors': { description: 'sends "company.industry.naicsCode": 991234 (sector 99 does not exist)', account: { 'company.industry.naicsCode': 991234 } },
+  'naics-code-outside-sectors': {
+    description: 'sends "company.industry.naicsCode": 991234 (sector 99 does not exist)',
+    account: { 'company.industry.naicsCode': 991234 },
+  },
   'industry-name-number': { description: 'sends "company.industry.name" as a number', account: { 'company.industry.name': 5415 } },
   'company-phone-number-type': { description: 'sends "company.phoneNumber" as a number', account: { 'company.phoneNumber': 2125550199 } },
   'company-phone-with-spaces': { description: 'sends "company.phoneNumber": "212 555 0199"', account: { 'company.phoneNumber': '212 555 0199' } },
@@ -195,15 +229,28 @@ const dataFaults = {
   'empty-account-number': { description: 'sends "bankAccountNumber": ""', funding: { 'fundingSources.0.bankAccountNumber': '' } },
   'no-routing-number': { description: 'leaves out "bankRoutingNumber"', funding: { 'fundingSources.0.bankRoutingNumber': omitted } },
   'routing-number-number': { description: 'sends "bankRoutingNumber" as a JSON number', funding: { 'fundingSources.0.bankRoutingNumber': 11000015 } },
-  'routing-checksum': { description: 'sends a routing number whose ABA checksum fails, "011000016"', funding: { 'fundingSources.0.bankRoutingNumber': '011000016' } },
+  'routing-checksum': {
+    description: 'sends a routing number whose ABA checksum fails, "011000016"',
+    funding: { 'fundingSources.0.bankRoutingNumber': '011000016' },
+  },
   'last4-number': { description: 'sends "accountNumberLast4Digits" as a number', funding: { 'fundingSources.0.accountNumberLast4Digits': 6789 } },
   'last4-five-digits': { description: 'sends "accountNumberLast4Digits": "56789"', funding: { 'fundingSources.0.accountNumberLast4Digits': '56789' } },
   'null-nickname': { description: 'sends "nickname": null instead of leaving it out', funding: { 'fundingSources.0.nickname': null } },
-  'virtual-account-last4': { description: 'sends last 4 digits that differ from the account number, as for a virtual number', conformant: true, funding: { 'fundingSources.0.accountNumberLast4Digits': '4321' } },
+  'virtual-account-last4': {
+    description: 'sends last 4 digits that differ from the account number, as for a virtual number',
+    conformant: true,
+    funding: { 'fundingSources.0.accountNumberLast4Digits': '4321' },
+  },
   'optional-fields-left-out': {
     description: 'leaves out every optional field (legalName, businessType, taxInfo, industry, line2, nickname, last 4 digits)',
     conformant: true,
-    account: { 'company.legalName': omitted, 'company.businessType': omitted, 'company.taxInfo': omitted, 'company.industry': omitted, ...both('line2', omitted) },
+    account: {
+      'company.legalName': omitted,
+      'company.businessType': omitted,
+      'company.taxInfo': omitted,
+      'company.industry': omitted,
+      ...both('line2', omitted),
+    },
     funding: { 'fundingSources.0.nickname': omitted, 'fundingSources.0.accountNumberLast4Digits': omitted, 'fundingSources.1.nickName': omitted },
   },
 } as const satisfies Record<string, FaultSpec>;
@@ -214,7 +261,6 @@ export const faultCatalogue = {
   ...behaviourFaults('funding-sources', 'the funding sources'),
   ...dataFaults,
 } satisfies Record<string, FaultSpec>;
-
 
 export type Fault = keyof typeof faultCatalogue;
 

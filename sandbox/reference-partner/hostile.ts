@@ -38,7 +38,8 @@ let bomb: Buffer | undefined;
 // 64 gzip members of 1 MiB each (a decoder inflates them one after another): 66 KB built in milliseconds,
 // where one 64-MiB member took seconds of CPU and, on a loaded machine, outlived the client's deadline.
 const gzipBomb = () => (bomb ??= Buffer.concat(Array.from({ length: 64 }, () => gzipSync(Buffer.alloc(1024 * 1024, 0x20), { level: 9 }))));
-const signInPage = '<!doctype html><html><head><title>Sign in</title></head><body><form action="/login"><input name="username"><button>Sign in</button></form></body></html>';
+const signInPage =
+  '<!doctype html><html><head><title>Sign in</title></head><body><form action="/login"><input name="username"><button>Sign in</button></form></body></html>';
 
 /** Answers on the raw socket, past Fastify, for behaviours no well-behaved framework would produce. */
 function raw(request: FastifyRequest, reply: FastifyReply, act: (res: FastifyReply['raw'], stop: () => void) => (() => void) | void) {
@@ -65,13 +66,21 @@ export const withByteOrderMark = (text: string) => Buffer.concat([Buffer.from([0
 export function hostileTokenAnswer(faults: ReadonlySet<string>, request: FastifyRequest, reply: FastifyReply, sample: () => string): FastifyReply | undefined {
   const has = (fault: HostileFault) => faults.has(fault);
   if (has('token-html-page')) return reply.code(200).type('text/html; charset=utf-8').send(signInPage);
-  if (has('token-503-retry-after')) return reply.code(503).header('retry-after', '120').type('text/html; charset=utf-8').send('<html><body><h1>503 Service Unavailable</h1></body></html>');
+  if (has('token-503-retry-after'))
+    return reply.code(503).header('retry-after', '120').type('text/html; charset=utf-8').send('<html><body><h1>503 Service Unavailable</h1></body></html>');
   if (has('token-500')) return reply.code(500).type(json).send('{"error":"server_error"}');
   if (has('token-truncated-json')) {
     const text = sample();
-    return reply.code(200).type(json).send(text.slice(0, Math.floor(text.length / 2)));
+    return reply
+      .code(200)
+      .type(json)
+      .send(text.slice(0, Math.floor(text.length / 2)));
   }
-  if (has('token-oversized-body')) return reply.code(200).type(json).send(`${sample().slice(0, -1)},"padding":"${'x'.repeat(2 * 1024 * 1024)}"}`);
+  if (has('token-oversized-body'))
+    return reply
+      .code(200)
+      .type(json)
+      .send(`${sample().slice(0, -1)},"padding":"${'x'.repeat(2 * 1024 * 1024)}"}`);
   if (has('token-gzip-bomb')) return reply.code(200).type(json).header('content-encoding', 'gzip').send(gzipBomb());
   if (has('token-redirect-other-host')) return reply.code(307).header('location', 'http://attacker.invalid/oauth/token').send();
   if (has('token-no-headers')) {
@@ -132,10 +141,12 @@ export const leakFaults = {
       'token endpoint: refuses a reused code with 401 (a SHOULD warning) whose error_description echoes the client secret (base64, as HTTP Basic, upper case, first character \\u-escaped, its tail after a "…", split across two fields), the code (plain, percent-encoded once and twice, form-encoded, base64), the token it issued and the codes other sessions last presented for exchange (plain and \\u-escaped); the code again in Cache-Control, the secret in headers (base64url, HTTP Basic) and in a cookie (upper case, percent-encoded)',
   },
   'echoes-issued-tokens': {
-    description: 'token endpoint: every refusal lists, in "error_description", the access tokens the partner issued so far (the worker\'s own exchange\'s among them), as a debugging aid left on',
+    description:
+      'token endpoint: every refusal lists, in "error_description", the access tokens the partner issued so far (the worker\'s own exchange\'s among them), as a debugging aid left on',
   },
   'personal-data-elsewhere': {
-    description: 'account-info: a full bank account number as "accountNumber" and as "bankAccountNumber": {"value": …}, an SSN as company.taxInfo.ssn, an EIN inside company.name, and "token": "rule", "password": "request"',
+    description:
+      'account-info: a full bank account number as "accountNumber" and as "bankAccountNumber": {"value": …}, an SSN as company.taxInfo.ssn, an EIN inside company.name, and "token": "rule", "password": "request"',
   },
 } as const satisfies Record<string, FaultSpec>;
 export type LeakFault = keyof typeof leakFaults;
@@ -146,7 +157,17 @@ const firstAsUnicodeEscape = (text: string) => `\\u${text.charCodeAt(0).toString
 const base64 = (text: string) => Buffer.from(text).toString('base64');
 
 /** The JSON text of the "echoes-secrets" refusal, written by hand so it holds the escapes a serializer would not. */
-export function echoingRefusal({ clientId, clientSecret, code, tokens }: { clientId: string; clientSecret: string; code: string; tokens: readonly string[] }): string {
+export function echoingRefusal({
+  clientId,
+  clientSecret,
+  code,
+  tokens,
+}: {
+  clientId: string;
+  clientSecret: string;
+  code: string;
+  tokens: readonly string[];
+}): string {
   const half = Math.floor(clientSecret.length / 2);
   const description = [
     `secret=${escaped(base64(clientSecret))}`,
@@ -174,7 +195,10 @@ export function echoingHeaders({ clientId, clientSecret, code }: { clientId: str
 
 /** Account information with personal data under keys no masking by name knows. */
 export function leakingAccountInfo(body: unknown): unknown {
-  const copy = structuredClone(body) as { user: Record<string, unknown>; company: { name?: string; taxInfo?: Record<string, unknown> } & Record<string, unknown> };
+  const copy = structuredClone(body) as {
+    user: Record<string, unknown>;
+    company: { name?: string; taxInfo?: Record<string, unknown> } & Record<string, unknown>;
+  };
   copy.user.token = 'rule';
   copy.user.password = 'request';
   copy.company.accountNumber = '000555666777';

@@ -11,7 +11,17 @@ import { hostileAccountBody, hostileFaults, hostileFundingBody, leakFaults, leak
 import { createStore, randomOpaque, type Store } from './store';
 import { isUserKey, users, type UserKey } from './users';
 import { keyProblemsOf } from '../../checks/evidence';
-import { faultsOf, isKnownFault, oauthError, realm, referenceClient, stringParams, tokenEndpoint, tokenEndpointGet, type TokenEndpointOptions } from './token-endpoint';
+import {
+  faultsOf,
+  isKnownFault,
+  oauthError,
+  realm,
+  referenceClient,
+  stringParams,
+  tokenEndpoint,
+  tokenEndpointGet,
+  type TokenEndpointOptions,
+} from './token-endpoint';
 import { ledgerlyOrigins } from '../ledgerly/config';
 import { appFaults, emulatorEmbeds, ledgerlyEmbeds, registerApp, type Embeds } from './app';
 
@@ -87,7 +97,8 @@ function bearerResource(store: Store, resource: Resource, now: () => number) {
     }
     if (has('redirect')) return reply.redirect(request.url, 302);
     const refuse = (error: string, description: string) => {
-      if (!faults.has('no-www-authenticate')) reply.header('www-authenticate', `Bearer realm="${realm}"${error === 'invalid_token' ? ', error="invalid_token"' : ''}`);
+      if (!faults.has('no-www-authenticate'))
+        reply.header('www-authenticate', `Bearer realm="${realm}"${error === 'invalid_token' ? ', error="invalid_token"' : ''}`);
       return reply.code(has('forbidden-403') ? 403 : 401).send({ error, error_description: description });
     };
     const match = /^bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
@@ -126,19 +137,43 @@ ${message && html`<p role="alert">${message}</p>`}
 }
 
 /** Every partner-facing route; registered once plainly and once under `/faults/:faults`. */
-function partnerRoutes({ store, platformAuthUrl, embeds, now, token, password, sessionId }: { store: Store; platformAuthUrl: string; embeds: { emulator: Embeds; ledgerly: Embeds }; now: () => number; token: TokenEndpointOptions; password: string; sessionId: () => string }) {
+function partnerRoutes({
+  store,
+  platformAuthUrl,
+  embeds,
+  now,
+  token,
+  password,
+  sessionId,
+}: {
+  store: Store;
+  platformAuthUrl: string;
+  embeds: { emulator: Embeds; ledgerly: Embeds };
+  now: () => number;
+  token: TokenEndpointOptions;
+  password: string;
+  sessionId: () => string;
+}) {
   return async (app: FastifyInstance) => {
     app.addHook('onRequest', async (request, reply) => {
       const unknown = faultNamesOf(request).filter((name) => !isKnownFault(name));
       if (unknown.length > 0) {
-        return reply.code(404).send({ error: 'unknown_fault', error_description: `unknown fault ${unknown.map((n) => `"${n}"`).join(', ')}; GET /faults lists them` });
+        return reply
+          .code(404)
+          .send({ error: 'unknown_fault', error_description: `unknown fault ${unknown.map((n) => `"${n}"`).join(', ')}; GET /faults lists them` });
       }
     });
     app.post('/oauth/token', tokenEndpoint(store, token));
     app.get('/oauth/token', tokenEndpointGet(store, token));
     // The "echoes-issued-tokens" fault: every refusal of the token endpoint lists the tokens issued so far.
     app.addHook('onSend', async (request, reply, payload) => {
-      if (reply.statusCode < 400 || !request.url.split('?')[0]!.endsWith('/oauth/token') || !faultsOf(request).has('echoes-issued-tokens') || typeof payload !== 'string') return payload;
+      if (
+        reply.statusCode < 400 ||
+        !request.url.split('?')[0]!.endsWith('/oauth/token') ||
+        !faultsOf(request).has('echoes-issued-tokens') ||
+        typeof payload !== 'string'
+      )
+        return payload;
       try {
         const body = JSON.parse(payload) as { error_description?: string };
         return JSON.stringify({ ...body, error_description: `${body.error_description ?? ''} (issued so far: ${store.issuedTokens().join(' ')})` });
@@ -151,14 +186,19 @@ function partnerRoutes({ store, platformAuthUrl, embeds, now, token, password, s
     // A partner's staging test hook: a fresh code for a user, bound to the reference client unless client=none.
     app.post('/test-hooks/codes', async (request, reply) => {
       const { user = 'complete', client = referenceClient.id, 'funding-sources': funding } = request.query as Record<string, string | undefined>;
-      if (!isUserKey(user)) return reply.code(400).send({ error: 'invalid_request', error_description: `unknown user "${user}"; use one of ${Object.keys(users).join(', ')}` });
-      if (client !== 'none' && client !== referenceClient.id) return reply.code(400).send({ error: 'invalid_request', error_description: `unknown client "${client}"` });
-      if (funding !== undefined && funding !== 'without-last') return reply.code(400).send({ error: 'invalid_request', error_description: `unknown funding-sources "${funding}"; use without-last` });
+      if (!isUserKey(user))
+        return reply.code(400).send({ error: 'invalid_request', error_description: `unknown user "${user}"; use one of ${Object.keys(users).join(', ')}` });
+      if (client !== 'none' && client !== referenceClient.id)
+        return reply.code(400).send({ error: 'invalid_request', error_description: `unknown client "${client}"` });
+      if (funding !== undefined && funding !== 'without-last')
+        return reply.code(400).send({ error: 'invalid_request', error_description: `unknown funding-sources "${funding}"; use without-last` });
       // funding-sources=without-last: the user's funding sources list one fewer, as after the user closed an account (spec §4.2).
       return { code: store.mintCode(user, client === 'none' ? null : client, { withoutLastFundingSource: funding === 'without-last' }) };
     });
     registerApp(app, { store, password, embeds: embeds.emulator, faultsOf, sessionId });
-    await app.register(async (ledgerlyApp) => registerApp(ledgerlyApp, { store, password, embeds: embeds.ledgerly, faultsOf, sessionId }), { prefix: '/ledgerly' });
+    await app.register(async (ledgerlyApp) => registerApp(ledgerlyApp, { store, password, embeds: embeds.ledgerly, faultsOf, sessionId }), {
+      prefix: '/ledgerly',
+    });
     app.get('/login', async (_request, reply) => reply.type('text/html; charset=utf-8').send(loginPage()));
     app.post('/login', async (request, reply) => {
       const { username = '', password: typed = '' } = stringParams(request.body) ?? {};
@@ -172,7 +212,19 @@ function partnerRoutes({ store, platformAuthUrl, embeds, now, token, password, s
   };
 }
 
-export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaultPlatformAuthUrl, appAuthUrl, ledgerlyAppOrigin, clientSecret = referenceClient.secret, loginPassword: password = loginPassword, opaque, latencyMs = 0, codeLifetimeMs, https, refreshToken }: ReferencePartnerOptions = {}) {
+export function buildReferencePartner({
+  now = Date.now,
+  platformAuthUrl = defaultPlatformAuthUrl,
+  appAuthUrl,
+  ledgerlyAppOrigin,
+  clientSecret = referenceClient.secret,
+  loginPassword: password = loginPassword,
+  opaque,
+  latencyMs = 0,
+  codeLifetimeMs,
+  https,
+  refreshToken,
+}: ReferencePartnerOptions = {}) {
   // Closing ends every connection at once: a client that gave up on a hostile answer (no headers, a slow drip)
   // may leave its socket open, and waiting for it would hold the close for a minute.
   const options = { logger: false, forceCloseConnections: true } as const;
@@ -186,7 +238,8 @@ export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaul
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = String(body);
     const repeated = keyProblemsOf(text).duplicates[0];
-    if (repeated !== undefined && !faultsOf(request).has('token-duplicate-params')) return done(Object.assign(new Error(`"${repeated}" is sent more than once`), { statusCode: 400 }));
+    if (repeated !== undefined && !faultsOf(request).has('token-duplicate-params'))
+      return done(Object.assign(new Error(`"${repeated}" is sent more than once`), { statusCode: 400 }));
     try {
       done(null, text.trim() === '' ? undefined : JSON.parse(text));
     } catch (error) {
@@ -209,7 +262,15 @@ export function buildReferencePartner({ now = Date.now, platformAuthUrl = defaul
   app.get('/health', async () => ({ ok: true }));
   app.get('/faults', async () => ({ ...faultCatalogue, ...hostileFaults, ...leakFaults, ...appFaults }));
   app.get('/test-hooks/stats', async () => ({ requests, oldestCodeSpentMs: store.oldestCodeSpentMs() }));
-  const routes = { store, platformAuthUrl, embeds: { emulator: emulatorEmbeds(appAuthUrl), ledgerly: ledgerlyEmbeds(ledgerlyAppOrigin ?? ledgerlyOrigins.app) }, now, token: { clientSecret, ...(refreshToken ? { refreshToken } : {}) }, password, sessionId: opaque ?? randomOpaque };
+  const routes = {
+    store,
+    platformAuthUrl,
+    embeds: { emulator: emulatorEmbeds(appAuthUrl), ledgerly: ledgerlyEmbeds(ledgerlyAppOrigin ?? ledgerlyOrigins.app) },
+    now,
+    token: { clientSecret, ...(refreshToken ? { refreshToken } : {}) },
+    password,
+    sessionId: opaque ?? randomOpaque,
+  };
   void app.register(partnerRoutes(routes));
   void app.register(partnerRoutes(routes), { prefix: '/faults/:faults' });
   return app;

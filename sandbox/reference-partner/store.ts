@@ -24,7 +24,8 @@ interface TokenRecord {
   revoked: boolean;
 }
 
-export type CodeLookup = { state: 'unknown' } | { state: 'expired'; record: CodeRecord } | { state: 'used'; record: CodeRecord } | { state: 'fresh'; record: CodeRecord };
+export type CodeLookup =
+  { state: 'unknown' } | { state: 'expired'; record: CodeRecord } | { state: 'used'; record: CodeRecord } | { state: 'fresh'; record: CodeRecord };
 
 export const randomOpaque = () => randomBytes(24).toString('base64url');
 
@@ -67,7 +68,12 @@ export function createStore(now: () => number, opaque: () => string = randomOpaq
     issueToken(user: UserKey, code?: CodeRecord, { sequential = false } = {}): string {
       prune();
       const token = sequential ? `${sequencePrefix}${String(++issued).padStart(10, '0')}` : opaque();
-      tokens.set(token, { user, expiresAt: now() + tokenLifetimeSeconds * 1000, revoked: false, ...(code?.withoutLastFundingSource ? { withoutLastFundingSource: true } : {}) });
+      tokens.set(token, {
+        user,
+        expiresAt: now() + tokenLifetimeSeconds * 1000,
+        revoked: false,
+        ...(code?.withoutLastFundingSource ? { withoutLastFundingSource: true } : {}),
+      });
       issuedTokens.push(token);
       if (issuedTokens.length > 50) issuedTokens.shift();
       if (code) {

@@ -3,10 +3,18 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { faultNamesOf } from '../fault-path';
 import { equalSecrets } from '../secrets';
 import { isFault, type Fault } from './faults';
-import { echoingHeaders, echoingRefusal, hostileTokenAnswer, isHostileFault, isLeakFault, withByteOrderMark, type HostileFault, type LeakFault } from './hostile';
+import {
+  echoingHeaders,
+  echoingRefusal,
+  hostileTokenAnswer,
+  isHostileFault,
+  isLeakFault,
+  withByteOrderMark,
+  type HostileFault,
+  type LeakFault,
+} from './hostile';
 import { tokenLifetimeSeconds, type Store } from './store';
 import { isAppFault, type AppFault } from './app';
-
 
 /** The one client registered with the reference partner; partners/reference.json carries the same values. */
 export const referenceClient = { id: 'reference-client', secret: 'reference-sandbox-secret-4b1d' } as const;
@@ -22,7 +30,8 @@ const knownParams = new Set(['grant_type', 'code', 'client_id', 'client_secret',
 export const formType = 'application/x-www-form-urlencoded';
 
 export type Faults = ReadonlySet<Fault | HostileFault | LeakFault | AppFault>;
-export const isKnownFault = (name: string): name is Fault | HostileFault | LeakFault | AppFault => isFault(name) || isHostileFault(name) || isLeakFault(name) || isAppFault(name);
+export const isKnownFault = (name: string): name is Fault | HostileFault | LeakFault | AppFault =>
+  isFault(name) || isHostileFault(name) || isLeakFault(name) || isAppFault(name);
 
 export function faultsOf(request: FastifyRequest): Faults {
   return new Set(faultNamesOf(request).filter(isKnownFault));
@@ -80,7 +89,12 @@ function tokenBody(token: string, faults: Faults, refreshToken = defaultRefreshT
   return body;
 }
 
-function sendToken(reply: FastifyReply, token: string, faults: Faults, { echoed, refreshToken }: { echoed?: string | undefined; refreshToken?: ((token: string) => string) | undefined } = {}) {
+function sendToken(
+  reply: FastifyReply,
+  token: string,
+  faults: Faults,
+  { echoed, refreshToken }: { echoed?: string | undefined; refreshToken?: ((token: string) => string) | undefined } = {},
+) {
   if (!faults.has('no-cache-control')) reply.header('cache-control', 'no-store');
   if (!faults.has('no-pragma')) reply.header('pragma', 'no-cache');
   const body = tokenBody(token, faults, refreshToken);
@@ -131,9 +145,15 @@ export function tokenEndpoint(store: Store, { clientSecret, refreshToken }: Toke
     if (faults.has('grants-without-credentials') && (params.grant_type === 'password' || params.grant_type === 'client_credentials')) {
       return issue(reply, store.issueToken('complete'), faults);
     }
-    if (faults.has('unknown-client')) return oauthError(reply.header('www-authenticate', `Basic realm="${realm}"`), 401, 'invalid_client', `unknown client "${params.client_id ?? ''}"`);
+    if (faults.has('unknown-client'))
+      return oauthError(reply.header('www-authenticate', `Basic realm="${realm}"`), 401, 'invalid_client', `unknown client "${params.client_id ?? ''}"`);
     if (faults.has('requires-basic-auth') && params.client_secret !== undefined) {
-      return oauthError(reply.header('www-authenticate', `Basic realm="${realm}"`), 401, 'invalid_client', 'client_secret_post is not allowed for this client; authenticate with HTTP Basic');
+      return oauthError(
+        reply.header('www-authenticate', `Basic realm="${realm}"`),
+        401,
+        'invalid_client',
+        'client_secret_post is not allowed for this client; authenticate with HTTP Basic',
+      );
     }
 
     const auth = authenticateClient(request, params, faults, clientSecret);
@@ -155,10 +175,14 @@ export function tokenEndpoint(store: Store, { clientSecret, refreshToken }: Toke
     if (faults.has('requires-pkce') && params.code_verifier === undefined) return oauthError(reply, 400, 'invalid_grant', 'PKCE: code_verifier is required');
 
     const looked = store.lookUpCode(params.code);
-    const found = looked.state === 'expired' && faults.has('token-codes-never-expire') ? { state: looked.record.used ? ('used' as const) : ('fresh' as const), record: looked.record } : looked;
+    const found =
+      looked.state === 'expired' && faults.has('token-codes-never-expire')
+        ? { state: looked.record.used ? ('used' as const) : ('fresh' as const), record: looked.record }
+        : looked;
     // Check, then await, then set: the race the "token-race-double-redeem" fault opens for every code, and
     // "token-race-loses-one-in-five" for one code in five, decided once a code (every request of a race shares it).
-    if (found.state === 'fresh' && (faults.has('token-race-double-redeem') || (faults.has('token-race-loses-one-in-five') && losesRace(params.code)))) await sleep(50);
+    if (found.state === 'fresh' && (faults.has('token-race-double-redeem') || (faults.has('token-race-loses-one-in-five') && losesRace(params.code))))
+      await sleep(50);
     if (found.state === 'unknown' || found.state === 'expired') {
       if (faults.has('accepts-any-code')) return issue(reply, store.issueToken('complete'), faults);
       // A flaw that shows once: the first made-up code of a fault list gets a token, every later one is refused.
@@ -178,8 +202,18 @@ export function tokenEndpoint(store: Store, { clientSecret, refreshToken }: Toke
     if (found.state === 'used' && !faults.has('allows-code-reuse')) {
       if (!faults.has('keeps-token-after-reuse')) store.revokeTokensOf(record);
       if (faults.has('echoes-secrets')) {
-        const echo = echoingRefusal({ clientId: params.client_id ?? '', clientSecret, code: params.code, tokens: [...record.tokens, ...store.recentlyRedeemed()] });
-        return reply.code(401).header('www-authenticate', `Basic realm="${realm}"`).headers(echoingHeaders({ clientId: params.client_id ?? '', clientSecret, code: params.code })).type('application/json').send(echo);
+        const echo = echoingRefusal({
+          clientId: params.client_id ?? '',
+          clientSecret,
+          code: params.code,
+          tokens: [...record.tokens, ...store.recentlyRedeemed()],
+        });
+        return reply
+          .code(401)
+          .header('www-authenticate', `Basic realm="${realm}"`)
+          .headers(echoingHeaders({ clientId: params.client_id ?? '', clientSecret, code: params.code }))
+          .type('application/json')
+          .send(echo);
       }
       return oauthError(reply, 400, 'invalid_grant', 'the code was already used');
     }
@@ -191,5 +225,7 @@ export function tokenEndpoint(store: Store, { clientSecret, refreshToken }: Toke
 export function tokenEndpointGet(store: Store, options: TokenEndpointOptions) {
   const post = tokenEndpoint(store, options);
   return async (request: FastifyRequest, reply: FastifyReply) =>
-    faultsOf(request).has('token-accepts-get') ? post(request, reply) : oauthError(reply.header('allow', 'POST'), 405, 'invalid_request', 'the token endpoint takes POST only');
+    faultsOf(request).has('token-accepts-get')
+      ? post(request, reply)
+      : oauthError(reply.header('allow', 'POST'), 405, 'invalid_request', 'the token endpoint takes POST only');
 }

@@ -91,7 +91,8 @@ export const users = {
   },
   'naics-2-digit': {
     description: 'a 2-digit NAICS sector code',
-    data: () => completeWith(({ accountInfo: { company } }) => void (company.industry = { naicsCode: 54, name: 'Professional, Scientific, and Technical Services' })),
+    data: () =>
+      completeWith(({ accountInfo: { company } }) => void (company.industry = { naicsCode: 54, name: 'Professional, Scientific, and Technical Services' })),
   },
   'no-funding-sources': { description: 'an empty funding-source list', data: () => completeWith((data) => void (data.fundingSources = [])) },
   'puerto-rico': {
@@ -104,7 +105,7 @@ export const users = {
       }),
   },
   'punctuated-names': {
-    description: 'names with hyphens, commas, periods and spaces, which the spec\'s pattern allows',
+    description: "names with hyphens, commas, periods and spaces, which the spec's pattern allows",
     data: () =>
       completeWith(({ accountInfo: { user } }) => {
         user.firstName = 'Mary-Jane';

@@ -30,8 +30,10 @@ export function redactBytes(bytes: Uint8Array, secrets: readonly Secret[]): Uint
   if (isZip(bytes)) return redactZip(bytes, secrets);
   const text = textOf(bytes);
   if (text === undefined) return bytes;
-  const clean = redact(text, secrets).replace(embeddedZip, (_, base64: string) =>
-    `data:application/zip;base64,${Buffer.from(redactZip(Buffer.from(base64, 'base64'), secrets)).toString('base64')}`);
+  const clean = redact(text, secrets).replace(
+    embeddedZip,
+    (_, base64: string) => `data:application/zip;base64,${Buffer.from(redactZip(Buffer.from(base64, 'base64'), secrets)).toString('base64')}`,
+  );
   if (clean === text) return bytes;
   // JSON (Playwright's report data) and JSON lines (traces, blobs) are masked as data, string by string,
   // so no secret, whatever it holds (quotes, braces), rewrites a key or breaks the structure.
@@ -62,7 +64,6 @@ export function redactFile(file: string, secrets: readonly Secret[]): void {
   if (clean !== bytes) writeFileSync(file, clean);
 }
 
-
 /**
  * Every file under `dir`, recursively; a missing folder is nothing to do. certification.json is masked as
  * data when it is written, and is left alone here, where masking text could rewrite a key; so is its
@@ -73,7 +74,9 @@ export function redactFile(file: string, secrets: readonly Secret[]): void {
  */
 export async function redactTree(dir: string, secrets: readonly Secret[], { since }: { since?: Date } = {}): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  const files = entries.filter((entry) => entry.isFile() && entry.name !== 'certification.json' && !entry.name.endsWith('.jws')).map((entry) => path.join(entry.parentPath, entry.name));
+  const files = entries
+    .filter((entry) => entry.isFile() && entry.name !== 'certification.json' && !entry.name.endsWith('.jws'))
+    .map((entry) => path.join(entry.parentPath, entry.name));
   const failures: string[] = [];
   for (const file of files) {
     try {

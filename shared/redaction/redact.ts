@@ -56,7 +56,12 @@ export const maskedEverywhere = (value: string) => value.length >= 8;
 /** A profile URL's query value or user name that may be a word (`?user=complete`) is masked where it sits, by its name. */
 const credentialShaped = (value: string) => value.length >= 16 || (value.length >= 8 && /[^A-Za-z]/.test(value));
 
-function secretsInBody(body: string | undefined, keys: ReadonlySet<string>, into: Map<string, Secret>, json: JsonBody = body ? parseJson(body) : { ok: false, error: 'empty' }) {
+function secretsInBody(
+  body: string | undefined,
+  keys: ReadonlySet<string>,
+  into: Map<string, Secret>,
+  json: JsonBody = body ? parseJson(body) : { ok: false, error: 'empty' },
+) {
   if (!body) return;
   const visit = (value: unknown, key = ''): void => {
     if (typeof value === 'string' || typeof value === 'number') {
@@ -106,7 +111,8 @@ function stringsOf(value: unknown): string[] {
 }
 
 /** Values that are no secret but ordinary text of the run (Secret.ordinary); a text shorter than a fragment holds none. */
-export const ordinaryText = (values: Iterable<string>): Secret[] => [...new Set(values)].filter((value) => value.length >= 8).map((value) => ({ value, ordinary: true }));
+export const ordinaryText = (values: Iterable<string>): Secret[] =>
+  [...new Set(values)].filter((value) => value.length >= 8).map((value) => ({ value, ordinary: true }));
 
 /** A profile's values that hold none of its secrets, its URLs without credentials or query: ordinary text. */
 function ordinaryValues(profile: Profile, secrets: readonly string[]): string[] {
@@ -156,20 +162,27 @@ export function secretsOf(exchanges: readonly Exchange[], known: readonly (Secre
     if (response) secretsInBody(response.body, secretKeys, learned, jsonResponse(response).json);
   }
   const secrets = new Map<string, Secret>();
-  for (const secret of known) if (secret) secrets.set(typeof secret === 'string' ? secret : secret.value, typeof secret === 'string' ? { value: secret } : secret);
-  for (const secret of learned.values()) if (!secrets.has(secret.value) && (secret.keepLast4 ? secret.value.length >= shortestSecret : maskedEverywhere(secret.value))) secrets.set(secret.value, secret);
+  for (const secret of known)
+    if (secret) secrets.set(typeof secret === 'string' ? secret : secret.value, typeof secret === 'string' ? { value: secret } : secret);
+  for (const secret of learned.values())
+    if (!secrets.has(secret.value) && (secret.keepLast4 ? secret.value.length >= shortestSecret : maskedEverywhere(secret.value)))
+      secrets.set(secret.value, secret);
   return [...secrets.values()];
 }
 
 // Query parameters and JSON keys whose value is a credential, whatever the value: gateways put keys in URLs.
-const secretParams = 'code|token|access_token|refresh_token|id_token|client_secret|secret|password|passwd|pwd|api-key|api_key|apikey|x-api-key|key|subscription-key|sig|signature|auth';
+const secretParams =
+  'code|token|access_token|refresh_token|id_token|client_secret|secret|password|passwd|pwd|api-key|api_key|apikey|x-api-key|key|subscription-key|sig|signature|auth';
 /**
  * The value of a parameter named by `names` (a regex alternation) in a form body or a URL, also
  * percent-encoded inside another URL (the host page's ?src=…auth%3Fcode%3D…). A mask already
  * percent-encoded (a HAR's URLs are URIs: reports/har.ts) is left as it is.
  */
 const paramShape = (names: string) =>
-  new RegExp(`((?:[?&;]|%3F|%26)(?:${names})(?:=|%3D))(?!${encodeURIComponent(mask)}(?:%26|[&#\\s"'<>\\\\]|$))[^&#\\s"'<>\\\\]+?(?=%26|[&#\\s"'<>\\\\]|$)`, 'gim');
+  new RegExp(
+    `((?:[?&;]|%3F|%26)(?:${names})(?:=|%3D))(?!${encodeURIComponent(mask)}(?:%26|[&#\\s"'<>\\\\]|$))[^&#\\s"'<>\\\\]+?(?=%26|[&#\\s"'<>\\\\]|$)`,
+    'gim',
+  );
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The profile URLs' own query parameters (Secret.queryName), as one shape per secrets array. */
 const queryShapes = new WeakMap<readonly Secret[], RegExp | null>();
@@ -197,7 +210,10 @@ const shapes: readonly [RegExp, string | ((...groups: string[]) => string)][] = 
   [/(\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#@"'<>:]*:)[^\s/?#@"'<>]+@/gi, `$1${mask}@`],
   [/(\bapi-key:\s*)\S+/gi, `$1${mask}`],
   // HAR name/value pairs, as traces record query strings and headers: {"name":"code","value":"…"}.
-  [new RegExp(`(\\{\\s*\\\\*"name\\\\*"\\s*:\\s*\\\\*"(?:${secretParams}|authorization)\\\\*"\\s*,\\s*\\\\*"value\\\\*"\\s*:\\s*\\\\*")[^"\\\\]+`, 'gi'), `$1${mask}`],
+  [
+    new RegExp(`(\\{\\s*\\\\*"name\\\\*"\\s*:\\s*\\\\*"(?:${secretParams}|authorization)\\\\*"\\s*,\\s*\\\\*"value\\\\*"\\s*:\\s*\\\\*")[^"\\\\]+`, 'gi'),
+    `$1${mask}`,
+  ],
   // US tax ids in their usual dashed shapes (SSN or ITIN 123-45-6789, EIN 12-3456789), wherever they are.
   [/(?<![\d-])\d{3}-\d{2}-(\d{4})(?![\d-])/g, '***-**-$1'],
   [/(?<![\d-])\d{2}-\d{3}(\d{4})(?![\d-])/g, '**-***$1'],
@@ -205,7 +221,9 @@ const shapes: readonly [RegExp, string | ((...groups: string[]) => string)][] = 
 
 // A query parameter's name and ordinary text are no secrets to find (each keeps its place, so owners stay indices of the array).
 const matchable = (secret: Secret) =>
-  secret.queryName || secret.ordinary ? { value: '' } : { value: secret.value, forms: [...(secret.forms ?? []), ...(secret.keepLast4 ? [] : base64Forms(secret.value))] };
+  secret.queryName || secret.ordinary
+    ? { value: '' }
+    : { value: secret.value, forms: [...(secret.forms ?? []), ...(secret.keepLast4 ? [] : base64Forms(secret.value))] };
 const ordinaryOf = (secrets: readonly Secret[]) => secrets.filter((secret) => secret.ordinary).map((secret) => secret.value);
 
 // One matcher per secrets array: the vault hands out the same array while nothing changed, and when a
@@ -215,7 +233,8 @@ const ordinaryOf = (secrets: readonly Secret[]) => secrets.filter((secret) => se
 const matchers = new WeakMap<readonly Secret[], SecretMatcher>();
 const heads = new Set<{ secrets: readonly Secret[]; matcher: SecretMatcher }>();
 const mostHeads = 256;
-const startsWith = (secrets: readonly Secret[], prefix: readonly Secret[]) => secrets.length > prefix.length && prefix.every((secret, i) => secrets[i] === secret);
+const startsWith = (secrets: readonly Secret[], prefix: readonly Secret[]) =>
+  secrets.length > prefix.length && prefix.every((secret, i) => secrets[i] === secret);
 function matcherFor(secrets: readonly Secret[]): SecretMatcher {
   let matcher = matchers.get(secrets);
   if (matcher) return matcher;
@@ -317,7 +336,10 @@ export function maskAccountNumbers(text: string): string {
     if (/^\d{4}-\d{2}-\d{2}$/.test(run)) return `${run.slice(0, 4)}-••-••`;
     const digits = run.replace(/\D/g, '');
     const masked = maskKeepingLast4(digits);
-    const before = text.slice(Math.max(0, at - 8), at).trimEnd().at(-1);
+    const before = text
+      .slice(Math.max(0, at - 8), at)
+      .trimEnd()
+      .at(-1);
     const after = text.slice(at + run.length, at + run.length + 8).trimStart()[0];
     const bareNumber = before !== undefined && ':[,'.includes(before) && (after === undefined || ',]}'.includes(after));
     return bareNumber ? JSON.stringify(masked) : masked;

@@ -37,7 +37,19 @@ interface Canonical {
 const encoder = new TextEncoder();
 const hex = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
 const hexValue = (text: string, at: number, length: number) => Number.parseInt(text.slice(at, at + length), 16);
-const entities: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'", sol: '/', plus: '+', equals: '=', colon: ':', num: '#', percnt: '%' };
+const entities: Record<string, string> = {
+  quot: '"',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  apos: "'",
+  sol: '/',
+  plus: '+',
+  equals: '=',
+  colon: ':',
+  num: '#',
+  percnt: '%',
+};
 
 /** A-Z to a-z, and `+` to a space (form encoding): a decoded byte and a plain one compare the same. */
 const fold = (byte: number) => (byte >= 65 && byte <= 90 ? byte + 32 : byte === 43 ? 32 : byte);
@@ -98,7 +110,13 @@ export function canonical(text: string): Canonical {
     }
     if (c === 38 /* & */) {
       const entity = /^&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z]{2,6}));/.exec(text.slice(i, i + 12));
-      const decoded = !entity ? undefined : (entity[1] ? Number(entity[1]) : entity[2] ? Number.parseInt(entity[2], 16) : entities[entity[3]!.toLowerCase()]?.charCodeAt(0));
+      const decoded = !entity
+        ? undefined
+        : entity[1]
+          ? Number(entity[1])
+          : entity[2]
+            ? Number.parseInt(entity[2], 16)
+            : entities[entity[3]!.toLowerCase()]?.charCodeAt(0);
       if (entity && decoded !== undefined && Number.isFinite(decoded) && decoded <= 0x10ffff) {
         pushCodePoint(decoded, i, i + entity[0].length);
         i += entity[0].length;
@@ -220,7 +238,8 @@ export class SecretMatcher {
           const from = at - back;
           const to = at + ahead;
           covered.set(index, to);
-          if (to - from >= form.minRun && (to - from === form.units.length || !this.ordinaryFragment(index, offset - back, to - from))) hits.push({ from: start[from]!, to: end[to - 1]!, owner: form.owner });
+          if (to - from >= form.minRun && (to - from === form.units.length || !this.ordinaryFragment(index, offset - back, to - from)))
+            hits.push({ from: start[from]!, to: end[to - 1]!, owner: form.owner });
         }
       }
     }

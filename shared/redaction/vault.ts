@@ -53,7 +53,9 @@ export class Vault {
   }
 
   private learnSecrets(secrets: readonly Secret[]): void {
-    const fresh = secrets.map((secret): ScopedSecret => (this.partner === undefined ? secret : { ...secret, partner: this.partner })).filter((secret) => !this.known.has(keyOf(secret)));
+    const fresh = secrets
+      .map((secret): ScopedSecret => (this.partner === undefined ? secret : { ...secret, partner: this.partner }))
+      .filter((secret) => !this.known.has(keyOf(secret)));
     if (fresh.length === 0) return;
     for (const secret of fresh) this.remember(secret);
     if (this.file) appendFileSync(this.file, fresh.map((secret) => `${JSON.stringify(secret)}\n`).join(''), { mode: 0o600 });

@@ -55,7 +55,9 @@ test.beforeAll(async () => {
       case 'GET /meta-refresh':
         return html(`<p>Redirecting…</p><meta http-equiv="refresh" content="0;url=${toPlatform('meta')}">`);
       case 'GET /script':
-        return html(`<button id="go">Continue</button><script>document.getElementById('go').onclick = () => setTimeout(() => { location.href = ${JSON.stringify(toPlatform('script'))}; }, 50);</script>`);
+        return html(
+          `<button id="go">Continue</button><script>document.getElementById('go').onclick = () => setTimeout(() => { location.href = ${JSON.stringify(toPlatform('script'))}; }, 50);</script>`,
+        );
       default:
         return html('<p>Not found</p>');
     }
@@ -91,7 +93,13 @@ test('the browser code source logs in, captures a working code at the auth URL, 
     const handed = [second];
     const http = httpClient({ timeoutMs: 5000 });
     const handOut = { next: async () => handed.shift()! };
-    const result = await tokenExchangeProbes[0]!.run({ profile, http, codes: handOut, now: () => new Date('2026-06-01T12:00:00Z'), workerExchange: workerExchangeOnce(http, { profile, codes: handOut }) });
+    const result = await tokenExchangeProbes[0]!.run({
+      profile,
+      http,
+      codes: handOut,
+      now: () => new Date('2026-06-01T12:00:00Z'),
+      workerExchange: workerExchangeOnce(http, { profile, codes: handOut }),
+    });
     expect(notPassing(result.findings)).toEqual([]);
   } finally {
     await codes.close?.();
@@ -124,9 +132,14 @@ test('a login that never reaches the auth URL is a clear set-up error', async ({
   const codes = browserCodes(login('wrong password', 2000), () => playwright.chromium.launch(chromiumLaunchOptions()));
   try {
     // Where it was when time ran out depends on the machine's load; that it says so does not.
-    const error = await codes.next().then(() => undefined, (thrown: unknown) => thrown);
+    const error = await codes.next().then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
     expect(error).toBeInstanceOf(CodeSourceError);
-    expect((error as Error).message).toMatch(/^"codes\.browser": the app did not navigate to "authUrl" \(\S+\) within 2000 ms of the login steps; (all 4 steps ran|it was at step \d of 4 \(.*\))$/);
+    expect((error as Error).message).toMatch(
+      /^"codes\.browser": the app did not navigate to "authUrl" \(\S+\) within 2000 ms of the login steps; (all 4 steps ran|it was at step \d of 4 \(.*\))$/,
+    );
     expect((error as Error).message).toContain(authUrl);
   } finally {
     await codes.close?.();
@@ -134,14 +147,23 @@ test('a login that never reaches the auth URL is a clear set-up error', async ({
 });
 
 test('a step that fails names the step, never its value, and keeps a screenshot of the page', async ({ playwright }) => {
-  const steps: BrowserCodes['steps'] = [{ goto: `${partner.origin}/login` }, { fill: '#username', value: 'complete' }, { fill: '#no-such-field', value: 'typed-secret-value' }];
+  const steps: BrowserCodes['steps'] = [
+    { goto: `${partner.origin}/login` },
+    { fill: '#username', value: 'complete' },
+    { fill: '#no-such-field', value: 'typed-secret-value' },
+  ];
   const codes = browserCodes({ authUrl, timeoutMs: 5000, steps }, () => playwright.chromium.launch(chromiumLaunchOptions()));
   try {
-    const error = await codes.next().then(() => undefined, (thrown: unknown) => thrown);
+    const error = await codes.next().then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
     expect(error).toBeInstanceOf(CodeSourceError);
     const { message, screenshot } = error as CodeSourceError;
     // Whichever comes first, the step's own timeout or the login's, the message names the step.
-    expect(message).toMatch(/^"codes\.browser": (step 3 of 3 \(\{"fill": "#no-such-field"\}\) failed: page\.fill: Timeout 5000ms exceeded|the app did not navigate .* it was at step 3 of 3 \(\{"fill": "#no-such-field"\}\))/);
+    expect(message).toMatch(
+      /^"codes\.browser": (step 3 of 3 \(\{"fill": "#no-such-field"\}\) failed: page\.fill: Timeout 5000ms exceeded|the app did not navigate .* it was at step 3 of 3 \(\{"fill": "#no-such-field"\}\))/,
+    );
     expect(message).not.toContain('typed-secret-value');
     expect(screenshot?.subarray(1, 4).toString()).toBe('PNG');
   } finally {

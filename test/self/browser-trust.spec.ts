@@ -21,7 +21,8 @@ import { referenceProfile } from '../support/profiles';
 const tlsDir = path.resolve('test/support/tls');
 const pem = (name: string) => readFileSync(path.join(tlsDir, `${name}.pem`), 'utf8');
 const caFile = path.join(tlsDir, 'ca.pem');
-const page = (_request: IncomingMessage, response: ServerResponse) => response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>platform</title><main>signed in</main>');
+const page = (_request: IncomingMessage, response: ServerResponse) =>
+  response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>platform</title><main>signed in</main>');
 
 const servers: Server[] = [];
 async function listen(server: Server, scheme: 'http' | 'https'): Promise<string> {
@@ -48,14 +49,28 @@ test('a private CA given as "caFile": Chromium trusts it as a CA, and refuses wh
   const trust = await browserTrust(platformAt(valid));
   expect(trust.untrusted).toEqual([]);
   expect(trust.env?.HOME).toContain('partner-certify-browser-');
-  for (const [env, opens] of [[trust.env, true], [undefined, false]] as const) {
+  for (const [env, opens] of [
+    [trust.env, true],
+    [undefined, false],
+  ] as const) {
     const browser = await playwright.chromium.launch({ ...chromiumLaunchOptions(), ...(env ? { env } : {}) });
     try {
       const tab = await browser.newPage();
-      const outcome = await tab.goto(valid).then((response) => String(response?.status()), (error: Error) => error.message);
+      const outcome = await tab.goto(valid).then(
+        (response) => String(response?.status()),
+        (error: Error) => error.message,
+      );
       expect(outcome, `trusting ${env ? 'the CA' : 'nothing'}`).toMatch(opens ? /^200$/ : /ERR_CERT_AUTHORITY_INVALID/);
       // The browser checks name, chain and dates itself: trusting the CA vouches for no other certificate.
-      if (opens) for (const [origin, error] of Object.entries(refusedBy)) expect(await tab.goto(origin).then(() => 'opened', (e: Error) => e.message), origin).toMatch(error);
+      if (opens)
+        for (const [origin, error] of Object.entries(refusedBy))
+          expect(
+            await tab.goto(origin).then(
+              () => 'opened',
+              (e: Error) => e.message,
+            ),
+            origin,
+          ).toMatch(error);
     } finally {
       await browser.close();
     }
@@ -67,11 +82,22 @@ test('a private CA given as "caFile": Chromium trusts it as a CA, and refuses wh
 
 test('the origins verified are every https origin the browser opens: the platform, the partner app and its login, the codes.browser login', () => {
   const profile: Profile = {
-    ...platformAt('https://api.platform.example', { authUrl: 'https://app.platform.example/sso/{partnerName}?code={code}', appOrigins: ['https://app.platform.example'] }),
-    codes: { browser: { authUrl: 'https://app.platform.example/sso/acme', timeoutMs: 10_000, steps: [{ goto: 'https://login.acme.example/start' }, { click: '#go' }] } },
+    ...platformAt('https://api.platform.example', {
+      authUrl: 'https://app.platform.example/sso/{partnerName}?code={code}',
+      appOrigins: ['https://app.platform.example'],
+    }),
+    codes: {
+      browser: { authUrl: 'https://app.platform.example/sso/acme', timeoutMs: 10_000, steps: [{ goto: 'https://login.acme.example/start' }, { click: '#go' }] },
+    },
     partnerApp: { page: 'https://app.acme.example/payments', login: [{ goto: 'https://id.acme.example/login' }] },
   };
-  expect(browserOrigins(profile).sort()).toEqual(['https://api.platform.example', 'https://app.acme.example', 'https://app.platform.example', 'https://id.acme.example', 'https://login.acme.example']);
+  expect(browserOrigins(profile).sort()).toEqual([
+    'https://api.platform.example',
+    'https://app.acme.example',
+    'https://app.platform.example',
+    'https://id.acme.example',
+    'https://login.acme.example',
+  ]);
 });
 
 test("HTTP authentication is answered at the platform's origin only, and its credentials are learnt as secrets first", async ({ browser }) => {
@@ -85,10 +111,20 @@ test("HTTP authentication is answered at the platform's origin only, and its cre
   const other = await listen(createHttpServer(guarded('other')), 'http');
   const profile = platformAt(platform, { httpCredentials: { username: 'integration', password: 'sandbox-door-7Kq' } });
   const learnt: string[] = [];
-  const ctx = { profile, http: httpClient({ timeoutMs: 5000 }), platform: platformOf(profile.platform!), browser, learn: (values: readonly string[]) => learnt.push(...values) } as unknown as BrowserProbeContext;
+  const ctx = {
+    profile,
+    http: httpClient({ timeoutMs: 5000 }),
+    platform: platformOf(profile.platform!),
+    browser,
+    learn: (values: readonly string[]) => learnt.push(...values),
+  } as unknown as BrowserProbeContext;
   const statuses: Record<string, string> = {};
   await inBrowser(ctx, 'http-credentials', async (session) => {
-    const open = (url: string) => session.page.goto(url).then((response) => String(response?.status()), (error: Error) => error.message.split('\n')[0]!);
+    const open = (url: string) =>
+      session.page.goto(url).then(
+        (response) => String(response?.status()),
+        (error: Error) => error.message.split('\n')[0]!,
+      );
     statuses.platform = await open(platform);
     statuses.other = await open(other);
     return [];

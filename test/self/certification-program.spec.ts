@@ -19,20 +19,33 @@ import { tempDir } from '../support/temp';
  */
 
 // A waiver runs at most 180 days: this one, 90.
-const waiverTerms = { reason: "the spec's name pattern refuses O'Brien; the platform accepts apostrophes since release 7.2", approvedBy: 'Dana Ruiz, platform integration', expires: new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10) };
+const waiverTerms = {
+  reason: "the spec's name pattern refuses O'Brien; the platform accepts apostrophes since release 7.2",
+  approvedBy: 'Dana Ruiz, platform integration',
+  expires: new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10),
+};
 const profileOf = (faults: readonly Fault[]) => endpointsOf(referenceProfile('http://127.0.0.1:4400', faults));
 function fleet(alphaFaults: readonly Fault[]) {
   const dir = partnersDir({ alpha: profileOf(alphaFaults), bravo: profileOf(['apostrophe-last-name']), charlie: profileOf(['expires-in-string']) });
-  writeFileSync(path.join(dir, 'bravo.waivers.json'), JSON.stringify({ $schema: '../partners/waivers.schema.json', waivers: [{ rule: 'account-info/user.lastName/pattern', ...waiverTerms }] }));
+  writeFileSync(
+    path.join(dir, 'bravo.waivers.json'),
+    JSON.stringify({ $schema: '../partners/waivers.schema.json', waivers: [{ rule: 'account-info/user.lastName/pattern', ...waiverTerms }] }),
+  );
   return dir;
 }
 
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
 const signingKey = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 let history: string;
-const env = (dir: string) => ({ PARTNERS_DIR: dir, CERTIFY_HISTORY_DIR: history, CERTIFY_SIGNING_KEY: signingKey, CERTIFY_SIGNER: 'Platform integration team' });
+const env = (dir: string) => ({
+  PARTNERS_DIR: dir,
+  CERTIFY_HISTORY_DIR: history,
+  CERTIFY_SIGNING_KEY: signingKey,
+  CERTIFY_SIGNER: 'Platform integration team',
+});
 const projects = ['--project=alpha', '--project=bravo', '--project=charlie'];
-const certificationOf = (run: NestedRun, partner: string) => JSON.parse(readFileSync(path.join(run.out, 'certification', partner, 'certification.json'), 'utf8')) as Certification;
+const certificationOf = (run: NestedRun, partner: string) =>
+  JSON.parse(readFileSync(path.join(run.out, 'certification', partner, 'certification.json'), 'utf8')) as Certification;
 
 test.describe.configure({ mode: 'serial' });
 let first: NestedRun;
@@ -48,7 +61,11 @@ test('three partners: certified, certified with a waived failure, not certified;
   expect(bravo.verdict).toBe('CERTIFIED');
   expect(bravo.summary).toMatch(/^CERTIFIED with 1 waiver: .*1 rule waived \(1 waiver used\)/);
   expect(bravo.rules.find((rule) => rule.id === 'account-info/user.lastName/pattern')?.outcome).toBe('waived');
-  expect(bravo.findings.filter((f) => f.outcome === 'waived').map((f) => [f.rule, f.waivedOutcome, f.waiver?.approvedBy])).toContainEqual(['account-info/user.lastName/pattern', 'failed', waiverTerms.approvedBy]);
+  expect(bravo.findings.filter((f) => f.outcome === 'waived').map((f) => [f.rule, f.waivedOutcome, f.waiver?.approvedBy])).toContainEqual([
+    'account-info/user.lastName/pattern',
+    'failed',
+    waiverTerms.approvedBy,
+  ]);
   expect(bravo.waivers).toEqual([expect.objectContaining({ waiver: 1, status: 'used', ...waiverTerms })]);
   expect(certificationOf(first, 'charlie').verdict).toBe('NOT CERTIFIED');
   expect(first.stdout).toContain(`bravo: ${bravo.summary}`);
@@ -84,7 +101,10 @@ test('a second run where one partner regresses: the overview shows both runs and
   const row = page.locator('tr.partner[data-partner="alpha"]');
   await expect(row).toHaveClass(/regressed/);
   await expect(row).toContainText('account-info/company.address.line1/po-box regressed');
-  expect(await row.locator('.history .run').evaluateAll((runs: Element[]) => runs.map((run) => run.className))).toEqual(['run v-CERTIFIED', 'run v-NOT-CERTIFIED']);
+  expect(await row.locator('.history .run').evaluateAll((runs: Element[]) => runs.map((run) => run.className))).toEqual([
+    'run v-CERTIFIED',
+    'run v-NOT-CERTIFIED',
+  ]);
   await expect(page.locator('tr.partner[data-partner="bravo"]')).toContainText('1 (1 waiver)');
   expect(requests).toEqual([`file://${file}`]);
   const shot = testInfo.outputPath('fleet-overview.png');
@@ -97,7 +117,9 @@ test('a second run where one partner regresses: the overview shows both runs and
   // A certificate that rests on a waiver is never read as a clean one: its own words and colour.
   await expect(page.locator('#verdict')).toHaveClass(/certified-waived/);
   await expect(page.locator('#verdict strong')).toHaveText('CERTIFIED with 1 waiver');
-  await expect(page.locator('tr[data-rule="account-info/user.lastName/pattern"]')).toContainText(`Waived by waiver #1 (${waiverTerms.reason}; approved by ${waiverTerms.approvedBy}, until ${waiverTerms.expires})`);
+  await expect(page.locator('tr[data-rule="account-info/user.lastName/pattern"]')).toContainText(
+    `Waived by waiver #1 (${waiverTerms.reason}; approved by ${waiverTerms.approvedBy}, until ${waiverTerms.expires})`,
+  );
   await expect(page.locator('#waivers tr.waiver')).toHaveAttribute('data-status', 'used');
   await page.close();
 });
@@ -108,7 +130,11 @@ test('a run of one partner keeps every partner with a report on the overview; a 
   const third = await runPlaywright(['--project=alpha'], { ...env(fleet([])), CERTIFICATION_REPORT_DIR: folder }, { reporters: ['certification'] });
   expect(third.code).toBe(0);
   const overview = overviewSchema.parse(JSON.parse(readFileSync(path.join(folder, 'index.json'), 'utf8')));
-  expect(overview.partners.map((p) => [p.partner, p.verdict])).toEqual([['alpha', 'CERTIFIED'], ['bravo', 'CERTIFIED'], ['charlie', 'NOT CERTIFIED']]);
+  expect(overview.partners.map((p) => [p.partner, p.verdict])).toEqual([
+    ['alpha', 'CERTIFIED'],
+    ['bravo', 'CERTIFIED'],
+    ['charlie', 'NOT CERTIFIED'],
+  ]);
   expect(overview.partners[0]!.fixed).toEqual(['account-info/company.address.line1/po-box', 'account-info/company.legalAddress.line1/po-box']);
   const page = await browser.newPage();
   await page.goto(`file://${path.join(folder, 'index.html')}`);
@@ -150,8 +176,10 @@ test('npm run verify: a signed run verifies, with who signed, when and the verdi
   }
 });
 
-test("the HAR holds every exchange of the run, with timings, and is valid HAR 1.2 (har-schema)", async () => {
-  const har = JSON.parse(readFileSync(path.join(first.out, 'certification', 'alpha', 'exchanges.har'), 'utf8')) as { log: { entries: { startedDateTime: string; time: number; request: { url: string }; comment: string }[] } };
+test('the HAR holds every exchange of the run, with timings, and is valid HAR 1.2 (har-schema)', async () => {
+  const har = JSON.parse(readFileSync(path.join(first.out, 'certification', 'alpha', 'exchanges.har'), 'utf8')) as {
+    log: { entries: { startedDateTime: string; time: number; request: { url: string }; comment: string }[] };
+  };
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);
   const json = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as object;
@@ -165,22 +193,32 @@ test("the HAR holds every exchange of the run, with timings, and is valid HAR 1.
   expect(har.log.entries.length).toBe(alpha.latency.reduce((sum, row) => sum + row.requests, 0));
   expect(new Set(har.log.entries.map((entry) => entry.comment))).toEqual(new Set(alpha.tests.filter((t) => t.status === 'passed').map((t) => t.title)));
   expect(har.log.entries.every((entry) => entry.time >= 0)).toBe(true);
-  console.log(`exchanges.har of the reference run: ${har.log.entries.length} entries, valid HAR 1.2 (har-schema ${(json('node_modules/har-schema/package.json') as { version: string }).version})`);
+  console.log(
+    `exchanges.har of the reference run: ${har.log.entries.length} entries, valid HAR 1.2 (har-schema ${(json('node_modules/har-schema/package.json') as { version: string }).version})`,
+  );
 });
 
 test('--last-failed re-runs what failed: the report says it is partial and which tests ran, and never CERTIFIED', async () => {
   test.setTimeout(120_000);
   // charlie's fault fixed; Playwright's record of what failed is the second run's.
   const lastRun = path.join(second.out, 'test-results', '.last-run.json');
-  const rerun = await runPlaywright(['--project=charlie', '--last-failed', `--last-failed-file=${lastRun}`], env(partnersDir({ charlie: profileOf([]) })), { reporters: ['certification'] });
+  const rerun = await runPlaywright(['--project=charlie', '--last-failed', `--last-failed-file=${lastRun}`], env(partnersDir({ charlie: profileOf([]) })), {
+    reporters: ['certification'],
+  });
   const charlie = certificationOf(rerun, 'charlie');
   expect(rerun.code).toBe(0);
   expect(charlie.verdict).toBe('PARTIAL');
-  const failedBefore = certificationOf(second, 'charlie').tests.filter((t) => t.status === 'failed').map((t) => t.title);
+  const failedBefore = certificationOf(second, 'charlie')
+    .tests.filter((t) => t.status === 'failed')
+    .map((t) => t.title);
   const total = certificationOf(second, 'charlie').tests.length;
   expect(charlie.partial?.reason).toBe(`${total - failedBefore.length} of the partner's ${total} tests were left out of the run`);
   expect(charlie.partial?.ran.sort()).toEqual(failedBefore.sort());
-  expect(charlie.summary).toMatch(new RegExp(`^PARTIAL: partial run: ${failedBefore.length} tests? ran \\(${total - failedBefore.length} of the partner's ${total} tests were left out of the run\\); run them all to certify`));
+  expect(charlie.summary).toMatch(
+    new RegExp(
+      `^PARTIAL: partial run: ${failedBefore.length} tests? ran \\(${total - failedBefore.length} of the partner's ${total} tests were left out of the run\\); run them all to certify`,
+    ),
+  );
   expect(readFileSync(path.join(rerun.out, 'certification', 'charlie', 'certification.html'), 'utf8')).toContain('A partial run');
 });
 
@@ -189,7 +227,15 @@ test('two shards merged: each shard is partial and kept out of the history; the 
   const dir = partnersDir({ delta: profileOf([]) });
   const shardHistory = tempDir('shard-history-');
   // One run, so one CERTIFY_RUN_ID on every shard, as a CI run's id would be.
-  const shards = await Promise.all([1, 2].map((n) => runPlaywright(['--project=delta', `--shard=${n}/2`], { ...env(dir), CERTIFY_HISTORY_DIR: shardHistory, CERTIFY_RUN_ID: 'ci-run-4711' }, { reporters: ['certification', 'blob'] })));
+  const shards = await Promise.all(
+    [1, 2].map((n) =>
+      runPlaywright(
+        ['--project=delta', `--shard=${n}/2`],
+        { ...env(dir), CERTIFY_HISTORY_DIR: shardHistory, CERTIFY_RUN_ID: 'ci-run-4711' },
+        { reporters: ['certification', 'blob'] },
+      ),
+    ),
+  );
   for (const [index, shard] of shards.entries()) {
     const partial = certificationOf(shard, 'delta');
     expect(partial.verdict, partial.summary).toBe('PARTIAL');
@@ -197,18 +243,25 @@ test('two shards merged: each shard is partial and kept out of the history; the 
   }
   expect(readdirSync(shardHistory)).toEqual([]);
   const blobs = tempDir('blobs-');
-  for (const [index, shard] of shards.entries()) copyFileSync(path.join(shard.out, 'blob-report', readdirSync(path.join(shard.out, 'blob-report'))[0]!), path.join(blobs, `shard-${index + 1}.zip`));
+  for (const [index, shard] of shards.entries())
+    copyFileSync(path.join(shard.out, 'blob-report', readdirSync(path.join(shard.out, 'blob-report'))[0]!), path.join(blobs, `shard-${index + 1}.zip`));
   const merged = tempDir('merged-');
-  const merge = spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'merge-reports', `--reporter=${path.resolve('reports/certification-reporter.ts')}`, blobs], {
-    encoding: 'utf8',
-    env: { ...process.env, ...env(dir), CERTIFY_HISTORY_DIR: shardHistory, CERTIFICATION_REPORT_DIR: merged },
-  });
+  const merge = spawnSync(
+    process.execPath,
+    ['node_modules/@playwright/test/cli.js', 'merge-reports', `--reporter=${path.resolve('reports/certification-reporter.ts')}`, blobs],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, ...env(dir), CERTIFY_HISTORY_DIR: shardHistory, CERTIFICATION_REPORT_DIR: merged },
+    },
+  );
   expect(merge.status, merge.stderr).toBe(0);
   const certification = JSON.parse(readFileSync(path.join(merged, 'delta', 'certification.json'), 'utf8')) as Certification;
   expect(certification.summary).toMatch(/^CERTIFIED: /);
   expect(certification.partial).toBeNull();
   expect(certification.run).toMatchObject({ id: 'ci-run-4711', shards: { total: 2, merged: [1, 2] } });
-  expect(overviewSchema.parse(JSON.parse(readFileSync(path.join(merged, 'index.json'), 'utf8'))).partners.map((p) => [p.partner, p.verdict])).toEqual([['delta', 'CERTIFIED']]);
+  expect(overviewSchema.parse(JSON.parse(readFileSync(path.join(merged, 'index.json'), 'utf8'))).partners.map((p) => [p.partner, p.verdict])).toEqual([
+    ['delta', 'CERTIFIED'],
+  ]);
   expect(readdirSync(path.join(shardHistory, 'delta'))).toHaveLength(1);
 });
 
@@ -218,7 +271,11 @@ test('--list, and a run that reaches no test of a partner, write no report, no o
   const listed = await runPlaywright(['--project=foxtrot', '--list'], { ...env(dir), CERTIFY_HISTORY_DIR: history }, { reporters: ['certification'] });
   expect(listed.code).toBe(0);
   expect(listed.stdout).toContain('Total: ');
-  const nothingRan = await runPlaywright(['--project=foxtrot', '-g', 'no test has this title'], { ...env(dir), CERTIFY_HISTORY_DIR: history }, { reporters: ['certification'] });
+  const nothingRan = await runPlaywright(
+    ['--project=foxtrot', '-g', 'no test has this title'],
+    { ...env(dir), CERTIFY_HISTORY_DIR: history },
+    { reporters: ['certification'] },
+  );
   for (const run of [listed, nothingRan]) expect(existsSync(path.join(run.out, 'certification'))).toBe(false);
   expect(readdirSync(history)).toEqual([]);
 });
@@ -226,8 +283,14 @@ test('--list, and a run that reaches no test of a partner, write no report, no o
 test('a signing key that cannot be used fails the run, saying why and how to make one; the reports are written unsigned', async () => {
   const dir = partnersDir({ echo: profileOf([]) });
   const ecKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const run = await runPlaywright(['--project=echo', 'suites/funding-sources.spec.ts'], { ...env(dir), CERTIFY_SIGNING_KEY: ecKey }, { reporters: ['certification'] });
+  const run = await runPlaywright(
+    ['--project=echo', 'suites/funding-sources.spec.ts'],
+    { ...env(dir), CERTIFY_SIGNING_KEY: ecKey },
+    { reporters: ['certification'] },
+  );
   expect(run.code).toBe(1);
-  expect(run.stderr).toContain('CERTIFY_SIGNING_KEY is not an Ed25519 private key in PEM (PKCS#8) or JWK (it is an ec key); make one with: openssl genpkey -algorithm ed25519; the reports are written unsigned');
+  expect(run.stderr).toContain(
+    'CERTIFY_SIGNING_KEY is not an Ed25519 private key in PEM (PKCS#8) or JWK (it is an ec key); make one with: openssl genpkey -algorithm ed25519; the reports are written unsigned',
+  );
   expect(readdirSync(path.join(run.out, 'certification', 'echo')).sort()).toEqual(['certification.html', 'certification.json', 'exchanges.har']);
 });

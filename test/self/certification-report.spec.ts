@@ -26,7 +26,8 @@ function referenceAs(name: string, switchedOn: readonly Fault[] = []) {
 }
 const faultyProfile = (name: string) => referenceAs(name, faults);
 
-const readCertification = (run: NestedRun, project: string) => JSON.parse(readFileSync(path.join(run.out, 'certification', project, 'certification.json'), 'utf8')) as Certification;
+const readCertification = (run: NestedRun, project: string) =>
+  JSON.parse(readFileSync(path.join(run.out, 'certification', project, 'certification.json'), 'utf8')) as Certification;
 
 function validate(certification: unknown) {
   const ajv = new Ajv2020({ allErrors: true, strict: false });
@@ -47,10 +48,15 @@ test('a partner with faults switched on is NOT CERTIFIED, with the counts, its f
   validate(certification);
   expect(certification.verdict).toBe('NOT CERTIFIED');
   const failedRules = certification.rules.filter((rule) => rule.outcome === 'failed').map((rule) => rule.id);
-  expect(failedRules).toEqual(expect.arrayContaining(['token-exchange/expires-in', 'account-info/user.lastName/pattern', 'account-info/company.address.line1/po-box']));
+  expect(failedRules).toEqual(
+    expect.arrayContaining(['token-exchange/expires-in', 'account-info/user.lastName/pattern', 'account-info/company.address.line1/po-box']),
+  );
   // One defect, one failure: the platform rightly refuses the account information at sign-on by code, so the
   // browser's code-path rules are blocked by the field rule that failed first, not failed a second time.
-  expect(certification.rules.find((rule) => rule.id === 'sign-on/app/shown')).toMatchObject({ outcome: 'not-checked', blockedBy: expect.stringMatching(/^account-info\//) });
+  expect(certification.rules.find((rule) => rule.id === 'sign-on/app/shown')).toMatchObject({
+    outcome: 'not-checked',
+    blockedBy: expect.stringMatching(/^account-info\//),
+  });
   expect(certification.counts.failed).toBe(failedRules.length);
   expect(certification.counts.testsNotCompleted).toBe(0);
   const partnerRules = allRules.filter((rule) => rule.owner === 'partner').length;
@@ -63,12 +69,30 @@ test('a partner with faults switched on is NOT CERTIFIED, with the counts, its f
   expect(faulty.stdout).toMatch(/report: .*certification[/\\]faulty[/\\]certification\.html/);
   // Every finding carries its rule, field, clause, level, outcome, message, impact and test.
   const base = 'clause,field,impact,level,message,outcome,rule,test';
-  expect(new Set(certification.findings.map((finding) => Object.keys(finding).filter((key) => key !== 'code' && key !== 'params' && key !== 'blockedBy').sort().join()))).toEqual(new Set([base]));
+  expect(
+    new Set(
+      certification.findings.map((finding) =>
+        Object.keys(finding)
+          .filter((key) => key !== 'code' && key !== 'params' && key !== 'blockedBy')
+          .sort()
+          .join(),
+      ),
+    ),
+  ).toEqual(new Set([base]));
   // A field rule's problem also says what kind it is and the values it quotes, as data.
   const structured = certification.findings.filter((finding) => finding.code !== undefined);
   expect(structured.length).toBeGreaterThan(0);
-  expect(structured.find((finding) => finding.rule === 'account-info/user.lastName/pattern')).toMatchObject({ code: 'pattern', params: { value: '"O\'Brien"' } });
-  expect(certification.run).toMatchObject({ partner: 'faulty', status: 'failed', node: process.version, playwright: expect.stringMatching(/^1\.\d+/), chromium: expect.stringMatching(/^chromium \d+/) });
+  expect(structured.find((finding) => finding.rule === 'account-info/user.lastName/pattern')).toMatchObject({
+    code: 'pattern',
+    params: { value: '"O\'Brien"' },
+  });
+  expect(certification.run).toMatchObject({
+    partner: 'faulty',
+    status: 'failed',
+    node: process.version,
+    playwright: expect.stringMatching(/^1\.\d+/),
+    chromium: expect.stringMatching(/^chromium \d+/),
+  });
   expect(certification.run.targets['token exchange']).toContain('/faults/expires-in-string');
   expect(certification.latency.find((row) => row.endpoint === 'token exchange')).toMatchObject({ requests: expect.any(Number), p50Ms: expect.any(Number) });
   expect(certification.latency.filter((row) => !(row.p50Ms <= row.p95Ms && row.p95Ms <= row.maxMs))).toEqual([]);
@@ -102,11 +126,20 @@ test('the HTML report opens offline in Chromium: the banner, failures first, evi
   // Personal data masked, except the field a failure names.
   await expect(page.locator('#evidence')).not.toContainText('ada.lovelace@example.com');
   await expect(page.locator('#evidence')).toContainText('"email": "a•••@example.com"');
-  await expect(page.locator(`#${'test-account-information-passes-every-field-rule-of-spec-2-3-alike-on-a-second-call'}`)).toContainText('"lastName": "O\'Brien"');
+  await expect(page.locator(`#${'test-account-information-passes-every-field-rule-of-spec-2-3-alike-on-a-second-call'}`)).toContainText(
+    '"lastName": "O\'Brien"',
+  );
   // The first screen is what to do: the root causes only, each once, what they blocked folded under them.
   const fixFirst = page.locator('#fix-first > ol > li');
-  expect((await fixFirst.evaluateAll((items) => items.map((item) => item.getAttribute('data-rule')))).sort()).toEqual(['account-info/company.address.line1/po-box', 'account-info/company.legalAddress.line1/po-box', 'account-info/user.lastName/pattern', 'token-exchange/expires-in']);
-  await expect(page.locator('#fix-first li[data-rule="account-info/user.lastName/pattern"]')).toContainText(/\d+ rules? could not be judged until this is fixed/);
+  expect((await fixFirst.evaluateAll((items) => items.map((item) => item.getAttribute('data-rule')))).sort()).toEqual([
+    'account-info/company.address.line1/po-box',
+    'account-info/company.legalAddress.line1/po-box',
+    'account-info/user.lastName/pattern',
+    'token-exchange/expires-in',
+  ]);
+  await expect(page.locator('#fix-first li[data-rule="account-info/user.lastName/pattern"]')).toContainText(
+    /\d+ rules? could not be judged until this is fixed/,
+  );
   await expect(page.locator('#fix-first')).not.toContainText('sign-on/app/shown: ');
   expect((await page.locator('#fix-first').boundingBox())!.y).toBeLessThan(700);
   // Passed rules are folded, each with what it requires; a note shows what it noted.
@@ -139,14 +172,22 @@ test('--compare names what was fixed, what regressed and what is new since the p
   // The previous run failed these; this one runs the conformant reference partner under the same name.
   const previous = path.join(faulty.out, 'certification', 'faulty', 'certification.json');
   const before = readCertification(faulty, 'faulty');
-  const run = await runPlaywright(['--project=faulty', 'suites/token-exchange.spec.ts', 'suites/account-info.spec.ts'], { PARTNERS_DIR: referenceAs('faulty'), CERTIFY_COMPARE: previous }, { reporters: ['certification'] });
+  const run = await runPlaywright(
+    ['--project=faulty', 'suites/token-exchange.spec.ts', 'suites/account-info.spec.ts'],
+    { PARTNERS_DIR: referenceAs('faulty'), CERTIFY_COMPARE: previous },
+    { reporters: ['certification'] },
+  );
   const certification = readCertification(run, 'faulty');
   expect(certification.comparison?.previous.finishedAt).toBe(before.run.finishedAt);
   expect(certification.comparison?.fixed).toEqual(expect.arrayContaining(['token-exchange/expires-in', 'account-info/user.lastName/pattern']));
   expect(certification.comparison?.regressed).toEqual([]);
   expect(certification.comparison?.new).toEqual([]);
   // The other direction: the faulty run against this one shows them as regressions.
-  const back = await runPlaywright(['--project=faulty', 'suites/token-exchange.spec.ts'], { PARTNERS_DIR: faultyProfile('faulty'), CERTIFY_COMPARE: path.join(run.out, 'certification') }, { reporters: ['certification'] });
+  const back = await runPlaywright(
+    ['--project=faulty', 'suites/token-exchange.spec.ts'],
+    { PARTNERS_DIR: faultyProfile('faulty'), CERTIFY_COMPARE: path.join(run.out, 'certification') },
+    { reporters: ['certification'] },
+  );
   expect(readCertification(back, 'faulty').comparison?.regressed).toEqual(['token-exchange/expires-in']);
 });
 
@@ -155,7 +196,11 @@ test('a run that times out still writes both files, INCOMPLETE (never NOT CERTIF
   // A partner whose token endpoint never finishes its answer, and a run deadline long before any test's.
   const dir = partnersDir({ hanging: { ...endpointsOf(referenceProfile('http://127.0.0.1:4400', ['token-slow-drip'])), requestTimeoutMs: 60_000 } });
   // Past the preflight, whose mint request would drip too: what an unfinished run writes is judged here.
-  const run = await runPlaywright(['--project=hanging', '--global-timeout=15000', 'suites/token-exchange.spec.ts'], { PARTNERS_DIR: dir, CERTIFY_NO_PREFLIGHT: '1' }, { reporters: ['certification'] });
+  const run = await runPlaywright(
+    ['--project=hanging', '--global-timeout=15000', 'suites/token-exchange.spec.ts'],
+    { PARTNERS_DIR: dir, CERTIFY_NO_PREFLIGHT: '1' },
+    { reporters: ['certification'] },
+  );
   const certification = readCertification(run, 'hanging');
   validate(certification);
   expect(certification.run.status).toBe('timedout');
@@ -172,10 +217,16 @@ test('a run that times out still writes both files, INCOMPLETE (never NOT CERTIF
 test('a --reporter that would drop the certification reporter is refused before any test, naming --add-reporter; --add-reporter certifies', async () => {
   // Each in an output folder of its own: Playwright empties its output folder when a run starts, and the
   // default one holds every other test's.
-  const cli = (...args: string[]) => spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', `--output=${tempDir('refused-run-')}`, ...args], { encoding: 'utf8', env: { ...parentEnv(), CERTIFICATION_REPORT_DIR: tempDir('refused-') } });
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', `--output=${tempDir('refused-run-')}`, ...args], {
+      encoding: 'utf8',
+      env: { ...parentEnv(), CERTIFICATION_REPORT_DIR: tempDir('refused-') },
+    });
   const refused = cli('--project=reference', '--reporter=junit,dot');
   expect(refused.status).toBe(2);
-  expect(refused.stderr).toContain('--reporter=junit,dot replaces the configured reporters, and with them the certification reporter, which plans a certification and writes its report; add yours to the configured ones instead: --add-reporter=junit,dot');
+  expect(refused.stderr).toContain(
+    '--reporter=junit,dot replaces the configured reporters, and with them the certification reporter, which plans a certification and writes its report; add yours to the configured ones instead: --add-reporter=junit,dot',
+  );
   // The harness's own projects need no certification reporter.
   expect(cli('--project=unit', '--reporter=dot', 'test/unit/clauses.spec.ts').status).toBe(0);
   const added = await runPlaywright(['--project=reference', 'suites/funding-sources.spec.ts', '--add-reporter=dot'], {});

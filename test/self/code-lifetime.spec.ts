@@ -19,7 +19,9 @@ const certify = async (faults: Parameters<typeof referenceProfile>[1], slowCheck
   (await runProbes({ ...referenceProfile(partner.origin, faults), slowChecks, maxCodeLifetimeSeconds: 1 }, lifetimeProbe)).flatMap((result) => result.findings);
 
 test('the code-lifetime check is off unless asked for', async () => {
-  expect(lifetimeProbe[0]!.skipReason?.({ ...referenceProfile(partner.origin), slowChecks: false })).toBe('opt-in, as it holds a code for 10 min 5 s: run with --slow, or set "slowChecks": true');
+  expect(lifetimeProbe[0]!.skipReason?.({ ...referenceProfile(partner.origin), slowChecks: false })).toBe(
+    'opt-in, as it holds a code for 10 min 5 s: run with --slow, or set "slowChecks": true',
+  );
   expect(await certify([], false)).toEqual([]);
 });
 

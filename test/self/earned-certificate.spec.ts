@@ -30,7 +30,13 @@ const sandbox = 'http://127.0.0.1:4400';
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
 const signingPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const publicPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
-const signing = (dir: string, more: Record<string, string> = {}) => ({ PARTNERS_DIR: dir, CERTIFY_SIGNING_KEY: signingPem, CERTIFY_SIGNER: 'Platform integration team', CERTIFY_HISTORY_DIR: tempDir('history-'), ...more });
+const signing = (dir: string, more: Record<string, string> = {}) => ({
+  PARTNERS_DIR: dir,
+  CERTIFY_SIGNING_KEY: signingPem,
+  CERTIFY_SIGNER: 'Platform integration team',
+  CERTIFY_HISTORY_DIR: tempDir('history-'),
+  ...more,
+});
 const profileOf = (faults: readonly (Fault | LeakFault)[], origin = sandbox) => endpointsOf(referenceProfile(origin, faults));
 /** A partner that fails a MUST in a full run: it issues a token for "grant_type=password" without credentials. */
 const failsAMust = profileOf(['grants-without-credentials']);
@@ -39,12 +45,14 @@ const grantsTest = 'other grant types are refused, and none yields a token witho
 const certificationIn = (dir: string, partner: string) => JSON.parse(readFileSync(path.join(dir, partner, 'certification.json'), 'utf8')) as Certification;
 const certificationOf = (run: NestedRun, partner: string) => {
   // A run that wrote no certification says why: what it printed.
-  if (!existsSync(path.join(run.out, 'certification', partner, 'certification.json'))) throw new Error(`no certification of ${partner} (exit ${run.code}):\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
+  if (!existsSync(path.join(run.out, 'certification', partner, 'certification.json')))
+    throw new Error(`no certification of ${partner} (exit ${run.code}):\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
   return certificationIn(path.join(run.out, 'certification'), partner);
 };
 const tsx = path.resolve('node_modules/.bin/tsx');
 /** `npm run verify`, from `cwd` (where it looks for trusted-signers.pub). */
-const verify = (file: string, args: string[] = [], cwd = tempDir('verify-')) => spawnSync(tsx, [path.resolve('scripts/verify.ts'), file, ...args], { encoding: 'utf8', cwd });
+const verify = (file: string, args: string[] = [], cwd = tempDir('verify-')) =>
+  spawnSync(tsx, [path.resolve('scripts/verify.ts'), file, ...args], { encoding: 'utf8', cwd });
 const keyFile = (pem: string) => {
   const file = path.join(tempDir('keys-'), 'key.pub');
   writeFileSync(file, pem);
@@ -56,10 +64,14 @@ function merge(blobs: readonly string[], env: Record<string, string>): { status:
   const dir = tempDir('blobs-');
   for (const [index, blob] of blobs.entries()) copyFileSync(blob, path.join(dir, `blob-${index + 1}.zip`));
   const out = tempDir('merged-');
-  const merged = spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'merge-reports', `--reporter=${path.resolve('reports/certification-reporter.ts')}`, dir], {
-    encoding: 'utf8',
-    env: { ...process.env, ...env, CERTIFICATION_REPORT_DIR: out },
-  });
+  const merged = spawnSync(
+    process.execPath,
+    ['node_modules/@playwright/test/cli.js', 'merge-reports', `--reporter=${path.resolve('reports/certification-reporter.ts')}`, dir],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, ...env, CERTIFICATION_REPORT_DIR: out },
+    },
+  );
   return { status: merged.status, out, stdout: merged.stdout, stderr: merged.stderr };
 }
 const blobOf = (run: NestedRun) => path.join(run.out, 'blob-report', readdirSync(path.join(run.out, 'blob-report'))[0]!);
@@ -74,10 +86,20 @@ test.describe('1. a profile reads only what is its own', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      const dir = partnersDir({ thief: { tokenExchangeUrl: `${origin}/token`, accountInfoUrl: `${origin}/account`, tokenExchangeEncoding: 'form', clientSecret: 'env:CERTIFY_SIGNING_KEY', codes: { mintUrl: `${origin}/codes` } } });
+      const dir = partnersDir({
+        thief: {
+          tokenExchangeUrl: `${origin}/token`,
+          accountInfoUrl: `${origin}/account`,
+          tokenExchangeEncoding: 'form',
+          clientSecret: 'env:CERTIFY_SIGNING_KEY',
+          codes: { mintUrl: `${origin}/codes` },
+        },
+      });
       const run = await runPlaywright(['--project=thief'], signing(dir), { reporters: ['certification'] });
       expect(run.code).toBe(2);
-      expect(run.stderr).toContain('"clientSecret" reads env:CERTIFY_SIGNING_KEY, which is one of the harness\'s own variables (CERTIFY_…), which no profile may read');
+      expect(run.stderr).toContain(
+        '"clientSecret" reads env:CERTIFY_SIGNING_KEY, which is one of the harness\'s own variables (CERTIFY_…), which no profile may read',
+      );
       expect(requests).toBe(0);
       expect(existsSync(path.join(run.out, 'certification'))).toBe(false);
       expect(run.stdout + run.stderr).not.toContain(signingPem.split('\n')[1]!);
@@ -97,12 +119,13 @@ test.describe('2. CERTIFIED only for a whole run of the partner', () => {
     return { withGrants: ranGrants, without: shards.find((shard) => shard !== ranGrants)! };
   };
 
-  test('one shard\'s blob merged while the other never arrived: INCOMPLETE, naming the missing shard', async () => {
+  test("one shard's blob merged while the other never arrived: INCOMPLETE, naming the missing shard", async () => {
     test.setTimeout(180_000);
     // Today the partner fails a MUST; yesterday, under the same name, it did not.
     today.dir = partnersDir({ delta: failsAMust });
     const yesterdayDir = partnersDir({ delta: profileOf([]) });
-    const shardsOf = (dir: string, id: string) => [1, 2].map((n) => runPlaywright(['--project=delta', `--shard=${n}/2`], signing(dir, { CERTIFY_RUN_ID: id }), { reporters: ['certification', 'blob'] }));
+    const shardsOf = (dir: string, id: string) =>
+      [1, 2].map((n) => runPlaywright(['--project=delta', `--shard=${n}/2`], signing(dir, { CERTIFY_RUN_ID: id }), { reporters: ['certification', 'blob'] }));
     [today.shards, yesterday.shards] = await Promise.all([Promise.all(shardsOf(today.dir, 'ci-today')), Promise.all(shardsOf(yesterdayDir, 'ci-yesterday'))]);
     const { without } = split(today.shards);
     expect(certificationOf(without, 'delta').counts.failed).toBe(0);
@@ -110,7 +133,9 @@ test.describe('2. CERTIFIED only for a whole run of the partner', () => {
     expect(existsSync(path.join(merged.out, 'delta', 'certification.json')), `${merged.stdout}\n${merged.stderr}`).toBe(true);
     const cert = certificationIn(merged.out, 'delta');
     expect(cert.verdict, cert.summary).toBe('INCOMPLETE');
-    expect(cert.incomplete).toEqual(expect.arrayContaining([expect.stringMatching(/^shard \d of 2 is missing from the merge; gather every shard's blob report$/)]));
+    expect(cert.incomplete).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^shard \d of 2 is missing from the merge; gather every shard's blob report$/)]),
+    );
     expect(merged.status).toBe(1);
     // Signed as what it is, and the signature is genuine: verify accepts it with the trusted key.
     const verified = verify(path.join(merged.out, 'delta', 'certification.json'), ['--key', keyFile(publicPem)]);
@@ -118,12 +143,14 @@ test.describe('2. CERTIFIED only for a whole run of the partner', () => {
     expect(verified.stdout).toContain('verdict:   INCOMPLETE: ');
   });
 
-  test('an older run\'s passing shard merged with today\'s other shard: INCOMPLETE, two runs, dated by the tests', async () => {
+  test("an older run's passing shard merged with today's other shard: INCOMPLETE, two runs, dated by the tests", async () => {
     const before = Date.now();
     const merged = merge([blobOf(split(yesterday.shards).withGrants), blobOf(split(today.shards).without)], signing(today.dir));
     const cert = certificationIn(merged.out, 'delta');
     expect(cert.verdict, cert.summary).toBe('INCOMPLETE');
-    expect(cert.incomplete[0]).toBe('the results come from 2 different runs (ci-today, ci-yesterday); merge only the blobs of one run, whose shards all ran with one CERTIFY_RUN_ID');
+    expect(cert.incomplete[0]).toBe(
+      'the results come from 2 different runs (ci-today, ci-yesterday); merge only the blobs of one run, whose shards all ran with one CERTIFY_RUN_ID',
+    );
     expect(Date.parse(cert.run.finishedAt)).toBeLessThan(before);
   });
 
@@ -141,7 +168,11 @@ test.describe('2. CERTIFIED only for a whole run of the partner', () => {
   test('-G (grep-invert) and a value attached to -g leave tests out: PARTIAL, found by what ran, not by the options', async () => {
     test.setTimeout(120_000);
     const dir = partnersDir({ delta: failsAMust });
-    const runs = await Promise.all([['-G', 'other grant types'], ['-g^(?!.*other grant types)']].map((options) => runPlaywright(['--project=delta', ...options], signing(dir), { reporters: ['certification'] })));
+    const runs = await Promise.all(
+      [['-G', 'other grant types'], ['-g^(?!.*other grant types)']].map((options) =>
+        runPlaywright(['--project=delta', ...options], signing(dir), { reporters: ['certification'] }),
+      ),
+    );
     for (const run of runs) {
       const cert = certificationOf(run, 'delta');
       expect(cert.verdict, cert.summary).toBe('PARTIAL');
@@ -162,7 +193,9 @@ test.describe('2. CERTIFIED only for a whole run of the partner', () => {
       expect(cert.rules.find((rule) => rule.id === 'token-exchange/unknown-code-rejected')?.outcome).toBe('failed');
       const retried = cert.tests.find((t) => t.probe === 'token-exchange/unknown-code')!;
       expect(retried).toMatchObject({ status: 'passed', attempts: 2, earlierAttempts: [{ status: 'failed' }] });
-      expect(readFileSync(path.join(run.out, 'certification', 'delta', 'certification.html'), 'utf8')).toContain(`${retried.title}: 2 attempts, the last passed`);
+      expect(readFileSync(path.join(run.out, 'certification', 'delta', 'certification.html'), 'utf8')).toContain(
+        `${retried.title}: 2 attempts, the last passed`,
+      );
       expect(run.code).toBe(1);
     } finally {
       await partner.close();
@@ -173,7 +206,12 @@ test.describe('2. CERTIFIED only for a whole run of the partner', () => {
     test.setTimeout(120_000);
     const dir = partnersDir({ delta: { ...profileOf([]), tokenExchangeUrl: 'http://127.0.0.1:9/oauth/token' } });
     const expires = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
-    writeFileSync(path.join(dir, 'delta.waivers.json'), JSON.stringify({ waivers: [{ rule: 'token-exchange/transport', reason: 'the token endpoint is being moved', approvedBy: 'Dana Ruiz, platform integration', expires }] }));
+    writeFileSync(
+      path.join(dir, 'delta.waivers.json'),
+      JSON.stringify({
+        waivers: [{ rule: 'token-exchange/transport', reason: 'the token endpoint is being moved', approvedBy: 'Dana Ruiz, platform integration', expires }],
+      }),
+    );
     // Past the preflight, which would stop the run at the dead endpoint: what a waiver does to a run is judged here.
     const run = await runPlaywright(['--project=delta'], { ...signing(dir), CERTIFY_NO_PREFLIGHT: '1' }, { reporters: ['certification'] });
     const cert = certificationOf(run, 'delta');
@@ -185,7 +223,14 @@ test.describe('2. CERTIFIED only for a whole run of the partner', () => {
 
   test('a merged certificate names the endpoints the run called, not those of the profile at merge time', async () => {
     // After the shards ran, the profile is pointed at production; the merge must still say "staging".
-    writeFileSync(path.join(today.dir, 'delta.json'), JSON.stringify({ ...failsAMust, tokenExchangeUrl: 'https://production.partner.example/oauth/token', accountInfoUrl: 'https://production.partner.example/api/account' }));
+    writeFileSync(
+      path.join(today.dir, 'delta.json'),
+      JSON.stringify({
+        ...failsAMust,
+        tokenExchangeUrl: 'https://production.partner.example/oauth/token',
+        accountInfoUrl: 'https://production.partner.example/api/account',
+      }),
+    );
     const merged = merge(today.shards.map(blobOf), signing(today.dir));
     const cert = certificationIn(merged.out, 'delta');
     expect(cert.verdict, cert.summary).toBe('NOT CERTIFIED');
@@ -214,7 +259,10 @@ test.describe('3. verify proves who signed', () => {
     cpSync(signed.genuine, forged, { recursive: true });
     const rewritten = `${JSON.stringify({ ...cert, verdict: 'CERTIFIED', summary: 'CERTIFIED: every rule passed' }, null, 2)}\n`;
     writeFileSync(path.join(forged, 'certification.json'), rewritten);
-    const attacker = signingKeyFrom({ CERTIFY_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), CERTIFY_SIGNER: 'Platform integration team\u001b[8m (hidden)' })!;
+    const attacker = signingKeyFrom({
+      CERTIFY_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      CERTIFY_SIGNER: 'Platform integration team\u001b[8m (hidden)',
+    })!;
     writeFileSync(path.join(forged, 'certification.json.jws'), `${await signDetached(Buffer.from(rewritten), attacker, new Date())}\n`);
     Object.assign(signed, { forged: path.join(forged, 'certification.json'), thumbprint: cert.signing!.keyThumbprint, attacker: attacker.thumbprint });
   });
@@ -271,13 +319,20 @@ test.describe('4. secrets never leak', () => {
     try {
       const keyed = (url: string) => `${url}?X-Amz-Signature=${keys.amz}&access-token=${keys.access}&apiToken=${keys.api}`;
       const endpoints = profileOf(['echoes-secrets', 'echoes-issued-tokens'], partner.origin);
-      const dir = partnersDir({ leaky: { ...endpoints, tokenExchangeUrl: keyed(endpoints.tokenExchangeUrl), accountInfoUrl: keyed(endpoints.accountInfoUrl), clientSecret } });
+      const dir = partnersDir({
+        leaky: { ...endpoints, tokenExchangeUrl: keyed(endpoints.tokenExchangeUrl), accountInfoUrl: keyed(endpoints.accountInfoUrl), clientSecret },
+      });
       const run = await runPlaywright(['--project=leaky'], signing(dir), { reporters: ['certification', 'html', 'blob'] });
       const merged = merge([blobOf(run)], signing(dir));
       seen.cert = certificationOf(run, 'leaky');
       seen.har = readFileSync(path.join(run.out, 'certification', 'leaky', 'exchanges.har'), 'utf8');
       seen.tokenUrl = endpoints.tokenExchangeUrl;
-      seen.texts = [...textsUnder(run.out), ...textsUnder(merged.out), { file: 'stdout', text: run.stdout + merged.stdout }, { file: 'stderr', text: run.stderr + merged.stderr }];
+      seen.texts = [
+        ...textsUnder(run.out),
+        ...textsUnder(merged.out),
+        { file: 'stdout', text: run.stdout + merged.stdout },
+        { file: 'stderr', text: run.stderr + merged.stderr },
+      ];
     } finally {
       await partner.close();
     }
@@ -297,7 +352,12 @@ test.describe('4. secrets never leak', () => {
 
   test('a client secret echoed split across two JSON fields leaves no half of it, HTML-escaped or not', () => {
     expect(seen.cert.findings.some((f) => f.rule === 'token-exchange/no-echoed-credentials' && f.outcome === 'failed')).toBe(true);
-    expect(leaksOf({ 'client secret': clientSecret, 'first half of the secret': clientSecret.slice(0, 10), 'second half of the secret': clientSecret.slice(10) }, seen.texts)).toEqual([]);
+    expect(
+      leaksOf(
+        { 'client secret': clientSecret, 'first half of the secret': clientSecret.slice(0, 10), 'second half of the secret': clientSecret.slice(10) },
+        seen.texts,
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -310,9 +370,16 @@ test.describe('5. masking never crosses partners', () => {
     test.setTimeout(180_000);
     const attackers = await Promise.all(Object.values(attacks).map((refresh) => startReferencePartner({ refreshToken: () => refresh })));
     try {
-      const dir = partnersDir({ 'victim-co': profileOf([]), ...Object.fromEntries(Object.keys(attacks).map((name, i) => [name, profileOf([], attackers[i]!.origin)])) });
+      const dir = partnersDir({
+        'victim-co': profileOf([]),
+        ...Object.fromEntries(Object.keys(attacks).map((name, i) => [name, profileOf([], attackers[i]!.origin)])),
+      });
       seen.history = tempDir('history-');
-      seen.run = await runPlaywright(['--project=victim-co', ...Object.keys(attacks).map((name) => `--project=${name}`)], signing(dir, { CERTIFY_HISTORY_DIR: seen.history }), { reporters: ['certification'] });
+      seen.run = await runPlaywright(
+        ['--project=victim-co', ...Object.keys(attacks).map((name) => `--project=${name}`)],
+        signing(dir, { CERTIFY_HISTORY_DIR: seen.history }),
+        { reporters: ['certification'] },
+      );
       seen.out = path.join(seen.run.out, 'certification');
     } finally {
       await Promise.all(attackers.map((partner) => partner.close()));
@@ -329,14 +396,16 @@ test.describe('5. masking never crosses partners', () => {
     const victim = certificationOf(seen.run, 'victim-co');
     expect(victim.verdict).toBe('CERTIFIED');
     expect(victim.summary).toMatch(/^CERTIFIED: \d+ of \d+ rules passed/);
-    expect(readFileSync(path.join(seen.out, 'victim-co', 'certification.html'), 'utf8')).toMatch(/<div class="banner certified" id="verdict" data-verdict="CERTIFIED">\s*<strong>CERTIFIED<\/strong>/);
+    expect(readFileSync(path.join(seen.out, 'victim-co', 'certification.html'), 'utf8')).toMatch(
+      /<div class="banner certified" id="verdict" data-verdict="CERTIFIED">\s*<strong>CERTIFIED<\/strong>/,
+    );
     const overview = overviewSchema.parse(JSON.parse(readFileSync(path.join(seen.out, 'index.json'), 'utf8')));
     expect(overview.partners.find((p) => p.partner === 'victim-co')?.verdict).toBe('CERTIFIED');
     expect(readFileSync(path.join(seen.out, 'index.html'), 'utf8')).not.toContain('[redacted]');
     expect(verify(path.join(seen.out, 'victim-co', 'certification.json'), ['--key', keyFile(publicPem)]).status).toBe(0);
   });
 
-  test('a refresh token reading \'"request": {\' empties no other partner\'s HAR or evidence', () => {
+  test("a refresh token reading '\"request\": {' empties no other partner's HAR or evidence", () => {
     const victim = certificationOf(seen.run, 'victim-co');
     const har = JSON.parse(readFileSync(path.join(seen.out, 'victim-co', 'exchanges.har'), 'utf8')) as { log: { entries: { request: { method: string } }[] } };
     expect(har.log.entries.length).toBe(victim.latency.reduce((sum, row) => sum + row.requests, 0));
@@ -350,14 +419,18 @@ test.describe('5. masking never crosses partners', () => {
 });
 
 test.describe('6. the history checks what it reads', () => {
-  test('another partner\'s certification dated 9999 in the history is no previous run: the next full run is CERTIFIED, not PARTIAL', async () => {
+  test("another partner's certification dated 9999 in the history is no previous run: the next full run is CERTIFIED, not PARTIAL", async () => {
     test.setTimeout(120_000);
     const history = tempDir('history-');
-    const planted = buildCertification(runInfo({ partner: 'other', startedAt: '9999-12-31T00:00:00.000Z', finishedAt: '9999-12-31T00:00:00.000Z' }), [everyRuleJudged([], { title: 'a test alpha2 does not have', status: 'failed' })]);
+    const planted = buildCertification(runInfo({ partner: 'other', startedAt: '9999-12-31T00:00:00.000Z', finishedAt: '9999-12-31T00:00:00.000Z' }), [
+      everyRuleJudged([], { title: 'a test alpha2 does not have', status: 'failed' }),
+    ]);
     const folder = path.join(history, 'alpha2');
     mkdirSync(folder);
     writeFileSync(path.join(folder, '9999-12-31T00-00-00.000Z.json'), `${JSON.stringify(planted)}\n`);
-    const run = await runPlaywright(['--project=alpha2'], signing(partnersDir({ alpha2: profileOf([]) }), { CERTIFY_HISTORY_DIR: history }), { reporters: ['certification'] });
+    const run = await runPlaywright(['--project=alpha2'], signing(partnersDir({ alpha2: profileOf([]) }), { CERTIFY_HISTORY_DIR: history }), {
+      reporters: ['certification'],
+    });
     const cert = certificationOf(run, 'alpha2');
     expect(cert.verdict, cert.summary).toBe('CERTIFIED');
     expect(cert.comparison).toBeNull();
@@ -369,7 +442,10 @@ test.describe('6. the history checks what it reads', () => {
 test.describe('7. profiles', () => {
   test('one partner name on one platform written as 127.0.0.1 and as localhost is refused, naming both files', async () => {
     const platform = (url: string) => ({ ...profileOf([]), platform: { url, apiKey: 'reference-platform-api-key', partnerName: 'twin' } });
-    const run = await runPlaywright(['--project=one', '--project=two'], signing(partnersDir({ one: platform('http://127.0.0.1:4401'), two: platform('http://localhost:4401') })));
+    const run = await runPlaywright(
+      ['--project=one', '--project=two'],
+      signing(partnersDir({ one: platform('http://127.0.0.1:4401'), two: platform('http://localhost:4401') })),
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/two\.json: "platform\.partnerName" is "twin", as in .*one\.json on the same platform/);
   });
@@ -379,7 +455,11 @@ test.describe('7. profiles', () => {
     const gateway = randomBytes(12).toString('hex');
     const endpoints = profileOf([]);
     const dir = partnersDir({ gated: { ...endpoints, accountInfoUrl: 'env:PARTNER_GATED_ACCOUNT_URL' } });
-    const run = await runPlaywright(['--project=gated', 'suites/account-info.spec.ts'], signing(dir, { PARTNER_GATED_ACCOUNT_URL: `${endpoints.accountInfoUrl}?gateway-key=${gateway}` }), { reporters: ['certification'] });
+    const run = await runPlaywright(
+      ['--project=gated', 'suites/account-info.spec.ts'],
+      signing(dir, { PARTNER_GATED_ACCOUNT_URL: `${endpoints.accountInfoUrl}?gateway-key=${gateway}` }),
+      { reporters: ['certification'] },
+    );
     const cert = certificationOf(run, 'gated');
     expect(cert.run.targets['account information']).toBe(`${endpoints.accountInfoUrl}?gateway-key=[redacted]`);
     expect(readFileSync(path.join(run.out, 'certification', 'gated', 'certification.json'), 'utf8')).not.toContain(gateway);
@@ -408,7 +488,9 @@ test.describe('8. waivers are bounded and visible', () => {
   test('an expiry of 9999-12-31 is refused before any test, naming the last day allowed', async () => {
     const run = await refused([{ ...terms, expires: '9999-12-31' }]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/bravo\.waivers\.json: "waivers\.0\.expires" is 9999-12-31, more than 180 days ahead; a waiver is reviewed at least every 180 days: give \d{4}-\d\d-\d\d or earlier/);
+    expect(run.stderr).toMatch(
+      /bravo\.waivers\.json: "waivers\.0\.expires" is 9999-12-31, more than 180 days ahead; a waiver is reviewed at least every 180 days: give \d{4}-\d\d-\d\d or earlier/,
+    );
   });
 
   test('an approver written as a zero-width space is refused', async () => {
@@ -420,7 +502,9 @@ test.describe('8. waivers are bounded and visible', () => {
   test('malformed dates are one line each, naming the file and the field, never a stack trace', async () => {
     const run = await refused(['2027-13-45', '0000-00-00', '31/12/2027'].map((expires) => ({ ...terms, expires })));
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('bravo.waivers.json: "waivers.0.expires" is not a calendar date ("2027-13-45"); write a real day, YYYY-MM-DD, such as "2027-03-31"');
+    expect(run.stderr).toContain(
+      'bravo.waivers.json: "waivers.0.expires" is not a calendar date ("2027-13-45"); write a real day, YYYY-MM-DD, such as "2027-03-31"',
+    );
     expect(run.stderr).toContain('bravo.waivers.json: "waivers.1.expires" is not a calendar date ("0000-00-00")');
     expect(run.stderr).toContain('bravo.waivers.json: "waivers.2.expires" must be a date written YYYY-MM-DD');
     expect(run.stderr).not.toContain('RangeError');

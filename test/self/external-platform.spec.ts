@@ -27,8 +27,13 @@ const sandbox = sandboxPerFile();
 // Nothing listens there: the browser answers for it. On loopback, so the emulator's cookies stay first-party.
 const hostOrigin = 'http://127.0.0.1:4499';
 
-test("the host page at the profile's host origin, served in the browser: the app shows there, and a foreign host still cannot frame it", async ({ browser }) => {
-  const profile = { ...referenceProfile(sandbox.partner.origin, [], { collectMissingAccountInfo: true }), platform: { ...sandbox.platform.block(), hostOrigin } };
+test("the host page at the profile's host origin, served in the browser: the app shows there, and a foreign host still cannot frame it", async ({
+  browser,
+}) => {
+  const profile = {
+    ...referenceProfile(sandbox.partner.origin, [], { collectMissingAccountInfo: true }),
+    platform: { ...sandbox.platform.block(), hostOrigin },
+  };
   const findings: Finding[] = (await runPlatformProbes(profile, browser)).flatMap((result) => result.findings);
   expect(notPassing(findings).map((f) => `${f.rule}: ${f.message}`)).toEqual([]);
   const outcome = (rule: string) => findings.filter((f) => f.rule === rule).map((f) => f.outcome);
@@ -42,9 +47,14 @@ test('the reference partner and its app, certified through the emulator and thro
   const run = await runPlaywright(['--project=reference', '--project=reference-app', '--project=reference-ledgerly'], {});
   const read = (name: string) => JSON.parse(readFileSync(path.join(run.out, 'certification', name, 'certification.json'), 'utf8')) as Certification;
   const [emulator, app, ledgerly] = [read('reference'), read('reference-app'), read('reference-ledgerly')];
-  const partnerOutcomes = (cert: Certification, ofApp: boolean) => cert.rules.filter((rule) => rule.owner === 'partner' && rule.id.startsWith('sign-on/partner-app/') === ofApp).map((rule) => `${rule.id}: ${rule.outcome}`);
+  const partnerOutcomes = (cert: Certification, ofApp: boolean) =>
+    cert.rules.filter((rule) => rule.owner === 'partner' && rule.id.startsWith('sign-on/partner-app/') === ofApp).map((rule) => `${rule.id}: ${rule.outcome}`);
   console.log(`${emulator.summary}\n${app.summary}\n${ledgerly.summary}\n  Ledgerly: ${ledgerly.platform?.summary}`);
-  const unpassed = (cert: Certification) => cert.findings.filter((f) => f.outcome === 'failed' || f.outcome === 'warning').map((f) => `${f.rule}: ${f.outcome}: ${f.message}`).join('\n');
+  const unpassed = (cert: Certification) =>
+    cert.findings
+      .filter((f) => f.outcome === 'failed' || f.outcome === 'warning')
+      .map((f) => `${f.rule}: ${f.outcome}: ${f.message}`)
+      .join('\n');
   expect(ledgerly.verdict, unpassed(ledgerly)).toBe('CERTIFIED');
   // The endpoints as through the emulator (reference.json); the app, which embeds Ledgerly there, as the app
   // that embeds the emulator (reference-app.json): every rule of the partner's page, each passed.
@@ -52,13 +62,25 @@ test('the reference partner and its app, certified through the emulator and thro
   expect(partnerOutcomes(ledgerly, true)).toEqual(partnerOutcomes(app, true));
   expect(partnerOutcomes(ledgerly, true)).toHaveLength(partnerAppRules.length);
   expect(partnerOutcomes(ledgerly, true).every((line) => line.endsWith(': passed'))).toBe(true);
-  expect(ledgerly.findings.filter((f) => f.rule.startsWith('sign-on/app/') || f.rule.startsWith('sign-on/message/navigated')).map((f) => f.outcome)).toEqual(['passed', 'passed']);
+  expect(ledgerly.findings.filter((f) => f.rule.startsWith('sign-on/app/') || f.rule.startsWith('sign-on/message/navigated')).map((f) => f.outcome)).toEqual([
+    'passed',
+    'passed',
+  ]);
   // Ledgerly conforms, judged by its own choices where the spec is silent; nothing of its own was seeded or
   // configured by the harness.
   expect(ledgerly.platform?.verdict, ledgerly.platform?.summary).toBe('CONFORMS');
   // Its own choices are stated in the profile (dataApi.idsEncodings, overLimit, unknownCursor; screens.fieldErrors), so they are judged as requirements.
-  expect(ledgerly.rules.filter((rule) => rule.owner === 'platform' && rule.outcome === 'info').map((rule) => rule.id).sort()).toEqual([]);
-  expect(ledgerly.rules.filter((rule) => ['data-api/filter/ids', 'data-api/params/after', 'data-api/params/limit', 'sign-on/collect/inline-error'].includes(rule.id)).map((rule) => rule.outcome)).toEqual(['passed', 'passed', 'passed', 'passed']);
+  expect(
+    ledgerly.rules
+      .filter((rule) => rule.owner === 'platform' && rule.outcome === 'info')
+      .map((rule) => rule.id)
+      .sort(),
+  ).toEqual([]);
+  expect(
+    ledgerly.rules
+      .filter((rule) => ['data-api/filter/ids', 'data-api/params/after', 'data-api/params/limit', 'sign-on/collect/inline-error'].includes(rule.id))
+      .map((rule) => rule.outcome),
+  ).toEqual(['passed', 'passed', 'passed', 'passed']);
   expect(run.code).toBe(0);
 });
 
@@ -74,12 +96,21 @@ test("each of Ledgerly's faults shows in the platform's section only: the refere
   test.setTimeout(300_000);
   for (const rules of Object.values(ledgerlyExpected)) expect(rules.filter((rule) => rule.owner !== 'platform').map((rule) => rule.id)).toEqual([]);
   // reference-ledgerly.json with its platform's routes under /faults/<name>/: the partner's app is left out (it embeds the fault-free Ledgerly).
-  const { partnerApp: _, ...base } = JSON.parse(readFileSync('partners/reference-ledgerly.json', 'utf8')) as { partnerApp: unknown; platform: { url: string; authUrl: string }; dataApi: { baseUrl: string } };
+  const { partnerApp: _, ...base } = JSON.parse(readFileSync('partners/reference-ledgerly.json', 'utf8')) as {
+    partnerApp: unknown;
+    platform: { url: string; authUrl: string };
+    dataApi: { baseUrl: string };
+  };
   const underFault = (url: string, fault: string) => url.replace(/^(https?:\/\/[^/]+)/, `$1/faults/${fault}`);
   // One run a fault: two profiles may not share a partner name on one platform.
   const certify = async (fault: LedgerlyFault) => {
     const dir = tempDir('ledgerly-faults-');
-    const profile = { ...base, $schema: undefined, platform: { ...base.platform, url: underFault(base.platform.url, fault), authUrl: underFault(base.platform.authUrl, fault) }, dataApi: { ...base.dataApi, baseUrl: underFault(base.dataApi.baseUrl, fault) } };
+    const profile = {
+      ...base,
+      $schema: undefined,
+      platform: { ...base.platform, url: underFault(base.platform.url, fault), authUrl: underFault(base.platform.authUrl, fault) },
+      dataApi: { ...base.dataApi, baseUrl: underFault(base.dataApi.baseUrl, fault) },
+    };
     writeFileSync(path.join(dir, `ledgerly-${fault}.json`), JSON.stringify(profile));
     const run = await runPlaywright([`--project=ledgerly-${fault}`, '--workers=2'], { PARTNERS_DIR: dir });
     // The platform's failures are not the partner's: the run passes.
@@ -95,12 +126,23 @@ test("each of Ledgerly's faults shows in the platform's section only: the refere
     console.log(`${fault} (${ledgerlyFaults[fault]}): ${cert.summary}\n  platform: ${cert.platform?.summary}`);
     expect(cert.verdict, fault).toBe('CERTIFIED');
     expect(cert.platform?.verdict, fault).toBe('DOES NOT CONFORM');
-    expect(cert.rules.filter((rule) => rule.outcome === 'failed').map((rule) => rule.id).sort(), fault).toEqual(ledgerlyExpected[fault].map((rule) => rule.id).sort());
-    expect(cert.rules.filter((rule) => rule.owner === 'partner').map((rule) => `${rule.id}: ${rule.outcome}`), fault).toEqual(reference.rules.filter((rule) => rule.owner === 'partner').map((rule) => `${rule.id}: ${rule.outcome}`));
+    expect(
+      cert.rules
+        .filter((rule) => rule.outcome === 'failed')
+        .map((rule) => rule.id)
+        .sort(),
+      fault,
+    ).toEqual(ledgerlyExpected[fault].map((rule) => rule.id).sort());
+    expect(
+      cert.rules.filter((rule) => rule.owner === 'partner').map((rule) => `${rule.id}: ${rule.outcome}`),
+      fault,
+    ).toEqual(reference.rules.filter((rule) => rule.owner === 'partner').map((rule) => `${rule.id}: ${rule.outcome}`));
   }
 });
 
-test('a collection form the harness cannot read without a map is not checked, naming "platform.screens.fields"; with the map it is judged, and passes', async ({ browser }) => {
+test('a collection form the harness cannot read without a map is not checked, naming "platform.screens.fields"; with the map it is judged, and passes', async ({
+  browser,
+}) => {
   const { profile: loaded } = loadProfile('partners/reference-ledgerly.json', {});
   const { partnerApp: _, ...base } = loaded!.profile;
   const under = (url: string) => url.replace(/^(https?:\/\/[^/]+)/, '$1/faults/opaque-input-names');
@@ -108,7 +150,9 @@ test('a collection form the harness cannot read without a map is not checked, na
   const collect = signOnProbes.filter((probe) => probe.id === 'sign-on/collect');
   const collectRules = ['sign-on/collect/fields', 'sign-on/collect/inline-error', 'sign-on/collect/completes'];
   const judged = async (screens: NonNullable<typeof platform.screens>) =>
-    (await runPlatformProbes({ ...base, platform: { ...platform, screens } }, browser, collect)).flatMap((result) => result.findings).filter((f) => collectRules.includes(f.rule));
+    (await runPlatformProbes({ ...base, platform: { ...platform, screens } }, browser, collect))
+      .flatMap((result) => result.findings)
+      .filter((f) => collectRules.includes(f.rule));
   const { fields: _fields, ...unmapped } = platform.screens!;
   const without = await judged(unmapped);
   expect(without.map((f) => f.outcome)).toEqual(['not-checked', 'not-checked', 'not-checked']);
@@ -117,17 +161,24 @@ test('a collection form the harness cannot read without a map is not checked, na
   expect(mapped.map((f) => `${f.rule}: ${f.outcome}`)).toEqual(collectRules.map((rule) => `${rule}: passed`));
 });
 
-test('funding sync on a platform the harness did not write: judged through the partner\'s hook, and not checked without it, naming "fundingSync.mintUrl", never not applicable', async ({ browser }) => {
+test('funding sync on a platform the harness did not write: judged through the partner\'s hook, and not checked without it, naming "fundingSync.mintUrl", never not applicable', async ({
+  browser,
+}) => {
   const { profile: loaded } = loadProfile('partners/reference-ledgerly.json', {});
   const { partnerApp: _, fundingSync, ...base } = loaded!.profile;
   const sync = signOnProbes.filter((probe) => probe.id === 'sign-on/funding-sync');
-  const judged = async (profile: Profile) => (await runPlatformProbes(profile, browser, sync)).flatMap((result) => result.findings).filter((f) => f.rule === 'sign-on/funding/sync');
+  const judged = async (profile: Profile) =>
+    (await runPlatformProbes(profile, browser, sync)).flatMap((result) => result.findings).filter((f) => f.rule === 'sign-on/funding/sync');
   expect((await judged({ ...base, fundingSync })).map((f) => f.outcome)).toEqual(['passed']);
   const without = await judged(base);
   expect(without.map((f) => f.outcome)).toEqual(['not-checked']);
   expect(without[0]!.message).toContain('"fundingSync.mintUrl"');
   // Where the app shows no source where the profile says (the control): not checked, naming the locator.
-  const elsewhere = await judged({ ...base, fundingSync, platform: { ...base.platform!, screens: { ...base.platform!.screens, fundingSource: 'li.no-such-source' } } });
+  const elsewhere = await judged({
+    ...base,
+    fundingSync,
+    platform: { ...base.platform!, screens: { ...base.platform!.screens, fundingSource: 'li.no-such-source' } },
+  });
   expect(elsewhere.map((f) => f.outcome)).toEqual(['not-checked']);
   expect(elsewhere[0]!.message).toContain('"platform.screens.fundingSource"');
 });

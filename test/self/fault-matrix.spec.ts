@@ -43,7 +43,10 @@ test('every conformant user passes, with nothing but notes', async () => {
 test('the minimal user: a warning per missing Yes* field with collectMissingAccountInfo, a failure per field without it', async () => {
   const yesStar = accountInfoFieldRules.filter((rule) => rule.subject.marker === 'Yes*' && rule.judges === 'presence');
   // Of the Yes* fields, only the top-level ones are reported: the address parts go with their address.
-  const topLevel = yesStar.filter((rule) => !/ddress\./.test(rule.field)).map((rule) => rule.id).sort();
+  const topLevel = yesStar
+    .filter((rule) => !/ddress\./.test(rule.field))
+    .map((rule) => rule.id)
+    .sort();
   const collecting = await certify([], { user: 'minimal' satisfies UserKey, collectMissingAccountInfo: true });
   expect(failed(collecting)).toEqual([]);
   expect(raised(collecting)).toEqual(topLevel);
@@ -67,7 +70,10 @@ test('every fault is caught by exactly its rules, with messages that name the fi
   const faults = results.filter(({ fault }) => !('conformant' in faultCatalogue[fault]));
   for (const { fault, findings } of results) {
     // A partner fault is caught by the partner's rules: never one the platform owns.
-    expect(expectedFailures[fault].filter((rule) => rule.owner !== 'partner').map((rule) => rule.id), fault).toEqual([]);
+    expect(
+      expectedFailures[fault].filter((rule) => rule.owner !== 'partner').map((rule) => rule.id),
+      fault,
+    ).toEqual([]);
     const expected = expectedFailures[fault].map((rule) => rule.id).sort();
     await test.step(`${fault} → ${expected.join(', ') || 'nothing (conformant variant)'}`, () => {
       expect.soft(raised(findings), `fault "${fault}": ${show(findings).join('; ')}`).toEqual(expected);
@@ -77,7 +83,9 @@ test('every fault is caught by exactly its rules, with messages that name the fi
   console.log(`faults caught: ${caught}/${faults.length}`);
   // The partner throttled once, briefly, certifies; the wait is noted, once.
   const throttled = results.find(({ fault }) => fault === 'token-rate-limited-once')!.findings;
-  expect(throttled.filter((f) => f.rule === 'token-exchange/rate-limit' && f.outcome === 'info').map((f) => f.message)).toEqual([expect.stringContaining('the harness waited 1 s, once, and the retry was answered')]);
+  expect(throttled.filter((f) => f.rule === 'token-exchange/rate-limit' && f.outcome === 'info').map((f) => f.message)).toEqual([
+    expect.stringContaining('the harness waited 1 s, once, and the retry was answered'),
+  ]);
   expect(caught).toBe(faults.length);
   // Every message names the field or behaviour it is about, in quotes.
   const unnamed = results.flatMap(({ findings }) => notPassing(findings)).filter((f) => !/"[^"]+"/.test(f.message));

@@ -52,13 +52,21 @@ test('the reference partner through Harbor gets the verdict and findings it gets
 test("each of Harbor's faults fails exactly its platform rules; the reference partner stays CERTIFIED with the same findings", async () => {
   test.setTimeout(600_000);
   for (const rules of Object.values(expected)) expect(rules.filter((rule) => rule.owner !== 'platform').map((rule) => rule.id)).toEqual([]);
-  const base = JSON.parse(readFileSync('partners/reference-harbor.json', 'utf8')) as { platform: { url: string; authUrl: string }; dataApi: { baseUrl: string } };
+  const base = JSON.parse(readFileSync('partners/reference-harbor.json', 'utf8')) as {
+    platform: { url: string; authUrl: string };
+    dataApi: { baseUrl: string };
+  };
   const underFault = (url: string, fault: string) => url.replace(/^(https?:\/\/[^/]+)/, `$1/faults/${fault}`);
   const certs = new Map<string, Certification>();
   // One run a fault: two profiles may not share a partner name on one platform.
   for (const fault of Object.keys(expected)) {
     const dir = tempDir('harbor-faults-');
-    const profile = { ...base, $schema: undefined, platform: { ...base.platform, url: underFault(base.platform.url, fault), authUrl: underFault(base.platform.authUrl, fault) }, dataApi: { ...base.dataApi, baseUrl: underFault(base.dataApi.baseUrl, fault) } };
+    const profile = {
+      ...base,
+      $schema: undefined,
+      platform: { ...base.platform, url: underFault(base.platform.url, fault), authUrl: underFault(base.platform.authUrl, fault) },
+      dataApi: { ...base.dataApi, baseUrl: underFault(base.dataApi.baseUrl, fault) },
+    };
     writeFileSync(path.join(dir, `harbor-${fault}.json`), JSON.stringify(profile));
     const run = await runPlaywright([`--project=harbor-${fault}`, '--workers=2'], { PARTNERS_DIR: dir });
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
@@ -68,7 +76,15 @@ test("each of Harbor's faults fails exactly its platform rules; the reference pa
   for (const [fault, cert] of certs) {
     console.log(`${fault} (${FAULTS[fault as keyof typeof FAULTS]}): ${cert.summary}\n  platform: ${cert.platform?.summary}`);
     expect.soft(cert.verdict, fault).toBe('CERTIFIED');
-    expect.soft(cert.rules.filter((rule) => rule.outcome === 'failed').map((rule) => rule.id).sort(), fault).toEqual(expected[fault as keyof typeof FAULTS]!.map((rule) => rule.id).sort());
+    expect
+      .soft(
+        cert.rules
+          .filter((rule) => rule.outcome === 'failed')
+          .map((rule) => rule.id)
+          .sort(),
+        fault,
+      )
+      .toEqual(expected[fault as keyof typeof FAULTS]!.map((rule) => rule.id).sort());
     expect.soft(partnerOutcomes(cert), fault).toEqual(partnerOutcomes(first));
   }
 });

@@ -25,12 +25,21 @@ type Behaviour = HostileFault | Extract<Fault, 'account-info-redirect' | 'accoun
 /** The rule that names each behaviour, and how it names it. */
 const named: Record<Behaviour, { rule: string; message: RegExp; outcome?: Finding['outcome'] }> = {
   'token-html-page': { rule: 'token-exchange/body-json', message: /the body is an HTML page, not JSON; it starts "<!doctype html>/ },
-  'token-503-retry-after': { rule: 'token-exchange/rate-limit', message: /"tokenExchangeUrl" answered 503 with "Retry-After: 120", longer than the 5 s the harness waits/ },
+  'token-503-retry-after': {
+    rule: 'token-exchange/rate-limit',
+    message: /"tokenExchangeUrl" answered 503 with "Retry-After: 120", longer than the 5 s the harness waits/,
+  },
   'token-500': { rule: 'token-exchange/encoding', message: /was answered 500, a server error without Retry-After/ },
   'token-truncated-json': { rule: 'token-exchange/body-json', message: /the body is JSON cut off after \d+ characters/ },
   'token-oversized-body': { rule: 'token-exchange/transport', message: /the response body is larger than the 1 MiB cap/ },
-  'token-gzip-bomb': { rule: 'token-exchange/transport', message: /once decompressed \("content-encoding: gzip"\), the response body is larger than the 1 MiB cap/ },
-  'token-slow-drip': { rule: 'token-exchange/transport', message: /no complete response within \d+ ms \("requestTimeoutMs"\): the headers arrived but the body never finished/ },
+  'token-gzip-bomb': {
+    rule: 'token-exchange/transport',
+    message: /once decompressed \("content-encoding: gzip"\), the response body is larger than the 1 MiB cap/,
+  },
+  'token-slow-drip': {
+    rule: 'token-exchange/transport',
+    message: /no complete response within \d+ ms \("requestTimeoutMs"\): the headers arrived but the body never finished/,
+  },
   'token-no-headers': { rule: 'token-exchange/transport', message: /no complete response within \d+ ms \("requestTimeoutMs"\): no response headers arrived/ },
   'token-reset-mid-body': { rule: 'token-exchange/transport', message: /closed the connection in the middle of the body/ },
   'token-redirect-other-host': { rule: 'token-exchange/redirect', message: /answered 307 redirecting to another host, attacker\.invalid/ },
@@ -38,7 +47,11 @@ const named: Record<Behaviour, { rule: string; message: RegExp; outcome?: Findin
   'token-bom': { rule: 'token-exchange/utf-8', message: /the body starts with a UTF-8 byte order mark/ },
   'account-info-latin-1': { rule: 'account-info/utf-8', message: /the body is not valid UTF-8: byte 0xFC at offset \d+/ },
   'account-info-text-plain': { rule: 'account-info/content-type', message: /"content-type" is "text\/plain; charset=utf-8"; send "application\/json"/ },
-  'account-info-duplicate-keys': { rule: 'account-info/unique-keys', message: /"user\.email" appears twice in its object; JSON\.parse would silently keep the last one/, outcome: 'warning' },
+  'account-info-duplicate-keys': {
+    rule: 'account-info/unique-keys',
+    message: /"user\.email" appears twice in its object; JSON\.parse would silently keep the last one/,
+    outcome: 'warning',
+  },
   'account-info-proto-key': { rule: 'account-info/no-proto-keys', message: /"user\.__proto__" is a "__proto__" key/, outcome: 'warning' },
   'account-info-deep-nesting': { rule: 'account-info/body-json', message: /the body is not JSON \(it nests more than 64 levels deep\)/ },
   // 1 MiB floods inside the cap: each check stays linear, and a rule lists 20 issues, then counts the rest.
@@ -84,7 +97,14 @@ test('each hostile behaviour is reported by name, and its certification finishes
 
 // Each partner is a project, and each project costs a worker start: the behaviours most likely to hang, flood or
 // crash a run stand for all here (every behaviour is judged through the same probes above).
-const inOneRun: Behaviour[] = ['token-slow-drip', 'token-no-headers', 'token-gzip-bomb', 'account-info-proto-key', 'account-info-null-flood', 'funding-sources-flood'];
+const inOneRun: Behaviour[] = [
+  'token-slow-drip',
+  'token-no-headers',
+  'token-gzip-bomb',
+  'account-info-proto-key',
+  'account-info-null-flood',
+  'funding-sources-flood',
+];
 
 test('a run against several hostile partners at once still writes each certification report, naming the behaviour', async () => {
   test.setTimeout(180_000);
@@ -93,10 +113,21 @@ test('a run against several hostile partners at once still writes each certifica
   // The partners that hang get a short deadline, which bounds the run; the others the default, so that a
   // loaded 2-core machine (six partners, one sandbox, the other self-tests) cannot time them out by chance.
   const hangs = new Set<Behaviour>(['token-slow-drip', 'token-no-headers']);
-  const dir = partnersDir(Object.fromEntries(inOneRun.map((behaviour) => [`hostile-${behaviour}`, { ...endpointsOf(referenceProfile('http://127.0.0.1:4400', [behaviour])), ...(hangs.has(behaviour) ? { requestTimeoutMs: 3_000 } : {}) }])));
+  const dir = partnersDir(
+    Object.fromEntries(
+      inOneRun.map((behaviour) => [
+        `hostile-${behaviour}`,
+        { ...endpointsOf(referenceProfile('http://127.0.0.1:4400', [behaviour])), ...(hangs.has(behaviour) ? { requestTimeoutMs: 3_000 } : {}) },
+      ]),
+    ),
+  );
   const started = performance.now();
   const httpSuites = ['suites/token-exchange.spec.ts', 'suites/account-info.spec.ts', 'suites/funding-sources.spec.ts'];
-  const run = await runPlaywright([...inOneRun.map((behaviour) => `--project=hostile-${behaviour}`), ...httpSuites], { PARTNERS_DIR: dir }, { reporters: ['certification'] });
+  const run = await runPlaywright(
+    [...inOneRun.map((behaviour) => `--project=hostile-${behaviour}`), ...httpSuites],
+    { PARTNERS_DIR: dir },
+    { reporters: ['certification'] },
+  );
   const wallMs = Math.round(performance.now() - started);
   expect(run.code).toBe(1);
   for (const behaviour of inOneRun) {
@@ -104,7 +135,15 @@ test('a run against several hostile partners at once still writes each certifica
     const { rule, message, outcome = 'failed' } = named[behaviour];
     // The HTTP suites only: a run a file filter chose is partial, never CERTIFIED.
     expect.soft(certification.verdict, behaviour).toBe(outcome === 'failed' ? 'NOT CERTIFIED' : 'PARTIAL');
-    expect.soft(certification.findings.filter((f) => f.rule === rule && f.outcome === outcome).map((f) => f.message).join('\n'), behaviour).toMatch(message);
+    expect
+      .soft(
+        certification.findings
+          .filter((f) => f.rule === rule && f.outcome === outcome)
+          .map((f) => f.message)
+          .join('\n'),
+        behaviour,
+      )
+      .toMatch(message);
   }
   console.log(`${inOneRun.length} hostile partners certified in one run: ${wallMs} ms`);
 });

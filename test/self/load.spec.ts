@@ -12,5 +12,7 @@ test('under load the mock-link → auth flow and data-API pages answer every req
     expect(result.requests, result.label).toBeGreaterThan(10); // some load, however busy the machine: speed is not judged here
     expect({ errors: result.errors, non2xx: result.non2xx, server5xx: result.server5xx }, result.label).toEqual({ errors: 0, non2xx: 0, server5xx: 0 });
   }
-  console.log(results.map((r) => `${r.label}: ${r.requests} requests, ${r.requestsPerSecond}/s, p99 ${r.p99Ms} ms, ${r.errors} errors, ${r.server5xx} 5xx`).join('\n'));
+  console.log(
+    results.map((r) => `${r.label}: ${r.requests} requests, ${r.requestsPerSecond}/s, p99 ${r.p99Ms} ms, ${r.errors} errors, ${r.server5xx} 5xx`).join('\n'),
+  );
 });

@@ -13,7 +13,11 @@ import { tempDir } from '../support/temp';
  */
 
 const run = (command: string, args: string[], cwd: string) => {
-  const done = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...parentEnv(), npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
+  const done = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...parentEnv(), npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
+  });
   return { ...done, output: `${done.stdout}\n${done.stderr}` };
 };
 
@@ -22,7 +26,10 @@ test('npm pack, installed into an empty folder: init writes a profile, and the p
   const packs = tempDir('pack-');
   const packed = run('npm', ['pack', '--pack-destination', packs], process.cwd());
   expect(packed.status, packed.output).toBe(0);
-  const tarball = path.resolve(packs, readdirSync(packs).find((name) => name.endsWith('.tgz'))!);
+  const tarball = path.resolve(
+    packs,
+    readdirSync(packs).find((name) => name.endsWith('.tgz'))!,
+  );
   // A folder of the partner's own: with a package.json, so npm installs there, not into a project above it.
   const folder = path.resolve(tempDir('partner-folder-'));
   writeFileSync(path.join(folder, 'package.json'), `${JSON.stringify({ name: 'acme-certification', private: true }, null, 2)}\n`);
@@ -44,11 +51,35 @@ test('npm pack, installed into an empty folder: init writes a profile, and the p
   expect(existsSync(path.join(folder, 'partners'))).toBe(false);
 
   const sandbox = 'http://127.0.0.1:4400';
-  const init = run('npx', ['partner-certify', 'init', 'refcopy', '--token-url', `${sandbox}/oauth/token`, '--account-url', `${sandbox}/api/account`, '--funding-url', `${sandbox}/api/funding-sources`, '--mint-url', `${sandbox}/test-hooks/codes?user=complete`, '--client-id', 'reference-client', '--encoding', 'json', '--collect-missing'], folder);
+  const init = run(
+    'npx',
+    [
+      'partner-certify',
+      'init',
+      'refcopy',
+      '--token-url',
+      `${sandbox}/oauth/token`,
+      '--account-url',
+      `${sandbox}/api/account`,
+      '--funding-url',
+      `${sandbox}/api/funding-sources`,
+      '--mint-url',
+      `${sandbox}/test-hooks/codes?user=complete`,
+      '--client-id',
+      'reference-client',
+      '--encoding',
+      'json',
+      '--collect-missing',
+    ],
+    folder,
+  );
   expect(init.status, init.output).toBe(0);
   expect(init.stdout).toContain('put the client secret in .env, as PARTNER_REFCOPY_CLIENT_SECRET=…');
   expect(readFileSync(path.join(folder, '.env'), 'utf8')).toBe('PARTNER_REFCOPY_CLIENT_SECRET=\n');
-  expect(JSON.parse(readFileSync(path.join(folder, 'partners', 'refcopy.json'), 'utf8'))).toMatchObject({ clientSecret: 'env:PARTNER_REFCOPY_CLIENT_SECRET', tokenExchangeEncoding: 'json' });
+  expect(JSON.parse(readFileSync(path.join(folder, 'partners', 'refcopy.json'), 'utf8'))).toMatchObject({
+    clientSecret: 'env:PARTNER_REFCOPY_CLIENT_SECRET',
+    tokenExchangeEncoding: 'json',
+  });
   writeFileSync(path.join(folder, '.env'), 'PARTNER_REFCOPY_CLIENT_SECRET=reference-sandbox-secret-4b1d\n');
 
   const certified = run('npx', ['partner-certify', 'refcopy'], folder);

@@ -30,37 +30,52 @@ test.afterAll(async () => {
  * partners/reference-app.json, on this file's sandbox (or `partner`), with the app's `faults` switched on, its
  * test user signed in as `user`, and the emulator's `platformFaults`.
  */
-function appProfile(faults: readonly AppFault[] = [], { user, partner = sandbox.partner, platformFaults = [] }: { user?: UserKey; partner?: { origin: string }; platformFaults?: readonly PlatformFault[] } = {}): Profile {
+function appProfile(
+  faults: readonly AppFault[] = [],
+  { user, partner = sandbox.partner, platformFaults = [] }: { user?: UserKey; partner?: { origin: string }; platformFaults?: readonly PlatformFault[] } = {},
+): Profile {
   const { profile } = loadProfile('partners/reference-app.json', {});
   if (!profile) throw new Error('partners/reference-app.json does not load');
   const base = profile.profile;
   const at = (url: string) => `${partner.origin}${new URL(url).pathname}${new URL(url).search}`;
   const app = (url: string) => `${partner.origin}${faults.length > 0 ? `/faults/${faults.join(',')}` : ''}${new URL(url).pathname}`;
   const { partnerApp } = base;
-  const login = partnerApp!.login!.map((step) => ('goto' in step ? { goto: app(step.goto) } : 'fill' in step && step.fill === '#username' && user ? { ...step, value: user } : step));
+  const login = partnerApp!.login!.map((step) =>
+    'goto' in step ? { goto: app(step.goto) } : 'fill' in step && step.fill === '#username' && user ? { ...step, value: user } : step,
+  );
   return {
     ...base,
     tokenExchangeUrl: at(base.tokenExchangeUrl),
     accountInfoUrl: at(base.accountInfoUrl),
     fundingSourcesUrl: at(base.fundingSourcesUrl!),
     codes: { mintUrl: at(base.codes.mintUrl!) },
-    platform: { ...base.platform!, url: `${sandbox.platform.origin}${platformFaults.length > 0 ? `/faults/${platformFaults.join(',')}` : ''}`, hostOrigin: partner.origin, configure: true },
+    platform: {
+      ...base.platform!,
+      url: `${sandbox.platform.origin}${platformFaults.length > 0 ? `/faults/${platformFaults.join(',')}` : ''}`,
+      hostOrigin: partner.origin,
+      configure: true,
+    },
     partnerApp: { ...partnerApp!, page: app(partnerApp!.page), login },
   };
 }
 
-const outcomes = (findings: readonly Finding[]) => Object.fromEntries(partnerAppRules.map((rule) => [rule.id, findings.filter((f) => f.rule === rule.id).map((f) => f.outcome)]));
+const outcomes = (findings: readonly Finding[]) =>
+  Object.fromEntries(partnerAppRules.map((rule) => [rule.id, findings.filter((f) => f.rule === rule.id).map((f) => f.outcome)]));
 const runApp = async (browser: Parameters<typeof runPlatformProbes>[1], faults: readonly AppFault[] = [], options: Parameters<typeof appProfile>[1] = {}) =>
   (await runPlatformProbes(appProfile(faults, options), browser, [partnerAppProbe])).flatMap((result) => result.findings);
 const allPassed = Object.fromEntries(partnerAppRules.map((rule) => [rule.id, ['passed']]));
 
-test("a conformant app: a fresh code at each load, the app shown in its frame, and another origin's message ignored while the platform's is heard", async ({ browser }) => {
+test("a conformant app: a fresh code at each load, the app shown in its frame, and another origin's message ignored while the platform's is heard", async ({
+  browser,
+}) => {
   const findings = await runApp(browser);
   expect(findings.filter((f) => f.outcome !== 'passed').map((f) => `${f.rule}: ${f.outcome}: ${f.message}`)).toEqual([]);
   expect(outcomes(findings)).toEqual(allPassed);
 });
 
-test('a test user without Yes* fields, with collectMissingAccountInfo: the collection screen inside the page is filled, and the app is reached', async ({ browser }) => {
+test('a test user without Yes* fields, with collectMissingAccountInfo: the collection screen inside the page is filled, and the app is reached', async ({
+  browser,
+}) => {
   const findings = await runApp(browser, [], { user: 'minimal' });
   expect(findings.filter((f) => f.outcome !== 'passed').map((f) => `${f.rule}: ${f.outcome}: ${f.message}`)).toEqual([]);
   expect(outcomes(findings)).toEqual(allPassed);
@@ -85,9 +100,25 @@ const expected: Record<AppFault, { failed: string; blocked?: string[] }> = {
   // The app is judged at the second load, after the first sign-on ran to its end: its code is then spent.
   'app-reuses-code': { failed: 'sign-on/partner-app/fresh-code', blocked: ['sign-on/partner-app/shown', 'sign-on/partner-app/message-origin'] },
   'app-code-for-incomplete-user': { failed: 'sign-on/partner-app/shown', blocked: ['sign-on/partner-app/message-origin'] },
-  'app-csp-blocks-platform': { failed: 'sign-on/partner-app/csp', blocked: ['sign-on/partner-app/platform-in-frame', 'sign-on/partner-app/shown', 'sign-on/partner-app/auth-error-shown', 'sign-on/partner-app/message-origin'] },
+  'app-csp-blocks-platform': {
+    failed: 'sign-on/partner-app/csp',
+    blocked: [
+      'sign-on/partner-app/platform-in-frame',
+      'sign-on/partner-app/shown',
+      'sign-on/partner-app/auth-error-shown',
+      'sign-on/partner-app/message-origin',
+    ],
+  },
   // The home screen still renders; what breaks is the collection form, storage, and messages from origin "null".
-  'app-meta-csp-blocks-platform': { failed: 'sign-on/partner-app/csp', blocked: ['sign-on/partner-app/platform-in-frame', 'sign-on/partner-app/shown', 'sign-on/partner-app/auth-error-shown', 'sign-on/partner-app/message-origin'] },
+  'app-meta-csp-blocks-platform': {
+    failed: 'sign-on/partner-app/csp',
+    blocked: [
+      'sign-on/partner-app/platform-in-frame',
+      'sign-on/partner-app/shown',
+      'sign-on/partner-app/auth-error-shown',
+      'sign-on/partner-app/message-origin',
+    ],
+  },
   // The app renders, but its messages come from origin "null", not the platform's: the page is never told it is ready.
   'app-sandbox-breaks': { failed: 'sign-on/partner-app/iframe-sandbox', blocked: ['sign-on/partner-app/shown', 'sign-on/partner-app/auth-error-shown'] },
   'app-ignores-auth-error': { failed: 'sign-on/partner-app/auth-error-shown', blocked: ['sign-on/partner-app/message-origin'] },
@@ -96,11 +127,20 @@ const expected: Record<AppFault, { failed: string; blocked?: string[] }> = {
   'app-origin-prefix': { failed: 'sign-on/partner-app/message-origin' },
   'app-trusts-opener-and-frames': { failed: 'sign-on/partner-app/message-origin' },
   'app-csp-sandbox-without-forms': { failed: 'sign-on/partner-app/iframe-sandbox' },
-  'app-sandbox-from-second-load': { failed: 'sign-on/partner-app/iframe-sandbox', blocked: ['sign-on/partner-app/shown', 'sign-on/partner-app/auth-error-shown'] },
+  'app-sandbox-from-second-load': {
+    failed: 'sign-on/partner-app/iframe-sandbox',
+    blocked: ['sign-on/partner-app/shown', 'sign-on/partner-app/auth-error-shown'],
+  },
   'app-reuses-code-from-third-load': { failed: 'sign-on/partner-app/fresh-code', blocked: ['sign-on/partner-app/shown', 'sign-on/partner-app/message-origin'] },
   'app-frames-other-partner': {
     failed: 'sign-on/partner-app/auth-url',
-    blocked: ['sign-on/partner-app/fresh-code', 'sign-on/partner-app/platform-in-frame', 'sign-on/partner-app/shown', 'sign-on/partner-app/auth-error-shown', 'sign-on/partner-app/message-origin'],
+    blocked: [
+      'sign-on/partner-app/fresh-code',
+      'sign-on/partner-app/platform-in-frame',
+      'sign-on/partner-app/shown',
+      'sign-on/partner-app/auth-error-shown',
+      'sign-on/partner-app/message-origin',
+    ],
   },
 };
 

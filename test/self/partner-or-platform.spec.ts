@@ -29,13 +29,20 @@ const profileWith = ({ partner = [], platform = [] }: { partner?: Fault[]; platf
   platform: sandbox.platform.block(platform),
   dataApi: { baseUrl: sandbox.platform.origin, token: platformSandbox.dataApiToken },
 });
-const certificationOf = (out: string, partner: string) => JSON.parse(readFileSync(path.join(out, 'certification', partner, 'certification.json'), 'utf8')) as Certification;
-const failedOf = (cert: Certification, owner: 'partner' | 'platform') => cert.rules.filter((rule) => rule.owner === owner && rule.outcome === 'failed').map((rule) => rule.id);
-const rule = (findings: readonly Finding[], id: string) => findings.filter((f) => f.rule === id).map((f) => ({ outcome: f.outcome, blockedBy: f.blockedBy, message: f.message }));
+const certificationOf = (out: string, partner: string) =>
+  JSON.parse(readFileSync(path.join(out, 'certification', partner, 'certification.json'), 'utf8')) as Certification;
+const failedOf = (cert: Certification, owner: 'partner' | 'platform') =>
+  cert.rules.filter((rule) => rule.owner === owner && rule.outcome === 'failed').map((rule) => rule.id);
+const rule = (findings: readonly Finding[], id: string) =>
+  findings.filter((f) => f.rule === id).map((f) => ({ outcome: f.outcome, blockedBy: f.blockedBy, message: f.message }));
 
 test('a platform fault leaves a conformant partner CERTIFIED, the platform section failing exactly that rule, worded for the platform team', async () => {
   test.setTimeout(180_000);
-  const run = await runPlaywright(['--project=acme'], { PARTNERS_DIR: partnersDir({ acme: profileWith({ platform: ['no-referrer-policy'] }) }) }, { reporters: ['certification'] });
+  const run = await runPlaywright(
+    ['--project=acme'],
+    { PARTNERS_DIR: partnersDir({ acme: profileWith({ platform: ['no-referrer-policy'] }) }) },
+    { reporters: ['certification'] },
+  );
   const cert = certificationOf(run.out, 'acme');
   expect(cert.verdict, cert.summary).toBe('CERTIFIED');
   expect(cert.summary).toMatch(/^CERTIFIED; the platform failed 1 of its checks, not yours to fix: /);
@@ -55,7 +62,11 @@ test('a platform fault leaves a conformant partner CERTIFIED, the platform secti
 
 test("a partner fault leaves the platform section clean: one defect, one failure, the browser's code path blocked by it", async () => {
   test.setTimeout(180_000);
-  const run = await runPlaywright(['--project=acme'], { PARTNERS_DIR: partnersDir({ acme: profileWith({ partner: ['phone-with-spaces'] }) }) }, { reporters: ['certification', 'junit'] });
+  const run = await runPlaywright(
+    ['--project=acme'],
+    { PARTNERS_DIR: partnersDir({ acme: profileWith({ partner: ['phone-with-spaces'] }) }) },
+    { reporters: ['certification', 'junit'] },
+  );
   const cert = certificationOf(run.out, 'acme');
   expect(cert.verdict).toBe('NOT CERTIFIED');
   expect(failedOf(cert, 'partner')).toEqual(['account-info/user.phone/characters']);
@@ -63,17 +74,26 @@ test("a partner fault leaves the platform section clean: one defect, one failure
   const junit = readFileSync(path.join(run.out, 'junit.xml'), 'utf8');
   expect(junit).toMatch(/<failure message="1 MUST rule failed:/);
   expect(junit).not.toContain('<error');
-  for (const id of [appShown.id, navigatedMessage.id]) expect(cert.rules.find((r) => r.id === id)).toMatchObject({ outcome: 'not-checked', blockedBy: 'account-info/user.phone/characters' });
+  for (const id of [appShown.id, navigatedMessage.id])
+    expect(cert.rules.find((r) => r.id === id)).toMatchObject({ outcome: 'not-checked', blockedBy: 'account-info/user.phone/characters' });
   expect(cert.platform?.verdict, cert.platform?.summary).toBe('CONFORMS');
   expect(failedOf(cert, 'platform')).toEqual([]);
 });
 
-test('an app that never renders makes the foreign-host rules not checked, never passed, and blocks the partner\'s code path by the platform\'s rule', async ({ browser }) => {
+test("an app that never renders makes the foreign-host rules not checked, never passed, and blocks the partner's code path by the platform's rule", async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const probes = signOnProbes.filter((probe) => probe.id === 'sign-on/foreign-host' || probe.id === 'sign-on/code');
   const findings = (await runPlatformProbes(profileWith({ platform: ['blank-app'] }), browser, probes)).flatMap((result) => result.findings);
-  for (const id of [foreignHostCannotFrame.id, messagesToHostOnly.id]) expect(rule(findings, id)).toEqual([{ outcome: 'not-checked', blockedBy: linkAppShown.id, message: expect.stringContaining('the app did not render even in the configured host') }]);
-  for (const id of [appShown.id, navigatedMessage.id]) expect(rule(findings, id)).toEqual([{ outcome: 'not-checked', blockedBy: linkAppShown.id, message: expect.stringContaining('the platform shows its app to no one') }]);
+  for (const id of [foreignHostCannotFrame.id, messagesToHostOnly.id])
+    expect(rule(findings, id)).toEqual([
+      { outcome: 'not-checked', blockedBy: linkAppShown.id, message: expect.stringContaining('the app did not render even in the configured host') },
+    ]);
+  for (const id of [appShown.id, navigatedMessage.id])
+    expect(rule(findings, id)).toEqual([
+      { outcome: 'not-checked', blockedBy: linkAppShown.id, message: expect.stringContaining('the platform shows its app to no one') },
+    ]);
 });
 
 test('a wrong platform.mockLinkKey leaves the four forgeries not checked: the platform never read their claims', async ({ browser }) => {
@@ -82,10 +102,17 @@ test('a wrong platform.mockLinkKey leaves the four forgeries not checked: the pl
   const wrongKey = { ...profile, platform: { ...profile.platform, mockLinkKey: 'not-the-platform-key-but-long-enough-0123456789' } };
   const findings = (await runPlatformProbes(wrongKey, browser, tamperedLinkProbes)).flatMap((result) => result.findings);
   for (const forged of [tamperedLinkRules.expired, tamperedLinkRules.notYetValid, tamperedLinkRules.wrongAudience, tamperedLinkRules.wrongIssuer]) {
-    expect(rule(findings, forged.id)).toEqual([{ outcome: 'not-checked', blockedBy: undefined, message: expect.stringContaining('the key in "platform.mockLinkKey" does not sign links this platform accepts') }]);
+    expect(rule(findings, forged.id)).toEqual([
+      {
+        outcome: 'not-checked',
+        blockedBy: undefined,
+        message: expect.stringContaining('the key in "platform.mockLinkKey" does not sign links this platform accepts'),
+      },
+    ]);
   }
   // The checks that need no key are judged, and pass: the control is the forgeries' own.
-  for (const judged of [tamperedLinkRules.algNone, tamperedLinkRules.wrongKey, tamperedLinkRules.replay]) expect(rule(findings, judged.id).map((f) => f.outcome)).toEqual(['passed']);
+  for (const judged of [tamperedLinkRules.algNone, tamperedLinkRules.wrongKey, tamperedLinkRules.replay])
+    expect(rule(findings, judged.id).map((f) => f.outcome)).toEqual(['passed']);
   // With the right key the four are judged, and pass.
   const right = (await runPlatformProbes(profile, browser, tamperedLinkProbes)).flatMap((result) => result.findings);
   expect(right.filter((f) => f.outcome !== 'passed').map((f) => `${f.rule}: ${f.message}`)).toEqual([]);

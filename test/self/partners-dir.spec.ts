@@ -12,7 +12,6 @@ let acme: Awaited<ReturnType<typeof startExternalPartner>>;
 test.beforeAll(async () => (acme = await startExternalPartner(secret)));
 test.afterAll(() => acme.close());
 
-
 const acmeProfile = (codes: object) => ({
   tokenExchangeUrl: `${acme.origin}/oauth2/token`,
   accountInfoUrl: `${acme.origin}/v2/me`,
@@ -71,19 +70,38 @@ test('a run with too few static codes says how many it needs and fails clearly w
 test('invalid profiles that were asked for stop the run before any test, with one line each; those not asked for stop no one', async () => {
   const dir = partnersDir({
     'no-token-url': { accountInfoUrl: 'https://p.example/account', tokenExchangeEncoding: 'form', codes: { mintUrl: 'https://p.example/codes' } },
-    'bad-url': { tokenExchangeUrl: 'p.example/token', accountInfoUrl: 'https://p.example/account', tokenExchangeEncoding: 'form', codes: { mintUrl: 'https://p.example/codes' } },
-    'unset-env': { tokenExchangeUrl: 'https://p.example/token', accountInfoUrl: 'https://p.example/account', clientSecret: 'env:PARTNER_TEST_UNSET', tokenExchangeEncoding: 'form', codes: { mintUrl: 'https://p.example/codes' } },
+    'bad-url': {
+      tokenExchangeUrl: 'p.example/token',
+      accountInfoUrl: 'https://p.example/account',
+      tokenExchangeEncoding: 'form',
+      codes: { mintUrl: 'https://p.example/codes' },
+    },
+    'unset-env': {
+      tokenExchangeUrl: 'https://p.example/token',
+      accountInfoUrl: 'https://p.example/account',
+      clientSecret: 'env:PARTNER_TEST_UNSET',
+      tokenExchangeEncoding: 'form',
+      codes: { mintUrl: 'https://p.example/codes' },
+    },
   });
   // Not asked for: not read, so the reference certifies (its funding-source tests, to keep this short).
   const other = await runPlaywright(['--project=reference', 'suites/funding-sources.spec.ts'], { PARTNERS_DIR: dir });
   expect(other.stderr).not.toContain('invalid partner profile');
   expect(other.report?.stats).toMatchObject({ unexpected: 0 });
-  const certify = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/certify.ts', 'nope'], { encoding: 'utf8', env: { ...parentEnv(), PARTNERS_DIR: dir } });
-  expect(certify.stderr.trim()).toMatch(/^no partner "nope"; partners: bad-url, no-token-url, reference, reference-app, reference-harbor, reference-ledgerly, unset-env /);
+  const certify = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/certify.ts', 'nope'], {
+    encoding: 'utf8',
+    env: { ...parentEnv(), PARTNERS_DIR: dir },
+  });
+  expect(certify.stderr.trim()).toMatch(
+    /^no partner "nope"; partners: bad-url, no-token-url, reference, reference-app, reference-harbor, reference-ledgerly, unset-env /,
+  );
   const run = await runPlaywright(['--project=reference', '--project=bad-url', '--project=no-token-url', '--project=unset-env'], { PARTNERS_DIR: dir });
   expect(run.code).toBe(2);
   expect(run.report).toBeUndefined();
-  const lines = run.stderr.trim().split('\n').filter((line) => line.startsWith('invalid partner profile:'));
+  const lines = run.stderr
+    .trim()
+    .split('\n')
+    .filter((line) => line.startsWith('invalid partner profile:'));
   expect(lines).toEqual([
     expect.stringMatching(/bad-url\.json: "tokenExchangeUrl" is not an absolute http\(s\) URL \("p\.example\/token"\); write it like/),
     expect.stringMatching(/no-token-url\.json: "tokenExchangeUrl" is missing; add the partner's token exchange URL \(TokenExchangeUrl\)$/),

@@ -1,5 +1,15 @@
 import { expect, test } from '@playwright/test';
-import { authenticationErrorMessage, collectionScreenShown, errorShown, foreignHostCannotFrame, inlineErrorShown, linkAppShown, linkNavigatedMessage, messagesToHostOnly, partnerDataEscaped } from '../../checks/sign-on';
+import {
+  authenticationErrorMessage,
+  collectionScreenShown,
+  errorShown,
+  foreignHostCannotFrame,
+  inlineErrorShown,
+  linkAppShown,
+  linkNavigatedMessage,
+  messagesToHostOnly,
+  partnerDataEscaped,
+} from '../../checks/sign-on';
 import { landingCookies, landingFrameAncestors, landingReferrerPolicy, tamperedLinkRules } from '../../checks/mock-link-landing';
 import { notPassing, type Finding, type AnyRule } from '../../checks/finding';
 import { runPlatformProbes } from '../../probes/certification';
@@ -20,7 +30,15 @@ const expectedFailures: Record<PlatformFault, AnyRule[]> = {
   'none-cookies-without-secure': [landingCookies, inlineErrorShown],
   'unescaped-html': [partnerDataEscaped],
   // Every screen rule fails; the rules whose positive control needs a rendered app are not checked, never passed.
-  'blank-app': [linkAppShown, linkNavigatedMessage, collectionScreenShown, errorShown, authenticationErrorMessage, tamperedLinkRules.algNone, tamperedLinkRules.wrongKey],
+  'blank-app': [
+    linkAppShown,
+    linkNavigatedMessage,
+    collectionScreenShown,
+    errorShown,
+    authenticationErrorMessage,
+    tamperedLinkRules.algNone,
+    tamperedLinkRules.wrongKey,
+  ],
   // Messages are awaited, not read at load: a message posted late is heard, and nothing fails.
   'posts-late': [],
   'posts-late-varied': [],
@@ -28,7 +46,11 @@ const expectedFailures: Record<PlatformFault, AnyRule[]> = {
 
 const sandbox = sandboxPerFile();
 
-async function signOn(browser: Parameters<typeof runPlatformProbes>[1], faults: readonly PlatformFault[], only?: Parameters<typeof runPlatformProbes>[2]): Promise<Finding[]> {
+async function signOn(
+  browser: Parameters<typeof runPlatformProbes>[1],
+  faults: readonly PlatformFault[],
+  only?: Parameters<typeof runPlatformProbes>[2],
+): Promise<Finding[]> {
   const profile = { ...referenceProfile(sandbox.partner.origin, [], { collectMissingAccountInfo: true }), platform: sandbox.platform.block(faults) };
   return (await runPlatformProbes(profile, browser, only)).flatMap((result) => result.findings);
 }
@@ -52,7 +74,12 @@ for (const fault of platformFaultNames) {
   // Every rule a platform fault trips is the platform's: none of them is the partner's to fix.
   expect(expectedFailures[fault].filter((rule) => rule.owner !== 'platform').map((rule) => rule.id)).toEqual([]);
   const expected = expectedFailures[fault].map((rule) => rule.id).sort();
-  test(expected.length > 0 ? `the emulator fault "${fault}" is caught by exactly ${expected.join(', ')}` : `the emulator variation "${fault}" is conformant: no rule flags it`, async ({ browser }) => {
-    expect(raised(await signOn(browser, [fault], conformant[fault]))).toEqual(expected);
-  });
+  test(
+    expected.length > 0
+      ? `the emulator fault "${fault}" is caught by exactly ${expected.join(', ')}`
+      : `the emulator variation "${fault}" is conformant: no rule flags it`,
+    async ({ browser }) => {
+      expect(raised(await signOn(browser, [fault], conformant[fault]))).toEqual(expected);
+    },
+  );
 }

@@ -14,7 +14,11 @@ import { runPlaywright } from '../support/run-playwright';
  */
 
 const reference = JSON.parse(readFileSync('partners/reference.json', 'utf8')) as { platform: Record<string, string> };
-const onEmulator = (partnerName: string, apiKey = reference.platform.apiKey!) => ({ ...reference, $schema: undefined, platform: { ...reference.platform, partnerName, apiKey } });
+const onEmulator = (partnerName: string, apiKey = reference.platform.apiKey!) => ({
+  ...reference,
+  $schema: undefined,
+  platform: { ...reference.platform, partnerName, apiKey },
+});
 const read = (out: string, name: string) => JSON.parse(readFileSync(path.join(out, 'certification', name, 'certification.json'), 'utf8')) as Certification;
 const platformOutcomes = (cert: Certification) => cert.rules.filter((rule) => rule.owner === 'platform').map((rule) => `${rule.id}: ${rule.outcome}`);
 
@@ -29,11 +33,22 @@ test("a partner with a wrong platform api key, in a run with another: the other'
   expect(platformOutcomes(zebra)).toEqual(platformOutcomes(zebraAlone));
   expect(zebra.platform).toMatchObject({ verdict: 'CONFORMS', judgedBy: null, setupProblems: [] });
   // The partner with the typo: told at once, and in its report; the platform is judged for it in zebra's tests.
-  expect(both.stderr).toMatch(/preflight: aardvark: "platform\.apiKey": the platform refused it \(401 .*\); correct "platform\.apiKey" .*\(the run goes on: zebra's tests judge the platform/);
-  expect(aardvark.platform).toMatchObject({ verdict: 'CONFORMS', judgedBy: 'zebra', setupProblems: [expect.stringContaining('"platform.apiKey": the platform refused it (401')] });
+  expect(both.stderr).toMatch(
+    /preflight: aardvark: "platform\.apiKey": the platform refused it \(401 .*\); correct "platform\.apiKey" .*\(the run goes on: zebra's tests judge the platform/,
+  );
+  expect(aardvark.platform).toMatchObject({
+    verdict: 'CONFORMS',
+    judgedBy: 'zebra',
+    setupProblems: [expect.stringContaining('"platform.apiKey": the platform refused it (401')],
+  });
   // Its own sign-on, which the emulator is configured for with that key, could not be judged: its report says so.
   expect(aardvark.verdict).toBe('INCOMPLETE');
-  expect(aardvark.tests.filter((t) => t.status === 'failed').flatMap((t) => t.errors).join('\n')).toMatch(/could not be sent to .* \(401 /);
+  expect(
+    aardvark.tests
+      .filter((t) => t.status === 'failed')
+      .flatMap((t) => t.errors)
+      .join('\n'),
+  ).toMatch(/could not be sent to .* \(401 /);
   expect(zebra.verdict).toBe('CERTIFIED');
 });
 
@@ -44,13 +59,23 @@ test('alone, a partner whose platform api key is refused is stopped by the prefl
   expect(run.code).toBe(2);
 });
 
-test("a platform that quotes the refused api key back: the preflight line names the field, and the key is masked", async () => {
+test('a platform that quotes the refused api key back: the preflight line names the field, and the key is masked', async () => {
   const key = 'echoed-platform-key-7f3a9c';
-  const server = createServer((request, response) => response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `api-key ${String(request.headers['api-key'])} is not valid` })));
+  const server = createServer((request, response) =>
+    response
+      .writeHead(401, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: `api-key ${String(request.headers['api-key'])} is not valid` })),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const dir = partnersDir({ aardvark: { ...onEmulator('aardvark', 'env:PARTNER_AARDVARK_KEY'), platform: { ...onEmulator('aardvark').platform, url, apiKey: 'env:PARTNER_AARDVARK_KEY' }, dataApi: undefined } });
+    const dir = partnersDir({
+      aardvark: {
+        ...onEmulator('aardvark', 'env:PARTNER_AARDVARK_KEY'),
+        platform: { ...onEmulator('aardvark').platform, url, apiKey: 'env:PARTNER_AARDVARK_KEY' },
+        dataApi: undefined,
+      },
+    });
     const run = await runPlaywright(['--project=aardvark'], { PARTNERS_DIR: dir, PARTNER_AARDVARK_KEY: key });
     expect(run.stderr).toMatch(/preflight: aardvark: "platform\.apiKey": the platform refused it \(401 /);
     // The answer quoted the key (the positive control), and the line shows it masked.

@@ -40,7 +40,9 @@ test(`a partner that loses one race in five is caught in at least 99 of 100 runs
     }
   }
   const caught = outcomes.filter((outcome) => outcome === 'failed').length;
-  console.log(`caught in ${caught} of ${runs} runs; rounds until caught: mean ${(roundsToCatch.reduce((a, b) => a + b, 0) / roundsToCatch.length).toFixed(1)}, most ${Math.max(...roundsToCatch)}`);
+  console.log(
+    `caught in ${caught} of ${runs} runs; rounds until caught: mean ${(roundsToCatch.reduce((a, b) => a + b, 0) / roundsToCatch.length).toFixed(1)}, most ${Math.max(...roundsToCatch)}`,
+  );
   expect(caught).toBeGreaterThanOrEqual(99);
   // Nothing but a caught race or a clean one: never blocked, never not checked.
   expect(outcomes.filter((outcome) => outcome !== 'failed' && outcome !== 'passed')).toEqual([]);

@@ -9,11 +9,27 @@ import { oauth2ServerClient, startOauth2ServerPartner } from '../support/oauth2-
 import { oidcClient, startOidcPartner } from '../support/oidc-partner';
 import { partnersDir } from '../support/profiles';
 import { runPlaywright } from '../support/run-playwright';
-import { concurrentRedemption, credentialsInUriRefused, duplicateParamRefused, getRefused, noEchoedCredentials, unknownParamIgnored } from '../../checks/token-hardening';
+import {
+  concurrentRedemption,
+  credentialsInUriRefused,
+  duplicateParamRefused,
+  getRefused,
+  noEchoedCredentials,
+  unknownParamIgnored,
+} from '../../checks/token-hardening';
 import { unguessableCodes, unguessableTokens } from '../../checks/token-entropy';
 import { partnerAppRules } from '../../checks/partner-app';
 
-const hardeningRules = [getRefused, credentialsInUriRefused, duplicateParamRefused, unknownParamIgnored, concurrentRedemption, noEchoedCredentials, unguessableTokens, unguessableCodes].map((rule) => rule.id);
+const hardeningRules = [
+  getRefused,
+  credentialsInUriRefused,
+  duplicateParamRefused,
+  unknownParamIgnored,
+  concurrentRedemption,
+  noEchoedCredentials,
+  unguessableTokens,
+  unguessableCodes,
+].map((rule) => rule.id);
 
 /**
  * Partners built on real OAuth 2.0 server libraries from npm, their token endpoints unchanged, certified
@@ -84,7 +100,12 @@ test('oidc-provider and @node-oauth/oauth2-server certify with form; redirect_ur
   const names = ['oidc-mint', 'oidc-json', 'oidc-bound', 'oidc-login', 'node-oauth'];
   const run = await runPlaywright(
     [...names.map((name) => `--project=${name}`), '--workers=2'],
-    { PARTNERS_DIR: dir, PARTNER_OIDC_CLIENT_SECRET: oidcClient.secret, PARTNER_NODE_OAUTH_CLIENT_SECRET: oauth2ServerClient.secret, PARTNER_OIDC_LOGIN_PASSWORD: 'any-password' },
+    {
+      PARTNERS_DIR: dir,
+      PARTNER_OIDC_CLIENT_SECRET: oidcClient.secret,
+      PARTNER_NODE_OAUTH_CLIENT_SECRET: oauth2ServerClient.secret,
+      PARTNER_OIDC_LOGIN_PASSWORD: 'any-password',
+    },
     { reporters: ['certification'] },
   );
   const certification = (name: string) => JSON.parse(readFileSync(path.join(run.out, 'certification', name, 'certification.json'), 'utf8')) as Certification;
@@ -96,10 +117,20 @@ test('oidc-provider and @node-oauth/oauth2-server certify with form; redirect_ur
     const cert = certification(name);
     expect.soft(failedRules(cert), name).toEqual([]);
     expect.soft(cert.verdict, `${name}: ${cert.summary}`).toBe('CERTIFIED');
-    expect.soft(cert.rules.filter((rule) => rule.blockedBy !== undefined).map((rule) => rule.id), name).toEqual([]);
+    expect
+      .soft(
+        cert.rules.filter((rule) => rule.blockedBy !== undefined).map((rule) => rule.id),
+        name,
+      )
+      .toEqual([]);
     // A standard server passes every hardening rule (RFC 6749 §2.3.1, §3.2, §4.1.2, §10.10).
     const hardening = cert.rules.filter((rule) => hardeningRules.includes(rule.id));
-    expect.soft(hardening.filter((rule) => rule.outcome !== 'passed').map((rule) => `${rule.id}: ${rule.outcome}`), name).toEqual([]);
+    expect
+      .soft(
+        hardening.filter((rule) => rule.outcome !== 'passed').map((rule) => `${rule.id}: ${rule.outcome}`),
+        name,
+      )
+      .toEqual([]);
     expect.soft(hardening.length, name).toBe(hardeningRules.length);
   }
   // The platform emulator signed on through oidc-provider's own token endpoint, in form.
@@ -109,25 +140,36 @@ test('oidc-provider and @node-oauth/oauth2-server certify with form; redirect_ur
   expect(json.verdict).toBe('NOT CERTIFIED');
   expect(failedRules(json)).toEqual(['token-exchange/encoding']);
   expect(messagesOf(json, 'token-exchange/encoding')).toEqual([
-    expect.stringMatching(/^a JSON token request .* "error_description": "only application\/x-www-form-urlencoded content-type bodies are supported on POST \/token", while the same request form-encoded was answered with a token: .*either accept application\/json token requests .* or have the platform configured to send application\/x-www-form-urlencoded for this partner \("tokenExchangeEncoding": "form"\)$/),
+    expect.stringMatching(
+      /^a JSON token request .* "error_description": "only application\/x-www-form-urlencoded content-type bodies are supported on POST \/token", while the same request form-encoded was answered with a token: .*either accept application\/json token requests .* or have the platform configured to send application\/x-www-form-urlencoded for this partner \("tokenExchangeEncoding": "form"\)$/,
+    ),
   ]);
 
   const bound = certification('oidc-bound');
   expect(bound.verdict).toBe('NOT CERTIFIED');
   expect(failedRules(bound)).toEqual(['token-exchange/encoding']);
-  expect(messagesOf(bound, 'token-exchange/encoding')[0]).toContain(`"error_description": "missing required parameter 'redirect_uri'": the partner requires "redirect_uri", which the platform never sends`);
+  expect(messagesOf(bound, 'token-exchange/encoding')[0]).toContain(
+    `"error_description": "missing required parameter 'redirect_uri'": the partner requires "redirect_uri", which the platform never sends`,
+  );
   // Everything that needed a token is not checked, blocked by that one failure; nothing is "not applicable" for it.
   const blocked = bound.rules.filter((rule) => rule.blockedBy === 'token-exchange/encoding');
   expect(blocked.length).toBeGreaterThan(150);
   // Nothing of the partner's is "not applicable" for want of a token: only the opt-in code lifetime, and the
   // sign-on by code and the partner's own app, which a profile without a "platform" block has no platform for.
   const notApplicable = bound.rules.filter((rule) => rule.owner === 'partner' && rule.outcome === 'skipped').map((rule) => rule.id);
-  expect(notApplicable.sort()).toEqual(['sign-on/app/shown', 'sign-on/message/navigated', ...partnerAppRules.map((rule) => rule.id).sort(), 'token-exchange/code-expires']);
+  expect(notApplicable.sort()).toEqual([
+    'sign-on/app/shown',
+    'sign-on/message/navigated',
+    ...partnerAppRules.map((rule) => rule.id).sort(),
+    'token-exchange/code-expires',
+  ]);
   expect(bound.summary).toContain(`(${blocked.length} blocked by token-exchange/encoding)`);
   expect(run.stdout).toContain(`oidc-bound: NOT CERTIFIED: 1 rule failed`);
 });
 
-test('a platform configured for JSON with a form-only library: the code sign-on is blocked by the one encoding failure, not a second one', async ({ browser }) => {
+test('a platform configured for JSON with a form-only library: the code sign-on is blocked by the one encoding failure, not a second one', async ({
+  browser,
+}) => {
   const oidc = await started(startOidcPartner({ authUrl: authUrlOf('oidc-json-code') }));
   const profile = profileSchema.parse({
     tokenExchangeUrl: `${oidc.origin}/token`,
@@ -138,7 +180,13 @@ test('a platform configured for JSON with a form-only library: the code sign-on 
     codes: { mintUrl: `${oidc.origin}/test-hooks/codes` },
     platform: platformOf('oidc-json-code'),
   });
-  const findings = (await runPlatformProbes(profile, browser, signOnProbes.filter((probe) => probe.id === 'sign-on/code'))).flatMap((result) => result.findings);
+  const findings = (
+    await runPlatformProbes(
+      profile,
+      browser,
+      signOnProbes.filter((probe) => probe.id === 'sign-on/code'),
+    )
+  ).flatMap((result) => result.findings);
   expect(findings.map((f) => [f.rule, f.outcome, f.blockedBy])).toEqual([
     ['sign-on/app/shown', 'not-checked', 'token-exchange/encoding'],
     ['sign-on/message/navigated', 'not-checked', 'token-exchange/encoding'],

@@ -24,7 +24,10 @@ test('attached evidence carries no client secret, code, token, bank account numb
       const taxId = (body.company as { taxInfo?: { identifier?: string } } | undefined)?.taxInfo?.identifier;
       if (taxId) planted.add(taxId);
       for (const source of (body.fundingSources as { bankAccountNumber: string }[] | undefined) ?? []) planted.add(source.bankAccountNumber);
-      const sent = request.headers['content-type'] === 'application/json' ? (JSON.parse(request.body!) as Record<string, string>) : Object.fromEntries(new URLSearchParams(request.body));
+      const sent =
+        request.headers['content-type'] === 'application/json'
+          ? (JSON.parse(request.body!) as Record<string, string>)
+          : Object.fromEntries(new URLSearchParams(request.body));
       if (sent.code && !sent.code.startsWith('certify-unknown-')) planted.add(sent.code);
     }
     expect(planted.size).toBeGreaterThan(10);
@@ -76,7 +79,13 @@ test('no planted secret, in any form or as half of one, survives in any file of 
   try {
     const profile = referenceProfile(partner.origin, ['echoes-secrets', 'personal-data-elsewhere'], { collectMissingAccountInfo: true });
     // The partner's own app is the host: its session cookie, an opaque value, is planted too.
-    const platform = { url: 'http://127.0.0.1:4401', apiKey: 'env:PARTNER_PLANTED_API_KEY', partnerName: 'planted', hostOrigin: partner.origin, mockLinkKey: platformSandbox.mockLinkKey };
+    const platform = {
+      url: 'http://127.0.0.1:4401',
+      apiKey: 'env:PARTNER_PLANTED_API_KEY',
+      partnerName: 'planted',
+      hostOrigin: partner.origin,
+      mockLinkKey: platformSandbox.mockLinkKey,
+    };
     const endpoints = endpointsOf(profile);
     const gatewayKey = `gw-key-${randomBytes(8).toString('hex')}`;
     const gatewayPassword = `gw-pass-${randomBytes(8).toString('hex')}`;
@@ -105,7 +114,12 @@ test('no planted secret, in any form or as half of one, survives in any file of 
         // A fault of its own, so that its probe's trace is kept.
         partnerApp: {
           page: `${partner.origin}/faults/app-trusts-any-origin/app/payments`,
-          login: [{ goto: `${partner.origin}/faults/app-trusts-any-origin/app/login` }, { fill: '#username', value: 'complete' }, { fill: '#password', value: 'env:PARTNER_PLANTED_PASSWORD' }, { click: 'button[type=submit]' }],
+          login: [
+            { goto: `${partner.origin}/faults/app-trusts-any-origin/app/login` },
+            { fill: '#username', value: 'complete' },
+            { fill: '#password', value: 'env:PARTNER_PLANTED_PASSWORD' },
+            { click: 'button[type=submit]' },
+          ],
           frame: 'iframe#payments',
           authError: '#sign-in-problem',
         },
@@ -116,15 +130,19 @@ test('no planted secret, in any form or as half of one, survives in any file of 
     const signingKey = generateKeyPairSync('ed25519').privateKey;
     const signingPem = signingKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     // Traces for every test, every report Playwright can write, and the certification report.
-    const run = await runPlaywright(['--project=planted', '--trace=on'], {
-      CERTIFY_SIGNING_KEY: signingPem,
-      PARTNERS_DIR: dir,
-      PARTNER_PLANTED_TOKEN_URL: withKey(endpoints.tokenExchangeUrl),
-      PARTNER_PLANTED_CLIENT_SECRET: clientSecret,
-      PARTNER_PLANTED_PASSWORD: password,
-      PARTNER_PLANTED_API_KEY: platformSandbox.apiKey,
-      PARTNER_PLANTED_DATA_API_TOKEN: platformSandbox.dataApiToken,
-    }, { reporters: ['list', 'certification', 'html', 'junit', 'blob'] });
+    const run = await runPlaywright(
+      ['--project=planted', '--trace=on'],
+      {
+        CERTIFY_SIGNING_KEY: signingPem,
+        PARTNERS_DIR: dir,
+        PARTNER_PLANTED_TOKEN_URL: withKey(endpoints.tokenExchangeUrl),
+        PARTNER_PLANTED_CLIENT_SECRET: clientSecret,
+        PARTNER_PLANTED_PASSWORD: password,
+        PARTNER_PLANTED_API_KEY: platformSandbox.apiKey,
+        PARTNER_PLANTED_DATA_API_TOKEN: platformSandbox.dataApiToken,
+      },
+      { reporters: ['list', 'certification', 'html', 'junit', 'blob'] },
+    );
 
     expect(issued.length, 'codes and tokens issued during the run').toBeGreaterThan(15);
     const texts = [...textsUnder(run.out), { file: 'stdout', text: run.stdout }, { file: 'stderr', text: run.stderr }];
@@ -136,13 +154,24 @@ test('no planted secret, in any form or as half of one, survives in any file of 
     expect(files.some((file) => /blob-report.*\.zip!report\.jsonl$/.test(file))).toBe(true);
     expect(files.some((file) => file.endsWith('junit.xml'))).toBe(true);
     // The HAR, the signature, the fleet overview and the history are searched too.
-    for (const written of [path.join('planted', 'exchanges.har'), path.join('planted', 'certification.json.jws'), path.join('certification', 'index.json'), path.join('certification', 'index.html')]) expect(files.some((file) => file.endsWith(written)), written).toBe(true);
+    for (const written of [
+      path.join('planted', 'exchanges.har'),
+      path.join('planted', 'certification.json.jws'),
+      path.join('certification', 'index.json'),
+      path.join('certification', 'index.html'),
+    ])
+      expect(
+        files.some((file) => file.endsWith(written)),
+        written,
+      ).toBe(true);
     expect(files.some((file) => file.includes(path.join('history', 'planted', '')))).toBe(true);
     expect(texts.find((t) => t.file.endsWith('exchanges.har'))!.text).toContain('%5Bredacted%5D');
     expect(texts.some((t) => /trace\.zip!/.test(t.file) && t.text.includes('/planted/auth?'))).toBe(true);
     expect(texts.some((t) => /trace\.zip!/.test(t.file) && t.text.includes('[redacted]'))).toBe(true);
     // The leaking partner was really met: its echo was judged (a warning), and the report was written whole.
-    const certification = JSON.parse(readFileSync(path.join(run.out, 'certification', 'planted', 'certification.json'), 'utf8')) as { findings: { rule: string; outcome: string; message: string }[] };
+    const certification = JSON.parse(readFileSync(path.join(run.out, 'certification', 'planted', 'certification.json'), 'utf8')) as {
+      findings: { rule: string; outcome: string; message: string }[];
+    };
     expect(certification.findings.some((f) => f.outcome === 'warning' && f.message.includes('[redacted]'))).toBe(true);
     // The partner's app was driven (its fault found), so its session cookie and the codes it minted were issued.
     expect(certification.findings.filter((f) => f.rule === 'sign-on/partner-app/message-origin').map((f) => f.outcome)).toEqual(['failed']);
@@ -198,7 +227,10 @@ test("a browser probe's own trace, kept where it failed, and every other file ho
     appAuthUrl: `${platform.origin}/planted-app/auth`,
     opaque: () => {
       const callers = (new Error().stack ?? '').split('\n').slice(2);
-      issued.push({ value: letters(15), kind: fromApp(callers[0]) ? 'session cookie' : callers.some((frame) => fromApp(frame)) ? 'code the app framed' : 'code or token' });
+      issued.push({
+        value: letters(15),
+        kind: fromApp(callers[0]) ? 'session cookie' : callers.some((frame) => fromApp(frame)) ? 'code the app framed' : 'code or token',
+      });
       return issued.at(-1)!.value;
     },
   });
@@ -209,29 +241,51 @@ test("a browser probe's own trace, kept where it failed, and every other file ho
       'planted-app': {
         ...endpointsOf(referenceProfile(partner.origin)),
         collectMissingAccountInfo: true,
-        platform: { url: platform.origin, apiKey: platformSandbox.apiKey, partnerName: 'planted-app', hostOrigin: partner.origin, mockLinkKey: platformSandbox.mockLinkKey },
+        platform: {
+          url: platform.origin,
+          apiKey: platformSandbox.apiKey,
+          partnerName: 'planted-app',
+          hostOrigin: partner.origin,
+          mockLinkKey: platformSandbox.mockLinkKey,
+        },
         partnerApp: {
           page: `${app}/payments`,
-          login: [{ goto: `${app}/login` }, { fill: '#username', value: 'complete' }, { fill: '#password', value: 'env:PARTNER_PLANTED_APP_PASSWORD' }, { click: 'button[type=submit]' }],
+          login: [
+            { goto: `${app}/login` },
+            { fill: '#username', value: 'complete' },
+            { fill: '#password', value: 'env:PARTNER_PLANTED_APP_PASSWORD' },
+            { click: 'button[type=submit]' },
+          ],
           frame: 'iframe#payments',
           authError: '#sign-in-problem',
         },
       },
     });
     // Without --trace: the partner's project leaves Playwright's tracing off, and each browser probe traces its own context.
-    const run = await runPlaywright(['--project=planted-app'], { PARTNERS_DIR: dir, PARTNER_PLANTED_APP_PASSWORD: password }, { reporters: ['list', 'certification', 'html', 'junit', 'blob'] });
+    const run = await runPlaywright(
+      ['--project=planted-app'],
+      { PARTNERS_DIR: dir, PARTNER_PLANTED_APP_PASSWORD: password },
+      { reporters: ['list', 'certification', 'html', 'junit', 'blob'] },
+    );
 
-    const certification = JSON.parse(readFileSync(path.join(run.out, 'certification', 'planted-app', 'certification.json'), 'utf8')) as { findings: { rule: string; outcome: string }[] };
+    const certification = JSON.parse(readFileSync(path.join(run.out, 'certification', 'planted-app', 'certification.json'), 'utf8')) as {
+      findings: { rule: string; outcome: string }[];
+    };
     expect(certification.findings.filter((f) => f.rule === 'sign-on/partner-app/csp').map((f) => f.outcome)).toEqual(['failed']);
     // Planted: the app signed the user in (a session), framed codes, and the API issued codes and tokens.
-    for (const kind of ['session cookie', 'code the app framed', 'code or token']) expect(issued.filter((value) => value.kind === kind).length, kind).toBeGreaterThan(0);
+    for (const kind of ['session cookie', 'code the app framed', 'code or token'])
+      expect(issued.filter((value) => value.kind === kind).length, kind).toBeGreaterThan(0);
     const texts = [...textsUnder(run.out), { file: 'stdout', text: run.stdout }, { file: 'stderr', text: run.stderr }];
     // The search is not vacuous: the kept trace is in the test output folder and in Playwright's report, with the typed password's step.
     const traces = texts.filter((t) => /\.zip!.*\.trace$/.test(t.file));
     expect(traces.filter((t) => t.file.includes(`${path.sep}test-results${path.sep}`) && t.text.includes('#password')).length).toBeGreaterThan(0);
     expect(traces.filter((t) => t.file.includes(`${path.sep}html-report${path.sep}`)).length).toBeGreaterThan(0);
     expect(texts.some((t) => /\.zip!.*\.network$/.test(t.file) && t.text.includes('reference_app_session'))).toBe(true);
-    for (const folder of ['certification', 'test-results', 'html-report']) expect(texts.some((t) => t.file.startsWith(path.join(run.out, folder))), folder).toBe(true);
+    for (const folder of ['certification', 'test-results', 'html-report'])
+      expect(
+        texts.some((t) => t.file.startsWith(path.join(run.out, folder))),
+        folder,
+      ).toBe(true);
 
     const planted = { 'typed app password': password, ...Object.fromEntries(issued.map(({ value, kind }, index) => [`${kind} ${index}`, value])) };
     expect(leaksOf(planted, texts, { shortest: 10 })).toEqual([]);

@@ -41,7 +41,19 @@ export function formsOf(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
   const htmlEscaped = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
   const base64 = Buffer.from(secret).toString('base64').replace(/=+$/, '');
-  return [...new Set([secret, encodeURIComponent(secret), encodeURIComponent(encodeURIComponent(secret)), new URLSearchParams({ v: secret }).toString().slice(2), json, JSON.stringify(json).slice(1, -1), htmlEscaped, base64, base64.replaceAll('+', '-').replaceAll('/', '_')])];
+  return [
+    ...new Set([
+      secret,
+      encodeURIComponent(secret),
+      encodeURIComponent(encodeURIComponent(secret)),
+      new URLSearchParams({ v: secret }).toString().slice(2),
+      json,
+      JSON.stringify(json).slice(1, -1),
+      htmlEscaped,
+      base64,
+      base64.replaceAll('+', '-').replaceAll('/', '_'),
+    ]),
+  ];
 }
 
 /**
@@ -70,7 +82,10 @@ export function leaksOf(secrets: Record<string, string>, texts: readonly { file:
         while (at + run < form.length && lower[i + run] === form[at + run]) run++;
         let back = 0;
         while (at - back > 0 && i - back > 0 && lower[i - back - 1] === form[at - back - 1]) back++;
-        if (run + back >= Math.max(seed, shortest ?? Math.ceil(form.length / 2))) leaks.add(`${name} (${run + back} of ${form.length} characters of one form) in ${path.basename(file)}: …${text.slice(Math.max(0, i - back - 20), i + run + 20)}…`);
+        if (run + back >= Math.max(seed, shortest ?? Math.ceil(form.length / 2)))
+          leaks.add(
+            `${name} (${run + back} of ${form.length} characters of one form) in ${path.basename(file)}: …${text.slice(Math.max(0, i - back - 20), i + run + 20)}…`,
+          );
       }
     }
   }

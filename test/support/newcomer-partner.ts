@@ -24,7 +24,16 @@ export async function startNewcomerPartner({ clientId, clientSecret }: { clientI
       industry: { naicsCode: 423990, name: 'Other Miscellaneous Durable Goods Merchant Wholesalers' },
     },
   };
-  const fundingSources = [{ id: 'fs-1', type: 'ach', nickname: 'Operating account', bankAccountNumber: '000123456789', bankRoutingNumber: '021000021', accountNumberLast4Digits: '6789' }];
+  const fundingSources = [
+    {
+      id: 'fs-1',
+      type: 'ach',
+      nickname: 'Operating account',
+      bankAccountNumber: '000123456789',
+      bankRoutingNumber: '021000021',
+      accountNumberLast4Digits: '6789',
+    },
+  ];
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache', ...headers });
@@ -38,10 +47,13 @@ export async function startNewcomerPartner({ clientId, clientSecret }: { clientI
   const bearer = (req: IncomingMessage) => /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
 
   const token = async (req: IncomingMessage, res: ServerResponse) => {
-    if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) return send(res, 415, { error: 'invalid_request', error_description: 'send the token request form-encoded' });
+    if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded'))
+      return send(res, 415, { error: 'invalid_request', error_description: 'send the token request form-encoded' });
     const form = await formOf(req);
-    if ([...form.keys()].some((key, index, keys) => keys.indexOf(key) !== index)) return send(res, 400, { error: 'invalid_request', error_description: 'a parameter was sent twice' });
-    if (form.get('client_id') !== clientId || form.get('client_secret') !== clientSecret) return send(res, 401, { error: 'invalid_client' }, { 'www-authenticate': 'Basic realm="acme"' });
+    if ([...form.keys()].some((key, index, keys) => keys.indexOf(key) !== index))
+      return send(res, 400, { error: 'invalid_request', error_description: 'a parameter was sent twice' });
+    if (form.get('client_id') !== clientId || form.get('client_secret') !== clientSecret)
+      return send(res, 401, { error: 'invalid_client' }, { 'www-authenticate': 'Basic realm="acme"' });
     if (!form.has('grant_type')) return send(res, 400, { error: 'invalid_request', error_description: 'grant_type is missing' });
     if (form.get('grant_type') !== 'authorization_code') return send(res, 400, { error: 'unsupported_grant_type' });
     const record = codes.get(form.get('code') ?? '');

@@ -21,7 +21,8 @@ export async function startOauth2ServerPartner({ bindRedirectUri = false }: { bi
   const random = () => randomBytes(20).toString('hex');
 
   const model = {
-    getClient: async (id: string, secret: string | undefined) => (id === client.id && (secret === undefined || secret === oauth2ServerClient.secret) ? client : null),
+    getClient: async (id: string, secret: string | undefined) =>
+      id === client.id && (secret === undefined || secret === oauth2ServerClient.secret) ? client : null,
     getAuthorizationCode: async (code: string) => {
       const record = codes.get(code);
       return record && { authorizationCode: code, ...record, client, user, scope: [] };

@@ -11,7 +11,11 @@ import { tempDir } from './temp';
  * partners/reference.json, pointed at a reference partner on `origin` with `faults` switched on:
  * every URL keeps its path behind the `/faults/<list>` prefix.
  */
-export function referenceProfile(origin: string, faults: readonly (Fault | HostileFault | LeakFault)[] = [], { user = 'complete', collectMissingAccountInfo = false }: { user?: UserKey; collectMissingAccountInfo?: boolean } = {}): Profile {
+export function referenceProfile(
+  origin: string,
+  faults: readonly (Fault | HostileFault | LeakFault)[] = [],
+  { user = 'complete', collectMissingAccountInfo = false }: { user?: UserKey; collectMissingAccountInfo?: boolean } = {},
+): Profile {
   const { profile } = loadProfile('partners/reference.json', {});
   if (!profile) throw new Error('partners/reference.json does not load');
   const prefix = faults.length > 0 ? `/faults/${faults.join(',')}` : '';

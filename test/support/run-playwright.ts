@@ -36,22 +36,29 @@ export async function runNode(args: string[], env: Record<string, string>): Prom
   return { code, stdout, stderr };
 }
 
-export async function runPlaywright(args: string[], env: Record<string, string>, { reporters = [] }: { reporters?: ('list' | 'certification' | 'html' | 'junit' | 'blob')[] } = {}): Promise<NestedRun> {
+export async function runPlaywright(
+  args: string[],
+  env: Record<string, string>,
+  { reporters = [] }: { reporters?: ('list' | 'certification' | 'html' | 'junit' | 'blob')[] } = {},
+): Promise<NestedRun> {
   const out = tempDir('nested-run-');
   const reportFile = path.join(out, 'report.json');
   const reporterPaths = { list: 'list', certification: path.resolve('reports/certification-reporter.ts'), html: 'html', junit: 'junit', blob: 'blob' };
   // The certification reporter always, and first, as in playwright.config.ts: it plans the run and masks what the others store.
   const reporter = [reporterPaths.certification, 'json', ...reporters.filter((name) => name !== 'certification').map((name) => reporterPaths[name])].join(',');
   // Playwright's CLI straight from node: `npx` would add npm's own warnings to stderr.
-  const { code, stdout, stderr } = await runNode([path.resolve('node_modules/@playwright/test/cli.js'), 'test', `--reporter=${reporter}`, `--output=${path.join(out, 'test-results')}`, ...args], {
-    CERTIFICATION_REPORT_DIR: path.join(out, 'certification'),
-    PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(out, 'html-report'),
-    PLAYWRIGHT_HTML_OPEN: 'never',
-    PLAYWRIGHT_JUNIT_OUTPUT_FILE: path.join(out, 'junit.xml'),
-    PLAYWRIGHT_BLOB_OUTPUT_DIR: path.join(out, 'blob-report'),
-    ...env,
-    PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile,
-  });
+  const { code, stdout, stderr } = await runNode(
+    [path.resolve('node_modules/@playwright/test/cli.js'), 'test', `--reporter=${reporter}`, `--output=${path.join(out, 'test-results')}`, ...args],
+    {
+      CERTIFICATION_REPORT_DIR: path.join(out, 'certification'),
+      PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(out, 'html-report'),
+      PLAYWRIGHT_HTML_OPEN: 'never',
+      PLAYWRIGHT_JUNIT_OUTPUT_FILE: path.join(out, 'junit.xml'),
+      PLAYWRIGHT_BLOB_OUTPUT_DIR: path.join(out, 'blob-report'),
+      ...env,
+      PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile,
+    },
+  );
   let report: NestedRun['report'];
   try {
     report = JSON.parse(readFileSync(reportFile, 'utf8')) as NestedRun['report'];

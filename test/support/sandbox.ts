@@ -14,10 +14,13 @@ import type { PlatformProfile } from '../../shared/profile-schema';
 async function listen(app: FastifyInstance, scheme = 'http', { prefixable = false } = {}) {
   for (let tries = 0; prefixable && tries < 50; tries++) {
     const port = 5_000 + Math.floor(Math.random() * 1_554);
-    const taken = await app.listen({ host: '127.0.0.1', port }).then(() => false, (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EADDRINUSE') throw error;
-      return true;
-    });
+    const taken = await app.listen({ host: '127.0.0.1', port }).then(
+      () => false,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EADDRINUSE') throw error;
+        return true;
+      },
+    );
     if (!taken) return { origin: `${scheme}://127.0.0.1:${port}`, close: () => app.close() };
   }
   await app.listen({ host: '127.0.0.1', port: 0 });

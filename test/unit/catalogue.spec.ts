@@ -17,7 +17,7 @@ import { specRows } from '../../scripts/spec-tables';
 
 const now = new Date('2026-11-21T12:00:00Z');
 
-test('every row of the spec\'s field tables has rules, with the spec\'s own marker', () => {
+test("every row of the spec's field tables has rules, with the spec's own marker", () => {
   const rows = specRows();
   expect(rows.length).toBe(31); // 19 account-information rows, 5 Address rows, fundingSources and its 6 fields
   const rules = [...accountInfoFieldRules, ...fundingSourceRules];
@@ -52,14 +52,25 @@ const validators = Object.fromEntries(Object.entries(publishedSchemas).map(([nam
 const schemaBacked = (rules: readonly PayloadRule[]) => rules.filter((rule) => rule.schema || rule.judges === 'presence');
 
 function corpus(): { name: string; account: Payload; funding: Payload }[] {
-  const users = userKeys.map((user) => ({ name: `user ${user}`, account: bodyOf('account-info', user, now, new Set()), funding: bodyOf('funding-sources', user, now, new Set()) }));
+  const users = userKeys.map((user) => ({
+    name: `user ${user}`,
+    account: bodyOf('account-info', user, now, new Set()),
+    funding: bodyOf('funding-sources', user, now, new Set()),
+  }));
   const faults = faultNames
-    .filter((fault) => { const spec: FaultSpec = faultCatalogue[fault]; return spec.account !== undefined || spec.funding !== undefined; })
-    .map((fault) => ({ name: `fault ${fault}`, account: bodyOf('account-info', 'complete', now, new Set([fault])), funding: bodyOf('funding-sources', 'complete', now, new Set([fault])) }));
+    .filter((fault) => {
+      const spec: FaultSpec = faultCatalogue[fault];
+      return spec.account !== undefined || spec.funding !== undefined;
+    })
+    .map((fault) => ({
+      name: `fault ${fault}`,
+      account: bodyOf('account-info', 'complete', now, new Set([fault])),
+      funding: bodyOf('funding-sources', 'complete', now, new Set([fault])),
+    }));
   return [...users, ...faults].map((entry) => ({ ...entry, account: entry.account as Payload, funding: entry.funding as Payload }));
 }
 
-test('each published schema accepts exactly what the catalogue\'s schema-backed rules pass, on every user and fault', () => {
+test("each published schema accepts exactly what the catalogue's schema-backed rules pass, on every user and fault", () => {
   const entries = corpus();
   expect(entries.length).toBeGreaterThan(100);
   const cases = [
@@ -72,7 +83,10 @@ test('each published schema accepts exactly what the catalogue\'s schema-backed 
     for (const entry of entries) {
       const failures = failed(evaluateAll(rules, entry[payload], { now, collectMissingAccountInfo: collect })).map((f) => f.rule);
       const valid = validators[schema]!(entry[payload]);
-      if (valid !== (failures.length === 0)) disagreements.push(`${schema} on ${entry.name}: schema ${valid ? 'accepts' : 'rejects'}, rules fail [${failures.join(', ')}] ${JSON.stringify(validators[schema]!.errors?.slice(0, 2))}`);
+      if (valid !== (failures.length === 0))
+        disagreements.push(
+          `${schema} on ${entry.name}: schema ${valid ? 'accepts' : 'rejects'}, rules fail [${failures.join(', ')}] ${JSON.stringify(validators[schema]!.errors?.slice(0, 2))}`,
+        );
     }
   }
   expect(disagreements).toEqual([]);
@@ -101,18 +115,19 @@ test('the probes own every rule of the catalogue, each exactly once, in their ow
   for (const probe of allProbes) for (const rule of probe.alsoJudges ?? []) expect(owners.get(rule.id), `${probe.id} also judges ${rule.id}`).toHaveLength(1);
 });
 
-test('every rule has an owner: the partner\'s endpoints and data, the code path of sign-on and the partner\'s own app are the partner\'s, the rest the platform\'s', () => {
+test("every rule has an owner: the partner's endpoints and data, the code path of sign-on and the partner's own app are the partner's, the rest the platform's", () => {
   expect(allRules.filter((rule) => rule.owner !== 'partner' && rule.owner !== 'platform').map((rule) => rule.id)).toEqual([]);
   const partnerAreas = ['token-exchange', 'account-info', 'funding-sources'];
   const codePath = ['sign-on/app/shown', 'sign-on/message/navigated'];
-  const expectedOwner = (id: string) => (partnerAreas.includes(id.split('/')[0]!) || codePath.includes(id) || id.startsWith('sign-on/partner-app/') ? 'partner' : 'platform');
+  const expectedOwner = (id: string) =>
+    partnerAreas.includes(id.split('/')[0]!) || codePath.includes(id) || id.startsWith('sign-on/partner-app/') ? 'partner' : 'platform';
   expect(allRules.filter((rule) => rule.owner !== expectedOwner(rule.id)).map((rule) => `${rule.id}: ${rule.owner}`)).toEqual([]);
   expect(allRules.filter((rule) => rule.owner === 'platform').length).toBe(51);
   // A probe judges one party's rules only, so a platform's probe can run once for every partner on it.
   for (const probe of allProbes) expect(new Set([...probe.rules, ...(probe.alsoJudges ?? [])].map((rule) => rule.owner)).size, probe.id).toBeLessThanOrEqual(1);
 });
 
-test('every platform rule rests on the spec, a value the profile states, or an effect a browser or client suffers (DESIGN §5): never on our emulator\'s shape alone', () => {
+test("every platform rule rests on the spec, a value the profile states, or an effect a browser or client suffers (DESIGN §5): never on our emulator's shape alone", () => {
   const platformRules = allRules.filter((rule) => rule.owner === 'platform');
   expect(platformRules.filter((rule) => groundsOf(rule).length === 0).map((rule) => rule.id)).toEqual([]);
   // A choice of our emulator's is a requirement only where the profile states that platform's own.
@@ -123,13 +138,23 @@ test('every platform rule rests on the spec, a value the profile states, or an e
 });
 
 test('a rule is MUST only on the grounds of DESIGN §4, each in words: it breaks sign-on (a), lets others in (b), or the spec requires it (c)', () => {
-  const grounds = (rule: (typeof allRules)[number]) => Object.entries(rule.must ?? {}).filter(([, words]) => typeof words === 'string' && words.trim().length >= 10);
+  const grounds = (rule: (typeof allRules)[number]) =>
+    Object.entries(rule.must ?? {}).filter(([, words]) => typeof words === 'string' && words.trim().length >= 10);
   expect(allRules.filter((rule) => rule.level === 'MUST' && grounds(rule).length === 0).map((rule) => rule.id)).toEqual([]);
   expect(allRules.filter((rule) => rule.level !== 'MUST' && rule.must !== undefined).map((rule) => rule.id)).toEqual([]);
   // The audit of issue 33: what an RFC says MUST of but neither breaks sign-on nor lets anyone in is SHOULD.
   const levelOf = (id: string) => allRules.find((rule) => rule.id === id)?.level;
-  for (const id of ['token-exchange/get-refused', 'token-exchange/credentials-in-uri-refused', 'token-exchange/unknown-code-invalid-grant', 'account-info/refusal-status', 'account-info/unique-keys', 'token-exchange/no-proto-keys']) expect(levelOf(id), id).toBe('SHOULD');
-  for (const id of ['account-info/missing-token', 'funding-sources/invalid-token', 'token-exchange/concurrent-redemption']) expect(levelOf(id), id).toBe('MUST');
+  for (const id of [
+    'token-exchange/get-refused',
+    'token-exchange/credentials-in-uri-refused',
+    'token-exchange/unknown-code-invalid-grant',
+    'account-info/refusal-status',
+    'account-info/unique-keys',
+    'token-exchange/no-proto-keys',
+  ])
+    expect(levelOf(id), id).toBe('SHOULD');
+  for (const id of ['account-info/missing-token', 'funding-sources/invalid-token', 'token-exchange/concurrent-redemption'])
+    expect(levelOf(id), id).toBe('MUST');
 });
 
 test('each area is one name: a catalogue key, a suite file and the prefix of its rules', () => {

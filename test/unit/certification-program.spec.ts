@@ -14,36 +14,61 @@ import { everyRuleJudged, runInfo } from '../support/certifications';
 import { tempDir } from '../support/temp';
 
 const record = (title: string, status: TestRecord['status'], outcome: 'passed' | 'failed' = 'passed'): TestRecord => ({
-  title, area: 'token-exchange', status, durationMs: 1, errors: [], exchanges: [],
+  title,
+  area: 'token-exchange',
+  status,
+  durationMs: 1,
+  errors: [],
+  exchanges: [],
   findings: [{ rule: 'token-exchange/expires-in', field: 'expires_in', clause: 'RFC6749 §5.1', level: 'MUST', outcome, message: 'm', impact: 'i' }],
 });
 const runAt = (partner: string, finishedAt: string) => runInfo({ partner, startedAt: finishedAt, finishedAt });
 const certAt = (partner: string, finishedAt: string, outcome: 'passed' | 'failed', previous?: Certification) =>
-  buildCertification(runAt(partner, finishedAt), [record('a', outcome === 'failed' ? 'failed' : 'passed', outcome), everyRuleJudged([], { title: 'b' })], previous);
-const plan = [{ probe: 'token-exchange/a', title: 'a' }, { probe: 'token-exchange/b', title: 'b' }];
+  buildCertification(
+    runAt(partner, finishedAt),
+    [record('a', outcome === 'failed' ? 'failed' : 'passed', outcome), everyRuleJudged([], { title: 'b' })],
+    previous,
+  );
+const plan = [
+  { probe: 'token-exchange/a', title: 'a' },
+  { probe: 'token-exchange/b', title: 'b' },
+];
 
 test('a run is partial when it did not run every test of the plan, whatever chose them, or when it is a shard', () => {
   const before = certAt('acme', '2026-11-01T00:00:00.000Z', 'failed');
   const onlyB = [{ title: 'b', probe: 'token-exchange/b', status: 'passed' }];
-  expect(partialOf(onlyB, plan, before, null)).toEqual({ reason: "1 of the partner's 2 tests were left out of the run", ran: ['b'], leftOut: ['a'], failedBeforeNotRun: ['a'] });
+  expect(partialOf(onlyB, plan, before, null)).toEqual({
+    reason: "1 of the partner's 2 tests were left out of the run",
+    ran: ['b'],
+    leftOut: ['a'],
+    failedBeforeNotRun: ['a'],
+  });
   expect(partialOf([...onlyB, { title: 'a', probe: 'token-exchange/a', status: 'passed' }], plan, before, null)).toBeNull();
   // Without a plan (a configuration of the user's own), a test that failed last time and did not run.
   expect(partialOf(onlyB, undefined, before, null)?.reason).toBe('tests that failed last time were left out');
   expect(partialOf(onlyB, plan, undefined, { current: 1, total: 2 })?.reason).toMatch(/^shard 1 of 2/);
   // A partial run is never CERTIFIED, even when everything it ran passed.
-  const partial = buildCertification(runAt('acme', '2026-11-02T00:00:00.000Z'), [everyRuleJudged([], { title: 'b' })], before, { partial: partialOf(onlyB, plan, before, null) });
+  const partial = buildCertification(runAt('acme', '2026-11-02T00:00:00.000Z'), [everyRuleJudged([], { title: 'b' })], before, {
+    partial: partialOf(onlyB, plan, before, null),
+  });
   expect(partial.verdict).toBe('PARTIAL');
-  expect(partial.summary).toMatch(/^PARTIAL: partial run: 1 test ran \(1 of the partner's 2 tests were left out of the run\), 1 that failed last time did not; run them all to certify, \d+ of \d+ rules passed/);
+  expect(partial.summary).toMatch(
+    /^PARTIAL: partial run: 1 test ran \(1 of the partner's 2 tests were left out of the run\), 1 that failed last time did not; run them all to certify, \d+ of \d+ rules passed/,
+  );
 });
 
 test('results of several runs, of different profiles, or with a shard missing are not one whole run', () => {
   const stamp = (id: string, current: number | null, profile = 'p1') => ({ id, shard: current === null ? null : { current, total: 2 }, profile });
   expect(runProblems([stamp('r1', 1), stamp('r1', 2)], [stamp('r1', 1), stamp('r1', 2)], false)).toEqual([]);
-  expect(runProblems([stamp('r1', 1), stamp('r2', 2)], [stamp('r1', 1)], false)).toEqual(['the results come from 2 different runs (r1, r2); merge only the blobs of one run, whose shards all ran with one CERTIFY_RUN_ID']);
-  expect(runProblems([stamp('r1', 1)], [stamp('r1', 1)], true)).toEqual(['shard 2 of 2 is missing from the merge; gather every shard\'s blob report']);
+  expect(runProblems([stamp('r1', 1), stamp('r2', 2)], [stamp('r1', 1)], false)).toEqual([
+    'the results come from 2 different runs (r1, r2); merge only the blobs of one run, whose shards all ran with one CERTIFY_RUN_ID',
+  ]);
+  expect(runProblems([stamp('r1', 1)], [stamp('r1', 1)], true)).toEqual(["shard 2 of 2 is missing from the merge; gather every shard's blob report"]);
   // A shard that held none of the plan's tests is missing nothing.
   expect(runProblems([stamp('r1', 1)], [stamp('r1', 1)], false)).toEqual([]);
-  expect(runProblems([stamp('r1', 1, 'p1'), stamp('r1', 2, 'p2')], [stamp('r1', 1, 'p1'), stamp('r1', 2, 'p2')], false)).toEqual(['its tests ran with different profiles; run every shard from one checkout and one profile']);
+  expect(runProblems([stamp('r1', 1, 'p1'), stamp('r1', 2, 'p2')], [stamp('r1', 1, 'p1'), stamp('r1', 2, 'p2')], false)).toEqual([
+    'its tests ran with different profiles; run every shard from one checkout and one profile',
+  ]);
   // Any of them keeps the certificate from CERTIFIED, however well the tests went.
   expect(buildCertification(runInfo(), [everyRuleJudged()], undefined, { runProblems: ['shard 2 of 2 is missing from the merge'] }).verdict).toBe('INCOMPLETE');
 });
@@ -56,22 +81,35 @@ test('the history sits beside reports/out, inside a report folder moved elsewher
 
 test('the history keeps each run; the previous run is the newest; the overview says since when a verdict holds', () => {
   const dir = tempDir('history-');
-  const runs = [certAt('acme', '2026-11-01T00:00:00.000Z', 'failed'), certAt('acme', '2026-11-02T00:00:00.000Z', 'passed'), certAt('acme', '2026-11-03T00:00:00.000Z', 'passed')];
+  const runs = [
+    certAt('acme', '2026-11-01T00:00:00.000Z', 'failed'),
+    certAt('acme', '2026-11-02T00:00:00.000Z', 'passed'),
+    certAt('acme', '2026-11-03T00:00:00.000Z', 'passed'),
+  ];
   for (const run of runs) keepRun(dir, `${JSON.stringify(run)}\n`, run);
   // An entry that cannot be read, newest by its name, is passed over, and said so once.
   writeFileSync(path.join(dir, 'acme', '2026-11-09T00-00-00.000Z.json'), '{');
   const warnings: string[] = [];
   const options = { now: new Date('2026-11-10T00:00:00Z'), warn: (line: string) => warnings.push(line) };
   expect(recentRuns(dir, 'acme', 1, options).at(-1)?.run.finishedAt).toBe('2026-11-03T00:00:00.000Z');
-  expect(warnings).toEqual([expect.stringMatching(/^history: an entry is left out of the comparison and the overview: .*2026-11-09T00-00-00\.000Z\.json is not a certification\.json/)]);
+  expect(warnings).toEqual([
+    expect.stringMatching(/^history: an entry is left out of the comparison and the overview: .*2026-11-09T00-00-00\.000Z\.json is not a certification\.json/),
+  ]);
   expect(recentRuns(dir, 'acme', 10, options).map((r) => r.run.finishedAt)).toEqual(runs.map((r) => r.run.finishedAt));
   expect(recentRuns(dir, 'nobody', 1, options)).toEqual([]);
   const now = certAt('acme', '2026-11-04T00:00:00.000Z', 'passed', runs[2]);
-  const [row] = overviewOf([{ certification: now, report: 'acme/certification.html', history: recentRuns(dir, 'acme', 10, options) }], new Date('2026-11-04T00:00:01Z')).partners;
-  expect(row).toMatchObject({ verdict: 'CERTIFIED', since: '2026-11-02T00:00:00.000Z', history: [{ verdict: 'NOT CERTIFIED' }, { verdict: 'CERTIFIED' }, { verdict: 'CERTIFIED' }, { verdict: 'CERTIFIED' }] });
+  const [row] = overviewOf(
+    [{ certification: now, report: 'acme/certification.html', history: recentRuns(dir, 'acme', 10, options) }],
+    new Date('2026-11-04T00:00:01Z'),
+  ).partners;
+  expect(row).toMatchObject({
+    verdict: 'CERTIFIED',
+    since: '2026-11-02T00:00:00.000Z',
+    history: [{ verdict: 'NOT CERTIFIED' }, { verdict: 'CERTIFIED' }, { verdict: 'CERTIFIED' }, { verdict: 'CERTIFIED' }],
+  });
 });
 
-test('the history reads only what is the partner\'s: another partner\'s run, one from the future or filed under another time is left out', () => {
+test("the history reads only what is the partner's: another partner's run, one from the future or filed under another time is left out", () => {
   const dir = tempDir('history-');
   const own = certAt('alpha2', '2026-11-02T00:00:00.000Z', 'passed');
   keepRun(dir, `${JSON.stringify(own)}\n`, own);
@@ -84,7 +122,9 @@ test('the history reads only what is the partner\'s: another partner\'s run, one
   const runs = recentRuns(dir, 'alpha2', 10, { now: new Date('2026-11-25T00:00:00Z'), warn: (line) => warnings.push(line) });
   expect(runs.map((run) => run.run.finishedAt)).toEqual(['2026-11-02T00:00:00.000Z']);
   expect(warnings).toHaveLength(1);
-  expect(warnings[0]).toMatch(/^history: 3 entries are left out of the comparison and the overview: .*9999-12-31T00-00-00\.000Z\.json is a run of "other", not of alpha2 \(and 2 more\)$/);
+  expect(warnings[0]).toMatch(
+    /^history: 3 entries are left out of the comparison and the overview: .*9999-12-31T00-00-00\.000Z\.json is a run of "other", not of alpha2 \(and 2 more\)$/,
+  );
 });
 
 test("the overview escapes a partner's data, and links each report", () => {
@@ -105,17 +145,34 @@ test('a detached signature verifies against the same bytes and no others, and na
   const jws = await signDetached(payload, key, new Date('2026-11-24T10:00:00Z'));
   expect(jws).toMatch(/^[\w-]+\.\.[\w-]+$/);
   const pinned = publicKeyOf(publicKey.export({ type: 'spki', format: 'pem' }).toString());
-  await expect(verifyDetached(jws, payload, pinned)).resolves.toEqual({ thumbprint: key.thumbprint, signer: 'team', signedAt: new Date('2026-11-24T10:00:00Z') });
+  await expect(verifyDetached(jws, payload, pinned)).resolves.toEqual({
+    thumbprint: key.thumbprint,
+    signer: 'team',
+    signedAt: new Date('2026-11-24T10:00:00Z'),
+  });
   await expect(verifyDetached(jws, Buffer.from('{"verdict":"CERTIFIEd"}\n'))).rejects.toThrow(/signature verification failed/);
-  await expect(verifyDetached(jws, payload, publicKeyOf(generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString()))).rejects.toThrow(/not by a trusted key/);
-  expect(() => signingKeyFrom({ CERTIFY_SIGNING_KEY: generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() })).toThrow(/not an Ed25519 private key in PEM \(PKCS#8\) or JWK \(it is an ec key\)/);
+  await expect(
+    verifyDetached(jws, payload, publicKeyOf(generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString())),
+  ).rejects.toThrow(/not by a trusted key/);
+  expect(() =>
+    signingKeyFrom({ CERTIFY_SIGNING_KEY: generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() }),
+  ).toThrow(/not an Ed25519 private key in PEM \(PKCS#8\) or JWK \(it is an ec key\)/);
   // The key is masked wherever the run writes: as given, its base64, and its private part.
   const d = JSON.parse(jwk) as { d: string };
-  expect(redact(`key ${d.d} and ${jwk}`, key.secrets.map((value) => ({ value })))).not.toContain(d.d);
+  expect(
+    redact(
+      `key ${d.d} and ${jwk}`,
+      key.secrets.map((value) => ({ value })),
+    ),
+  ).not.toContain(d.d);
 });
 
 test("a HAR entry's URL is a URI: a mask's brackets are percent-encoded, and the mask stays one", () => {
-  const exchange = { request: { method: 'GET', url: 'http://127.0.0.1:4400/oauth/token?client_secret=[redacted]&x=a b', headers: {} }, startedAt: '2026-11-24T10:00:00.000Z', durationMs: 12.5 };
+  const exchange = {
+    request: { method: 'GET', url: 'http://127.0.0.1:4400/oauth/token?client_secret=[redacted]&x=a b', headers: {} },
+    startedAt: '2026-11-24T10:00:00.000Z',
+    durationMs: 12.5,
+  };
   const har = harOf([{ title: 't', exchanges: [exchange] }], { name: 'partner-certify', version: '0' });
   const url = har.log.entries[0]!.request.url;
   expect(url).toBe('http://127.0.0.1:4400/oauth/token?client_secret=%5Bredacted%5D&x=a%20b');
@@ -130,7 +187,9 @@ test('a signed run writes the signature over certification.json as written; an u
   const creator = { name: 'partner-certify', version: '0' };
   const signed = await writePartnerFiles(dir, cert, [], { secrets: [], signing: key, creator });
   expect(signed.certification.signing).toEqual({ keyThumbprint: key.thumbprint, signer: null });
-  await expect(verifyDetached(readFileSync(path.join(dir, 'certification.json.jws'), 'utf8'), Buffer.from(signed.json))).resolves.toMatchObject({ thumbprint: key.thumbprint });
+  await expect(verifyDetached(readFileSync(path.join(dir, 'certification.json.jws'), 'utf8'), Buffer.from(signed.json))).resolves.toMatchObject({
+    thumbprint: key.thumbprint,
+  });
   await writePartnerFiles(dir, cert, [], { secrets: [], signing: undefined, creator });
   expect(existsSync(path.join(dir, 'certification.json.jws'))).toBe(false);
 });

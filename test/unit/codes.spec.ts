@@ -11,7 +11,9 @@ test('static codes: each code is handed out once across sources sharing a claim 
   const [one, two] = [staticCodes(codes, claims, 7), staticCodes(codes, claims, 7)];
   const handed = await Promise.all([1, 2, 3, 4, 5].map((i) => (i % 2 ? one : two).next()));
   expect(handed.sort()).toEqual(codes);
-  await expect(two.next()).rejects.toThrow(new CodeSourceError('"codes.static" ran out: it holds 5 codes and this run needs 7; ask the partner for 7 fresh codes'));
+  await expect(two.next()).rejects.toThrow(
+    new CodeSourceError('"codes.static" ran out: it holds 5 codes and this run needs 7; ask the partner for 7 fresh codes'),
+  );
 });
 
 test.describe('minted codes', () => {
@@ -21,14 +23,19 @@ test.describe('minted codes', () => {
   const http = httpClient({ timeoutMs: 1000 });
 
   test('a POST with no body answers {"code": …}', async () => {
-    nock('http://partner.test').post('/codes', (body) => body === '' || body === undefined).reply(200, { code: 'fresh-1' });
+    nock('http://partner.test')
+      .post('/codes', (body) => body === '' || body === undefined)
+      .reply(200, { code: 'fresh-1' });
     expect(await mintedCodes('http://partner.test/codes', http).next()).toBe('fresh-1');
   });
 
   test('one code is minted ahead, and one that waited too long is dropped for a code minted just in time', async () => {
     let clock = 0;
     let minted = 0;
-    nock('http://partner.test').post('/codes').times(4).reply(200, () => ({ code: `code-${++minted}` }));
+    nock('http://partner.test')
+      .post('/codes')
+      .times(4)
+      .reply(200, () => ({ code: `code-${++minted}` }));
     const source = mintedCodes('http://partner.test/codes', http, { maxAgeMs: 30_000, now: () => clock });
     expect(await source.next()).toBe('code-1');
     // code-2 was minted ahead; while it waits 31 s, it ages past 30 s and is never handed out.
@@ -51,7 +58,9 @@ test.describe('minted codes', () => {
     nock('http://partner.test').post('/codes').reply(404, '<h1>Not Found</h1>').post('/codes').reply(200, { token: 'x' });
     const source = mintedCodes('http://partner.test/codes', http);
     await expect(source.next()).rejects.toThrow('"codes.mintUrl" answered 404 "<h1>Not Found</h1>"; it should answer 200 with {"code": "…"}');
-    await expect(source.next()).rejects.toThrow('"codes.mintUrl" answered "{\\"token\\":\\"x\\"}" without a "code" string; it should answer 200 with {"code": "…"}');
+    await expect(source.next()).rejects.toThrow(
+      '"codes.mintUrl" answered "{\\"token\\":\\"x\\"}" without a "code" string; it should answer 200 with {"code": "…"}',
+    );
   });
 });
 
@@ -60,14 +69,15 @@ test('browser logins run at most a few at once, in the order asked, and a failed
   let running = 0;
   let most = 0;
   const started: number[] = [];
-  const login = (i: number) => slot(async () => {
-    started.push(i);
-    most = Math.max(most, ++running);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    running--;
-    if (i % 3 === 0) throw new Error(`login ${i} failed`);
-    return i;
-  });
+  const login = (i: number) =>
+    slot(async () => {
+      started.push(i);
+      most = Math.max(most, ++running);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      running--;
+      if (i % 3 === 0) throw new Error(`login ${i} failed`);
+      return i;
+    });
   const outcomes = await Promise.allSettled(Array.from({ length: 15 }, (_, i) => login(i)));
   expect(most).toBe(4);
   expect(started).toEqual(Array.from({ length: 15 }, (_, i) => i));

@@ -10,15 +10,21 @@ test.afterAll(() => platform.close());
 const client = () => dataApiClient({ baseUrl: platform.origin, token: platformSandbox.dataApiToken });
 
 test('pageUrl spells ids both ways and leaves out what is not given', () => {
-  expect(pageUrl('https://api.example/', 'bills', { organizationId: 'o 1', ids: ['a', 'b'], limit: 5 })).toBe('https://api.example/v1/bills?organizationId=o+1&ids=a%2Cb&limit=5');
-  expect(pageUrl('https://api.example', 'vendors', { ids: ['a', 'b'], idsEncoding: 'repeated', after: 'x' })).toBe('https://api.example/v1/vendors?ids=a&ids=b&after=x');
+  expect(pageUrl('https://api.example/', 'bills', { organizationId: 'o 1', ids: ['a', 'b'], limit: 5 })).toBe(
+    'https://api.example/v1/bills?organizationId=o+1&ids=a%2Cb&limit=5',
+  );
+  expect(pageUrl('https://api.example', 'vendors', { ids: ['a', 'b'], idsEncoding: 'repeated', after: 'x' })).toBe(
+    'https://api.example/v1/vendors?ids=a&ids=b&after=x',
+  );
 });
 
-test('the client walks every page of an organization\'s bills: no duplicates, in order, as many as one page of ids says', async () => {
+test("the client walks every page of an organization's bills: no duplicates, in order, as many as one page of ids says", async () => {
   // Two walks of 10,000 bills: seconds alone, but more than the default 30 s beside the suite's nested runs on 2 cores.
   test.setTimeout(90_000);
   const api = client();
-  const { items: [org] } = await api.getOrganizations();
+  const {
+    items: [org],
+  } = await api.getOrganizations();
   let pages = 0;
   const ids: string[] = [];
   for await (const page of api.pages('bills', { organizationId: org!.id, limit: 100 })) {
@@ -44,7 +50,10 @@ test('the client walks every page of an organization\'s bills: no duplicates, in
 test('refusals come back as DataApiError with the status and code', async () => {
   await expect(client().getBills()).rejects.toBeInstanceOf(DataApiError);
   await expect(client().getBills()).rejects.toMatchObject({ status: 400, code: 'MISSING_FILTER' });
-  await expect(dataApiClient({ baseUrl: platform.origin, token: 'wrong' }).getOrganizations()).rejects.toMatchObject({ status: 401, code: 'INVALID_AUTHENTICATION_TOKEN' });
+  await expect(dataApiClient({ baseUrl: platform.origin, token: 'wrong' }).getOrganizations()).rejects.toMatchObject({
+    status: 401,
+    code: 'INVALID_AUTHENTICATION_TOKEN',
+  });
 });
 
 test('the emulator answers bad data-API input with a 4xx JSON error, never a 5xx', async () => {

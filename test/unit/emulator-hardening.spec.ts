@@ -17,19 +17,30 @@ import { startPlatform } from '../support/sandbox';
 let platform: Awaited<ReturnType<typeof startPlatform>>;
 test.beforeAll(async () => {
   platform = await startPlatform();
-  const configured = await send('PUT', '/v1/emulator/partners/acme', JSON.stringify({
-    tokenExchangeUrl: 'http://127.0.0.1:9/token', accountInfoUrl: 'http://127.0.0.1:9/account',
-    tokenExchangeEncoding: 'json', requestTimeoutMs: 1000, hostOrigin: platform.hostOrigin,
-    // The test user carries only the always-required fields: the collection screen asks for the rest.
-    collectMissingAccountInfo: true,
-  }));
+  const configured = await send(
+    'PUT',
+    '/v1/emulator/partners/acme',
+    JSON.stringify({
+      tokenExchangeUrl: 'http://127.0.0.1:9/token',
+      accountInfoUrl: 'http://127.0.0.1:9/account',
+      tokenExchangeEncoding: 'json',
+      requestTimeoutMs: 1000,
+      hostOrigin: platform.hostOrigin,
+      // The test user carries only the always-required fields: the collection screen asks for the rest.
+      collectMissingAccountInfo: true,
+    }),
+  );
   expect(configured.status).toBe(200);
 });
 test.afterAll(() => platform.close());
 
 const mockLinkPath = '/v1/auth/providers/standard/create-mock-link';
-const send = (method: string, path: string, body?: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = { 'api-key': platformSandbox.apiKey, 'content-type': 'application/json' }) =>
-  fetch(`${platform.origin}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+const send = (
+  method: string,
+  path: string,
+  body?: string | Uint8Array<ArrayBuffer>,
+  headers: Record<string, string> = { 'api-key': platformSandbox.apiKey, 'content-type': 'application/json' },
+) => fetch(`${platform.origin}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
 const bearer = (token = platformSandbox.dataApiToken) => ({ authorization: `Bearer ${token}` });
 const accountInfo = { user: { id: 'u-1', email: 'a@example.com', firstName: 'Ada', lastName: 'Lovelace' }, company: { id: 'c-1', name: 'Acme' } };
 const validLink = () => ({ partnerName: 'acme', token: randomUUID(), externalUserId: 'u-1', externalOrgId: 'c-1', accountInfo });
@@ -50,14 +61,28 @@ test.describe('forged, expired and replayed mock links', () => {
   const now = () => Math.floor(Date.now() / 1000);
   const claims = () => ({ accountInfo, externalUserId: 'u-1', externalOrgId: 'c-1', nonce: randomUUID() });
   const signed = (edit: (jwt: SignJWT) => SignJWT, header: Record<string, unknown> = { alg: 'HS256', typ: 'JWT' }) =>
-    edit(new SignJWT(claims()).setProtectedHeader(header as { alg: string }).setIssuer(mockLinkIssuer).setAudience('acme').setIssuedAt().setJti(randomUUID())).sign(key);
+    edit(
+      new SignJWT(claims())
+        .setProtectedHeader(header as { alg: string })
+        .setIssuer(mockLinkIssuer)
+        .setAudience('acme')
+        .setIssuedAt()
+        .setJti(randomUUID()),
+    ).sign(key);
   const forgeries: [string, () => Promise<string>][] = [
-    ['alg: none', async () => `${segment({ alg: 'none', typ: 'JWT' })}.${segment({ ...claims(), iss: mockLinkIssuer, aud: 'acme', iat: now(), exp: now() + 600, jti: randomUUID() })}.`],
+    [
+      'alg: none',
+      async () =>
+        `${segment({ alg: 'none', typ: 'JWT' })}.${segment({ ...claims(), iss: mockLinkIssuer, aud: 'acme', iat: now(), exp: now() + 600, jti: randomUUID() })}.`,
+    ],
     ['HS512 with the right key (algorithm confusion)', () => signed((jwt) => jwt.setExpirationTime('10m'), { alg: 'HS512', typ: 'JWT' })],
-    ['an RS256 header over an HMAC signature (algorithm confusion)', async () => {
-      const [, payload, signature] = (await signed((jwt) => jwt.setExpirationTime('10m'))).split('.');
-      return `${segment({ alg: 'RS256', typ: 'JWT' })}.${payload}.${signature}`;
-    }],
+    [
+      'an RS256 header over an HMAC signature (algorithm confusion)',
+      async () => {
+        const [, payload, signature] = (await signed((jwt) => jwt.setExpirationTime('10m'))).split('.');
+        return `${segment({ alg: 'RS256', typ: 'JWT' })}.${payload}.${signature}`;
+      },
+    ],
     ['expired', () => signed((jwt) => jwt.setIssuedAt(now() - 1200).setExpirationTime(now() - 600))],
     ['nbf in the future', () => signed((jwt) => jwt.setExpirationTime('10m').setNotBefore(now() + 300))],
     ['no exp', () => signed((jwt) => jwt)],
@@ -88,16 +113,42 @@ test('Bearer header variants: only "Bearer <token>" (any case, any run of spaces
   const url = '/v1/organizations';
   const accepted = ['Bearer ', 'bearer ', 'BEARER ', 'Bearer   '].map((scheme) => `${scheme}${platformSandbox.dataApiToken}`);
   for (const authorization of accepted) expect((await send('GET', url, undefined, { authorization })).status, authorization).toBe(200);
-  const refused = ['', 'Bearer', 'Bearer ', `Basic ${platformSandbox.dataApiToken}`, `Bearer ${platformSandbox.dataApiToken} extra`, `Bearer "${platformSandbox.dataApiToken}"`, `${platformSandbox.dataApiToken}`, `Bearer ${platformSandbox.dataApiToken.toUpperCase()}`, 'Bearer \u00ff'];
-  for (const authorization of refused) await expectJsonError(await send('GET', url, undefined, { authorization }), `Authorization: ${JSON.stringify(authorization)}`, 401);
+  const refused = [
+    '',
+    'Bearer',
+    'Bearer ',
+    `Basic ${platformSandbox.dataApiToken}`,
+    `Bearer ${platformSandbox.dataApiToken} extra`,
+    `Bearer "${platformSandbox.dataApiToken}"`,
+    `${platformSandbox.dataApiToken}`,
+    `Bearer ${platformSandbox.dataApiToken.toUpperCase()}`,
+    'Bearer \u00ff',
+  ];
+  for (const authorization of refused)
+    await expectJsonError(await send('GET', url, undefined, { authorization }), `Authorization: ${JSON.stringify(authorization)}`, 401);
   await expectJsonError(await send('GET', `${url}?access_token=${platformSandbox.dataApiToken}`, undefined, {}), 'a token in the query', 401);
 });
 
 test('paging values: limit 0, -1, 1e9, abc, a float or given twice, and an unknown or foreign after are 400', async () => {
   const organizations = ((await (await send('GET', '/v1/organizations', undefined, bearer())).json()) as { items: { id: string }[] }).items;
   const [first, second] = organizations;
-  const foreignAfter = ((await (await send('GET', `/v1/bills?organizationId=${second!.id}&limit=1`, undefined, bearer())).json()) as { items: { id: string }[] }).items[0]!.id;
-  const bad = ['limit=0', 'limit=-1', 'limit=1e9', 'limit=abc', 'limit=1.5', 'limit=10&limit=20', 'limit=', `after=${randomUUID()}`, `after=${foreignAfter}`, 'after=', 'limit=%FF', 'organizationId=%C3%28'];
+  const foreignAfter = (
+    (await (await send('GET', `/v1/bills?organizationId=${second!.id}&limit=1`, undefined, bearer())).json()) as { items: { id: string }[] }
+  ).items[0]!.id;
+  const bad = [
+    'limit=0',
+    'limit=-1',
+    'limit=1e9',
+    'limit=abc',
+    'limit=1.5',
+    'limit=10&limit=20',
+    'limit=',
+    `after=${randomUUID()}`,
+    `after=${foreignAfter}`,
+    'after=',
+    'limit=%FF',
+    'organizationId=%C3%28',
+  ];
   for (const query of bad) await expectJsonError(await send('GET', `/v1/bills?organizationId=${first!.id}&${query}`, undefined, bearer()), query, 400);
 });
 
@@ -106,9 +157,16 @@ test('oversized, deeply nested and non-UTF-8 bodies, and undocumented methods, a
   const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
   await expectJsonError(await send('POST', mockLinkPath, deep), 'JSON nested 100,000 deep');
   // Written out: JSON.stringify itself would overflow the stack on it.
-  const nestedAccountInfo = JSON.stringify({ ...validLink(), accountInfo: { ...accountInfo, user: { ...accountInfo.user, extra: 'HERE' } } }).replace('"HERE"', `${'['.repeat(50_000)}${']'.repeat(50_000)}`);
+  const nestedAccountInfo = JSON.stringify({ ...validLink(), accountInfo: { ...accountInfo, user: { ...accountInfo.user, extra: 'HERE' } } }).replace(
+    '"HERE"',
+    `${'['.repeat(50_000)}${']'.repeat(50_000)}`,
+  );
   await expectJsonError(await send('POST', mockLinkPath, nestedAccountInfo), 'account information nested 50,000 deep');
-  await expectJsonError(await send('POST', mockLinkPath, Uint8Array.from(Buffer.concat([Buffer.from('{"partnerName":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]))), 'a body that is not UTF-8', 400);
+  await expectJsonError(
+    await send('POST', mockLinkPath, Uint8Array.from(Buffer.concat([Buffer.from('{"partnerName":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]))),
+    'a body that is not UTF-8',
+    400,
+  );
   for (const method of ['DELETE', 'PATCH', 'PUT']) {
     await expectJsonError(await send(method, '/v1/bills', undefined, bearer()), `${method} /v1/bills`);
     await expectJsonError(await send(method, mockLinkPath), `${method} on the mock link`);
@@ -141,7 +199,8 @@ test('a postMessage from a foreign origin changes nothing on the screen and gets
   // The host page is another origin than the platform: a message it posts is a foreign one to the app.
   await page.evaluate(() => {
     const target = (document.getElementById('platform') as HTMLIFrameElement).contentWindow!;
-    for (const data of [{ type: 'NAVIGATE', target: 'javascript:alert(1)' }, { type: 'AUTHENTICATION_ERROR' }, '<img src=x onerror=alert(1)>']) target.postMessage(data, '*');
+    for (const data of [{ type: 'NAVIGATE', target: 'javascript:alert(1)' }, { type: 'AUTHENTICATION_ERROR' }, '<img src=x onerror=alert(1)>'])
+      target.postMessage(data, '*');
   });
   await page.waitForTimeout(300);
   expect(await frame.locator('main').innerHTML()).toBe(before);
@@ -151,7 +210,11 @@ test('a postMessage from a foreign origin changes nothing on the screen and gets
 
 test('10,000 generated requests to the mock link and the data API: no 5xx, and the emulator still serves', async () => {
   test.setTimeout(180_000);
-  const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.constantFrom('', ' ', '%', '%FF', '../', '\u0000', 'null', '1e9', '-1', '0', '1.5', randomUUID()));
+  const text = fc.oneof(
+    fc.string(),
+    fc.string({ unit: 'grapheme' }),
+    fc.constantFrom('', ' ', '%', '%FF', '../', '\u0000', 'null', '1e9', '-1', '0', '1.5', randomUUID()),
+  );
   const value = fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.jsonValue({ maxDepth: 3 }));
   const mockLink = fc.record({
     kind: fc.constant('mock-link' as const),
@@ -160,7 +223,10 @@ test('10,000 generated requests to the mock link and the data API: no 5xx, and t
     contentType: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', ''),
     body: fc.oneof(
       // The valid request with fields replaced, removed or added: closest to what reaches deep code.
-      fc.dictionary(fc.constantFrom('partnerName', 'token', 'externalUserId', 'externalOrgId', 'accountInfo', 'extra', '__proto__', 'constructor'), value, { maxKeys: 3 })
+      fc
+        .dictionary(fc.constantFrom('partnerName', 'token', 'externalUserId', 'externalOrgId', 'accountInfo', 'extra', '__proto__', 'constructor'), value, {
+          maxKeys: 3,
+        })
         .map((edits) => JSON.stringify({ ...validLink(), ...edits })),
       fc.record({ user: fc.dictionary(text, value), company: fc.dictionary(text, value) }).map((info) => JSON.stringify({ ...validLink(), accountInfo: info })),
       fc.jsonValue().map((json) => JSON.stringify(json)),
@@ -171,8 +237,19 @@ test('10,000 generated requests to the mock link and the data API: no 5xx, and t
     kind: fc.constant('data-api' as const),
     method: fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'POST', 'DELETE'),
     path: fc.constantFrom('/v1/organizations', '/v1/bills', '/v1/payments', '/v1/vendors', '/v1/bills/', '/v1/unknown'),
-    authorization: fc.oneof(fc.constant(`Bearer ${platformSandbox.dataApiToken}`), fc.constant(`bearer  ${platformSandbox.dataApiToken}`), text.map((t) => `Bearer ${t}`), text),
-    query: fc.array(fc.tuple(fc.constantFrom('limit', 'after', 'ids', 'organizationId', 'x'), fc.oneof(text, fc.integer().map(String), fc.constantFrom('org-1', 'bill-00001', '100', '0'))), { maxLength: 4 }),
+    authorization: fc.oneof(
+      fc.constant(`Bearer ${platformSandbox.dataApiToken}`),
+      fc.constant(`bearer  ${platformSandbox.dataApiToken}`),
+      text.map((t) => `Bearer ${t}`),
+      text,
+    ),
+    query: fc.array(
+      fc.tuple(
+        fc.constantFrom('limit', 'after', 'ids', 'organizationId', 'x'),
+        fc.oneof(text, fc.integer().map(String), fc.constantFrom('org-1', 'bill-00001', '100', '0')),
+      ),
+      { maxLength: 4 },
+    ),
   });
   let requests = 0;
   const server5xx: string[] = [];
@@ -186,7 +263,9 @@ test('10,000 generated requests to the mock link and the data API: no 5xx, and t
         response = await send(generated.method, mockLinkPath, generated.method === 'GET' ? undefined : generated.body, headers);
       } else {
         const query = new URLSearchParams(generated.query).toString();
-        response = await send(generated.method, `${generated.path}?${query}`, undefined, { authorization: generated.authorization.replace(/[^\t\x20-\x7e]/g, '') });
+        response = await send(generated.method, `${generated.path}?${query}`, undefined, {
+          authorization: generated.authorization.replace(/[^\t\x20-\x7e]/g, ''),
+        });
       }
       const body = await response.text();
       if (response.status >= 500) server5xx.push(`${response.status} ${JSON.stringify(generated).slice(0, 300)}: ${body.slice(0, 200)}`);

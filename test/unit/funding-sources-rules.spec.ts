@@ -6,7 +6,14 @@ import { abaChecksumValid } from '../../checks/reference-data';
 import { accountInfoConsistent, fundingSourceIdsStable, fundingSourcesResource } from '../../checks/resources';
 
 const ctx = { now: new Date('2026-11-21T12:00:00Z'), collectMissingAccountInfo: false };
-const source = { id: 'fs-1', type: 'ach', nickname: 'Operating', bankAccountNumber: '000123456789', bankRoutingNumber: '011000015', accountNumberLast4Digits: '6789' };
+const source = {
+  id: 'fs-1',
+  type: 'ach',
+  nickname: 'Operating',
+  bankAccountNumber: '000123456789',
+  bankRoutingNumber: '011000015',
+  accountNumberLast4Digits: '6789',
+};
 const body = (...sources: unknown[]): Payload => ({ fundingSources: sources });
 const outcomes = (rule: PayloadRule, payload: Payload) => evaluate(rule, payload, ctx).map((f) => f.outcome);
 
@@ -16,12 +23,37 @@ function cases(rule: PayloadRule, property: string, table: [unknown, Outcome][])
   });
 }
 
-cases(funding.type.enum, 'type', [['ach', 'passed'], ['ACH', 'failed'], ['card', 'failed']]);
-cases(funding.nickname.length, 'nickname', [['Op', 'passed'], ['O', 'failed'], ['N'.repeat(40), 'passed'], ['N'.repeat(41), 'failed']]);
-cases(funding.last4.digits, 'accountNumberLast4Digits', [['6789', 'passed'], ['678', 'failed'], ['56789', 'failed'], ['67a9', 'failed']]);
-cases(funding.last4.matchesAccount, 'accountNumberLast4Digits', [['6789', 'passed'], ['4321', 'info']]);
-cases(funding.routingNumber.aba, 'bankRoutingNumber', [['011000015', 'passed'], ['021000021', 'passed'], ['011000016', 'warning'], ['01100001', 'warning']]);
-cases(funding.id.nonEmpty, 'id', [['x', 'passed'], ['', 'failed']]);
+cases(funding.type.enum, 'type', [
+  ['ach', 'passed'],
+  ['ACH', 'failed'],
+  ['card', 'failed'],
+]);
+cases(funding.nickname.length, 'nickname', [
+  ['Op', 'passed'],
+  ['O', 'failed'],
+  ['N'.repeat(40), 'passed'],
+  ['N'.repeat(41), 'failed'],
+]);
+cases(funding.last4.digits, 'accountNumberLast4Digits', [
+  ['6789', 'passed'],
+  ['678', 'failed'],
+  ['56789', 'failed'],
+  ['67a9', 'failed'],
+]);
+cases(funding.last4.matchesAccount, 'accountNumberLast4Digits', [
+  ['6789', 'passed'],
+  ['4321', 'info'],
+]);
+cases(funding.routingNumber.aba, 'bankRoutingNumber', [
+  ['011000015', 'passed'],
+  ['021000021', 'passed'],
+  ['011000016', 'warning'],
+  ['01100001', 'warning'],
+]);
+cases(funding.id.nonEmpty, 'id', [
+  ['x', 'passed'],
+  ['', 'failed'],
+]);
 
 test('the ABA checksum weighs the digits 3, 7, 1', () => {
   for (const valid of ['011000015', '021000021', '121000358', '026009593']) expect(abaChecksumValid(valid), valid).toBe(true);
@@ -36,7 +68,10 @@ test('an empty list is valid, and item rules have nothing to judge', () => {
 
 test('ids are unique within the list, and each duplicate is named by index', () => {
   const findings = evaluate(funding.id.unique, body(source, { ...source }), ctx);
-  expect(findings.map((f) => [f.outcome, f.field])).toEqual([['failed', 'fundingSources[0].id'], ['failed', 'fundingSources[1].id']]);
+  expect(findings.map((f) => [f.outcome, f.field])).toEqual([
+    ['failed', 'fundingSources[0].id'],
+    ['failed', 'fundingSources[1].id'],
+  ]);
   expect(outcomes(funding.id.unique, body(source, { ...source, id: 'fs-2' }))).toEqual(['passed']);
 });
 
@@ -60,10 +95,15 @@ test('ids stay the same across two calls; user and company ids too', () => {
   const renamed = body(source, { ...source, id: 'fs-2b' });
   expect(evaluate(fundingSourceIdsStable, { first: once, second: renamed }, undefined)[0]!.message).toContain('dropped "fs-2" and added "fs-2b"');
   const info = { user: { id: 'u-1' }, company: { id: 'c-1' } };
-  expect(evaluate(accountInfoConsistent, { first: info, second: { ...info, user: { id: 'u-2' } } }, undefined).map((f) => [f.outcome, f.field])).toEqual([['failed', 'user.id']]);
+  expect(evaluate(accountInfoConsistent, { first: info, second: { ...info, user: { id: 'u-2' } } }, undefined).map((f) => [f.outcome, f.field])).toEqual([
+    ['failed', 'user.id'],
+  ]);
 });
 
 test('null values are named one by one (SHOULD)', () => {
   const findings = evaluate(fundingSourcesResource.nullValues, body({ ...source, nickname: null }, { ...source, id: null }), undefined);
-  expect(findings.map((f) => [f.outcome, f.field])).toEqual([['warning', 'fundingSources[0].nickname'], ['warning', 'fundingSources[1].id']]);
+  expect(findings.map((f) => [f.outcome, f.field])).toEqual([
+    ['warning', 'fundingSources[0].nickname'],
+    ['warning', 'fundingSources[1].id'],
+  ]);
 });

@@ -38,7 +38,12 @@ test.describe('1. artifacts that bypass the redactor', () => {
     const reporter = new CertificationReporter({ outputDir: tempDir('report-') });
     reporter.onBegin({ reporter: [['./reports/certification-reporter.ts']] } as unknown as FullConfig, { suites: [] } as unknown as Suite);
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
-    const step = { title: 'Navigate', subtitle: `127.0.0.1:4402/?src=auth%3Fcode%3Dc0de-abc-123`, params: { url: `http://127.0.0.1:4401/p/auth?token=${jwt}` }, annotations: [] } as unknown as TestStep;
+    const step = {
+      title: 'Navigate',
+      subtitle: `127.0.0.1:4402/?src=auth%3Fcode%3Dc0de-abc-123`,
+      params: { url: `http://127.0.0.1:4401/p/auth?token=${jwt}` },
+      annotations: [],
+    } as unknown as TestStep;
     const result = {
       errors: [{ message: `navigation to /auth?code=c0de-abc-123 failed`, stack: `at auth?token=${jwt}` }],
       annotations: [{ type: 'warning', description: 'token-exchange/x: error_description "Bearer 5ecret-t0ken-value"' }],
@@ -141,14 +146,23 @@ test.describe('2. encodings and fragments that masking by value misses', () => {
 
   test('an access token starting \\u002f is masked once the run learned it', () => {
     const token = '/tok3n-Abc123XyZ+987/=';
-    const learned = secretsOf([{ request: { method: 'POST', url: 'https://p.example/t', headers: {} }, response: { status: 200, headers: {}, body: JSON.stringify({ access_token: token }), bytes: 1 }, startedAt: '', durationMs: 1 }]);
+    const learned = secretsOf([
+      {
+        request: { method: 'POST', url: 'https://p.example/t', headers: {} },
+        response: { status: 200, headers: {}, body: JSON.stringify({ access_token: token }), bytes: 1 },
+        startedAt: '',
+        durationMs: 1,
+      },
+    ]);
     expect(leaks(redact(`{"error_description":"\\u002f${token.slice(1)}"}`, learned), token)).toEqual([]);
   });
 
   test('a fragment is left as it is only where it also occurs in ordinary text of the run, never for its letters', () => {
     const [mixed, ordinary] = [[{ value: 's3cr3t-acme-staging-7Qp' }], ordinaryText(['ada@acme-staging.example', 'token-exchange/wrong-secret-rejected'])];
     // "acme-staging" is half of the secret, and the partner's own domain (its login's e-mail): a report must still say it.
-    expect(redact('ada@acme-staging.example and token-exchange/wrong-secret-rejected', [...mixed, { value: 'acme-staging-secret-7f3a' }, ...ordinary])).toBe('ada@acme-staging.example and token-exchange/wrong-secret-rejected');
+    expect(redact('ada@acme-staging.example and token-exchange/wrong-secret-rejected', [...mixed, { value: 'acme-staging-secret-7f3a' }, ...ordinary])).toBe(
+      'ada@acme-staging.example and token-exchange/wrong-secret-rejected',
+    );
     expect([redact('it was s3cr3t-acme-st…', mixed), redact('ada@acme-staging.example', mixed)]).toEqual(['it was [redacted]…', 'ada@[redacted].example']);
     // A whole secret is masked, whatever it is made of.
     expect(redact('the secret acme-staging-secret', [{ value: 'acme-staging-secret' }])).toBe('the secret [redacted]');
@@ -162,10 +176,18 @@ test.describe('2. encodings and fragments that masking by value misses', () => {
   });
 });
 
-test.describe('3. secrets inside a profile\'s URLs and browser steps', () => {
+test.describe("3. secrets inside a profile's URLs and browser steps", () => {
   test('a gateway key in a query string, as env:, is a secret of the profile wherever it sits', () => {
     const dir = tempDir('profiles-');
-    writeFileSync(path.join(dir, 'acme.json'), JSON.stringify({ tokenExchangeUrl: 'env:PARTNER_ACME_TOKEN_URL', accountInfoUrl: 'https://p.example/a', tokenExchangeEncoding: 'form', codes: { mintUrl: 'https://p.example/c' } }));
+    writeFileSync(
+      path.join(dir, 'acme.json'),
+      JSON.stringify({
+        tokenExchangeUrl: 'env:PARTNER_ACME_TOKEN_URL',
+        accountInfoUrl: 'https://p.example/a',
+        tokenExchangeEncoding: 'form',
+        codes: { mintUrl: 'https://p.example/c' },
+      }),
+    );
     const loaded = loadProfile(path.join(dir, 'acme.json'), { PARTNER_ACME_TOKEN_URL: 'https://gw.example/token?subscription-key=k3y-0123456789' }).profile!;
     const masked = redact('POST https://gw.example/token?subscription-key=k3y-0123456789 failed', profileSecrets(loaded.profile, loaded.envValues));
     expect(masked).not.toContain('k3y-0123456789');
@@ -177,19 +199,28 @@ test.describe('3. secrets inside a profile\'s URLs and browser steps', () => {
     const profile = loadProfile('partners/reference.json', {}).profile!.profile;
     const keyed = { ...profile, accountInfoUrl: 'https://gw.example/api/account?X-Amz-Signature=9f86d081884c7d65&access-token=tok3n-abcdefgh&apiToken=short' };
     const secrets = profileSecrets(keyed);
-    const masked = redact(`GET https://gw.example/api/account?X-Amz-Signature=9f86d081884c7d65&access-token=tok3n-abcdefgh&apiToken=short failed; echoed 9f86d081884c7d65 and tok3n-abcdefgh; https://other.example/x?apiToken=s3cr3t`, secrets);
+    const masked = redact(
+      `GET https://gw.example/api/account?X-Amz-Signature=9f86d081884c7d65&access-token=tok3n-abcdefgh&apiToken=short failed; echoed 9f86d081884c7d65 and tok3n-abcdefgh; https://other.example/x?apiToken=s3cr3t`,
+      secrets,
+    );
     for (const value of ['9f86d081884c7d65', 'tok3n-abcdefgh', 'apiToken=short', 'apiToken=s3cr3t']) expect(masked, value).not.toContain(value);
     expect(masked).toContain('https://gw.example/api/account?X-Amz-Signature=[redacted]&access-token=[redacted]&apiToken=[redacted]');
   });
 
   test('key-like query parameters and a password in userinfo are masked in any URL, by shape', () => {
-    expect(redact('http://gw:P4ss-w0rd@host/x?api_key=abc&subscription-key=zzz&ok=1', [])).toBe('http://gw:[redacted]@host/x?api_key=[redacted]&subscription-key=[redacted]&ok=1');
+    expect(redact('http://gw:P4ss-w0rd@host/x?api_key=abc&subscription-key=zzz&ok=1', [])).toBe(
+      'http://gw:[redacted]@host/x?api_key=[redacted]&subscription-key=[redacted]&ok=1',
+    );
   });
 
   test('a typed password holding " < and & is masked JSON-escaped and form-encoded', () => {
     const password = 'pa"ss<wo&rd-0a1b2c';
     const known = secretsOf([], [password]);
-    for (const form of [JSON.stringify({ value: password }), new URLSearchParams({ password }).toString(), password.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')]) {
+    for (const form of [
+      JSON.stringify({ value: password }),
+      new URLSearchParams({ password }).toString(),
+      password.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;'),
+    ]) {
       expect(leaks(redact(form, known), password)).toEqual([]);
     }
   });
@@ -212,7 +243,10 @@ test.describe('4. masking that corrupts the report', () => {
 
   test('masking parsed data rewrites string values, never keys or structure', () => {
     const findings = [{ rule: 'account-info/x', message: 'the value Zq8+/x"Y\\=kP3mN7vR2tW9sL4hJ6bG1dF5cA0eQ echoed' }];
-    expect(redactValue({ findings, [secret]: 1 }, secrets)).toEqual({ findings: [{ rule: 'account-info/x', message: 'the value [redacted] echoed' }], [secret]: 1 });
+    expect(redactValue({ findings, [secret]: 1 }, secrets)).toEqual({
+      findings: [{ rule: 'account-info/x', message: 'the value [redacted] echoed' }],
+      [secret]: 1,
+    });
   });
 
   test('a part of the HTML report that cannot be built says so, and the rest is written', () => {
@@ -225,8 +259,19 @@ test.describe('4. masking that corrupts the report', () => {
 });
 
 test.describe('5. personal data under the wrong key', () => {
-  const body = '{"company":{"name":"Acme (EIN 98-7654321)","taxInfo":{"ssn":"078-05-1120"},"accountNumber":"000555666777","bankAccountNumber":{"value":"000888999111"},"n":12345678901}}';
-  const [masked] = redactEvidence([{ request: { method: 'GET', url: 'https://p.example/a', headers: {} }, response: { status: 200, headers: {}, body, bytes: 1 }, startedAt: '', durationMs: 1 }], []);
+  const body =
+    '{"company":{"name":"Acme (EIN 98-7654321)","taxInfo":{"ssn":"078-05-1120"},"accountNumber":"000555666777","bankAccountNumber":{"value":"000888999111"},"n":12345678901}}';
+  const [masked] = redactEvidence(
+    [
+      {
+        request: { method: 'GET', url: 'https://p.example/a', headers: {} },
+        response: { status: 200, headers: {}, body, bytes: 1 },
+        startedAt: '',
+        durationMs: 1,
+      },
+    ],
+    [],
+  );
 
   for (const [attack, value, kept] of [
     ['a full bank account number as "accountNumber"', '000555666777', '****6777'],
@@ -248,7 +293,16 @@ test.describe('5. personal data under the wrong key', () => {
 
 test.describe('6. runs that never end', () => {
   test('a rule lists its first 20 issues, then counts the rest', () => {
-    const flood: Rule<number> = { id: 'x/flood', owner: 'partner', field: 'f', clause: 'spec §2.3', level: 'MUST', requirement: 'r', impact: 'i', check: (n) => Array.from({ length: n }, (_, i) => ({ message: `issue ${i}` })) };
+    const flood: Rule<number> = {
+      id: 'x/flood',
+      owner: 'partner',
+      field: 'f',
+      clause: 'spec §2.3',
+      level: 'MUST',
+      requirement: 'r',
+      impact: 'i',
+      check: (n) => Array.from({ length: n }, (_, i) => ({ message: `issue ${i}` })),
+    };
     const findings = evaluateAll([flood], 62_000, undefined);
     expect(findings).toHaveLength(21);
     expect(findings.at(-1)!.message).toBe('and 61,980 more like these, not listed one by one (the first 20 are)');
@@ -259,10 +313,20 @@ test.describe('6. runs that never end', () => {
 test.describe('7. fleet isolation', () => {
   test('two profiles with one platform.partnerName on one platform are refused, naming both files', () => {
     const dir = tempDir('profiles-');
-    const profile = { tokenExchangeUrl: 'https://a.example/t', accountInfoUrl: 'https://a.example/a', tokenExchangeEncoding: 'form', codes: { mintUrl: 'https://a.example/c' }, platform: { url: 'http://127.0.0.1:4401', apiKey: 'k', partnerName: 'acme' } };
+    const profile = {
+      tokenExchangeUrl: 'https://a.example/t',
+      accountInfoUrl: 'https://a.example/a',
+      tokenExchangeEncoding: 'form',
+      codes: { mintUrl: 'https://a.example/c' },
+      platform: { url: 'http://127.0.0.1:4401', apiKey: 'k', partnerName: 'acme' },
+    };
     writeFileSync(path.join(dir, 'acme.json'), JSON.stringify(profile));
     writeFileSync(path.join(dir, 'acme-staging.json'), JSON.stringify({ ...profile, tokenExchangeUrl: 'https://b.example/t' }));
     const { errors } = loadProfiles(dir, { env: {}, envFile: '/nonexistent/.env' });
-    expect(errors).toEqual([expect.stringMatching(/acme\.json: "platform\.partnerName" is "acme", as in .*acme-staging\.json on the same platform; .* one partner would receive the other's codes and client secret/)]);
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /acme\.json: "platform\.partnerName" is "acme", as in .*acme-staging\.json on the same platform; .* one partner would receive the other's codes and client secret/,
+      ),
+    ]);
   });
 });

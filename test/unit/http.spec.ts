@@ -17,9 +17,19 @@ test.describe('with nock', () => {
 
   test('records method, URL, status, headers, body and timing', async () => {
     nock(partner).post('/token', 'a=1').reply(200, { access_token: 't' }, { 'Cache-Control': 'no-store' });
-    const exchange = await httpClient({ timeoutMs: 1000 }).send({ method: 'POST', url: `${partner}/token`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
+    const exchange = await httpClient({ timeoutMs: 1000 }).send({
+      method: 'POST',
+      url: `${partner}/token`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=1',
+    });
     expect(exchange.failure).toBeUndefined();
-    expect(exchange.request).toEqual({ method: 'POST', url: `${partner}/token`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
+    expect(exchange.request).toEqual({
+      method: 'POST',
+      url: `${partner}/token`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=1',
+    });
     expect(exchange.response).toMatchObject({ status: 200, body: '{"access_token":"t"}', bytes: 20 });
     expect(exchange.response?.headers['cache-control']).toBe('no-store');
     expect(exchange.durationMs).toBeGreaterThanOrEqual(0);
@@ -34,7 +44,9 @@ test.describe('with nock', () => {
   });
 
   test('a body over the cap is cut at the cap and named', async () => {
-    nock(partner).get('/huge').reply(200, 'x'.repeat(2 * 1024 * 1024));
+    nock(partner)
+      .get('/huge')
+      .reply(200, 'x'.repeat(2 * 1024 * 1024));
     const exchange = await httpClient({ timeoutMs: 5000, maxBodyBytes: 1024 * 1024 }).send({ method: 'GET', url: `${partner}/huge` });
     expect(exchange.failure).toEqual({ kind: 'body-too-large', message: 'the response body is larger than the 1 MiB cap; it was cut off there' });
     expect(exchange.response?.bytes).toBe(1024 * 1024);
@@ -101,7 +113,10 @@ test.describe('on real loopback sockets', () => {
 
   test('a slow drip is cut by the overall deadline', async () => {
     const exchange = await httpClient({ timeoutMs: 400 }).send({ method: 'GET', url: `${base}/drip` });
-    expect(exchange.failure).toEqual({ kind: 'timeout', message: 'no complete response within 400 ms ("requestTimeoutMs"): the headers arrived but the body never finished' });
+    expect(exchange.failure).toEqual({
+      kind: 'timeout',
+      message: 'no complete response within 400 ms ("requestTimeoutMs"): the headers arrived but the body never finished',
+    });
     expect(exchange.response?.status).toBe(200);
     expect(exchange.durationMs).toBeLessThan(2000);
   });
@@ -122,7 +137,10 @@ test.describe('on real loopback sockets', () => {
 
   test('a gzip bomb is cut at the cap on the decompressed bytes, and named', async () => {
     const exchange = await httpClient({ timeoutMs: 5000, maxBodyBytes: 1024 * 1024 }).send({ method: 'GET', url: `${base}/gzip-bomb` });
-    expect(exchange.failure).toEqual({ kind: 'body-too-large', message: 'once decompressed ("content-encoding: gzip"), the response body is larger than the 1 MiB cap; it was cut off there' });
+    expect(exchange.failure).toEqual({
+      kind: 'body-too-large',
+      message: 'once decompressed ("content-encoding: gzip"), the response body is larger than the 1 MiB cap; it was cut off there',
+    });
     expect(exchange.response?.bytes).toBe(1024 * 1024);
   });
 
@@ -159,7 +177,8 @@ test.describe('a throttling partner is waited out once per endpoint, briefly, an
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const judged = (exchange: Exchange) => evaluate(transportRule(transportRules('token-exchange', 'tokenExchangeUrl', 'partner'), 'rate-limit'), exchange, undefined)[0]!;
+  const judged = (exchange: Exchange) =>
+    evaluate(transportRule(transportRules('token-exchange', 'tokenExchangeUrl', 'partner'), 'rate-limit'), exchange, undefined)[0]!;
 
   test('a 429 with "Retry-After: 1" is waited out and retried once, and noted', async () => {
     const started = performance.now();
@@ -177,7 +196,10 @@ test.describe('a throttling partner is waited out once per endpoint, briefly, an
   test('a "Retry-After" over 5 s is not waited, and is a failure that names it', async () => {
     const exchange = await httpClient({ timeoutMs: 2000 }).send({ method: 'POST', url: `${base}/long` });
     expect(hits.get('/long')).toBe(1);
-    expect(judged(exchange)).toMatchObject({ outcome: 'failed', message: expect.stringMatching(/^"tokenExchangeUrl" answered 429 with "Retry-After: 60", longer than the 5 s the harness waits; /) });
+    expect(judged(exchange)).toMatchObject({
+      outcome: 'failed',
+      message: expect.stringMatching(/^"tokenExchangeUrl" answered 429 with "Retry-After: 60", longer than the 5 s the harness waits; /),
+    });
   });
 
   test('a second throttle on the same endpoint is not waited again; one after the wait is named too', async () => {

@@ -14,7 +14,11 @@ let server: Server;
 let base: string;
 const keySets: Record<string, object> = {};
 test.beforeAll(async () => {
-  server = createServer((request, response) => response.writeHead(keySets[request.url!] ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(keySets[request.url!] ?? { error: 'not_found' })));
+  server = createServer((request, response) =>
+    response
+      .writeHead(keySets[request.url!] ? 200 : 404, { 'content-type': 'application/json' })
+      .end(JSON.stringify(keySets[request.url!] ?? { error: 'not_found' })),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -29,10 +33,14 @@ test("a link signed with the platform's published key verifies; one signed with 
   const judge = async (token: string, url: string) => {
     const issued = issuedLink(jsonResponse({ status: 200, headers: {}, body: JSON.stringify({ link: `https://app.example/sso?token=${token}` }), bytes: 0 }));
     const signature = await verifiedWith(http, url, token, ['RS256']);
-    return evaluate(linkAlgorithm, { ...issued, shape: { algorithms: ['RS256'], claim: 'acct', maxLifetimeSeconds: 900 }, signature }, undefined).map((f) => `${f.outcome}: ${f.message}`);
+    return evaluate(linkAlgorithm, { ...issued, shape: { algorithms: ['RS256'], claim: 'acct', maxLifetimeSeconds: 900 }, signature }, undefined).map(
+      (f) => `${f.outcome}: ${f.message}`,
+    );
   };
   expect(await judge(await sign(platform.privateKey), `${base}/jwks.json`)).toEqual([expect.stringMatching(/^passed: /)]);
-  expect(await judge(await sign(forger.privateKey), `${base}/jwks.json`)).toEqual([expect.stringMatching(/^failed: the JWT's signature does not verify with the keys at "platform\.mockLink\.jwksUrl": signature verification failed/)]);
+  expect(await judge(await sign(forger.privateKey), `${base}/jwks.json`)).toEqual([
+    expect.stringMatching(/^failed: the JWT's signature does not verify with the keys at "platform\.mockLink\.jwksUrl": signature verification failed/),
+  ]);
   expect(await judge(await sign(platform.privateKey), `${base}/no-such-keys`)).toEqual([expect.stringMatching(/^failed: .*the key set answered 404/)]);
   await http.close?.();
 });

@@ -1,7 +1,17 @@
 import { expect, test } from '@playwright/test';
 import { policies, sandboxOf, sourceListAllows, sourcesOf } from '../../checks/csp';
 import { authUrlDifference, codeIn, codeMarker, withCode, withoutCode } from '../../checks/auth-url';
-import { actsOnPlatformMessagesOnly, authUrlAsConfigured, cspAdmitsPlatform, embedsFreshCode, frameSandboxAllowsApp, partnerAppShown, platformInFrame, type EmbedLoad, type Embedding } from '../../checks/partner-app';
+import {
+  actsOnPlatformMessagesOnly,
+  authUrlAsConfigured,
+  cspAdmitsPlatform,
+  embedsFreshCode,
+  frameSandboxAllowsApp,
+  partnerAppShown,
+  platformInFrame,
+  type EmbedLoad,
+  type Embedding,
+} from '../../checks/partner-app';
 import { evaluate, type Rule } from '../../checks/finding';
 
 const page = 'https://app.partner.example/payments';
@@ -66,13 +76,19 @@ test('sign-on/partner-app/csp: every policy of every load admits the framed auth
   expect(at(undefined)).toEqual(['passed']);
   expect(at("script-src 'self'")).toEqual(['passed']);
   expect(at("default-src 'self'; frame-src https://pay.platform.example")).toEqual(['passed']);
-  expect(at("default-src 'self'")).toEqual([`failed: at load 1 of 1, the page's CSP lets frames load "'self'", which leaves out https://pay.platform.example/acme/auth?code=<code>, https://pay.platform.example; add https://pay.platform.example to its "frame-src"`]);
+  expect(at("default-src 'self'")).toEqual([
+    `failed: at load 1 of 1, the page's CSP lets frames load "'self'", which leaves out https://pay.platform.example/acme/auth?code=<code>, https://pay.platform.example; add https://pay.platform.example to its "frame-src"`,
+  ]);
   expect(at("child-src https://pay.platform.example, frame-src 'none'")[0]).toMatch(/^failed: at load 1 of 1, the page's CSP lets frames load "'none'"/);
   // A <meta> policy is one more to satisfy, and named as such: a header that admits the platform does not lift it.
-  expect(at('frame-src https://pay.platform.example', ["frame-src 'self'"])[0]).toMatch(/^failed: at load 1 of 1, the page's <meta> CSP lets frames load "'self'"/);
+  expect(at('frame-src https://pay.platform.example', ["frame-src 'self'"])[0]).toMatch(
+    /^failed: at load 1 of 1, the page's <meta> CSP lets frames load "'self'"/,
+  );
   expect(at(undefined, ['frame-src https://pay.platform.example'])).toEqual(['passed']);
   // A path that leaves out the auth URL's fails; the app origins, reached by redirect, are judged without paths.
-  expect(at('frame-src https://pay.platform.example/sso/')).toEqual([`failed: at load 1 of 1, the page's CSP lets frames load "https://pay.platform.example/sso/", which leaves out https://pay.platform.example/acme/auth?code=<code>; add https://pay.platform.example to its "frame-src"`]);
+  expect(at('frame-src https://pay.platform.example/sso/')).toEqual([
+    `failed: at load 1 of 1, the page's CSP lets frames load "https://pay.platform.example/sso/", which leaves out https://pay.platform.example/acme/auth?code=<code>; add https://pay.platform.example to its "frame-src"`,
+  ]);
   expect(at('frame-src https://pay.platform.example/acme/')).toEqual(['passed']);
   // Every load: a policy that comes at the second load only is found there.
   expect(judge(cspAdmitsPlatform, [load(1, framed('a1')), load(2, framed('b2'), { csp: "frame-src 'self'" })])[0]).toMatch(/^failed: at load 2 of 2, /);
@@ -80,11 +96,15 @@ test('sign-on/partner-app/csp: every policy of every load admits the framed auth
 
 test("a load whose document's headers the browser never reported is not checked by the policy rules, never passed", () => {
   const loads = [load(1, framed('a1')), load(2, framed('b2'), { headersUnseen: true })];
-  const outcomes = (rule: Rule<Embedding>) => evaluate(rule, { page, loads, authUrl, appOrigins: [platform] }, undefined).map((f) => `${f.outcome}: ${f.message}`);
-  for (const rule of [cspAdmitsPlatform, frameSandboxAllowsApp]) expect(outcomes(rule)).toEqual([expect.stringMatching(/^not-checked: at load 2 of 2, the browser reported no response for the page's document/)]);
+  const outcomes = (rule: Rule<Embedding>) =>
+    evaluate(rule, { page, loads, authUrl, appOrigins: [platform] }, undefined).map((f) => `${f.outcome}: ${f.message}`);
+  for (const rule of [cspAdmitsPlatform, frameSandboxAllowsApp])
+    expect(outcomes(rule)).toEqual([expect.stringMatching(/^not-checked: at load 2 of 2, the browser reported no response for the page's document/)]);
   // Likewise a frame the browser gave no access to: what it held is not judged there.
   const unread = [load(1, framed('a1')), load(2, framed('b2'), { frameUnread: true, document: undefined })];
-  expect(evaluate(platformInFrame, { page, loads: unread, authUrl, appOrigins: [platform] }, undefined).map((f) => `${f.outcome}: ${f.message}`)).toEqual([expect.stringMatching(/^not-checked: at load 2 of 2, the browser gave no access to the frame's document/)]);
+  expect(evaluate(platformInFrame, { page, loads: unread, authUrl, appOrigins: [platform] }, undefined).map((f) => `${f.outcome}: ${f.message}`)).toEqual([
+    expect.stringMatching(/^not-checked: at load 2 of 2, the browser gave no access to the frame's document/),
+  ]);
 });
 
 test('sign-on/partner-app/iframe-sandbox: the attribute and the CSP sandbox directive, at every load', () => {
@@ -106,7 +126,9 @@ test("the code is read where the profile's auth URL template puts it, in the que
   expect(codeIn('https://pay.platform.example/sso/acme/abc123/start', path)).toBe('abc123');
   expect(codeIn('https://pay.platform.example/sso/acme//start', path)).toBeUndefined();
   // The code put in its place, the rest of the address kept.
-  expect(withCode('https://pay.platform.example/acme/auth?code=abc123&lang=en', authUrl, 'other')).toBe('https://pay.platform.example/acme/auth?code=other&lang=en');
+  expect(withCode('https://pay.platform.example/acme/auth?code=abc123&lang=en', authUrl, 'other')).toBe(
+    'https://pay.platform.example/acme/auth?code=other&lang=en',
+  );
   expect(withCode('https://pay.platform.example/sso/acme/abc123/start?x=1', path, 'a b')).toBe('https://pay.platform.example/sso/acme/a%20b/start?x=1');
   expect(withCode('https://evil.example/acme/auth?code=abc123', authUrl, 'other')).toBeUndefined();
   // What a message may quote: the code hidden, also in an address that differs elsewhere.
@@ -119,7 +141,9 @@ test('sign-on/partner-app/auth-url: every part of the template is compared, and 
   expect(authUrlDifference('https://pay.platform.example/sso?partner=globex&code=x1', template)).toBe('its "partner" parameter is "globex", not "acme"');
   expect(authUrlDifference('https://pay.platform.example/sso?code=x1', template)).toBe('it has no "partner" parameter; the auth URL has "partner=acme"');
   expect(authUrlDifference('https://pay.platform.example/sso?partner=acme', template)).toBe('it has no code in its "code" parameter');
-  expect(authUrlDifference('https://evil.example/sso?partner=acme&code=x1', template)).toBe('its origin is https://evil.example, not https://pay.platform.example');
+  expect(authUrlDifference('https://evil.example/sso?partner=acme&code=x1', template)).toBe(
+    'its origin is https://evil.example, not https://pay.platform.example',
+  );
   expect(authUrlDifference(undefined, template)).toBe('the frame has no address');
   expect(judge(authUrlAsConfigured, [load(1, framed('a1')), load(2, `${platform}/globex/auth?code=b2`), load(3, `${platform}/globex/auth?code=c3`)])).toEqual([
     'failed: at loads 2, 3 of 3, the page framed "https://pay.platform.example/globex/auth?code=<code>": its path is "/globex/auth", not "/acme/auth"; frame https://pay.platform.example/acme/auth?code=<a fresh code>',
@@ -141,20 +165,29 @@ test('sign-on/partner-app/platform-in-frame: the document came from an app origi
   expect(judge(platformInFrame, [load(1, framed('a1')), lookalike(2), lookalike(3)])).toEqual([
     "failed: at loads 2, 3 of 3, the frame held a document the page wrote itself (srcdoc), not the platform's app from https://pay.platform.example; frame the auth URL itself and let the platform's document load in it",
   ]);
-  expect(judge(platformInFrame, [load(1, framed('a1'), { document: 'https://evil.example/home', navigations: [framed('a1'), 'https://evil.example/home'] })])[0]).toMatch(/the frame held a document from https:\/\/evil.example, not/);
-  expect(judge(platformInFrame, [load(1, framed('a1'), { navigations: [`${platform}/app/home`] })])[0]).toMatch(/, but not through the auth URL the page framed, /);
+  expect(
+    judge(platformInFrame, [load(1, framed('a1'), { document: 'https://evil.example/home', navigations: [framed('a1'), 'https://evil.example/home'] })])[0],
+  ).toMatch(/the frame held a document from https:\/\/evil.example, not/);
+  expect(judge(platformInFrame, [load(1, framed('a1'), { navigations: [`${platform}/app/home`] })])[0]).toMatch(
+    /, but not through the auth URL the page framed, /,
+  );
   expect(judge(platformInFrame, [load(1, framed('a1'), { document: 'about:blank', navigations: [] })])[0]).toMatch(/an empty document \(about:blank\)/);
 });
 
 test('sign-on/partner-app/shown: the app at every load meant to sign on, told to the page by the platform', () => {
   expect(judge(partnerAppShown, [load(1, framed('a1')), load(2, framed('b2'), { purpose: 'auth-error', screen: 'error' })])).toEqual(['passed']);
-  expect(judge(partnerAppShown, [load(1, framed('a1')), load(2, framed('b2'), { screen: 'error', text: 'Sorry' })])).toEqual(['failed: at load 2 of 2, the frame in the partner\'s page showed the error screen ("Sorry"), not the app']);
-  expect(judge(partnerAppShown, [load(1, framed('a1'), { ready: false })])).toEqual(["failed: at load 1 of 1, the app showed, but the platform's ready message never reached the page from its app origin"]);
+  expect(judge(partnerAppShown, [load(1, framed('a1')), load(2, framed('b2'), { screen: 'error', text: 'Sorry' })])).toEqual([
+    'failed: at load 2 of 2, the frame in the partner\'s page showed the error screen ("Sorry"), not the app',
+  ]);
+  expect(judge(partnerAppShown, [load(1, framed('a1'), { ready: false })])).toEqual([
+    "failed: at load 1 of 1, the app showed, but the platform's ready message never reached the page from its app origin",
+  ]);
   expect(judge(partnerAppShown, [load(1, framed('a1'), { ready: undefined })])).toEqual(['passed']);
 });
 
 test('sign-on/partner-app/message-origin: a reaction names its channel and origin', () => {
-  const at = (channels: Parameters<typeof actsOnPlatformMessagesOnly.check>[0]['channels']) => evaluate(actsOnPlatformMessagesOnly, { channels }, undefined).map((f) => `${f.outcome}: ${f.message}`);
+  const at = (channels: Parameters<typeof actsOnPlatformMessagesOnly.check>[0]['channels']) =>
+    evaluate(actsOnPlatformMessagesOnly, { channels }, undefined).map((f) => `${f.outcome}: ${f.message}`);
   expect(at([{ channel: 'opened-window', origins: ['https://x.example'], control: true }])[0]).toMatch(/^passed/);
   expect(at([{ channel: 'opener', origins: ['https://pay.platform.example0'], reactedTo: 'https://pay.platform.example0' }])).toEqual([
     "failed: a message posted from https://pay.platform.example0 through the window that opened the page made the page show its sign-on error; compare event.origin exactly (===) with the platform's origin before acting on a message, whatever window sent it",

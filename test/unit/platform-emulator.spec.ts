@@ -38,9 +38,21 @@ test('the mock link answers {link} whose token is a pinned-HS256 JWT with iss, a
   expect(response.status).toBe(200);
   const { link } = (await response.json()) as { link: string };
   expect(link.startsWith(`${platform.origin}/acme/auth?token=`)).toBe(true);
-  const [header, claims] = new URL(link).searchParams.get('token')!.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()) as Record<string, unknown>);
+  const [header, claims] = new URL(link).searchParams
+    .get('token')!
+    .split('.')
+    .slice(0, 2)
+    .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()) as Record<string, unknown>);
   expect(header).toEqual({ alg: 'HS256', typ: 'JWT' });
-  expect(claims).toMatchObject({ iss: mockLinkIssuer, aud: 'acme', iat: now / 1000, exp: now / 1000 + 600, accountInfo, externalUserId: 'u-1', externalOrgId: 'c-1' });
+  expect(claims).toMatchObject({
+    iss: mockLinkIssuer,
+    aud: 'acme',
+    iat: now / 1000,
+    exp: now / 1000 + 600,
+    accountInfo,
+    externalUserId: 'u-1',
+    externalOrgId: 'c-1',
+  });
   expect(claims!.jti).toEqual(expect.any(String));
 });
 
@@ -73,7 +85,14 @@ test('a partner configuration is validated field by field', async () => {
 
 test('the auth URL refuses a link signed for another partner, an unknown partner, and a request with both code and token', async () => {
   const key = new TextEncoder().encode(platformSandbox.mockLinkKey);
-  const foreign = await new SignJWT({ accountInfo }).setProtectedHeader({ alg: 'HS256' }).setIssuer(mockLinkIssuer).setAudience('other').setIssuedAt(now / 1000).setExpirationTime(now / 1000 + 60).setJti(randomUUID()).sign(key);
+  const foreign = await new SignJWT({ accountInfo })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuer(mockLinkIssuer)
+    .setAudience('other')
+    .setIssuedAt(now / 1000)
+    .setExpirationTime(now / 1000 + 60)
+    .setJti(randomUUID())
+    .sign(key);
   const screens = await Promise.all([
     fetch(`${platform.origin}/acme/auth?token=${foreign}`),
     fetch(`${platform.origin}/nobody/auth?code=x`),

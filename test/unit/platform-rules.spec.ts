@@ -1,5 +1,19 @@
 import { expect, test } from '@playwright/test';
-import { appShown, authenticationErrorMessage, collectionCompletes, collectionScreenShown, emulatorMessages, errorShown, foreignHostCannotFrame, fundingSynced, inlineErrorShown, messagesToHostOnly, navigatedMessage, partnerDataEscaped, type Visit } from '../../checks/sign-on';
+import {
+  appShown,
+  authenticationErrorMessage,
+  collectionCompletes,
+  collectionScreenShown,
+  emulatorMessages,
+  errorShown,
+  foreignHostCannotFrame,
+  fundingSynced,
+  inlineErrorShown,
+  messagesToHostOnly,
+  navigatedMessage,
+  partnerDataEscaped,
+  type Visit,
+} from '../../checks/sign-on';
 import { landingCookies, landingFrameAncestors, landingReferrerPolicy, tamperedLinkRules, type Landing } from '../../checks/mock-link-landing';
 import { jsonResponse, type JsonResponse } from '../../checks/evidence';
 import { evaluate, type Rule } from '../../checks/finding';
@@ -22,7 +36,13 @@ const outcomes = <I>(rule: Rule<I>, input: I) => evaluate(rule, input, undefined
 const platformOrigin = 'http://127.0.0.1:4401';
 const navigated = { origin: platformOrigin, data: { type: 'NAVIGATED_TO_TARGET', messageId: 'm', target: 'dashboard' } };
 const authError = { origin: platformOrigin, data: { type: 'AUTHENTICATION_ERROR', messageId: 'm', reason: 'MISSING_REQUIRED_ACCOUNT_INFO', message: 'x' } };
-const visit = (screen: Visit['screen'], messages: Visit['messages'] = [], text = 'Signed in as Ada Lovelace Company: Acme'): Visit => ({ screen, text, messages, platformOrigins: [platformOrigin], vocabulary: emulatorMessages });
+const visit = (screen: Visit['screen'], messages: Visit['messages'] = [], text = 'Signed in as Ada Lovelace Company: Acme'): Visit => ({
+  screen,
+  text,
+  messages,
+  platformOrigins: [platformOrigin],
+  vocabulary: emulatorMessages,
+});
 
 test('the app must show the name and company, and NAVIGATED_TO_TARGET must come once from the platform origin', () => {
   expect(outcomes(appShown, { ...visit('app'), expected: ['Ada Lovelace', 'Acme'] })).toEqual(['passed']);
@@ -77,7 +97,13 @@ test('the landing, judged by effect: no-referrer on each response that carries t
   const hostOrigin = 'http://127.0.0.1:4402';
   const app = 'http://127.0.0.1:4401';
   const good = { 'content-security-policy': `default-src 'none'; frame-ancestors ${hostOrigin}` };
-  const landing = (edit: Partial<Landing> = {}): Landing => ({ headers: good, tokenResponses: [{ url: `${app}/l?token=t`, referrerPolicy: 'no-referrer' }], cookies: [{ origin: app, line: 's=1; Path=/; HttpOnly; Secure; SameSite=None' }], hostOrigin, ...edit });
+  const landing = (edit: Partial<Landing> = {}): Landing => ({
+    headers: good,
+    tokenResponses: [{ url: `${app}/l?token=t`, referrerPolicy: 'no-referrer' }],
+    cookies: [{ origin: app, line: 's=1; Path=/; HttpOnly; Secure; SameSite=None' }],
+    hostOrigin,
+    ...edit,
+  });
   for (const rule of [landingReferrerPolicy, landingFrameAncestors, landingCookies]) expect(outcomes(rule, landing())).toEqual(['passed']);
   expect(outcomes(landingReferrerPolicy, landing({ tokenResponses: [{ url: `${app}/l?token=t`, referrerPolicy: 'origin' }] }))).toEqual(['failed']);
   expect(outcomes(landingReferrerPolicy, landing({ tokenResponses: [{ url: `${app}/l?token=t`, referrerPolicy: undefined }] }))).toEqual(['failed']);
@@ -86,12 +112,24 @@ test('the landing, judged by effect: no-referrer on each response that carries t
   expect(outcomes(landingFrameAncestors, landing({ headers: { 'content-security-policy': `frame-ancestors ${hostOrigin} *` } }))).toEqual(['failed']);
   expect(outcomes(landingFrameAncestors, landing({ headers: { 'content-security-policy': "default-src 'none'" } }))).toEqual(['failed']);
   // A second named host origin is the platform's business; a scheme alone lets any site in.
-  expect(outcomes(landingFrameAncestors, landing({ headers: { 'content-security-policy': `frame-ancestors ${hostOrigin} https://app2.partner.example` } }))).toEqual(['passed']);
+  expect(
+    outcomes(landingFrameAncestors, landing({ headers: { 'content-security-policy': `frame-ancestors ${hostOrigin} https://app2.partner.example` } })),
+  ).toEqual(['passed']);
   expect(outcomes(landingFrameAncestors, landing({ headers: { 'content-security-policy': `frame-ancestors ${hostOrigin} https:` } }))).toEqual(['failed']);
   // Cookies by what the browser needs: on the host's own site (same scheme and host) Lax is sent; on another site only Secure; SameSite=None.
   expect(outcomes(landingCookies, landing({ cookies: [{ origin: app, line: 'b=2; HttpOnly; SameSite=Lax' }] }))).toEqual(['passed']);
   expect(outcomes(landingCookies, landing({ cookies: [{ origin: 'https://app.platform.example', line: 'b=2; Secure; SameSite=Lax' }] }))).toEqual(['failed']);
-  expect(outcomes(landingCookies, landing({ cookies: [{ origin: app, line: 'a=1; Secure; SameSite=None' }, { origin: app, line: 'b=2; SameSite=None' }] }))).toEqual(['failed']);
+  expect(
+    outcomes(
+      landingCookies,
+      landing({
+        cookies: [
+          { origin: app, line: 'a=1; Secure; SameSite=None' },
+          { origin: app, line: 'b=2; SameSite=None' },
+        ],
+      }),
+    ),
+  ).toEqual(['failed']);
   expect(outcomes(landingCookies, landing({ cookies: [{ origin: 'https://app.platform.example', line: 'b=2; Secure; SameSite=None' }] }))).toEqual(['passed']);
 });
 
@@ -121,11 +159,15 @@ test('the mock link: 200 with a link carrying an HS256 JWT with its claims and t
 test("another platform's mock link: its own algorithm, claim and lifetime, and the account information whatever its key order", () => {
   const shape = { algorithms: ['RS256'], claim: 'acct', maxLifetimeSeconds: 3600 };
   const info = { company: { name: 'Acme', id: 'c' }, user: { email: 'a@example.com', id: 'u' } };
-  const issued = issuedLink(jsonAnswer(200, { link: `https://app.example/sso?token=${tokenOf({ alg: 'RS256' }, { iss: 'i', aud: 'a', iat: 0, exp: 3000, jti: 'j', acct: info })}` }));
+  const issued = issuedLink(
+    jsonAnswer(200, { link: `https://app.example/sso?token=${tokenOf({ alg: 'RS256' }, { iss: 'i', aud: 'a', iat: 0, exp: 3000, jti: 'j', acct: info })}` }),
+  );
   expect(outcomes(linkAlgorithm, { ...issued, shape })).toEqual(['passed']);
   expect(outcomes(linkAlgorithm, issued)).toEqual(['failed']); // the emulator's HS256
   expect(outcomes(linkClaims, { ...issued, shape })).toEqual(['passed']);
-  expect(outcomes(linkCarriesAccountInfo, { issued, sent: { user: { id: 'u', email: 'a@example.com' }, company: { id: 'c', name: 'Acme' } }, shape })).toEqual(['passed']);
+  expect(outcomes(linkCarriesAccountInfo, { issued, sent: { user: { id: 'u', email: 'a@example.com' }, company: { id: 'c', name: 'Acme' } }, shape })).toEqual([
+    'passed',
+  ]);
 });
 
 test('refusals: the status each case demands, and an error that names the field, in any format', () => {
@@ -144,10 +186,14 @@ test('refusals: the status each case demands, and an error that names the field,
   expect(outcomes(refusalsExplained, missing(422, 'token: must be a UUID'))).toEqual(['passed']);
 });
 
-test('the mock link\'s own transport rules name it: no answer and a redirect fail mock-link/transport and mock-link/redirect', () => {
+test("the mock link's own transport rules name it: no answer and a redirect fail mock-link/transport and mock-link/redirect", () => {
   const request = { method: 'POST', url: 'http://p.example/v1/auth/providers/standard/create-mock-link', headers: {} };
   const at = { startedAt: '2026-11-21T12:00:00.000Z', durationMs: 5 };
-  const refused = checkTransport(mockLinkTransportRules, { request, failure: { kind: 'connection-refused', message: 'connection refused by p.example' }, ...at });
+  const refused = checkTransport(mockLinkTransportRules, {
+    request,
+    failure: { kind: 'connection-refused', message: 'connection refused by p.example' },
+    ...at,
+  });
   const moved = checkTransport(mockLinkTransportRules, { request, response: { status: 302, headers: { location: '/elsewhere' }, body: '', bytes: 0 }, ...at });
   const failedIds = (findings: typeof refused.findings) => findings.filter((f) => f.outcome === 'failed').map((f) => f.rule);
   expect([refused.usable, failedIds(refused.findings)]).toEqual([false, ['mock-link/transport']]);

@@ -8,7 +8,8 @@ import { Vault } from '../../shared/redaction/vault';
 import { tempDir } from '../support/temp';
 
 const token = 'tok-issued-to-a-probe-0123456789';
-const probe = (id: string) => ({ id, area: 'token-exchange', title: id, rules: [], codes: 0, run: () => Promise.reject(new Error('run through ProbeRuns')) }) as unknown as Probe<never>;
+const probe = (id: string) =>
+  ({ id, area: 'token-exchange', title: id, rules: [], codes: 0, run: () => Promise.reject(new Error('run through ProbeRuns')) }) as unknown as Probe<never>;
 const [a, b, c] = ['area/a', 'area/b', 'area/c'].map(probe) as [Probe<never>, Probe<never>, Probe<never>];
 const finding = (message: string): Finding => ({ rule: 'token-exchange/transport', outcome: 'passed', level: 'MUST', message }) as Finding;
 
@@ -20,7 +21,12 @@ function worker(leftDir: string, { failing = [] as string[] } = {}) {
     ran.push(p.id);
     await new Promise((resolve) => setTimeout(resolve, 20));
     if (failing.includes(p.id)) throw new Error(`${p.id} could not run with ${token}`);
-    const exchange = { request: { method: 'POST', url: 'https://p.example/token', headers: {} }, response: { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_token: token }) }, startedAt: '', durationMs: 1 };
+    const exchange = {
+      request: { method: 'POST', url: 'https://p.example/token', headers: {} },
+      response: { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_token: token }) },
+      startedAt: '',
+      durationMs: 1,
+    };
     return { result: { findings: [finding(`${p.id} got ${token}`)], exchanges: [exchange] as never } };
   };
   return { ran, runs: new ProbeRuns(run, vault, leftDir) };
@@ -49,7 +55,9 @@ test('after a failed test, the next worker takes what the last one left, masked,
   first.runs.start([a, b, c]);
   await first.runs.take(a); // this test failed: Playwright replaces the worker
   await first.runs.leave();
-  const stored = readdirSync(left).map((file) => readFileSync(path.join(left, file), 'utf8')).join('\n');
+  const stored = readdirSync(left)
+    .map((file) => readFileSync(path.join(left, file), 'utf8'))
+    .join('\n');
   expect(stored).toContain('area/b got [redacted]');
   expect(stored).not.toContain(token);
 
@@ -66,11 +74,15 @@ test('a test waits for its own probe only, not for the others started with it', 
   const ran: string[] = [];
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  const runs = new ProbeRuns(async (p) => {
-    ran.push(p.id);
-    if (p.id === slow.id) await held;
-    return { result: { findings: [finding(p.id)], exchanges: [] } };
-  }, new Vault([], { dir: tempDir('vault-') }), tempDir('left-'));
+  const runs = new ProbeRuns(
+    async (p) => {
+      ran.push(p.id);
+      if (p.id === slow.id) await held;
+      return { result: { findings: [finding(p.id)], exchanges: [] } };
+    },
+    new Vault([], { dir: tempDir('vault-') }),
+    tempDir('left-'),
+  );
   runs.start([a, slow]);
   // The slow probe is still under way: the test of `a` ends all the same.
   expect(await runs.take(a)).toMatchObject({ result: { findings: [{ message: 'area/a' }] } });

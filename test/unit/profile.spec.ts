@@ -81,7 +81,7 @@ test('env: values are read from the environment; an unset one is named', () => {
   expect(loaded.profile?.profile).toMatchObject({ clientSecret: 's3cret', tokenExchangeUrl: valid.tokenExchangeUrl });
 });
 
-test('env: reads only partner variables: never the harness\'s own, nor a CI secret, unless the run declares its prefix', () => {
+test("env: reads only partner variables: never the harness's own, nor a CI secret, unless the run declares its prefix", () => {
   const env = { CERTIFY_SIGNING_KEY: '-----BEGIN PRIVATE KEY-----', GITHUB_TOKEN: 'ghs_0123456789', ACME_SECRET: 's3cret' };
   expect(errorsOf({ ...valid, clientSecret: 'env:CERTIFY_SIGNING_KEY' }, env)).toEqual([
     'acme.json: "clientSecret" reads env:CERTIFY_SIGNING_KEY, which is one of the harness\'s own variables (CERTIFY_…), which no profile may read; give the partner\'s value in a variable of its own, such as PARTNER_SIGNING_KEY',
@@ -101,7 +101,9 @@ test('env: reads only partner variables: never the harness\'s own, nor a CI secr
 
 test('a URL read from env: is shown; only its credentials and query values are secrets', () => {
   const dir = folderWith({ 'acme.json': { ...valid, accountInfoUrl: 'env:PARTNER_ACME_ACCOUNT_URL' } });
-  const loaded = loadProfile(path.join(dir, 'acme.json'), { PARTNER_ACME_ACCOUNT_URL: 'https://gw:p4ss-w0rd-1@partner.example/api/account?X-Amz-Signature=a1b2c3d4e5f6a7b8&region=us' });
+  const loaded = loadProfile(path.join(dir, 'acme.json'), {
+    PARTNER_ACME_ACCOUNT_URL: 'https://gw:p4ss-w0rd-1@partner.example/api/account?X-Amz-Signature=a1b2c3d4e5f6a7b8&region=us',
+  });
   expect(loaded.profile?.envValues).toEqual(['p4ss-w0rd-1', 'a1b2c3d4e5f6a7b8']);
 });
 
@@ -110,31 +112,54 @@ test('a profile name is bounded, since it names folders of the report', () => {
   const dir = folderWith({ [`${name}.json`]: valid, [`${'b'.repeat(64)}.json`]: valid });
   const { profiles, errors } = loadProfiles(dir, { env: {}, envFile: '/nonexistent/.env' });
   expect(profiles.map((p) => p.name)).toEqual(['b'.repeat(64)]);
-  expect(errors).toEqual([expect.stringMatching(new RegExp(`${name}\\.json: the file name has 65 characters before "\\.json"; the project name is part of the report's folder names, so keep it to 64$`))]);
+  expect(errors).toEqual([
+    expect.stringMatching(
+      new RegExp(`${name}\\.json: the file name has 65 characters before "\\.json"; the project name is part of the report's folder names, so keep it to 64$`),
+    ),
+  ]);
 });
 
 test('two profiles with one partner name on one platform are refused however its host is written', () => {
   const platform = (url: string, partnerName = 'acme') => ({ ...valid, platform: { url, apiKey: 'k3y-0123456789', partnerName } });
-  const twins = (a: string, b: string) => loadProfiles(folderWith({ 'one.json': platform(a), 'two.json': platform(b) }), { env: {}, envFile: '/nonexistent/.env' }).errors;
-  for (const [a, b] of [['http://127.0.0.1:4401', 'http://localhost:4401'], ['http://127.0.0.1:4401', 'http://[::1]:4401/'], ['https://Platform.Example', 'https://platform.example.:443/sandbox'], ['http://127.0.0.1:4401', 'http://127.0.0.2:4401'], ['http://127.0.0.1:4401', 'http://0.0.0.0:4401'], ['http://localhost:4401', 'http://[::]:4401']]) {
-    expect(twins(a!, b!), `${a} and ${b}`).toEqual([expect.stringMatching(/two\.json: "platform\.partnerName" is "acme", as in .*one\.json on the same platform/)]);
+  const twins = (a: string, b: string) =>
+    loadProfiles(folderWith({ 'one.json': platform(a), 'two.json': platform(b) }), { env: {}, envFile: '/nonexistent/.env' }).errors;
+  for (const [a, b] of [
+    ['http://127.0.0.1:4401', 'http://localhost:4401'],
+    ['http://127.0.0.1:4401', 'http://[::1]:4401/'],
+    ['https://Platform.Example', 'https://platform.example.:443/sandbox'],
+    ['http://127.0.0.1:4401', 'http://127.0.0.2:4401'],
+    ['http://127.0.0.1:4401', 'http://0.0.0.0:4401'],
+    ['http://localhost:4401', 'http://[::]:4401'],
+  ]) {
+    expect(twins(a!, b!), `${a} and ${b}`).toEqual([
+      expect.stringMatching(/two\.json: "platform\.partnerName" is "acme", as in .*one\.json on the same platform/),
+    ]);
   }
   expect(twins('http://127.0.0.1:4401', 'http://127.0.0.1:4402')).toEqual([]);
   expect(twins('https://a.platform.example', 'https://b.platform.example')).toEqual([]);
 });
 
 test('a .env file fills in variables the environment does not set', () => {
-  const dir = folderWith({ 'acme.json': { ...valid, clientSecret: 'env:PARTNER_ACME_SECRET', clientId: 'env:PARTNER_ACME_ID' }, '.env.test': 'PARTNER_ACME_SECRET=from-dotenv\nPARTNER_ACME_ID=from-dotenv\n' });
+  const dir = folderWith({
+    'acme.json': { ...valid, clientSecret: 'env:PARTNER_ACME_SECRET', clientId: 'env:PARTNER_ACME_ID' },
+    '.env.test': 'PARTNER_ACME_SECRET=from-dotenv\nPARTNER_ACME_ID=from-dotenv\n',
+  });
   const { profiles, errors } = loadProfiles(dir, { env: { PARTNER_ACME_ID: 'from-environment' }, envFile: path.join(dir, '.env.test') });
   expect(errors).toEqual([]);
   expect(profiles[0]?.profile).toMatchObject({ clientSecret: 'from-dotenv', clientId: 'from-environment' });
 });
 
 test('unknown fields, wrong types and ambiguous code sources are named', () => {
-  expect(errorsOf({ ...valid, tokenExchangeURL: 'x' })).toEqual(['acme.json: unknown field "tokenExchangeURL"; check the spelling against partners/profile.schema.json']);
-  expect(errorsOf({ ...valid, requestTimeoutMs: '5000' })).toEqual(['acme.json: "requestTimeoutMs" must be number (it is string); give milliseconds as a number']);
-  expect(errorsOf({ ...valid, codes: { mintUrl: valid.codes.mintUrl, static: ['a'] } })).toEqual(['acme.json: "codes" needs exactly one of "mintUrl", "static" or "browser"']);
-  expect(errorsOf({ ...valid, codes: { static: [] } })).toEqual(["acme.json: \"codes.static\" is empty; give the one-time codes the partner handed over"]);
+  expect(errorsOf({ ...valid, tokenExchangeURL: 'x' })).toEqual([
+    'acme.json: unknown field "tokenExchangeURL"; check the spelling against partners/profile.schema.json',
+  ]);
+  expect(errorsOf({ ...valid, requestTimeoutMs: '5000' })).toEqual([
+    'acme.json: "requestTimeoutMs" must be number (it is string); give milliseconds as a number',
+  ]);
+  expect(errorsOf({ ...valid, codes: { mintUrl: valid.codes.mintUrl, static: ['a'] } })).toEqual([
+    'acme.json: "codes" needs exactly one of "mintUrl", "static" or "browser"',
+  ]);
+  expect(errorsOf({ ...valid, codes: { static: [] } })).toEqual(['acme.json: "codes.static" is empty; give the one-time codes the partner handed over']);
   expect(errorsOf('{ "tokenExchangeUrl": ')[0]).toMatch(/^acme\.json: is not valid JSON \(.+\); fix the syntax$/);
 });
 
@@ -149,7 +174,7 @@ test('PARTNERS_DIR adds profiles; name clashes and a missing folder are errors',
   ]);
 });
 
-test('project names are safe, and the harness\'s own project names are reserved', () => {
+test("project names are safe, and the harness's own project names are reserved", () => {
   const dir = folderWith({ 'self-test.json': valid, 'Acme Corp.json': valid, 'history.json': valid });
   const { errors } = loadProfiles(dir, { env: {}, envFile: '/nonexistent/.env' });
   expect(errors).toEqual([
@@ -158,7 +183,6 @@ test('project names are safe, and the harness\'s own project names are reserved'
     expect.stringMatching(/self-test\.json: "self-test" is a name the harness keeps for itself \(its own test project\); rename the file$/),
   ]);
 });
-
 
 test('the published JSON Schema accepts env: references wherever a string goes', () => {
   const schema = profileJsonSchema() as { properties: Record<string, { anyOf?: { pattern?: string }[] }> };
@@ -169,7 +193,11 @@ test('"caFile" is read relative to the profile; a missing file, or one without a
   const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
   const dir = folderWith({ 'acme.json': { ...valid, caFile: 'ca.pem' }, 'ca.pem': pem });
   expect(loadProfile(path.join(dir, 'acme.json'), {}).profile?.profile.caFile).toBe(path.join(dir, 'ca.pem'));
-  expect(errorsOf({ ...valid, caFile: 'no-such-ca.pem' })).toEqual([expect.stringMatching(/^acme\.json: "caFile": cannot read .*no-such-ca\.pem; give the path of a PEM file, relative to the profile$/)]);
+  expect(errorsOf({ ...valid, caFile: 'no-such-ca.pem' })).toEqual([
+    expect.stringMatching(/^acme\.json: "caFile": cannot read .*no-such-ca\.pem; give the path of a PEM file, relative to the profile$/),
+  ]);
   const notPem = folderWith({ 'acme.json': { ...valid, caFile: 'ca.txt' }, 'ca.txt': 'not a certificate' });
-  expect(loadProfile(path.join(notPem, 'acme.json'), {}).errors).toEqual([expect.stringMatching(/acme\.json: "caFile": .*ca\.txt holds no PEM certificate \("-----BEGIN CERTIFICATE-----"\)$/)]);
+  expect(loadProfile(path.join(notPem, 'acme.json'), {}).errors).toEqual([
+    expect.stringMatching(/acme\.json: "caFile": .*ca\.txt holds no PEM certificate \("-----BEGIN CERTIFICATE-----"\)$/),
+  ]);
 });

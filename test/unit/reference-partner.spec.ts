@@ -35,7 +35,10 @@ test('a code exchanged in either encoding yields a Bearer token that reads the a
 test('HTTP Basic client authentication works; Basic together with client_secret is refused', async () => {
   const ok = await exchange({ grant_type: 'authorization_code', code: await mint() }, { authorization: basic(referenceClient.id, referenceClient.secret) });
   expect(ok.status).toBe(200);
-  const both = await exchange({ grant_type: 'authorization_code', code: await mint(), client_secret: 'x' }, { authorization: basic(referenceClient.id, referenceClient.secret) });
+  const both = await exchange(
+    { grant_type: 'authorization_code', code: await mint(), client_secret: 'x' },
+    { authorization: basic(referenceClient.id, referenceClient.secret) },
+  );
   expect(both.status).toBe(401);
   const wrong = await exchange({ grant_type: 'authorization_code', code: await mint() }, { authorization: basic(referenceClient.id, 'nope') });
   expect(wrong.status).toBe(401);

@@ -15,13 +15,19 @@ import { canonical } from '../../shared/redaction/secret-matcher';
 
 const letters = (length: number) => Array.from({ length }, () => String.fromCharCode(97 + randomInt(26))).join('');
 /** Every run of 10 characters of `secret` that `text` still holds, in any case. */
-const windowsLeft = (text: string, secret: string) => Array.from({ length: secret.length - 9 }, (_, at) => secret.slice(at, at + 10)).filter((window) => text.toLowerCase().includes(window));
+const windowsLeft = (text: string, secret: string) =>
+  Array.from({ length: secret.length - 9 }, (_, at) => secret.slice(at, at + 10)).filter((window) => text.toLowerCase().includes(window));
 const run = (ordinary: readonly string[]) => ordinaryText([...harnessWords, ...ordinary]);
 
 test('a random lower-case password, cut by one character or split in two, is masked in every fragment', () => {
   for (const password of [letters(24), letters(24), 'qzkvwmxjrtplbnhdgfcysaeu']) {
     const secrets = [{ value: password }, ...run(['https://app.acme.example/login', '#password'])];
-    const texts = [`typed ${password.slice(0, -1)}…`, `…${password.slice(1)} typed`, JSON.stringify({ a: password.slice(0, 12), b: password.slice(12) }), `${password.slice(0, 12)} and ${password.slice(12).toUpperCase()}`];
+    const texts = [
+      `typed ${password.slice(0, -1)}…`,
+      `…${password.slice(1)} typed`,
+      JSON.stringify({ a: password.slice(0, 12), b: password.slice(12) }),
+      `${password.slice(0, 12)} and ${password.slice(12).toUpperCase()}`,
+    ];
     for (const text of texts) {
       const masked = redact(text, secrets);
       expect(windowsLeft(masked, password), masked).toEqual([]);
@@ -47,7 +53,11 @@ test('a whole secret is masked, even inside ordinary text', () => {
 
 test("a profile's values are ordinary text, without the secrets they hold: the address of a URL, never its key", () => {
   const profile = loadProfile('partners/reference.json', {}).profile!.profile;
-  const keyed = { ...profile, clientSecret: 'localhost-tokens-a1b2c3d4', accountInfoUrl: 'http://localhost-tokens.example/api/account?api_key=k3y-0123456789abcdef' };
+  const keyed = {
+    ...profile,
+    clientSecret: 'localhost-tokens-a1b2c3d4',
+    accountInfoUrl: 'http://localhost-tokens.example/api/account?api_key=k3y-0123456789abcdef',
+  };
   const secrets = profileSecrets(keyed);
   expect(secrets.filter((secret) => secret.ordinary).map((secret) => secret.value)).toContain('http://localhost-tokens.example/api/account');
   expect(secrets.some((secret) => secret.ordinary && secret.value.includes('k3y-0123456789abcdef'))).toBe(false);
@@ -60,7 +70,12 @@ test('a session cookie of 8 characters or more is learnt whatever its letters; "
   for (const cookie of ['qhzvtrwplmkdxse', letters(15), letters(8), 'Ab3-x9_k']) expect(maskedEverywhere(cookie), cookie).toBe(true);
   for (const word of ['en', 'true', 'ada', 'gateway', 'rule']) expect(maskedEverywhere(word), word).toBe(false);
   const cookie = letters(15);
-  const exchange: Exchange = { request: { method: 'POST', url: 'https://p.example/t', headers: {} }, response: { status: 200, headers: {}, body: JSON.stringify({ access_token: cookie }), bytes: 1 }, startedAt: '', durationMs: 1 };
+  const exchange: Exchange = {
+    request: { method: 'POST', url: 'https://p.example/t', headers: {} },
+    response: { status: 200, headers: {}, body: JSON.stringify({ access_token: cookie }), bytes: 1 },
+    startedAt: '',
+    durationMs: 1,
+  };
   expect(redact(`echoed ${cookie.slice(0, 12)}`, secretsOf([exchange]))).toBe('echoed [redacted]');
 });
 

@@ -50,7 +50,12 @@ test('typed values are judged by the same rules: blanks are required, invalid va
   delete info.company!.legalAddress;
   const decision = signOnDecision(info, collecting);
   if (decision.screen !== 'collect') throw new Error(`expected the collection screen, got ${decision.screen}`);
-  const typed = { 'user.phone': '212 555 0142', 'company.legalAddress.line1': 'PO Box 12', 'company.legalAddress.city': 'Springfield', 'company.legalAddress.state': 'IL' };
+  const typed = {
+    'user.phone': '212 555 0142',
+    'company.legalAddress.line1': 'PO Box 12',
+    'company.legalAddress.city': 'Springfield',
+    'company.legalAddress.state': 'IL',
+  };
   const { problems } = typedValueProblems(info, decision.fields, typed, collecting);
   expect(Object.keys(problems).sort()).toEqual(['company.legalAddress.line1', 'company.legalAddress.postalcode', 'user.phone']);
   expect(problems['company.legalAddress.postalcode']).toBe('required');

@@ -1,8 +1,32 @@
 import { expect, test } from '@playwright/test';
 import { jsonResponse, type JsonResponse } from '../../checks/evidence';
 import { evaluate, type Finding, type Rule } from '../../checks/finding';
-import { checkRefusal, unknownCodeInvalidGrant, unknownCodeRejected, noTokenWithoutCredentials, schemeOf, unauthorizedNamesScheme, unsupportedGrantTypeRejected, wrongSecretInvalidClient } from '../../checks/token-refusals';
-import { accessToken, cacheControlNoStore, checkJsonResponse, contentTypeJson, expiresInPositiveInteger, expiresInPresent, refreshTokenNoted, status200, tokenTypeBearer, tokenTypePresent, bodyJsonObject, noProtoKeys, uniqueKeys, utf8Body } from '../../checks/token-response';
+import {
+  checkRefusal,
+  unknownCodeInvalidGrant,
+  unknownCodeRejected,
+  noTokenWithoutCredentials,
+  schemeOf,
+  unauthorizedNamesScheme,
+  unsupportedGrantTypeRejected,
+  wrongSecretInvalidClient,
+} from '../../checks/token-refusals';
+import {
+  accessToken,
+  cacheControlNoStore,
+  checkJsonResponse,
+  contentTypeJson,
+  expiresInPositiveInteger,
+  expiresInPresent,
+  refreshTokenNoted,
+  status200,
+  tokenTypeBearer,
+  tokenTypePresent,
+  bodyJsonObject,
+  noProtoKeys,
+  uniqueKeys,
+  utf8Body,
+} from '../../checks/token-response';
 import { diagnoseRefusal } from '../../checks/token-encoding';
 
 const response = (status: number, body: unknown, headers: Record<string, string> = {}): JsonResponse =>
@@ -38,20 +62,30 @@ test('content-type: application/json with any parameters, nothing else', () => {
 });
 
 test('body: a JSON object; HTML and arrays are named', () => {
-  expect(messages(bodyJsonObject, response(200, '<html><body>Login</body></html>'))[0]).toMatch(/^the body is an HTML page, not JSON; it starts "<html><body>Login/);
+  expect(messages(bodyJsonObject, response(200, '<html><body>Login</body></html>'))[0]).toMatch(
+    /^the body is an HTML page, not JSON; it starts "<html><body>Login/,
+  );
   expect(messages(bodyJsonObject, response(200, [good]))).toEqual(['the body is an array; send a JSON object such as {"access_token": "…"}']);
 });
 
 test('a server error is named with its Retry-After, and a body cut off is named as such', () => {
-  expect(messages(status200, response(503, '<html>busy</html>', { 'retry-after': '120' }))).toEqual(['"status" is 503, a server error with "Retry-After: 120" (the platform does not retry during sign-on); answer a successful token exchange with 200']);
+  expect(messages(status200, response(503, '<html>busy</html>', { 'retry-after': '120' }))).toEqual([
+    '"status" is 503, a server error with "Retry-After: 120" (the platform does not retry during sign-on); answer a successful token exchange with 200',
+  ]);
   expect(messages(status200, response(500, '{}'))[0]).toContain('"status" is 500, a server error without Retry-After');
-  expect(messages(bodyJsonObject, response(200, '{"access_token":"tok-1","token_ty'))[0]).toMatch(/^the body is JSON cut off after 33 characters \(Unterminated string in JSON at position 33\); it ends "\{\\"access_token\\":\\"tok-1\\",\\"token_ty"; send a JSON object/);
+  expect(messages(bodyJsonObject, response(200, '{"access_token":"tok-1","token_ty'))[0]).toMatch(
+    /^the body is JSON cut off after 33 characters \(Unterminated string in JSON at position 33\); it ends "\{\\"access_token\\":\\"tok-1\\",\\"token_ty"; send a JSON object/,
+  );
 });
 
 test('keys: a key twice in one object and a "__proto__" key are named by path; the same key in sibling objects is fine', () => {
   const text = '{"a":{"x":1,"y":2,"x":3},"b":[{"x":1},{"x":2}],"c":{"__proto__":{"admin":true}}}';
-  expect(messages(uniqueKeys, response(200, text))).toEqual(['"a.x" appears twice in its object; JSON.parse would silently keep the last one, so send each key once (RFC 8259 §4: names "SHOULD be unique")']);
-  expect(messages(noProtoKeys, response(200, text))).toEqual(['"c.__proto__" is a "__proto__" key; remove it: merged into an object it pollutes every object\'s prototype']);
+  expect(messages(uniqueKeys, response(200, text))).toEqual([
+    '"a.x" appears twice in its object; JSON.parse would silently keep the last one, so send each key once (RFC 8259 §4: names "SHOULD be unique")',
+  ]);
+  expect(messages(noProtoKeys, response(200, text))).toEqual([
+    '"c.__proto__" is a "__proto__" key; remove it: merged into an object it pollutes every object\'s prototype',
+  ]);
   expect(outcomes(uniqueKeys, response(200, good))).toEqual(['passed']);
   expect(outcomes(noProtoKeys, response(200, good))).toEqual(['passed']);
 });
@@ -76,14 +110,17 @@ test('token_type: Bearer in any case, or absent', () => {
   expect(outcomes(tokenTypeBearer, { token_type: 1 })).toEqual(['failed']);
   // Left out, it is no failure (the platform sends the token as Bearer), but RFC 6749 §5.1 makes it REQUIRED: a warning that quotes it.
   expect(outcomes(tokenTypePresent, { token_type: 'Bearer' })).toEqual(['passed']);
-  expect(evaluate(tokenTypePresent, {}, undefined).map((f) => `${f.outcome}: ${f.message}`)).toEqual(['warning: "token_type" is missing; RFC 6749 §5.1: "token_type REQUIRED": send "token_type": "Bearer"']);
+  expect(evaluate(tokenTypePresent, {}, undefined).map((f) => `${f.outcome}: ${f.message}`)).toEqual([
+    'warning: "token_type" is missing; RFC 6749 §5.1: "token_type REQUIRED": send "token_type": "Bearer"',
+  ]);
 });
 
 test('expires_in: a positive integer JSON number when present; absent is a SHOULD warning', () => {
   expect(outcomes(expiresInPositiveInteger, { expires_in: 1 })).toEqual(['passed']);
   expect(outcomes(expiresInPositiveInteger, {})).toEqual(['passed']);
   expect(messages(expiresInPositiveInteger, { expires_in: '3600' })).toEqual(['"expires_in" is a string ("3600"); send a JSON number']);
-  for (const bad of [0, -1, 1.5]) expect(messages(expiresInPositiveInteger, { expires_in: bad })).toEqual([`"expires_in" is ${bad}; send the lifetime in seconds as a positive integer`]);
+  for (const bad of [0, -1, 1.5])
+    expect(messages(expiresInPositiveInteger, { expires_in: bad })).toEqual([`"expires_in" is ${bad}; send the lifetime in seconds as a positive integer`]);
   expect(outcomes(expiresInPresent, {})).toEqual(['warning']);
   expect(outcomes(expiresInPresent, { expires_in: 60 })).toEqual(['passed']);
 });
@@ -96,7 +133,9 @@ test('refresh token: either spelling is noted, absence too', () => {
 
 test('Cache-Control: no-store among other directives passes; no-cache alone warns', () => {
   expect(outcomes(cacheControlNoStore, response(200, good, { 'cache-control': 'private, NO-STORE' }))).toEqual(['passed']);
-  expect(messages(cacheControlNoStore, response(200, good, { 'cache-control': 'no-cache' }))).toEqual(['"Cache-Control" is "no-cache"; send "Cache-Control: no-store"']);
+  expect(messages(cacheControlNoStore, response(200, good, { 'cache-control': 'no-cache' }))).toEqual([
+    '"Cache-Control" is "no-cache"; send "Cache-Control: no-store"',
+  ]);
 });
 
 test('a refused exchange fails its encoding rule once, and the rules it makes moot are blocked by it', () => {
@@ -116,14 +155,23 @@ test('an HTML body fails body-json, which blocks the field rules', () => {
 test('refusals: an accepted bad request fails the refusal, which blocks the error format', () => {
   const accepted = byRule(checkRefusal(unknownCodeRejected, unknownCodeInvalidGrant, body(response(200, good))));
   expect(accepted).toMatchObject({ 'token-exchange/unknown-code-rejected': 'failed', 'token-exchange/unknown-code-invalid-grant': 'not-checked' });
-  const wrongCode = checkRefusal(unknownCodeRejected, unknownCodeInvalidGrant, body(response(400, { error: 'invalid_request', error_description: 'code is malformed' })));
+  const wrongCode = checkRefusal(
+    unknownCodeRejected,
+    unknownCodeInvalidGrant,
+    body(response(400, { error: 'invalid_request', error_description: 'code is malformed' })),
+  );
   expect(wrongCode.find((f) => f.rule === 'token-exchange/unknown-code-invalid-grant')?.message).toBe(
     'an unknown "code" was answered 400 with "error": "invalid_request", "error_description": "code is malformed"; answer 400 with {"error": "invalid_grant"}',
   );
 });
 
 test('a rule that throws becomes a failed finding, never an exception', () => {
-  const broken: Rule<unknown> = { ...status200, check: () => { throw new Error('boom'); } };
+  const broken: Rule<unknown> = {
+    ...status200,
+    check: () => {
+      throw new Error('boom');
+    },
+  };
   expect(evaluate(broken, null, undefined)).toMatchObject([{ outcome: 'failed', message: expect.stringContaining('boom') }]);
 });
 
@@ -151,7 +199,9 @@ test('the WWW-Authenticate advice matches the scheme the request used', () => {
   expect(outcomes(unauthorizedNamesScheme, { response: unauthorized({ 'www-authenticate': 'Bearer' }), scheme: 'Basic' })).toEqual(['warning']);
   expect(outcomes(unauthorizedNamesScheme, { response: unauthorized({ 'www-authenticate': 'Basic realm="x"' }), scheme: 'Basic' })).toEqual(['passed']);
   // Credentials in the body: RFC 6749 §5.2 allows a 400, so that is the advice, beside a challenge.
-  expect(messages(unauthorizedNamesScheme, { response: unauthorized(), scheme: undefined })[0]).toMatch(/the platform sent its client credentials in the body, so answer 400 with "invalid_client" \(RFC 6749 §5\.2 allows it\)/);
+  expect(messages(unauthorizedNamesScheme, { response: unauthorized(), scheme: undefined })[0]).toMatch(
+    /the platform sent its client credentials in the body, so answer 400 with "invalid_client" \(RFC 6749 §5\.2 allows it\)/,
+  );
   expect(outcomes(unauthorizedNamesScheme, { response: response(400, { error: 'invalid_client' }), scheme: undefined })).toEqual(['passed']);
   expect(schemeOf({ headers: { Authorization: 'Basic YTpi' } })).toBe('Basic');
   expect(schemeOf({ headers: {} })).toBeUndefined();
@@ -165,17 +215,28 @@ test('a token for another grant without client credentials is a MUST failure', (
   expect(outcomes(noTokenWithoutCredentials, { grantType: 'client_credentials', response: response(401, { error: 'invalid_client' }) })).toEqual(['passed']);
 });
 
-test('a refused exchange is diagnosed from the partner\'s own error and error_description, with the fix', () => {
+test("a refused exchange is diagnosed from the partner's own error and error_description, with the fix", () => {
   const refused = (error: string, description: string, status = 400) => response(status, { error, error_description: description });
-  const diagnosis = (answer: JsonResponse, other?: JsonResponse, who: { clientId?: string; clientSecret?: string } = client) => diagnoseRefusal({ encoding: 'form', response: answer, client: who, ...(other ? { other } : {}) });
+  const diagnosis = (answer: JsonResponse, other?: JsonResponse, who: { clientId?: string; clientSecret?: string } = client) =>
+    diagnoseRefusal({ encoding: 'form', response: answer, client: who, ...(other ? { other } : {}) });
   expect(diagnosis(refused('invalid_request', "missing required parameter 'redirect_uri'"))).toMatch(
     /^a form-encoded token request with a fresh "code" was answered 400 with "error": "invalid_request", "error_description": "missing required parameter 'redirect_uri'": the partner requires "redirect_uri", which the platform never sends/,
   );
-  expect(diagnosis(refused('invalid_grant', 'PKCE verification failed'))).toContain('the partner requires PKCE ("code_verifier"), which the platform never sends');
-  expect(diagnosis(refused('invalid_client', 'only client_secret_basic is allowed', 401))).toContain('the partner requires HTTP Basic client authentication, while the platform sends "client_id" and "client_secret" in the body');
-  expect(diagnosis(refused('invalid_client', 'client not found', 401))).toContain('the partner does not know the client_id "platform"; register the platform\'s client under that id, or correct "clientId" in the profile');
-  expect(diagnosis(refused('invalid_client', 'client authentication failed', 401))).toContain('the partner refused the platform\'s client credentials; check that "clientId" ("platform") is registered');
-  expect(diagnosis(refused('invalid_request', 'Missing parameter: `client_id`'), undefined, {})).toContain('the profile has no "clientId" and "clientSecret", so the platform sends none');
+  expect(diagnosis(refused('invalid_grant', 'PKCE verification failed'))).toContain(
+    'the partner requires PKCE ("code_verifier"), which the platform never sends',
+  );
+  expect(diagnosis(refused('invalid_client', 'only client_secret_basic is allowed', 401))).toContain(
+    'the partner requires HTTP Basic client authentication, while the platform sends "client_id" and "client_secret" in the body',
+  );
+  expect(diagnosis(refused('invalid_client', 'client not found', 401))).toContain(
+    'the partner does not know the client_id "platform"; register the platform\'s client under that id, or correct "clientId" in the profile',
+  );
+  expect(diagnosis(refused('invalid_client', 'client authentication failed', 401))).toContain(
+    'the partner refused the platform\'s client credentials; check that "clientId" ("platform") is registered',
+  );
+  expect(diagnosis(refused('invalid_request', 'Missing parameter: `client_id`'), undefined, {})).toContain(
+    'the profile has no "clientId" and "clientSecret", so the platform sends none',
+  );
   // The other encoding works: one failure, both encodings, both fixes.
   expect(diagnosis(refused('invalid_request', 'only application/json bodies'), response(200, good))).toMatch(
     /while the same request JSON was answered with a token: the partner does not accept application\/x-www-form-urlencoded bodies; either accept application\/x-www-form-urlencoded token requests \(spec §4\.2 lets the platform send either\), or have the platform configured to send application\/json for this partner \("tokenExchangeEncoding": "json"\)$/,
@@ -185,14 +246,26 @@ test('a refused exchange is diagnosed from the partner\'s own error and error_de
     /the same request JSON got further and was answered 400 with "error": "invalid_request", "error_description": "redirect_uri is required": accept application\/x-www-form-urlencoded bodies .*, and then: the partner requires "redirect_uri"/,
   );
   // A library that binds every code to a redirect URI: the adaptation that always works is named too.
-  expect(diagnosis(refused('invalid_request', "missing required parameter 'redirect_uri'"))).toContain("add the client's registered redirect URI to a token request that has none, in front of the token endpoint");
+  expect(diagnosis(refused('invalid_request', "missing required parameter 'redirect_uri'"))).toContain(
+    "add the client's registered redirect URI to a token request that has none, in front of the token endpoint",
+  );
   // A 401 that challenges for Basic says the scheme for certain, whatever its words.
-  const challenged = response(401, { error: 'invalid_client', error_description: 'client authentication failed' }, { 'www-authenticate': 'Basic realm="token"' });
-  expect(diagnosis(challenged)).toContain('the partner asks for HTTP Basic client authentication ("WWW-Authenticate: Basic" on the 401), while the platform sends "client_id" and "client_secret" in the body');
+  const challenged = response(
+    401,
+    { error: 'invalid_client', error_description: 'client authentication failed' },
+    { 'www-authenticate': 'Basic realm="token"' },
+  );
+  expect(diagnosis(challenged)).toContain(
+    'the partner asks for HTTP Basic client authentication ("WWW-Authenticate: Basic" on the 401), while the platform sends "client_id" and "client_secret" in the body',
+  );
   // A fresh code refused as a bare invalid_grant: the likely causes, most likely first, and how to tell them apart.
-  expect(diagnosis(refused('invalid_grant', 'Invalid authorization code'))).toMatch(/: the partner refused a code it had just issued as invalid\. Most likely, in this order: \(1\) the code is bound to the "redirect_uri" of its authorization request.* \(2\) the code was issued to another client than the platform's \("platform"\).* \(3\) /);
+  expect(diagnosis(refused('invalid_grant', 'Invalid authorization code'))).toMatch(
+    /: the partner refused a code it had just issued as invalid\. Most likely, in this order: \(1\) the code is bound to the "redirect_uri" of its authorization request.* \(2\) the code was issued to another client than the platform's \("platform"\).* \(3\) /,
+  );
   // Nothing recognised: the partner's words, and what a valid request deserves.
-  expect(diagnosis(refused('server_error', 'database down', 500))).toMatch(/"error_description": "database down"; answer a token request with a fresh "code" with 200 and an "access_token"$/);
+  expect(diagnosis(refused('server_error', 'database down', 500))).toMatch(
+    /"error_description": "database down"; answer a token request with a fresh "code" with 200 and an "access_token"$/,
+  );
 });
 
 test('the partner\'s words are quoted and matched bounded: a 1 MiB "error" or "error_description" gives a short message', () => {

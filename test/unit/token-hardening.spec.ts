@@ -15,17 +15,32 @@ const outcome = (findings: { outcome: string }[]) => findings.map((f) => f.outco
 test.describe('the request the probes bend, one deviation at a time', () => {
   const client = { tokenExchangeUrl: 'https://partner.test/token?gw=1', clientId: 'platform', clientSecret: 's3cret-value' };
 
-  test('unbent, the platform\'s request: every parameter once, in the body', () => {
+  test("unbent, the platform's request: every parameter once, in the body", () => {
     const request = tokenRequest(client, 'form', { code: 'c1' });
-    expect([request.method, request.url, request.body]).toEqual(['POST', 'https://partner.test/token?gw=1', 'grant_type=authorization_code&client_id=platform&client_secret=s3cret-value&code=c1']);
-    expect(JSON.parse(tokenRequest(client, 'json', { code: 'c1' }).body!)).toEqual({ grant_type: 'authorization_code', client_id: 'platform', client_secret: 's3cret-value', code: 'c1' });
+    expect([request.method, request.url, request.body]).toEqual([
+      'POST',
+      'https://partner.test/token?gw=1',
+      'grant_type=authorization_code&client_id=platform&client_secret=s3cret-value&code=c1',
+    ]);
+    expect(JSON.parse(tokenRequest(client, 'json', { code: 'c1' }).body!)).toEqual({
+      grant_type: 'authorization_code',
+      client_id: 'platform',
+      client_secret: 's3cret-value',
+      code: 'c1',
+    });
   });
 
   test('a GET carries every parameter in its query string and has no body', () => {
     const request = tokenRequest(client, 'form', { code: 'c1' }, { method: 'GET' });
     expect(request.method).toBe('GET');
     expect(request.body).toBeUndefined();
-    expect(Object.fromEntries(new URL(request.url).searchParams)).toEqual({ gw: '1', grant_type: 'authorization_code', client_id: 'platform', client_secret: 's3cret-value', code: 'c1' });
+    expect(Object.fromEntries(new URL(request.url).searchParams)).toEqual({
+      gw: '1',
+      grant_type: 'authorization_code',
+      client_id: 'platform',
+      client_secret: 's3cret-value',
+      code: 'c1',
+    });
   });
 
   test('credentials in the URI leave the body', () => {
@@ -44,8 +59,26 @@ test('a GET, credentials in the URI and a repeated code pass when refused, whate
   expect(outcome(evaluate(getRefused, answer(405, { error: 'invalid_request' }), undefined))).toEqual(['passed']);
   // RFC 6749 §3.2's MUST binds the client; the platform never sends a GET: a warning (DESIGN §4).
   expect(outcome(evaluate(getRefused, token, undefined))).toEqual(['warning']);
-  expect(outcome(evaluate(duplicateParamRefused, [{ first: 'fresh', response: refusal }, { first: 'made-up', response: answer(400, { error: 'invalid_grant' }) }], undefined))).toEqual(['passed']);
-  const [taken] = evaluate(duplicateParamRefused, [{ first: 'fresh', response: refusal }, { first: 'made-up', response: token }], undefined);
+  expect(
+    outcome(
+      evaluate(
+        duplicateParamRefused,
+        [
+          { first: 'fresh', response: refusal },
+          { first: 'made-up', response: answer(400, { error: 'invalid_grant' }) },
+        ],
+        undefined,
+      ),
+    ),
+  ).toEqual(['passed']);
+  const [taken] = evaluate(
+    duplicateParamRefused,
+    [
+      { first: 'fresh', response: refusal },
+      { first: 'made-up', response: token },
+    ],
+    undefined,
+  );
   expect(taken!.outcome).toBe('warning');
   expect(taken!.message).toContain('a made-up code first, a fresh one second');
 });
@@ -65,28 +98,45 @@ test('a race fails only when more than one token still works once every answer i
   expect(outcome(race(round(2, 0)))).toEqual(['passed']);
   const [lost] = race(round(1, 1), round(1, 1), round(3, 3, [500, 500]));
   expect(lost!.outcome).toBe('failed');
-  expect(lost!.message).toMatch(/^in round 3 \(of 3 rounds run, each a fresh code\), of 5 token requests sent at once with the same "code", 3 were answered with an access token, and 3 of those tokens still work \(2 of the others were answered 500: the code was checked before it was marked used\); mark a code used atomically/);
+  expect(lost!.message).toMatch(
+    /^in round 3 \(of 3 rounds run, each a fresh code\), of 5 token requests sent at once with the same "code", 3 were answered with an access token, and 3 of those tokens still work \(2 of the others were answered 500: the code was checked before it was marked used\); mark a code used atomically/,
+  );
   expect(lost!.params).toEqual({ round: 3, rounds: 3, sent: 5, issued: 3, working: 3 });
 });
 
 test('a race where the losers got a 5xx while one token was issued is a warning, naming the status, though no code yielded two tokens', () => {
-  const [warned] = evaluate(concurrentRedemption, { sent: 5, rounds: [{ issued: 1, working: 1, serverErrors: [] }, { issued: 1, working: 1, serverErrors: [500, 503] }] }, undefined);
+  const [warned] = evaluate(
+    concurrentRedemption,
+    {
+      sent: 5,
+      rounds: [
+        { issued: 1, working: 1, serverErrors: [] },
+        { issued: 1, working: 1, serverErrors: [500, 503] },
+      ],
+    },
+    undefined,
+  );
   expect(warned!.outcome).toBe('warning');
   expect(warned!.code).toBe('losers-5xx');
-  expect(warned!.message).toMatch(/^no code yielded two working tokens in 2 rounds, but in 1 of them the requests that lost to the one that got a token were answered 500, 503: /);
+  expect(warned!.message).toMatch(
+    /^no code yielded two working tokens in 2 rounds, but in 1 of them the requests that lost to the one that got a token were answered 500, 503: /,
+  );
 });
 
 test.describe('a credential sent back', () => {
   const secret = 'Plain-Secret/with+chars';
   const sent = [{ what: 'the client secret', value: secret }];
-  const echoed = (body: unknown, headers: Record<string, string> = {}) => evaluate(noEchoedCredentials, { response: answer(401, body, headers), sent, clientId: 'platform' }, undefined);
+  const echoed = (body: unknown, headers: Record<string, string> = {}) =>
+    evaluate(noEchoedCredentials, { response: answer(401, body, headers), sent, clientId: 'platform' }, undefined);
 
   test('is found in any letter case, percent-encoded, in base64 and as an HTTP Basic credential, in the body or a header', () => {
     expect(echoed({ error: 'invalid_client', error_description: 'wrong secret' }).map((f) => f.outcome)).toEqual(['passed']);
     expect(echoed({ error_description: `got ${secret.toUpperCase()}` })[0]!.message).toContain('the client secret (as it is) in the body');
     expect(echoed({ e: encodeURIComponent(secret) })[0]!.message).toContain('(percent-encoded)');
     expect(echoed({ e: Buffer.from(secret).toString('base64') })[0]!.message).toContain('(base64-encoded)');
-    expect(echoed({}, { 'set-cookie': `debug=${Buffer.from(`platform:${secret}`).toString('base64')}` })[0]!.message).toContain('(as an HTTP Basic credential) in the "set-cookie" header');
+    expect(echoed({}, { 'set-cookie': `debug=${Buffer.from(`platform:${secret}`).toString('base64')}` })[0]!.message).toContain(
+      '(as an HTTP Basic credential) in the "set-cookie" header',
+    );
   });
 
   test('is never quoted in the message', () => {
@@ -118,7 +168,8 @@ test.describe('guessing (RFC 6749 §10.10)', () => {
 
   test('a short hex value is too few bits; a signed JWT counts its signature; an unsigned one nothing', () => {
     expect(guessability(['a3f9c2d1', '0b7e4f11', '9c0d2e3a'])).toMatchObject({ alphabet: '[0-9a-f]', bits: 32 });
-    const jwt = (alg: string, signature: string) => `${Buffer.from(JSON.stringify({ alg })).toString('base64url')}.${Buffer.from('{"sub":"1"}').toString('base64url')}.${signature}`;
+    const jwt = (alg: string, signature: string) =>
+      `${Buffer.from(JSON.stringify({ alg })).toString('base64url')}.${Buffer.from('{"sub":"1"}').toString('base64url')}.${signature}`;
     expect(guessability([jwt('HS256', randomBytes(32).toString('base64url'))])).toMatchObject({ jwt: 'signed', bits: 258 });
     expect(guessability([jwt('none', '')])).toMatchObject({ jwt: 'unsigned', bits: 0 });
   });

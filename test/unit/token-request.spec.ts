@@ -24,9 +24,17 @@ test('without predefined credentials only code and grant_type are sent, in both 
 test('client_id, client_secret and scope are sent when configured, and only those configured', () => {
   const configured = { ...bare, clientId: 'id', clientSecret: 'secret', scope: 'payments' };
   expect(JSON.parse(tokenRequest(configured, 'json', { code: 'c' }).body!)).toEqual({
-    grant_type: 'authorization_code', code: 'c', client_id: 'id', client_secret: 'secret', scope: 'payments',
+    grant_type: 'authorization_code',
+    code: 'c',
+    client_id: 'id',
+    client_secret: 'secret',
+    scope: 'payments',
   });
-  expect(Object.keys(JSON.parse(tokenRequest({ ...bare, clientId: 'id' }, 'json', { code: 'c' }).body!) as object).sort()).toEqual(['client_id', 'code', 'grant_type']);
+  expect(Object.keys(JSON.parse(tokenRequest({ ...bare, clientId: 'id' }, 'json', { code: 'c' }).body!) as object).sort()).toEqual([
+    'client_id',
+    'code',
+    'grant_type',
+  ]);
 });
 
 test('a negative case can bend or drop one parameter', () => {

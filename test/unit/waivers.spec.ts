@@ -16,15 +16,32 @@ const profile = {
   codes: { mintUrl: 'https://partner.example/test/codes' },
 };
 const nameRule = 'account-info/user.lastName/pattern';
-const waiver: Waiver = { rule: nameRule, field: 'user.lastName', reason: "the spec's pattern refuses O'Brien", approvedBy: 'Dana Ruiz, platform integration', expires: '2026-12-31' };
+const waiver: Waiver = {
+  rule: nameRule,
+  field: 'user.lastName',
+  reason: "the spec's pattern refuses O'Brien",
+  approvedBy: 'Dana Ruiz, platform integration',
+  expires: '2026-12-31',
+};
 const failure = (over: Partial<Finding> = {}): Finding => ({
-  rule: nameRule, field: 'user.lastName', clause: 'spec §2.3', level: 'MUST', outcome: 'failed', message: `"user.lastName" ("O'Brien") does not match the spec's pattern`, impact: 'sign-on stops', ...over,
+  rule: nameRule,
+  field: 'user.lastName',
+  clause: 'spec §2.3',
+  level: 'MUST',
+  outcome: 'failed',
+  message: `"user.lastName" ("O'Brien") does not match the spec's pattern`,
+  impact: 'sign-on stops',
+  ...over,
 });
 const onDay = (day: string) => new Date(`${day}T12:00:00Z`);
 
 test('a waiver in force waives the failure it matches, with its terms; the day after its expiry it no longer does', () => {
   const [waived] = applyWaivers([failure()], [waiver], onDay('2026-12-31'));
-  expect(waived).toMatchObject({ outcome: 'waived', waivedOutcome: 'failed', waiver: { waiver: 1, reason: waiver.reason, approvedBy: waiver.approvedBy, expires: '2026-12-31' } });
+  expect(waived).toMatchObject({
+    outcome: 'waived',
+    waivedOutcome: 'failed',
+    waiver: { waiver: 1, reason: waiver.reason, approvedBy: waiver.approvedBy, expires: '2026-12-31' },
+  });
   const [expired] = applyWaivers([failure()], [waiver], onDay('2027-01-01'));
   expect(expired).toMatchObject({ outcome: 'failed', waiver: { waiver: 1, expired: true } });
 });
@@ -34,7 +51,9 @@ test('a waiver matches its rule, and its field and message patterns, and nothing
   const outcomes = (w: Waiver, f: Finding) => applyWaivers([f], [w], now)[0]!.outcome;
   expect(outcomes(waiver, failure({ rule: 'account-info/user.firstName/pattern' }))).toBe('failed');
   expect(outcomes(waiver, failure({ field: 'user.firstName' }))).toBe('failed');
-  expect(outcomes({ ...waiver, field: 'fundingSources[*].routingNumber', rule: nameRule }, failure({ field: 'fundingSources[3].routingNumber' }))).toBe('waived');
+  expect(outcomes({ ...waiver, field: 'fundingSources[*].routingNumber', rule: nameRule }, failure({ field: 'fundingSources[3].routingNumber' }))).toBe(
+    'waived',
+  );
   expect(outcomes({ ...waiver, message: `"user.lastName" ("O'Brien") does not match the spec's pattern` }, failure())).toBe('waived');
   expect(outcomes({ ...waiver, message: `*("o'brien")*` }, failure())).toBe('waived');
   expect(outcomes({ ...waiver, message: '*does not*pattern' }, failure())).toBe('waived');
@@ -60,13 +79,21 @@ const run = runInfo();
 
 test('a waived failure does not block CERTIFIED; the verdict counts the waivers used, and stale and expired waivers are reported', () => {
   const waivers: Waiver[] = [waiver, { ...waiver, rule: 'account-info/user.firstName/pattern', field: 'user.firstName' }, { ...waiver, expires: '2026-11-01' }];
-  const findings = applyWaivers([failure(), failure({ rule: 'account-info/user.firstName/pattern', field: 'user.firstName', outcome: 'passed' })], waivers, new Date(run.finishedAt));
+  const findings = applyWaivers(
+    [failure(), failure({ rule: 'account-info/user.firstName/pattern', field: 'user.firstName', outcome: 'passed' })],
+    waivers,
+    new Date(run.finishedAt),
+  );
   const cert = buildCertification(run, [recordOf(findings)], undefined, { waivers });
   expect(cert.verdict).toBe('CERTIFIED');
   expect(cert.summary).toMatch(/1 rule waived \(1 waiver used\)/);
   expect(cert.summary).toMatch(/1 expired waiver, 1 stale waiver/);
   expect(cert.rules.find((r) => r.id === nameRule)?.outcome).toBe('waived');
-  expect(cert.waivers.map((w) => [w.waiver, w.status, w.findings])).toEqual([[1, 'used', 1], [2, 'stale', 0], [3, 'expired', 0]]);
+  expect(cert.waivers.map((w) => [w.waiver, w.status, w.findings])).toEqual([
+    [1, 'used', 1],
+    [2, 'stale', 0],
+    [3, 'expired', 0],
+  ]);
 });
 
 test('a MUST failure no waiver covers stays a failure', () => {
@@ -81,8 +108,18 @@ test('partners/<name>.waivers.json loads beside its profile; an unknown rule id 
   expect(loadProfile(path.join(dir, 'acme.json'), {}).profile?.waivers).toEqual([waiver]);
   // The waivers file is no profile of its own.
   expect(loadProfiles(dir, { env: {}, envFile: '/nonexistent' }).profiles.map((p) => p.name)).toEqual(['acme']);
-  writeFileSync(path.join(dir, 'acme.waivers.json'), JSON.stringify({ waivers: [{ ...waiver, rule: 'account-info/user.lastname/pattern' }, { ...waiver, expires: '2026-02-30' }] }));
-  expect(loadProfile(path.join(dir, 'acme.json'), {}).errors.map((e) => e.slice(e.indexOf('acme.waivers.json')))).toEqual(['acme.waivers.json: "waivers.1.expires" is not a calendar date ("2026-02-30"); write a real day, YYYY-MM-DD, such as "2027-03-31"']);
+  writeFileSync(
+    path.join(dir, 'acme.waivers.json'),
+    JSON.stringify({
+      waivers: [
+        { ...waiver, rule: 'account-info/user.lastname/pattern' },
+        { ...waiver, expires: '2026-02-30' },
+      ],
+    }),
+  );
+  expect(loadProfile(path.join(dir, 'acme.json'), {}).errors.map((e) => e.slice(e.indexOf('acme.waivers.json')))).toEqual([
+    'acme.waivers.json: "waivers.1.expires" is not a calendar date ("2026-02-30"); write a real day, YYYY-MM-DD, such as "2027-03-31"',
+  ]);
   writeFileSync(path.join(dir, 'acme.waivers.json'), JSON.stringify({ waivers: [{ ...waiver, rule: 'account-info/user.lastname/pattern' }] }));
   expect(loadProfile(path.join(dir, 'acme.json'), {}).errors.map((e) => e.slice(e.indexOf('acme.waivers.json')))).toEqual([
     'acme.waivers.json: "waivers.0.rule" names no rule ("account-info/user.lastname/pattern"); copy the id from the report or docs/RULES.md',
@@ -95,7 +132,13 @@ test('partners/<name>.waivers.json loads beside its profile; an unknown rule id 
 });
 
 test('a waived omission is still in the list of what users will be asked to type: a waiver changes the verdict, not the platform', () => {
-  const missing = failure({ rule: 'account-info/user.lastName/present', field: 'user.lastName', outcome: 'warning', level: 'MUST', message: '"user.lastName" is missing' });
+  const missing = failure({
+    rule: 'account-info/user.lastName/present',
+    field: 'user.lastName',
+    outcome: 'warning',
+    level: 'MUST',
+    message: '"user.lastName" is missing',
+  });
   const waivers = [{ ...waiver, rule: 'account-info/user.lastName/present' }];
   const cert = buildCertification(run, [recordOf(applyWaivers([missing], waivers, new Date(run.finishedAt)))], undefined, { waivers });
   expect(cert.rules.find((r) => r.id === 'account-info/user.lastName/present')?.outcome).toBe('waived');
@@ -114,25 +157,45 @@ test.describe('waivers are bounded and visible', () => {
 
   test('an expiry at most 180 days ahead; a later one names the last day allowed', () => {
     expect(errorsOf({ rule: nameRule, ...terms, expires: '2027-05-24' })).toEqual([]);
-    expect(errorsOf({ rule: nameRule, ...terms, expires: '9999-12-31' })).toEqual(['acme.waivers.json: "waivers.0.expires" is 9999-12-31, more than 180 days ahead; a waiver is reviewed at least every 180 days: give 2027-05-24 or earlier']);
+    expect(errorsOf({ rule: nameRule, ...terms, expires: '9999-12-31' })).toEqual([
+      'acme.waivers.json: "waivers.0.expires" is 9999-12-31, more than 180 days ahead; a waiver is reviewed at least every 180 days: give 2027-05-24 or earlier',
+    ]);
   });
 
   test('a malformed date is one line naming the file and the field, never a crash', () => {
     for (const expires of ['2027-13-45', '0000-00-00', '2026-02-30']) {
-      expect(errorsOf({ rule: nameRule, ...terms, expires })).toEqual([`acme.waivers.json: "waivers.0.expires" is not a calendar date ("${expires}"); write a real day, YYYY-MM-DD, such as "2027-03-31"`]);
+      expect(errorsOf({ rule: nameRule, ...terms, expires })).toEqual([
+        `acme.waivers.json: "waivers.0.expires" is not a calendar date ("${expires}"); write a real day, YYYY-MM-DD, such as "2027-03-31"`,
+      ]);
     }
-    expect(errorsOf({ rule: nameRule, ...terms, expires: '31/12/2027' })).toEqual(['acme.waivers.json: "waivers.0.expires" must be a date written YYYY-MM-DD, such as "2027-03-31"']);
+    expect(errorsOf({ rule: nameRule, ...terms, expires: '31/12/2027' })).toEqual([
+      'acme.waivers.json: "waivers.0.expires" must be a date written YYYY-MM-DD, such as "2027-03-31"',
+    ]);
   });
 
   test('the approver and the reason are letters a reviewer reads, not spaces or invisible characters', () => {
-    expect(errorsOf({ rule: nameRule, ...terms, approvedBy: '\u200b', expires: '2027-01-01' })).toEqual(['acme.waivers.json: "waivers.0.approvedBy" holds invisible characters (U+200B); write it in plain letters']);
-    expect(errorsOf({ rule: nameRule, ...terms, approvedBy: '- -', expires: '2027-01-01' })).toEqual(['acme.waivers.json: "waivers.0.approvedBy" has no letters to read; give who approved it, in words']);
-    expect(errorsOf({ rule: nameRule, ...terms, approvedBy: 'Dana\u202eRuiz', expires: '2027-01-01' })).toEqual(['acme.waivers.json: "waivers.0.approvedBy" holds invisible characters (U+202E); write it in plain letters']);
+    expect(errorsOf({ rule: nameRule, ...terms, approvedBy: '\u200b', expires: '2027-01-01' })).toEqual([
+      'acme.waivers.json: "waivers.0.approvedBy" holds invisible characters (U+200B); write it in plain letters',
+    ]);
+    expect(errorsOf({ rule: nameRule, ...terms, approvedBy: '- -', expires: '2027-01-01' })).toEqual([
+      'acme.waivers.json: "waivers.0.approvedBy" has no letters to read; give who approved it, in words',
+    ]);
+    expect(errorsOf({ rule: nameRule, ...terms, approvedBy: 'Dana\u202eRuiz', expires: '2027-01-01' })).toEqual([
+      'acme.waivers.json: "waivers.0.approvedBy" holds invisible characters (U+202E); write it in plain letters',
+    ]);
   });
 
   test('no waiver for a rule whose failure lets someone other than the platform obtain a token, a code or data', () => {
     const unwaivable = allRules.filter(letsOthersIn).map((rule) => rule.id);
-    expect(unwaivable).toEqual(expect.arrayContaining(['token-exchange/unknown-code-rejected', 'token-exchange/no-token-without-credentials', 'token-exchange/concurrent-redemption', 'account-info/missing-token', 'token-exchange/tls']));
+    expect(unwaivable).toEqual(
+      expect.arrayContaining([
+        'token-exchange/unknown-code-rejected',
+        'token-exchange/no-token-without-credentials',
+        'token-exchange/concurrent-redemption',
+        'account-info/missing-token',
+        'token-exchange/tls',
+      ]),
+    );
     for (const rule of allRules.filter(letsOthersIn)) expect(rule.level, rule.id).toBe('MUST');
     expect(errorsOf({ rule: 'token-exchange/no-token-without-credentials', ...terms, expires: '2027-01-01' })).toEqual([
       'acme.waivers.json: "waivers.0.rule" is token-exchange/no-token-without-credentials, which cannot be waived: when it fails, anyone who can reach the token endpoint gets an access token, without a code or a secret; fix the endpoint instead',
