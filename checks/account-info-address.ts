@@ -1,5 +1,6 @@
 import { type Field, type Marker } from './payload';
-import { constraint, presentAndTyped, spelling } from './payload-rules';
+import { constraint } from './payload-constraint';
+import { presentAndTyped, spelling } from './payload-rules';
 import { isPoBox } from './po-box';
 import { usSubdivisions } from './reference-data';
 import { field, length, type Kind } from './account-info-fields';

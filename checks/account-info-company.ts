@@ -1,6 +1,7 @@
 import type { ClauseId } from './clauses';
 import { type Field, type PayloadRule } from './payload';
-import { constraint, presentAndTyped, lazyValidator } from './payload-rules';
+import { constraint } from './payload-constraint';
+import { presentAndTyped, lazyValidator } from './payload-rules';
 import { einPrefixValid, itinGroupValid, naicsSectors, ssnAreaValid } from './reference-data';
 import { field, length, nonEmpty } from './account-info-fields';
 import { phoneRules } from './account-info-user';

@@ -1,5 +1,5 @@
 import { type Field, type Marker } from './payload';
-import { constraint } from './payload-rules';
+import { constraint } from './payload-constraint';
 
 /** What the field rules of spec §2.3 are built from: a row of the account-information table, and the common constraints. */
 

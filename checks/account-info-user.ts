@@ -2,7 +2,8 @@ import { differenceInYears } from 'date-fns/differenceInYears';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Level } from './finding';
 import { type Field } from './payload';
-import { constraint, kind, presentAndTyped, lazyValidator, presence } from './payload-rules';
+import { constraint } from './payload-constraint';
+import { kind, presentAndTyped, lazyValidator, presence } from './payload-rules';
 import { field, length, nonEmpty } from './account-info-fields';
 
 // ---- user ------------------------------------------------------------------------------------------

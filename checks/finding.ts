@@ -1,5 +1,4 @@
 import type { ClauseId } from './clauses';
-import type { WaiverUse } from './waivers';
 
 /** Requirement levels of DESIGN.md §4. */
 export type Level = 'MUST' | 'SHOULD' | 'INFO';
@@ -30,6 +29,16 @@ export interface Finding {
   waiver?: WaiverUse;
   /** For `waived`: what the rule found. */
   waivedOutcome?: 'failed' | 'warning';
+}
+
+/** The waiver a finding met, as the finding carries it: its place in the file (1-based) and its terms (checks/waivers.ts). */
+export interface WaiverUse {
+  waiver: number;
+  reason: string;
+  approvedBy: string;
+  expires: string;
+  /** Set when the waiver matched but had expired: the finding keeps its outcome. */
+  expired?: true;
 }
 
 /** Why a rule could not be judged: the failed rule that came first, and what it left missing. */

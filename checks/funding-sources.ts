@@ -1,5 +1,6 @@
 import { type Field, type Marker, type PayloadRule } from './payload';
-import { constraint, presentAndTyped, rulesIn, spelling } from './payload-rules';
+import { constraint } from './payload-constraint';
+import { presentAndTyped, rulesIn, spelling } from './payload-rules';
 import { isObject } from './evidence';
 import { listed } from './finding';
 import { abaChecksumValid } from './reference-data';

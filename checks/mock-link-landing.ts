@@ -1,7 +1,7 @@
 import type { ClauseId } from './clauses';
 import { policies, sourcesOf } from './csp';
 import type { Rule } from './finding';
-import { received, screenNames, type Visit } from './sign-on';
+import { received, screenNames, type Visit } from './sign-on-visit';
 
 /** Rules on a mock link's landing page (its response headers) and on the tampered links a browser must be refused. */
 

@@ -1,76 +1,16 @@
 import { authUrlDifference, codeIn, codeMarker, withoutCode } from './auth-url';
 import { policies, sandboxOf, sourceListAllows, sourcesOf } from './csp';
-import type { Issue, Rule } from './finding';
-import { screenNames, type Screen } from './sign-on';
+import type { Rule } from './finding';
+import { perLoad, unread, unseen, type Embedding } from './partner-app-embedding';
+import { actsOnPlatformMessagesOnly, authErrorShown } from './partner-app-messages';
+import { screenNames } from './sign-on-visit';
 
 /**
  * Rules on the partner's own app, the page that embeds the platform: what only the partner can get wrong in
  * the browser. The probe lets the page embed the platform at several loads and records each; every rule
  * judges every load it applies to, and a problem names the loads it was seen at.
+ * The loads are in partner-app-embedding.ts, the rules on the messages the page receives in partner-app-messages.ts.
  */
-
-/** One load of the partner's page, as the browser saw it. */
-export interface EmbedLoad {
-  /** Its number, in the order the page was loaded (the login's own landing on the page is the first). */
-  n: number;
-  /** `auth-error`: the probe swapped the framed code for one nobody issued, so no app is expected there. */
-  purpose: 'sign-on' | 'auth-error';
-  /** The frame's `src`, as the page wrote it. */
-  src: string | undefined;
-  /** Its `srcdoc` attribute is set: the page wrote the frame's document itself. */
-  srcdoc?: boolean;
-  sandbox: string | null;
-  /** The page's Content-Security-Policy header. */
-  csp: string | undefined;
-  /** The browser reported no response for the page's document: its header policies are unknown. */
-  headersUnseen?: boolean;
-  /** Its <meta http-equiv="Content-Security-Policy"> elements' policies, enforced beside the header's. */
-  metaCsp?: readonly string[];
-  /** The URL of the document the frame held when its screen was read. */
-  document?: string;
-  /** The browser gave no access to the frame's document when it was read: what it held is unknown. */
-  frameUnread?: boolean;
-  /** Every address the frame was navigated to in this load, redirects included, in order. */
-  navigations?: readonly string[];
-  /** The platform's screen in the frame (after the collection screen was filled, where it came). */
-  screen?: Screen;
-  text?: string;
-  /** The platform's ready message reached the page from one of its app origins; undefined where the profile names none. */
-  ready?: boolean;
-}
-
-export interface Embedding {
-  /** The partner's page, the CSP's 'self'. */
-  page: string;
-  loads: readonly EmbedLoad[];
-  /** The platform's auth URL with `codeMarker` where the code goes: where the frame must point. */
-  authUrl: string;
-  /** The origins the platform's app is served from. */
-  appOrigins: readonly string[];
-}
-
-/** `at loads 2, 3 of 5`: where a problem was seen. */
-const loadsPhrase = (at: readonly number[], total: number) => `at load${at.length > 1 ? 's' : ''} ${at.join(', ')} of ${total}`;
-
-/** One issue a problem, naming every load it was seen at: `at loads 2, 3: …`. */
-function perLoad(loads: readonly EmbedLoad[], problem: (load: EmbedLoad) => string | undefined, total = loads.length): Issue[] {
-  const seen = new Map<string, number[]>();
-  for (const load of loads) {
-    const message = problem(load);
-    if (message !== undefined) seen.set(message, [...(seen.get(message) ?? []), load.n]);
-  }
-  return [...seen].map(([message, at]) => ({ message: `${loadsPhrase(at, total)}, ${message}`, params: { loads: at.join(',') } }));
-}
-
-/** Loads the browser left something of unread at: a rule cannot judge them there, and says so (not checked, never passed). */
-function unreadAt(loads: readonly EmbedLoad[], unread: (load: EmbedLoad) => boolean | undefined, what: string): Issue[] {
-  const at = loads.filter(unread).map((load) => load.n);
-  return at.length === 0 ? [] : [{ message: `${loadsPhrase(at, loads.length)}, ${what}; run again`, outcome: 'not-checked' }];
-}
-const unseen = (loads: readonly EmbedLoad[]) =>
-  unreadAt(loads, (load) => load.headersUnseen, "the browser reported no response for the page's document, so its header policies could not be read");
-const unread = (loads: readonly EmbedLoad[]) =>
-  unreadAt(loads, (load) => load.frameUnread, "the browser gave no access to the frame's document when it was read, so what it held is unknown");
 
 const template = (authUrl: string) => authUrl.replace(codeMarker, '<a fresh code>');
 
@@ -260,69 +200,6 @@ export const frameSandboxAllowsApp: Rule<Embedding> = {
       return problems.length > 0 ? problems.join('; ') : undefined;
     }),
   ],
-};
-
-/** Where a forged message came from, as a page can receive one. */
-export type Channel = 'opened-window' | 'inner-frame' | 'opener' | 'parent';
-export const channelNames: Record<Channel, string> = {
-  'opened-window': 'a window the page opened',
-  'inner-frame': 'a frame inside the page',
-  opener: 'the window that opened the page',
-  parent: 'a page that frames it',
-};
-
-/** What one channel showed: the foreign origin the page acted on, if any, or why nothing could be posted through it. */
-export interface ChannelResult {
-  channel: Channel;
-  /** The foreign origins that posted through it. */
-  origins: readonly string[];
-  reactedTo?: string;
-  /** The same message from the platform's own origin through this channel: acted on, ignored, or why it could not be sent. */
-  control?: boolean | string;
-  /** Why no foreign origin could post through it (the browser refused the frame or the window). */
-  closed?: string;
-}
-
-export const actsOnPlatformMessagesOnly: Rule<{ channels: readonly ChannelResult[] }> = {
-  id: 'sign-on/partner-app/message-origin',
-  owner: 'partner',
-  field: 'event.origin',
-  clause: 'HTML postMessage',
-  level: 'MUST',
-  requirement:
-    "the partner's page acts only on messages from the platform's origins, through every channel it can receive from (windows it opens, its opener, frames inside it, a page that frames it), look-alike origins included",
-  impact: "any page that can post to the partner's window (one it frames, opens, or is opened or framed by) makes it show a sign-on state of its choosing",
-  must: { othersIn: "any page that can post to the partner's window drives its sign-on state" },
-  check: ({ channels }) =>
-    channels.flatMap(({ channel, reactedTo }) =>
-      reactedTo === undefined
-        ? []
-        : [
-            {
-              message: `a message posted from ${reactedTo} through ${channelNames[channel]} made the page show its sign-on error; compare event.origin exactly (===) with the platform's origin before acting on a message, whatever window sent it`,
-              params: { channel, origin: reactedTo },
-            },
-          ],
-    ),
-};
-
-export const authErrorShown: Rule<{ shown: boolean; message: unknown; locator: string; waitedMs: number }> = {
-  id: 'sign-on/partner-app/auth-error-shown',
-  owner: 'partner',
-  field: 'partnerApp.authError',
-  clause: 'spec §7.1',
-  level: 'MUST',
-  requirement: "when the platform posts its authentication error to the partner's page, the page shows the user that sign-on failed",
-  impact: 'a user whose sign-on failed looks at an empty or stuck frame, with nothing to tell them why or what to do',
-  must: { spec: 'spec §7.1: the service posts an authentication error message to the host application' },
-  check: ({ shown, message, locator, waitedMs }) =>
-    shown
-      ? []
-      : [
-          {
-            message: `the platform posted ${JSON.stringify(message)} to the page, and ${locator} did not show within ${waitedMs / 1000} s; show the user the failure when the platform's error message arrives`,
-          },
-        ],
 };
 
 /** In the order a cause comes before its consequences: the frame's address, the page's policies, then what the frame held and showed. */

@@ -1,12 +1,9 @@
-import { valueAt } from './paths';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { ClauseId } from './clauses';
 import { jsonType } from './evidence';
 import type { Issue, Level, MustGrounds } from './finding';
 import {
   idPath,
-  kindOf,
   lastSegment,
   locator,
   markerLegend,
@@ -17,13 +14,11 @@ import {
   type JsonSchema,
   type Kind,
   type Located,
-  type Payload,
   type PayloadContext,
   type PayloadRule,
-  type ValueOf,
 } from './payload';
 
-/** The builders of the field rules: presence, type, constraints and spellings, each deciding with ajv where JSON Schema can. */
+/** The builders of the field rules: presence, type and spellings, each deciding with ajv where JSON Schema can (constraints: payload-constraint.ts). */
 
 // ---- ajv ------------------------------------------------------------------------------------------
 
@@ -39,13 +34,13 @@ export function lazyValidator(schema: JsonSchema): (value: unknown) => boolean {
 
 // ---- rule builders --------------------------------------------------------------------------------
 
-const impactOf: Record<Endpoint, string> = {
+export const impactOf: Record<Endpoint, string> = {
   'account-info': 'the platform rejects the account information, so sign-on shows the error screen',
   'funding-sources': 'the platform cannot add the funding source, so the user cannot pay from it',
 };
 
-const skipped = (message: string): Issue[] => [{ message, outcome: 'skipped' }];
-const skippedBecause = (where: { unreachable: string }): Issue[] => [{ message: where.unreachable, outcome: 'skipped' }];
+export const skipped = (message: string): Issue[] => [{ message, outcome: 'skipped' }];
+export const skippedBecause = (where: { unreachable: string }): Issue[] => [{ message: where.unreachable, outcome: 'skipped' }];
 
 function omission(field: Field, located: Located, ctx: PayloadContext): Issue {
   return { code: located.value === null ? 'null' : 'missing', params: { marker: field.marker }, ...omissionWords(field, located, ctx) };
@@ -146,88 +141,11 @@ export function kind(field: Field, level: Level = 'MUST'): PayloadRule {
 /** The two rules every field has: present (as its marker demands) and of its JSON type. */
 export const presentAndTyped = (subject: Field) => ({ present: presence(subject), type: kind(subject) });
 
-export interface Judged<T> {
-  value: T;
-  field: string;
-  parent: Record<string, unknown>;
-  payload: Payload;
-  ctx: PayloadContext;
-}
-
-interface ConstraintSpec<T> {
-  level?: Level;
-  clause?: ClauseId;
-  requirement: string;
-  impact?: string;
-  /** Only values this accepts are judged; another rule reports the rest. */
-  appliesTo?: (value: T) => boolean;
-  /** Why a value `appliesTo` refused is not judged here: the finding says so, truthfully. */
-  notJudged?: string;
-  /** When JSON Schema can express the requirement, ajv decides with this and `problem` words the failure. */
-  schema?: JsonSchema;
-  /** For a requirement across fields: the object `schema` applies to, e.g. `company` (no arrays on the way). */
-  schemaAt?: string;
-  /** The problem with a value (the whole message after the field name), or undefined. */
-  problem: (judged: Judged<T>) => string | undefined;
-  /** For a MUST that is not the spec's own validation of the field: what makes it one. */
-  must?: MustGrounds;
-}
-
 /** A MUST on a field's value: the spec's validation of the field, which the platform applies (DESIGN §4 (a), (c)). */
-const valueGrounds = (field: Field): MustGrounds => ({
+export const valueGrounds = (field: Field): MustGrounds => ({
   spec: `spec ${field.clause} gives the field's type and validation`,
   signOn: 'the platform refuses the value: its error screen, or the user is asked to type it again',
 });
-
-/**
- * One requirement on a present value of the right JSON type. With a `schema`, ajv decides and
- * `problem` only words the message (its answer is then never undefined for a failing value).
- */
-export function constraint<K extends Kind>(field: Field<K>, name: string, spec: ConstraintSpec<ValueOf<K>>): PayloadRule {
-  const valid = spec.schema ? lazyValidator(spec.schema) : undefined;
-  const locate = locator(field);
-  const decides = (value: unknown, payload: Payload) => valid?.(spec.schemaAt === undefined ? value : valueAt(payload, spec.schemaAt));
-  const nothingToJudge = skipped(`no ${field.kind} value of "${field.path}" to judge`);
-  return {
-    judges: 'value',
-    id: `${field.endpoint}/${idPath(field.path)}/${name}`,
-    owner: 'partner',
-    field: field.path,
-    clause: spec.clause ?? field.clause,
-    level: spec.level ?? 'MUST',
-    ...((spec.level ?? 'MUST') === 'MUST' ? { must: spec.must ?? valueGrounds(field) } : {}),
-    requirement: spec.requirement,
-    impact: spec.impact ?? impactOf[field.endpoint],
-    subject: field,
-    ...(spec.schema ? { schema: { at: spec.schemaAt ?? field.path, fragment: spec.schema } } : {}),
-    check: (payload, ctx) => {
-      const where = locate(payload);
-      if ('unreachable' in where) return skippedBecause(where);
-      const issues: Issue[] = [];
-      let judgedAny = false;
-      let refused = false;
-      for (const located of where.found) {
-        if (!present(located) || kindOf(located.value) !== field.kind) continue;
-        const value = located.value as ValueOf<K>;
-        if (spec.appliesTo && !spec.appliesTo(value)) {
-          refused = true;
-          continue;
-        }
-        judgedAny = true;
-        if (decides(value, payload)) continue;
-        const problem = spec.problem({ value, field: located.field, parent: located.parent, payload, ctx });
-        if (problem === undefined && !valid) continue;
-        issues.push({
-          code: name,
-          field: located.field,
-          params: { value: shown(field, value) },
-          message: `"${located.field}" is ${shown(field, value)}; ${problem ?? spec.requirement}`,
-        });
-      }
-      return judgedAny ? issues : refused && spec.notJudged ? skipped(spec.notJudged) : nothingToJudge;
-    },
-  };
-}
 
 /** Either spelling is accepted and reported; both with different values is a failure (DESIGN §5). */
 export function spelling(field: Field): PayloadRule {

@@ -1,79 +1,23 @@
-import { accountInfoFieldRules } from './account-info';
 import { isObject } from './evidence';
-import type { Payload } from './payload';
-import { valueAt } from './paths';
-import type { ClauseId } from './clauses';
 import type { Issue, Owner, Rule } from './finding';
+import { collectionCompletes, collectionScreenShown, inlineErrorShown } from './sign-on-collect';
+import {
+  describe,
+  fromWhere,
+  received,
+  screenNames,
+  screenRule,
+  shownText,
+  type MessageVocabulary,
+  type ReceivedMessage,
+  type Screen,
+  type Visit,
+} from './sign-on-visit';
 
 /**
  * Rules on what sign-on shows: what a browser saw in the embedded app and in the host page that frames it. The probes observe; these rules only judge the observation.
+ * The visit they judge is in sign-on-visit.ts, the collection screen's rules in sign-on-collect.ts; signOnRules lists them all.
  */
-
-export type Screen = 'app' | 'error' | 'collect' | 'none';
-
-export interface ReceivedMessage {
-  /** `event.origin` as the host page saw it. */
-  origin: string;
-  data: unknown;
-}
-
-/** One visit of the auth URL inside a host page. */
-export interface Visit {
-  screen: Screen;
-  /** The visible text of the embedded screen. */
-  text: string;
-  messages: readonly ReceivedMessage[];
-  /** The origins the embedded app is served from: messages must come from one of them. */
-  platformOrigins: readonly string[];
-  /** What the platform calls its messages. */
-  vocabulary: MessageVocabulary;
-  /** How long after its screen showed the screen's own message arrived, when it did. */
-  messageAfterMs?: number;
-}
-
-export const screenNames: Record<Screen, string> = {
-  app: 'the app',
-  error: 'the error screen',
-  collect: 'the collection screen',
-  none: 'nothing (the frame did not render)',
-};
-/** What a platform calls the messages it posts to the host: the spec leaves them open ("Events: not shown"). */
-export interface MessageVocabulary {
-  typeKey: string;
-  ready: string;
-  error: string;
-  reasonKey: string;
-}
-/** The bundled emulator's. */
-export const emulatorMessages: MessageVocabulary = { typeKey: 'type', ready: 'NAVIGATED_TO_TARGET', error: 'AUTHENTICATION_ERROR', reasonKey: 'reason' };
-
-export const messageType = (message: ReceivedMessage, vocabulary: MessageVocabulary) => (isObject(message.data) ? message.data[vocabulary.typeKey] : undefined);
-/** The messages of one kind the host received from the platform's own origins. */
-export const received = (visit: Visit, kind: 'ready' | 'error') =>
-  visit.messages.filter((message) => messageType(message, visit.vocabulary) === visit.vocabulary[kind] && visit.platformOrigins.includes(message.origin));
-const fromWhere = (visit: Visit) => visit.platformOrigins.join(' or ');
-/** A screen's text, quoted whole (a reason code cut short tells a partner nothing), within a bound. */
-const longestQuote = 2_000;
-const shownText = (text: string) => {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return JSON.stringify(flat.length > longestQuote ? `${flat.slice(0, longestQuote)}…` : flat);
-};
-
-// Every screen rule judges the platform's app: what a partner sends decides which screen, not whether it shows.
-function screenRule(id: string, screen: Screen, clause: ClauseId, requirement: string, impact: string): Rule<Visit> {
-  return {
-    id,
-    owner: 'platform',
-    field: 'screen',
-    clause,
-    level: 'MUST',
-    must: { spec: `${clause}: ${requirement}` },
-    requirement,
-    impact,
-    check: (visit) =>
-      visit.screen === screen ? [] : [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not ${screenNames[screen]}` }],
-  };
-}
 
 /**
  * The app shown, and the host told so, on each path: on the code path the platform exchanges a fresh code
@@ -149,79 +93,6 @@ export const authenticationErrorMessage: Rule<Visit> = {
     ];
   },
 };
-
-function describe({ messages, vocabulary }: Pick<Visit, 'messages' | 'vocabulary'>): string {
-  if (messages.length === 0) return 'no message';
-  const reasonOf = (m: ReceivedMessage) =>
-    isObject(m.data) && typeof m.data[vocabulary.reasonKey] === 'string' ? ` (${vocabulary.reasonKey} ${JSON.stringify(m.data[vocabulary.reasonKey])})` : '';
-  return messages.map((m) => `${JSON.stringify(messageType(m, vocabulary) ?? m.data)}${reasonOf(m)} from ${m.origin}`).join(', ');
-}
-
-/**
- * Spec §2.3 and §7.2: the fields a collection screen must ask for when the account information leaves them
- * out: its Yes* string fields (a missing address is its Yes* parts), either spelling counting as there.
- * Read from the spec's table as the field rules carry it, not from what a platform (or the emulator) decides.
- */
-export function missingYesStarFields(accountInfo: Payload): string[] {
-  const spelledAs = (path: string, spelling: string) => `${path.slice(0, path.lastIndexOf('.') + 1)}${spelling}`;
-  const absent = (path: string) => valueAt(accountInfo, path) === undefined || valueAt(accountInfo, path) === null;
-  return accountInfoFieldRules
-    .filter((rule) => rule.judges === 'presence' && rule.subject.marker === 'Yes*' && rule.subject.kind === 'string')
-    .map((rule) => rule.subject)
-    .filter((field) => absent(field.path) && (field.spellings ?? []).every((spelling) => absent(spelledAs(field.path, spelling))))
-    .map((field) => field.path);
-}
-
-/** The collection screen and the field paths it asks for. */
-export interface CollectVisit extends Visit {
-  fields: readonly string[];
-  expectedFields: readonly string[];
-}
-
-export const collectionScreenShown: Rule<CollectVisit> = {
-  id: 'sign-on/collect/fields',
-  owner: 'platform',
-  field: 'screen',
-  clause: 'spec §7.2',
-  level: 'MUST',
-  requirement: 'with CollectMissingAccountInfo, missing Yes* fields lead to a screen that asks for exactly those fields',
-  impact: 'users are not asked for the details the partner did not send, and the platform lacks them later',
-  must: { spec: 'spec §7.2: a screen collecting the missing required data' },
-  check: (visit) => {
-    if (visit.screen !== 'collect') return [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not the collection screen` }];
-    const extra = visit.fields.filter((field) => !visit.expectedFields.includes(field));
-    const missing = visit.expectedFields.filter((field) => !visit.fields.includes(field));
-    return [
-      ...missing.map((field) => ({ field, message: `the collection screen does not ask for "${field}"` })),
-      ...extra.map((field) => ({ field, message: `the collection screen asks for "${field}", which the partner sent` })),
-    ];
-  },
-};
-
-export const inlineErrorShown: Rule<CollectVisit & { invalidField: string; errors: Readonly<Record<string, string>> }> = {
-  id: 'sign-on/collect/inline-error',
-  owner: 'platform',
-  field: 'screen',
-  clause: 'spec §7.2',
-  level: 'MUST',
-  requirement: 'an invalid typed value keeps the user on the collection screen with an error beside that field',
-  impact: 'users can type invalid details that the platform then rejects later',
-  must: { signOn: 'a user who typed an invalid value is refused later, with no word of which field' },
-  emulatorChoice: { field: 'platform.screens.fieldErrors', what: 'an error shown beside the field on the collection screen' },
-  check: (visit): Issue[] => {
-    if (visit.screen !== 'collect')
-      return [{ message: `after an invalid "${visit.invalidField}" the frame showed ${screenNames[visit.screen]}, not the collection screen` }];
-    return visit.errors[visit.invalidField] ? [] : [{ field: visit.invalidField, message: `no error is shown beside "${visit.invalidField}"` }];
-  },
-};
-
-export const collectionCompletes = screenRule(
-  'sign-on/collect/completes',
-  'app',
-  'spec §7.2',
-  'once the typed details are valid, the user reaches the app',
-  'users who typed their details are stuck before the app',
-);
 
 /** The app's funding sources after a sign-on in which the platform knew `seeded`, which the partner does not list. */
 export interface FundingVisit extends Visit {

@@ -1,4 +1,4 @@
-import type { Finding } from './finding';
+import type { Finding, WaiverUse } from './finding';
 
 /**
  * A deviation the platform accepts from one partner for a time (`partners/<name>.waivers.json`): a failed
@@ -15,16 +15,6 @@ export interface Waiver {
   approvedBy: string;
   /** `YYYY-MM-DD`: the last day (UTC) the waiver applies. */
   expires: string;
-}
-
-/** The waiver a finding met, as the finding carries it: its place in the file (1-based) and its terms. */
-export interface WaiverUse {
-  waiver: number;
-  reason: string;
-  approvedBy: string;
-  expires: string;
-  /** Set when the waiver matched but had expired: the finding keeps its outcome. */
-  expired?: true;
 }
 
 const dayMs = 24 * 60 * 60 * 1000;

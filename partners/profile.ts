@@ -7,8 +7,8 @@ import { letsOthersIn, type Owner } from '../checks/finding';
 import type { Waiver } from '../checks/waivers';
 import { hostKey } from '../shared/host-key';
 import { profileSchema, type Profile } from '../shared/profile-schema';
-import { isUrl, urlSecretParts } from '../shared/redaction/redact';
 import { longestWaiverDays, waiversFileSchema } from '../shared/waiver-schema';
+import { envPrefixes, envReference, resolveEnv, type EnvReading } from './env-references';
 
 export interface LoadedProfile {
   /** The Playwright project name: the file name without `.json`. */
@@ -24,7 +24,6 @@ export interface LoadedProfile {
   platformWaivers: Waiver[];
 }
 
-const envReference = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
 // The harness's own projects, the history's folder inside a moved report folder (reports/history.ts), and
 // the platform's waivers file (platform.waivers.json).
 const reservedNames = new Set(['unit', 'self-test', 'history', 'platform']);
@@ -36,42 +35,6 @@ const profileName = /^[a-z0-9][a-z0-9-]*$/;
  */
 export const longestProfileName = 64;
 
-/**
- * The variables `env:` may read (DESIGN §5, secrets): those named with a prefix the run declares, never the
- * harness's own. A profile is the partner's text; without this, "env:CERTIFY_SIGNING_KEY" would send the
- * key that signs certificates, or any CI secret, to the partner's token endpoint.
- */
-export const defaultEnvPrefix = 'PARTNER_';
-export const envPrefixesVariable = 'CERTIFY_ENV_PREFIXES';
-const harnessPrefixes = ['CERTIFY_', 'CERTIFICATION_'];
-const declaredPrefix = /^[A-Za-z][A-Za-z0-9]*_$/;
-
-/** The prefixes of this run: PARTNER_ and those CERTIFY_ENV_PREFIXES lists (comma-separated), or why one cannot be. */
-export function envPrefixes(env: NodeJS.ProcessEnv): { prefixes: string[]; errors: string[] } {
-  const declared = (env[envPrefixesVariable] ?? '')
-    .split(',')
-    .map((prefix) => prefix.trim())
-    .filter(Boolean);
-  const errors = declared.flatMap((prefix) => {
-    if (!declaredPrefix.test(prefix))
-      return [`${envPrefixesVariable}: "${prefix}" is no prefix of variable names; write letters and digits ending in "_", such as ACME_`];
-    if (harnessPrefixes.some((own) => own.startsWith(prefix) || prefix.startsWith(own)))
-      return [
-        `${envPrefixesVariable}: "${prefix}" would let profiles read the harness's own variables (${harnessPrefixes.join(', ')}…); choose a prefix of the partners' own`,
-      ];
-    return [];
-  });
-  return { prefixes: [defaultEnvPrefix, ...declared.filter((prefix) => declaredPrefix.test(prefix))], errors };
-}
-
-/** Why a profile may not read variable `name`, or undefined when it may. */
-function envRefused(name: string, prefixes: readonly string[]): string | undefined {
-  const own = harnessPrefixes.find((prefix) => name.startsWith(prefix));
-  if (own)
-    return `is one of the harness's own variables (${own}…), which no profile may read; give the partner's value in a variable of its own, such as ${defaultEnvPrefix}${name.slice(own.length)}`;
-  if (prefixes.some((prefix) => name.startsWith(prefix))) return undefined;
-  return `is not a partner variable: a profile reads only variables named ${prefixes.map((prefix) => `${prefix}…`).join(' or ')}, so that it cannot read the run's other secrets; rename it ${defaultEnvPrefix}${name}, or declare its prefix in ${envPrefixesVariable}`;
-}
 const schemaHint = 'partners/profile.schema.json';
 
 const display = (file: string) => {
@@ -79,39 +42,6 @@ const display = (file: string) => {
   return relative === '' || relative.startsWith('..') ? file : relative;
 };
 const fieldName = (at: PropertyKey[]) => at.map(String).join('.');
-
-interface EnvReading {
-  env: NodeJS.ProcessEnv;
-  prefixes: readonly string[];
-  errors: string[];
-  /** The values read: each a secret, but for a URL only its credentials and query values (urlSecretParts). */
-  values: string[];
-}
-
-/** Replaces every `env:NAME` string with the value of NAME; an unset or forbidden variable is an error naming it. */
-function resolveEnv(value: unknown, at: string[], reading: EnvReading): unknown {
-  if (typeof value === 'string') {
-    const name = envReference.exec(value)?.[1];
-    if (name === undefined) return value;
-    const refused = envRefused(name, reading.prefixes);
-    if (refused) {
-      reading.errors.push(`"${at.join('.')}" reads env:${name}, which ${refused}`);
-      return undefined;
-    }
-    const resolved = reading.env[name];
-    if (resolved === undefined) reading.errors.push(`"${at.join('.')}" reads env:${name}, which is not set; export ${name}=… or add it to .env`);
-    // An empty value is a line of .env still to fill in (npx partner-certify init writes it so), not a field to remove.
-    else if (resolved === '') reading.errors.push(`"${at.join('.')}" reads env:${name}, which is empty; give it its value in .env (${name}=…) or export it`);
-    // A URL is never a secret as a whole: the report must say where it certified.
-    else reading.values.push(...(isUrl(resolved) ? urlSecretParts(resolved) : [resolved]));
-    return resolved;
-  }
-  if (Array.isArray(value)) return value.map((item, i) => resolveEnv(item, [...at, String(i)], reading));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveEnv(item, [...at, key], reading)]));
-  }
-  return value;
-}
 
 function formatIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') {
@@ -236,7 +166,6 @@ const jsonFiles = (dir: string) =>
     .sort()
     .map((entry) => path.join(dir, entry));
 
-/** Every profile in `partners/` and in `$PARTNERS_DIR`. A `.env` file fills in variables that are not set. */
 /**
  * Every profile of `partnersDir` and $PARTNERS_DIR, or those `only` names: a profile a run was not asked
  * for is not read at all, so its mistakes stop no one else's run. `others` are the names left unread.

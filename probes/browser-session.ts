@@ -1,21 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { deleteAt } from '../checks/paths';
 import type { BrowserContext, Frame, FrameLocator, Locator, Page } from '@playwright/test';
 import type { LocatorSpec } from '../shared/profile-schema';
-import { type ReceivedMessage, type Screen, type Visit } from '../checks/sign-on';
-import { messageType } from '../checks/sign-on';
-import { isObject, jsonObject } from '../checks/evidence';
-import { type Blocker, type Finding } from '../checks/finding';
-import { issuedLink } from '../checks/mock-link';
-import type { Payload } from '../checks/payload';
+import { type ReceivedMessage, type Screen, type Visit, messageType } from '../checks/sign-on-visit';
+import { type Finding } from '../checks/finding';
 import { codeIn, codeMarker } from '../checks/auth-url';
-import { answer, type HttpClient } from '../client/http';
-import { mockLinkBody, mockLinkRequest, platformSkipReason, servedHostPath, type BrowserProbeContext, type Platform } from './platform';
+import type { HttpClient } from '../client/http';
+import { platformSkipReason, servedHostPath, type BrowserProbeContext, type Platform } from './platform';
 import { hostPageHtml } from '../shared/host-page';
-import { maskedEverywhere } from '../shared/redaction/redact';
+import { maskedEverywhere } from '../shared/redaction/secrets';
 import { recorded, type Probe, type ProbeResult, type Screenshot } from './probe';
-import { sampleAccountInfo } from '../shared/sample-account-info';
 
 /**
  * Sign-on in Chromium, the way a partner's user meets it: the host page (the stand-in for the partner's
@@ -24,20 +18,6 @@ import { sampleAccountInfo } from '../shared/sample-account-info';
  */
 
 export const screenTimeoutMs = 10_000;
-
-/** What a user types on the collection screen: valid values for every Yes* string field (spec §2.3). */
-const typedExamples: Record<string, string> = {
-  'user.firstName': 'Ada',
-  'user.lastName': 'Lovelace',
-  'user.phone': '212-555-0142',
-  'user.dateOfBirth': '1985-12-10',
-  'company.name': 'Analytical Engines LLC',
-  line1: '12 Main Street',
-  city: 'Springfield',
-  state: 'IL',
-  postalcode: '62701',
-};
-export const exampleFor = (path: string) => typedExamples[path] ?? typedExamples[path.slice(path.lastIndexOf('.') + 1)] ?? 'Example';
 
 export interface Session {
   context: BrowserContext;
@@ -59,7 +39,6 @@ const cookieValues = (header: string) =>
       .replace(/^"(.*)"$/, '$1');
   });
 
-/** A fresh browser context and page for one probe, traced when the context says where; closed whatever happens. */
 /**
  * A browser context as every probe gets it: the platform's HTTP credentials, every session cookie and every code
  * on its way to the auth URL learnt as a secret, the harness's message listener, and its host page.
@@ -237,132 +216,6 @@ export async function observe(
     vocabulary: platform.messages,
     ...(arrived() ? { messageAfterMs: Date.now() - started } : {}),
   };
-}
-
-/** Creates a mock link for `accountInfo`; undefined (with the reason) when the platform issues none. */
-async function createLink(http: HttpClient, platform: Platform, accountInfo: Payload): Promise<{ link: string } | { problem: string }> {
-  const got = await answer(http, mockLinkRequest(platform, JSON.stringify(mockLinkBody(platform, accountInfo))));
-  if ('problem' in got) return { problem: `the mock-link endpoint gave no answer (${got.problem}); see the mock-link results` };
-  const link = got.response.status >= 200 && got.response.status < 300 ? issuedLink(got.response).link : undefined;
-  if (link) return { link };
-  return { problem: `the mock-link endpoint issued no link (${got.response.status} ${JSON.stringify(jsonObject(got.response))}); see the mock-link results` };
-}
-
-/**
- * A mock link for account information valid by every rule (shared/sample-account-info.ts) as `edit`
- * changes it, or why there is none: the platform's checks sign on with data of no partner's, so they judge
- * the platform alone.
- */
-export async function linkFor(
-  ctx: BrowserProbeContext,
-  http: HttpClient,
-  edit = (info: Payload) => info,
-): Promise<{ link: string; sent: Payload } | { problem: string; blocker?: Blocker }> {
-  const sent = edit(structuredClone(sampleAccountInfo));
-  const link = await createLink(http, ctx.platform, sent);
-  return 'problem' in link ? link : { ...link, sent };
-}
-
-/** Types values into the collection screen and submits it; the screen it leaves is marked stale for `observe`. */
-export async function fillCollection(page: Page, platform: Platform, values: Record<string, string>, frame = frameOf(page)) {
-  await locate(frame, platform.screens.collect)
-    .first()
-    .evaluate((screen) => screen.setAttribute('data-stale', ''), undefined, { timeout: screenTimeoutMs });
-  for (const [path, value] of Object.entries(values)) await fieldLocator(frame, platform, path).fill(value, { timeout: screenTimeoutMs });
-  await locate(frame, platform.screens.submit).first().click({ timeout: screenTimeoutMs });
-}
-
-const fieldLocator = (frame: FrameLocator, platform: Platform, path: string) => {
-  const spec = platform.screens.fields?.[path];
-  return spec === undefined ? frame.locator(`input[name="${path}"]`) : locate(frame, spec).first();
-};
-
-/**
- * The spec paths the collection screen asks for: by the profile's map of its inputs, else by each input's
- * `data-field` (the emulator's) or a `name` that is a spec path (`user.phone`), as the form is filled.
- */
-export async function fieldsOnScreen(page: Page, platform: Platform, frame = frameOf(page)): Promise<string[]> {
-  const { fields } = platform.screens;
-  if (fields === undefined) {
-    const named = await frame
-      .locator('input[data-field], input[name]')
-      .evaluateAll((inputs) => inputs.map((input) => input.getAttribute('data-field') ?? input.getAttribute('name') ?? ''));
-    return named.filter((path) => /^(user|company)\.[A-Za-z0-9.]+$/.test(path));
-  }
-  return (await shownByPath(frame, fields)).map(([path]) => path);
-}
-
-/** The entries of a profile's map of locators by spec path whose element the frame shows now. */
-async function shownByPath(frame: FrameLocator, map: Record<string, LocatorSpec>): Promise<(readonly [string, Locator])[]> {
-  const entries = await Promise.all(
-    Object.entries(map).map(async ([path, spec]) => {
-      const element = locate(frame, spec).first();
-      return (await element.isVisible()) ? [[path, element] as const] : [];
-    }),
-  );
-  return entries.flat();
-}
-
-/** The errors shown beside the collection screen's inputs, by spec path: by the profile's locators, or the emulator's data-error-for. */
-export async function fieldErrorsOnScreen(page: Page, platform: Platform): Promise<Record<string, string>> {
-  const frame = frameOf(page);
-  const { fieldErrors } = platform.screens;
-  if (fieldErrors === undefined) {
-    return Object.fromEntries(
-      await frame
-        .locator('[data-error-for]')
-        .evaluateAll((items) => items.map((item) => [item.getAttribute('data-error-for') ?? '', item.textContent ?? ''] as const)),
-    );
-  }
-  const shown = await Promise.all((await shownByPath(frame, fieldErrors)).map(async ([path, error]) => [path, (await error.innerText()).trim()] as const));
-  return Object.fromEntries(shown.filter(([, text]) => text !== ''));
-}
-
-export const examplesFor = (fields: readonly string[]) => Object.fromEntries(fields.map((field) => [field, exampleFor(field)]));
-
-/** Opens `src` in the host page; when the collection screen comes, the user types valid values, as a real one would. */
-/** What the frame shows once sign-on settled: where the collection screen comes, the user types valid values, as a real one would, and the screen after it is read. */
-export async function observeSignedOn(
-  page: Page,
-  platform: Platform,
-  { frame = frameOf(page), beforeFill, messageWaitMs }: { frame?: FrameLocator; beforeFill?: () => Promise<void>; messageWaitMs?: number } = {},
-): Promise<Visit> {
-  const options = { frame, ...(messageWaitMs === undefined ? {} : { messageWaitMs }) };
-  const visit = await observe(page, platform, options);
-  if (visit.screen !== 'collect') return visit;
-  await beforeFill?.();
-  await fillCollection(page, platform, examplesFor(await fieldsOnScreen(page, platform, frame)), frame);
-  return observe(page, platform, options);
-}
-
-export async function signOn(session: Session, platform: Platform, src: string, shot: string): Promise<Visit> {
-  await session.page.goto(hostPageFor(platform.hostPageUrl, src));
-  const visit = await observeSignedOn(session.page, platform, { beforeFill: () => session.shoot(`${shot}-collect`) });
-  await session.shoot(`${shot}-${visit.screen}`);
-  return visit;
-}
-
-export const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-
-/** What the app must show for this account information: the user's name and the company's. */
-export function expectedTexts(accountInfo: Payload): string[] {
-  const user = isObject(accountInfo.user) ? accountInfo.user : {};
-  const company = isObject(accountInfo.company) ? accountInfo.company : {};
-  const name = [text(user.firstName), text(user.lastName)].filter(Boolean).join(' ');
-  return [name, text(company.name)].filter((value): value is string => Boolean(value));
-}
-
-/** A copy of the account information without the fields at `paths`. */
-export function without(accountInfo: Payload, paths: readonly string[]): Payload {
-  const copy = structuredClone(accountInfo);
-  for (const path of paths) deleteAt(copy, path);
-  return copy;
-}
-
-export function withCompanyName(accountInfo: Payload, name: string): Payload {
-  const copy = structuredClone(accountInfo);
-  if (isObject(copy.company)) copy.company.name = name;
-  return copy;
 }
 
 export const browserProbe = (

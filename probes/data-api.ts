@@ -3,22 +3,16 @@ import { pageUrl, type Entity, type ListParams } from '../client/data-api';
 import {
   cursorIsLastId,
   defaultLimit,
-  envelopeOf,
   envelopeShape,
-  filterRequired,
   idsFilter,
-  idsOfWalk,
-  invalidAfterRefused,
-  invalidLimitRefused,
-  invalidTokenRefused,
   lastPageEnds,
   limitRespected,
-  missingTokenRefused,
   noDuplicates,
   organizationFilter,
   walksAgree,
-  type Walk,
 } from '../checks/data-api';
+import { filterRequired, invalidAfterRefused, invalidLimitRefused, invalidTokenRefused, missingTokenRefused } from '../checks/data-api-refusals';
+import { envelopeOf, idsOfWalk, type Walk } from '../checks/data-api-walk';
 import { isObject, type Exchange, type JsonResponse } from '../checks/evidence';
 import { evaluate, skip, type Finding } from '../checks/finding';
 import type { Profile } from '../shared/profile-schema';

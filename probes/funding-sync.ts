@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { fundingSynced, screenNames } from '../checks/sign-on';
+import { fundingSynced } from '../checks/sign-on';
+import { screenNames } from '../checks/sign-on-visit';
 import { isObject } from '../checks/evidence';
 import { blocked, evaluate, notChecked, skip, type Finding } from '../checks/finding';
 import { answer, type HttpClient } from '../client/http';
@@ -8,7 +9,9 @@ import { resourceRequest } from '../client/requests';
 import { CodeSourceError, mintedCodes } from './codes';
 import { exchangeCode } from './exchange';
 import { addressFor, codePathBlocker, storesTestDataSkipReason, type BrowserProbeContext } from './platform';
-import { browserProbe, frameOf, locate, screenTimeoutMs, signOn, text, type Session } from './browser-session';
+import { browserProbe, frameOf, locate, screenTimeoutMs, type Session } from './browser-session';
+import { signOn } from './collection-screen';
+import { text } from './account-info-links';
 
 /** A funding source as the partner lists it: what the app can show of it. */
 interface Source {

@@ -1,5 +1,5 @@
 import type { BrowserContext, Frame, Locator, Page } from '@playwright/test';
-import { channelNames, type Channel, type ChannelResult } from '../checks/partner-app';
+import { channelNames, type Channel, type ChannelResult } from '../checks/partner-app-messages';
 import { html } from '../shared/html';
 
 /**

@@ -4,13 +4,14 @@ import { decodeJwt } from 'jose/jwt/decode';
 import { SignJWT } from 'jose/jwt/sign';
 import { UnsecuredJWT } from 'jose/jwt/unsecured';
 import { randomUUID } from 'node:crypto';
-import { screenNames, type Visit } from '../checks/sign-on';
+import { screenNames, type Visit } from '../checks/sign-on-visit';
 import { tamperedLinkRules } from '../checks/mock-link-landing';
 import { evaluate, notChecked, skip, unjudged, type Finding, type Rule } from '../checks/finding';
 import { type BrowserProbeContext } from './platform';
 import { type Probe } from './probe';
 
-import { browserProbe, hostPageFor, linkFor, observe } from './browser-session';
+import { browserProbe, hostPageFor, observe } from './browser-session';
+import { linkFor } from './account-info-links';
 interface Tampering {
   rule: Rule<Visit>;
   /** Claims to re-sign with the platform's key; needs `platform.mockLinkKey`. */

@@ -1,8 +1,9 @@
 import type { BrowserContext, Frame, Locator, Page } from '@playwright/test';
 import { codeIn, codeMarker } from '../checks/auth-url';
-import type { EmbedLoad } from '../checks/partner-app';
-import { received, type Visit } from '../checks/sign-on';
-import { observe, observeSignedOn, screenTimeoutMs } from './browser-session';
+import type { EmbedLoad } from '../checks/partner-app-embedding';
+import { received, type Visit } from '../checks/sign-on-visit';
+import { observe, screenTimeoutMs } from './browser-session';
+import { observeSignedOn } from './collection-screen';
 import type { BrowserProbeContext } from './platform';
 
 /**

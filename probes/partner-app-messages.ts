@@ -1,5 +1,6 @@
 import type { Frame, Locator, Page } from '@playwright/test';
-import { actsOnPlatformMessagesOnly, channelNames, type Channel, type ChannelResult, type EmbedLoad } from '../checks/partner-app';
+import { actsOnPlatformMessagesOnly, channelNames, type Channel, type ChannelResult } from '../checks/partner-app-messages';
+import type { EmbedLoad } from '../checks/partner-app-embedding';
 import { blocked, evaluate, notChecked, type Finding } from '../checks/finding';
 import { locate, observe, screenTimeoutMs } from './browser-session';
 import { closedNote, forgers, innerFrame, openedWindow, reacts, serveSenders, type Post, type Sender } from './message-channels';

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Locator } from '@playwright/test';
 import { codeIn, codeMarker, withCode } from '../checks/auth-url';
+import { actsOnPlatformMessagesOnly, authErrorShown } from '../checks/partner-app-messages';
 import {
-  actsOnPlatformMessagesOnly,
-  authErrorShown,
   authUrlAsConfigured,
   cspAdmitsPlatform,
   embedsFreshCode,
@@ -11,10 +10,9 @@ import {
   partnerAppRules,
   partnerAppShown,
   platformInFrame,
-  type EmbedLoad,
-  type Embedding,
 } from '../checks/partner-app';
-import { received, type Visit } from '../checks/sign-on';
+import type { EmbedLoad, Embedding } from '../checks/partner-app-embedding';
+import { received, type Visit } from '../checks/sign-on-visit';
 import { blocked, evaluate, failed, notChecked, type Finding, type Rule } from '../checks/finding';
 import { describeStep, runStep } from './codes';
 import { browserProbe, locate, screenTimeoutMs, type Session } from './browser-session';

@@ -7,7 +7,7 @@ import { configuredEncodingAccepted } from '../checks/token-encoding';
 import { partnerConfigOf, type PlatformProfile, type Profile } from '../shared/profile-schema';
 import type { HttpClient, HttpRequest } from '../client/http';
 import { authUrl, emulatorPartnerUrl, mockLinkUrl } from '../shared/platform-urls';
-import { emulatorMessages, type MessageVocabulary } from '../checks/sign-on';
+import { emulatorMessages, type MessageVocabulary } from '../checks/sign-on-visit';
 import { platformKind } from '../shared/platform-kind';
 import { emulatorMockLink } from '../checks/mock-link';
 import type { ProbeContext } from './probe';

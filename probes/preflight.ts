@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { classify, profileClient, type HttpRequest } from '../client/http';
+import { profileClient, type HttpRequest } from '../client/http';
+import { classify } from '../client/transport-failure';
 import { connectError } from '../client/tls';
 import { resourceRequest } from '../client/requests';
 import { bodyPreview } from '../checks/evidence';

@@ -1,19 +1,6 @@
-import {
-  appShown,
-  authenticationErrorMessage,
-  collectionCompletes,
-  collectionScreenShown,
-  errorShown,
-  foreignHostCannotFrame,
-  inlineErrorShown,
-  linkAppShown,
-  linkNavigatedMessage,
-  messagesToHostOnly,
-  missingYesStarFields,
-  navigatedMessage,
-  partnerDataEscaped,
-  screenNames,
-} from '../checks/sign-on';
+import { appShown, authenticationErrorMessage, errorShown, linkAppShown, linkNavigatedMessage, navigatedMessage, partnerDataEscaped } from '../checks/sign-on';
+import { collectionCompletes, collectionScreenShown, inlineErrorShown, missingYesStarFields } from '../checks/sign-on-collect';
+import { screenNames } from '../checks/sign-on-visit';
 import { blocked, evaluate, evaluateAll, failed, notChecked, skipRest, unjudged, type AnyRule, type Blocker, type Finding } from '../checks/finding';
 import { signOnDecision } from '../checks/sign-on-decision';
 import type { HttpClient } from '../client/http';
@@ -22,26 +9,11 @@ import { type Probe } from './probe';
 import { partnerAppProbe } from './partner-app';
 import { fundingSyncSignOn } from './funding-sync';
 import type { LiveAccountInfo } from './resources';
+import { browserProbe, frameOf, hostPageFor, observe, type Session } from './browser-session';
+import { examplesFor, exampleFor, fieldErrorsOnScreen, fieldsOnScreen, fillCollection, signOn } from './collection-screen';
+import { expectedTexts, linkFor, without, withCompanyName } from './account-info-links';
+import { foreignHostSignOn } from './foreign-host';
 
-import {
-  browserProbe,
-  examplesFor,
-  exampleFor,
-  expectedTexts,
-  fieldErrorsOnScreen,
-  fieldsOnScreen,
-  fillCollection,
-  frameOf,
-  hostPageFor,
-  linkFor,
-  observe,
-  screenTimeoutMs,
-  serveHostPage,
-  signOn,
-  without,
-  withCompanyName,
-  type Session,
-} from './browser-session';
 /** (a) The mock-link path: a link built from the partner's live account information opens the app. */
 const mockLinkSignOn = browserProbe(
   {
@@ -214,96 +186,6 @@ const escapingSignOn = browserProbe(
     if (visit.screen === 'none') return notChecked([partnerDataEscaped], 'the frame rendered no screen, so there was no page to show the company name in');
     const injected = (await frameOf(session.page).locator('#certify-injected').count()) > 0;
     return evaluate(partnerDataEscaped, { ...visit, injected, markup }, undefined);
-  },
-);
-
-const foreignOrigin = 'http://certify-foreign-host.invalid';
-
-/**
- * The host page served on a foreign origin (Playwright answers for it with the real host page). With
- * the platform's CSP in force the frame must stay empty; with the CSP taken off, a foreign host must
- * still receive no message.
- */
-const foreignHostSignOn = browserProbe(
-  {
-    id: 'sign-on/foreign-host',
-    area: 'sign-on',
-    title: 'a host on another origin cannot frame the app, and receives none of its messages',
-    rules: [foreignHostCannotFrame, messagesToHostOnly],
-    codes: 0,
-  },
-  async (ctx, session, http) => {
-    const { rules } = foreignHostSignOn;
-    const { context, page } = session;
-    const hostPage = new URL(ctx.platform.hostPageUrl);
-    await serveHostPage(context, foreignOrigin);
-    // The platform's pages pass through the test, so that it can take their CSP off.
-    let stripCsp = false;
-    const platformOrigins = new Set([ctx.platform.origin, ...ctx.platform.appOrigins]);
-    await context.route(
-      (url) => platformOrigins.has(url.origin),
-      async (route) => {
-        const response = await route.fetch({ maxRedirects: 0 });
-        const headers = { ...response.headers() };
-        const location = response.status() >= 300 && response.status() < 400 ? headers.location : undefined;
-        // The browser would follow a redirect without the test seeing where it leads: the frame is sent there
-        // by a page of the test's own instead, so the app's own response passes through the test too.
-        if (stripCsp && location)
-          return route.fulfill({
-            status: 200,
-            contentType: 'text/html',
-            body: `<script>location.replace(${JSON.stringify(new URL(location, route.request().url()).href)})</script>`,
-          });
-        if (stripCsp) delete headers['content-security-policy'];
-        return route.fulfill({ response, headers });
-      },
-    );
-    const links = await Promise.all([linkFor(ctx, http), linkFor(ctx, http), linkFor(ctx, http)]);
-    const problem = links.find((link): link is { problem: string } => 'problem' in link);
-    if (problem) return unjudged(rules, problem);
-    const [control, framed, unframed] = links as { link: string }[];
-    const foreignHost = (src: string) => hostPageFor(`${foreignOrigin}${hostPage.pathname}${hostPage.search}`, src);
-
-    // The positive control: in the configured host the app renders. An app that renders nowhere would
-    // otherwise "pass" both rules, having refused nothing.
-    const home = await signOn(session, ctx.platform, control!.link, 'foreign-host-control');
-    if (home.screen !== 'app')
-      return blocked(rules, { rule: linkAppShown.id, reason: `the app did not render even in the configured host (it showed ${home.screen})` });
-
-    await page.goto(foreignHost(framed!.link));
-    // By effect, not by a screen's timing: a browser that refuses the frame (frame-ancestors) puts an error page in
-    // it once the frame has loaded; a page that did load is the platform's, whenever a single-page app renders it.
-    const document = await page
-      .locator('iframe')
-      .first()
-      .elementHandle({ timeout: screenTimeoutMs })
-      .then((frame) => frame.contentFrame())
-      .then(
-        (frame) => frame?.url(),
-        () => undefined,
-      );
-    const blockedByBrowser = document === undefined || document.startsWith('chrome-error:') || document === 'about:blank';
-    const refused = blockedByBrowser ? await observe(page, ctx.platform, { waitMs: 250 }) : await observe(page, ctx.platform);
-    await session.shoot('foreign-host-framed');
-
-    // Take the frame-ancestors defence away, so only the message's target origin stands between them. The
-    // wait for a message that must not come is three times what the configured host waited for it (the
-    // positive control), and at least 2 s.
-    stripCsp = true;
-    await page.goto(foreignHost(unframed!.link));
-    const open = await observe(page, ctx.platform, { messageWaitMs: Math.max(2_000, 3 * (home.messageAfterMs ?? screenTimeoutMs)) });
-    await session.shoot('foreign-host-without-csp');
-    return [
-      ...evaluate(
-        foreignHostCannotFrame,
-        { framed: refused.screen, ...(blockedByBrowser ? {} : { document }), messages: refused.messages, vocabulary: refused.vocabulary, foreignOrigin },
-        undefined,
-      ),
-      // A frame that rendered nothing posted nothing: silence then proves nothing of the target origin.
-      ...(open.screen === 'none'
-        ? notChecked([messagesToHostOnly], 'with its frame-ancestors taken off, the app still rendered nothing in the foreign host, so it had nothing to post')
-        : evaluate(messagesToHostOnly, { framed: open.screen, messages: open.messages, vocabulary: open.vocabulary, foreignOrigin }, undefined)),
-    ];
   },
 );
 

@@ -1,28 +1,26 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { availableParallelism, loadavg } from 'node:os';
 import { stripVTControlCharacters } from 'node:util';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
-import type { Waiver } from '../checks/waivers';
-import { loadProfile } from '../partners/profile';
-import { type Profile } from '../shared/profile-schema';
-import { buildCertification, type Certification, type TestRecord } from './certification';
-import { type TestEvidence } from './html-report';
-import { ordinaryText, profileSecrets, type Secret } from '../shared/redaction/redact';
+import { decide } from '../checks/outcome';
+import type { TestRecord } from './certification';
+import { ordinaryText, type Secret } from '../shared/redaction/secrets';
 import { harnessWords } from '../checks/harness-words';
 import { redactTree } from '../shared/redaction/files';
 import { allScopes, Vault } from '../shared/redaction/vault';
-import { readTest, type RunStamp } from '../shared/channel';
+import { readTest } from '../shared/channel';
 import { readSetupProblems, writeRunPlan } from '../shared/run-dir';
 import { ResultMasker } from './mask-results';
-import { comparedRun, defaultReportDir, historyDirOf, keepRun, readCertification, recentRuns } from './history';
-import { historyShown, overviewHtml, overviewOf } from './fleet-overview';
-import { files, writePartnerFiles, type Written } from './partner-files';
-import { harnessVersion, partialOf, runProblems, shardsOf, type PartnerMetadata } from './run-info';
+import { defaultReportDir, historyDirOf } from './history';
+import type { Written } from './partner-files';
+import { harnessVersion } from './run-info';
 import { platformJudges } from '../shared/platform-judges';
-import { ensureRunId, runIdVariable, targetsOf } from '../shared/run-identity';
+import { ensureRunId } from '../shared/run-identity';
 import { signingKeyFrom, signingKeyVariable, type SigningKey } from './signing';
-import { platformKind } from '../shared/platform-kind';
+import { exitIncomplete } from './incomplete-exit';
+import { writeOverview } from './overview-files';
+import { writePartnerReport, type ReportContext } from './partner-report';
+import { partnerOf, unknownArea, type Partner } from './partner-state';
 
 /**
  * The certification reporter: for every partner project of a run it writes `<outputDir>/<project>/`
@@ -41,31 +39,6 @@ export interface CertificationReporterOptions {
   outputDir?: string;
   historyDir?: string;
   compare?: string;
-}
-
-interface Partner {
-  name: string;
-  profile?: Profile;
-  waivers: readonly Waiver[];
-  secrets: Secret[];
-  outputDir: string;
-  /** What the run set out to run and call, as the project's metadata holds it (also in a merge). */
-  metadata: Partial<PartnerMetadata>;
-  /** Its last runs in the history, oldest first, read once when the run begins. */
-  history: readonly Certification[];
-  previous?: Certification;
-  tests: Map<string, TestRecord & TestEvidence>;
-  /** Which run each result belongs to, as the tests stamped it. */
-  stamps: RunStamp[];
-  /** The partner whose tests judged this one's platform, when not its own (also in a merge: the tests say so). */
-  platformJudgedBy?: string;
-  /** Its own platform credentials that the platform refused, as the preflight found them. */
-  setupProblems?: readonly string[];
-  /** The partner's first test: it carries both verdicts, as annotations, into JUnit and Playwright's report. */
-  firstTest?: TestCase;
-  chromium: string | null;
-  /** Whether any of its tests ran: `--list`, or a run stopped before it reached the partner, writes no report. */
-  ran: boolean;
 }
 
 export default class CertificationReporter implements Reporter {
@@ -108,46 +81,8 @@ export default class CertificationReporter implements Reporter {
       );
     }
     for (const projectSuite of suite.suites) {
-      const project = projectSuite.project();
-      // "use" in a run, "metadata" when merging blob reports of shards.
-      const metadata = (project?.metadata ?? {}) as Partial<PartnerMetadata>;
-      const file = metadata.profileFile ?? (project?.use as { profileFile?: string } | undefined)?.profileFile;
-      if (!project || !file) continue; // the project's own tests, not a partner
-      const loaded = loadProfile(file).profile;
-      const profile = loaded?.profile;
-      const partner: Partner = {
-        name: project.name,
-        ...(profile ? { profile } : {}),
-        waivers: loaded?.waivers ?? [],
-        secrets: loaded ? [...profileSecrets(loaded.profile, loaded.envValues), ...ordinaryText([project.name, path.basename(file)])] : [],
-        outputDir: path.join(this.outputDir, project.name),
-        metadata,
-        history: recentRuns(this.historyDir, project.name, historyShown),
-        tests: new Map(),
-        stamps: [],
-        chromium: null,
-        ran: false,
-      };
-      // Read before this run overwrites it, so `--compare reports/out/<project>/certification.json` works.
-      const previous = this.compare ? comparedRun(this.compare, project.name) : partner.history.at(-1);
-      if (previous) partner.previous = previous;
-      partner.firstTest = projectSuite.allTests()[0];
-      for (const test of projectSuite.allTests()) {
-        const { probe, area = unknownArea, owner } = readTest(test.annotations);
-        partner.tests.set(test.id, {
-          title: test.title,
-          ...(probe !== undefined ? { probe } : {}),
-          area,
-          ...(owner ? { owner } : {}),
-          status: 'not-run',
-          durationMs: 0,
-          errors: [],
-          findings: [],
-          exchanges: [],
-          screenshots: [],
-        });
-      }
-      this.partners.set(project.name, partner);
+      const partner = partnerOf(projectSuite, { outputDir: this.outputDir, historyDir: this.historyDir, compare: this.compare });
+      if (partner) this.partners.set(partner.name, partner);
     }
     // Each partner's worker starts the probes of its tests at once; only this process knows which tests run.
     // The platform's checks run once a platform, in the tests of one of its partners that run them.
@@ -214,7 +149,15 @@ export default class CertificationReporter implements Reporter {
     if (said.browser) partner.chromium = said.browser;
     if (said.run) partner.stamps.push(said.run);
     if (said.judgedBy) partner.platformJudgedBy = said.judgedBy;
-    const errors = result.errors.map((error) => stripVTControlCharacters(error.message ?? error.value ?? 'unknown error'));
+    const errors = [
+      ...result.errors.map((error) => stripVTControlCharacters(error.message ?? error.value ?? 'unknown error')),
+      ...(said.recordError ? [`"${test.title}": ${said.recordError}`] : []),
+    ];
+    // Decided as the test decided (checks/outcome.ts), from its record: the same findings, waivers and clock.
+    const record = said.record;
+    const decided = record
+      ? decide(record.findings, said.owner === 'platform' ? partner.platformWaivers : partner.waivers, new Date(record.judgedAt))
+      : undefined;
     // A retry never hides an attempt: every attempt's findings and exchanges count (a partner that accepts
     // a made-up code once, then refuses it, fails the rule), and the earlier attempts are listed.
     const before = result.retry > 0 ? partner.tests.get(test.id) : undefined;
@@ -224,12 +167,13 @@ export default class CertificationReporter implements Reporter {
       ...(said.probe !== undefined ? { probe: said.probe } : {}),
       area: said.area ?? unknownArea,
       ...(said.owner ? { owner: said.owner } : {}),
-      status: result.status,
+      // A test whose record cannot be read did not complete, whatever it returned: what it judged is not known.
+      status: said.recordError && result.status === 'passed' ? 'failed' : result.status,
       durationMs: result.duration + (before?.durationMs ?? 0),
       errors,
       ...(said.skipReason !== undefined ? { skipReason: said.skipReason } : {}),
-      findings: [...(before?.findings ?? []), ...said.findings],
-      exchanges: [...(before?.exchanges ?? []), ...said.exchanges],
+      findings: [...(before?.findings ?? []), ...(decided?.findings ?? [])],
+      exchanges: [...(before?.exchanges ?? []), ...(record?.exchanges ?? [])],
       ...(earlier.length > 0 ? { earlierAttempts: earlier } : {}),
       screenshots: [
         ...(before?.screenshots ?? []),
@@ -248,10 +192,21 @@ export default class CertificationReporter implements Reporter {
     // The tests' own times, also in a merge, where the merge's clock says nothing of when the partner was tested.
     const span = { startedAt: new Date(result.startTime), finishedAt: new Date(result.startTime.getTime() + result.duration) };
     const stamps = [...this.partners.values()].flatMap((partner) => partner.stamps);
+    const context: ReportContext = {
+      result,
+      span,
+      stamps,
+      harness,
+      config: this.config,
+      partners: this.partners,
+      vault: this.vault,
+      signing: this.signing,
+      historyDir: this.historyDir,
+    };
     const written: { partner: Partner; out: Written }[] = [];
     for (const partner of this.partners.values()) {
       try {
-        written.push({ partner, out: await this.write(partner, result, span, stamps, harness) });
+        written.push({ partner, out: await writePartnerReport(partner, context) });
       } catch (error) {
         // One partner's report failing to write must not cost the others theirs.
         console.error(`\n${partner.name}: the certification report could not be written: ${error instanceof Error ? error.message : String(error)}`);
@@ -259,7 +214,7 @@ export default class CertificationReporter implements Reporter {
       }
     }
     try {
-      this.writeOverview(written, span.finishedAt);
+      writeOverview(written, span.finishedAt, { outputDir: this.outputDir, historyDir: this.historyDir });
     } catch (error) {
       console.error(`\nthe fleet overview could not be written: ${error instanceof Error ? error.message : String(error)}`);
       this.failed = true;
@@ -273,81 +228,6 @@ export default class CertificationReporter implements Reporter {
         : []),
     ]);
     return this.failed || this.uncertified.length > 0 ? { status: result.status === 'passed' ? 'failed' : result.status } : undefined;
-  }
-
-  /** Writes one partner's files, keeps the run in its history, and prints its verdict. */
-  private async write(
-    partner: Partner,
-    result: FullResult,
-    span: { startedAt: Date; finishedAt: Date },
-    stamps: readonly RunStamp[],
-    harness: Certification['run']['harness'],
-  ): Promise<Written> {
-    const tests = [...partner.tests.values()];
-    const ids = [...new Set(stamps.map((stamp) => stamp.id))];
-    const run = {
-      partner: partner.name,
-      id: ids.join(' + ') || (process.env[runIdVariable] ?? 'unknown'),
-      shards: this.config.shard ? null : shardsOf(stamps),
-      // As the run began: a merge reports the endpoints the shards called, not the profile's at merge time.
-      targets: partner.metadata.targets ?? targetsOf(partner.profile),
-      harness,
-      startedAt: span.startedAt.toISOString(),
-      finishedAt: span.finishedAt.toISOString(),
-      status: result.status,
-      node: process.version,
-      playwright: this.config.version,
-      chromium: partner.chromium,
-      machine: { cores: availableParallelism(), loadAverage: Math.round(loadavg()[0]! * 10) / 10 },
-    };
-    const chosen = partialOf(tests, partner.metadata.plan, partner.previous, this.config.shard);
-    // A shard is partial by nature; only a merge (or a run) that should hold every shard misses one. Results
-    // that are not one whole run are that, whatever chose their tests.
-    const problems = runProblems(stamps, partner.stamps, !this.config.shard && (chosen?.leftOut.length ?? 0) > 0);
-    const partial = problems.length > 0 ? null : chosen;
-    const judge = partner.platformJudgedBy === undefined ? undefined : this.partners.get(partner.platformJudgedBy);
-    const platform = {
-      emulator: partner.profile?.platform !== undefined && platformKind(partner.profile.platform) === 'emulator',
-      ...(judge ? { judgedBy: judge.name, tests: [...judge.tests.values()].filter((test) => test.owner === 'platform') } : {}),
-      setupProblems: partner.setupProblems ?? [],
-    };
-    const cert = buildCertification(run, tests, partner.previous, { waivers: partner.waivers, partial, runProblems: problems, platform });
-    annotateVerdicts(partner.firstTest, cert);
-    const creator = { name: 'partner-certify', version: harness.version };
-    const out = await writePartnerFiles(partner.outputDir, cert, tests, { secrets: this.vault.secrets(partner.name), signing: this.signing, creator });
-    // A shard's run is a part of one: the merged report's run is the one to keep.
-    // The history keeps whole runs: a shard, or a run some tests were left out of, is no previous run.
-    if (!this.config.shard && out.certification.verdict !== 'PARTIAL') keepRun(this.historyDir, out.json, out.certification);
-    const report = path.relative(process.cwd(), path.join(partner.outputDir, files.html));
-    console.log(
-      `\n${partner.name}: ${cert.summary}\n  platform: ${cert.platform?.summary}\n  report: ${report} (and ${files.json}, ${files.har}${this.signing ? `, ${files.jws}` : ''} beside it)`,
-    );
-    return out;
-  }
-
-  /** index.html and index.json: the run's partners on one page, each with its last runs from the history. */
-  private writeOverview(written: readonly { partner: Partner; out: Written }[], finishedAt: Date) {
-    if (written.length === 0) return;
-    const reportOf = (dir: string) => path.relative(this.outputDir, path.join(dir, files.html)).split(path.sep).join('/');
-    // Every partner with a report in the folder stays on the page, the ones this run did not certify as they last were.
-    const earlier = readdirSync(this.outputDir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() && !written.some(({ partner }) => partner.name === entry.name))
-      .flatMap((entry) => {
-        const dir = path.join(this.outputDir, entry.name);
-        const { certification } = existsSync(path.join(dir, files.json)) ? readCertification(path.join(dir, files.json)) : {};
-        return certification?.run.partner === entry.name
-          ? [{ certification, report: reportOf(dir), history: recentRuns(this.historyDir, entry.name, historyShown, { warn: () => {} }) }]
-          : [];
-      });
-    const overview = overviewOf(
-      [...written.map(({ partner, out }) => ({ certification: out.certification, report: reportOf(out.dir), history: partner.history })), ...earlier],
-      finishedAt,
-    );
-    // Built from the certifications as written (masked) and the harness's own words: nothing to mask here,
-    // and a partner's learned value must never rewrite another's row.
-    writeFileSync(path.join(this.outputDir, 'index.json'), `${JSON.stringify(overview, null, 2)}\n`);
-    writeFileSync(path.join(this.outputDir, 'index.html'), overviewHtml(overview));
-    if (written.length > 1) console.log(`\noverview of ${written.length} partners: ${path.relative(process.cwd(), path.join(this.outputDir, 'index.html'))}`);
   }
 
   /**
@@ -385,34 +265,5 @@ export default class CertificationReporter implements Reporter {
   }
 }
 
-/**
- * Both verdicts on the partner's first test, which JUnit writes as properties and Playwright's report shows
- * (the reporters after this one end after it); a merge replaces what a shard wrote there.
- */
-function annotateVerdicts(test: TestCase | undefined, cert: Certification) {
-  if (!test) return;
-  const verdicts = [
-    { type: 'partner certification', description: cert.summary },
-    ...(cert.platform ? [{ type: 'platform conformance', description: cert.platform.summary }] : []),
-  ];
-  const kept = test.annotations.filter((annotation) => !verdicts.some((verdict) => verdict.type === annotation.type));
-  test.annotations.splice(0, test.annotations.length, ...kept, ...verdicts);
-}
-
-/** The exit code of a run that did not finish judging a partner, and failed no rule: INCOMPLETE, never NOT CERTIFIED's 1. */
-export const incompleteExitCode = 3;
-
-/**
- * Playwright exits 0, 1 or 130, whatever a reporter says, after every reporter's onExit: a run whose only
- * shortfall is an INCOMPLETE partner exits 3 instead of 1, so CI can tell "try again" from "fix this".
- */
-function exitIncomplete() {
-  const exit = process.exit.bind(process);
-  process.exit = (code?: number | string | null) => exit(code === 1 ? incompleteExitCode : code);
-}
-
 /** A scope no partner has: the harness's own secrets alone. */
 const harnessScope = '';
-
-/** A test that is no probe's (none of the suites has one): its area is not known. */
-const unknownArea = 'unknown';

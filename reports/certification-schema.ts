@@ -1,15 +1,11 @@
 import { z } from 'zod';
+import { findingSchema } from '../shared/probe-record';
 
 /**
  * certification.json, as a zod schema: the type the reports are built as, the check `--compare`, the
  * history and `npm run verify` read files with, and schemas/certification.schema.json (npm run generate).
  */
 
-const outcome = z
-  .enum(['passed', 'failed', 'warning', 'info', 'skipped', 'not-checked', 'waived'])
-  .describe(
-    'skipped: the rule does not apply; not-checked: blocked by the failed rule named in blockedBy; waived: a failure or warning a waiver in force covers (waiver)',
-  );
 const ruleOutcome = z
   .enum(['failed', 'waived', 'warning', 'info', 'passed', 'skipped', 'not-checked'])
   .describe(
@@ -18,14 +14,6 @@ const ruleOutcome = z
 const count = z.number().int().nonnegative();
 // Defaults let a certification.json written before waivers be read as a previous run.
 const counts = z.object({ passed: count, failed: count, warning: count, info: count, skipped: count, notChecked: count, waived: count.default(0) });
-const waiverUse = z.object({
-  waiver: z.number().int().positive().describe("the waiver's place in the waivers file, from 1"),
-  reason: z.string(),
-  approvedBy: z.string(),
-  expires: z.string(),
-  expired: z.literal(true).optional().describe('the waiver matched but had expired, so the finding keeps its outcome'),
-});
-
 export const testStatus = z.enum(['passed', 'failed', 'timedOut', 'skipped', 'interrupted', 'not-run']);
 // Files written before rules had owners were all the partner's.
 const owner = z
@@ -105,26 +93,7 @@ export const certificationSchema = z
         blockedBy: z.string().optional().describe('for not-checked: the failed rule that kept this one from being judged'),
       }),
     ),
-    findings: z.array(
-      z.object({
-        rule: z.string(),
-        field: z.string(),
-        clause: z.string(),
-        level: z.enum(['MUST', 'SHOULD', 'INFO']),
-        outcome,
-        code: z.string().optional().describe('the kind of problem, stable within the rule: missing, null, type, pattern…'),
-        params: z
-          .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
-          .optional()
-          .describe('the values the message quotes'),
-        message: z.string(),
-        impact: z.string(),
-        blockedBy: z.string().optional(),
-        waiver: waiverUse.optional(),
-        waivedOutcome: z.enum(['failed', 'warning']).optional().describe('for waived: what the rule found'),
-        test: z.string().describe('the title of the test that produced it'),
-      }),
-    ),
+    findings: z.array(findingSchema.extend({ test: z.string().describe('the title of the test that produced it') })),
     tests: z.array(
       z.object({
         title: z.string(),

@@ -1,9 +1,14 @@
 import { allRules, catalogue } from '../checks/catalogue';
 import type { Exchange } from '../checks/evidence';
-import type { Finding, Outcome, Owner, Rule } from '../checks/finding';
-import { isExpired, type Waiver } from '../checks/waivers';
-import { markerLegend, type Marker, type PayloadRule } from '../checks/payload';
+import type { Finding, Outcome, Owner } from '../checks/finding';
+import type { Waiver } from '../checks/waivers';
 import type { Certification, RuleOutcome, TestStatus } from './certification-schema';
+import { compare } from './comparison';
+import { platformSection } from './platform-verdict';
+import { latencyOf, mostAtOnce, signOnCalls } from './sign-on-latency';
+import { typingOf } from './typing';
+import { blockersOf, countsOf, incomplete, plural, ruleOwner } from './verdict-counts';
+import { waiversOf } from './waiver-use';
 
 export type { Certification, RuleOutcome, TestStatus };
 
@@ -44,170 +49,13 @@ export const areaTitles: Record<keyof typeof catalogue, string> = {
 };
 
 const areaOfRule = new Map<string, string>(Object.entries(catalogue).flatMap(([area, rules]) => rules.map((rule) => [rule.id, area] as const)));
-/** Each rule's owner; a rule the catalogue does not know (a harness bug) counts against the partner, so it shows. */
-const ownerOfRule = new Map<string, Owner>(allRules.map((rule) => [rule.id, rule.owner]));
-export const ruleOwner = (id: string): Owner => ownerOfRule.get(id) ?? 'partner';
 const testOwner = (test: Pick<TestRecord, 'owner'>): Owner => test.owner ?? 'partner';
-/** The spec marker (Yes*, no**…) of each field's presence rule, by rule id. */
-const markerOfPresenceRule = new Map(
-  (allRules as readonly (Rule<never, never> & Partial<Pick<PayloadRule, 'subject' | 'judges'>>)[])
-    .filter((rule) => rule.judges === 'presence' && rule.subject)
-    .map((rule) => [rule.id, rule.subject!.marker]),
-);
 
 // A rule blocked in one test but judged in another was judged; one blocked is not merely not applicable.
 const severity: RuleOutcome[] = ['failed', 'waived', 'warning', 'info', 'passed', 'not-checked', 'skipped'];
 const worst = (outcomes: readonly Outcome[]): RuleOutcome =>
   outcomes.length === 0 ? 'not-checked' : severity.find((candidate) => outcomes.includes(candidate))!;
 export const bySeverity = <T extends { outcome: RuleOutcome }>(a: T, b: T) => severity.indexOf(a.outcome) - severity.indexOf(b.outcome);
-
-function countsOf(outcomes: readonly RuleOutcome[]) {
-  const of = (wanted: RuleOutcome) => outcomes.filter((o) => o === wanted).length;
-  return {
-    passed: of('passed'),
-    failed: of('failed'),
-    warning: of('warning'),
-    info: of('info'),
-    skipped: of('skipped'),
-    notChecked: of('not-checked'),
-    waived: of('waived'),
-  };
-}
-
-/** When the user types a missing field: a failed Yes* field is never typed, since without collection sign-on stops at the error screen. */
-const when = (marker: Marker, outcome: Outcome) =>
-  marker === 'Yes*' && outcome === 'failed'
-    ? 'never: without collectMissingAccountInfo, sign-on shows them the error screen instead'
-    : markerLegend[marker].typed;
-
-/** The omissions the platform makes the user make up for: Yes*, no** and no* fields missing from the payload. */
-function typingOf(findings: readonly Finding[]): Certification['typing'] {
-  const rows = new Map<string, Certification['typing'][number]>();
-  for (const finding of findings) {
-    const marker = markerOfPresenceRule.get(finding.rule);
-    // A waiver changes the verdict, not what the platform does: a waived omission is still typed (or not).
-    const outcome = finding.waivedOutcome ?? finding.outcome;
-    if ((marker === 'Yes*' || marker === 'no**' || marker === 'no*') && ['failed', 'warning', 'info'].includes(outcome)) {
-      rows.set(finding.field, { field: finding.field, marker, when: when(marker, outcome) });
-    }
-  }
-  return [...rows.values()];
-}
-
-/** Nearest-rank percentile. */
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
-/** The endpoints the platform calls during sign-on: the partner's own latency, which the report tabulates. */
-const signOnEndpoints = ['token exchange', 'account information', 'funding sources'];
-
-/** The exchanges with the partner's sign-on endpoints, by their name. */
-function signOnCalls(exchanges: readonly Exchange[], targets: Record<string, string>): [string, Exchange][] {
-  const named = new Map(
-    Object.entries(targets)
-      .filter(([name]) => signOnEndpoints.includes(name))
-      .map(([name, url]) => [endpointKey(url), name]),
-  );
-  return exchanges.flatMap((exchange): [string, Exchange][] => {
-    const name = named.get(endpointKey(exchange.request.url));
-    return name ? [[name, exchange]] : [];
-  });
-}
-
-/** The most exchanges in flight at one time. */
-function mostAtOnce(exchanges: readonly Exchange[]): number {
-  const edges = exchanges.flatMap(({ startedAt, durationMs }) => {
-    const start = Date.parse(startedAt);
-    return Number.isNaN(start)
-      ? []
-      : [
-          [start, 1],
-          [start + durationMs, -1],
-        ];
-  });
-  edges.sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
-  let now = 0;
-  let most = 0;
-  for (const [, step] of edges) most = Math.max(most, (now += step!));
-  return most;
-}
-
-function latencyOf(calls: readonly [string, Exchange][]): Certification['latency'] {
-  const durations = new Map<string, number[]>();
-  for (const [name, { durationMs }] of calls) durations.set(name, [...(durations.get(name) ?? []), Math.round(durationMs)]);
-  return [...durations].map(([endpoint, all]) => {
-    const sorted = all.sort((a, b) => a - b);
-    return { endpoint, requests: sorted.length, p50Ms: percentile(sorted, 50), p95Ms: percentile(sorted, 95), maxMs: sorted.at(-1)! };
-  });
-}
-
-function endpointKey(url: string): string {
-  try {
-    const { host, pathname } = new URL(url);
-    return `${host}${pathname}`;
-  } catch {
-    return url;
-  }
-}
-
-function compare(rules: Certification['rules'], previous: Certification): NonNullable<Certification['comparison']> {
-  const before = new Map(previous.rules.map((rule) => [rule.id, rule.outcome]));
-  const failedBefore = (id: string) => before.get(id) === 'failed';
-  const checkedBefore = (id: string) => !['not-checked', 'skipped', undefined].includes(before.get(id));
-  return {
-    previous: { finishedAt: previous.run.finishedAt, verdict: previous.verdict },
-    fixed: rules.filter((rule) => failedBefore(rule.id) && ['passed', 'warning', 'info'].includes(rule.outcome)).map((rule) => rule.id),
-    // A rule waived before and failing now (its waiver expired or was withdrawn) regressed.
-    regressed: rules.filter((rule) => rule.outcome === 'failed' && checkedBefore(rule.id) && !failedBefore(rule.id)).map((rule) => rule.id),
-    new: rules.filter((rule) => rule.outcome === 'failed' && !checkedBefore(rule.id)).map((rule) => rule.id),
-  };
-}
-
-/**
- * ` (178 blocked by token-exchange/encoding, 3 judged by no test that ran)`: what kept rules from being
- * judged, most first. A blocker that a waiver covers is named as waived: the rules it blocked stay unjudged;
- * one of the platform's is named as the platform's.
- */
-function blockersOf(rules: Certification['rules'], all: Certification['rules'] = rules, heard: ReadonlySet<string> = new Set()): string {
-  const counts = new Map<string, number>();
-  let noTest = 0;
-  let untrusted = 0;
-  for (const { id, outcome, blockedBy } of rules) {
-    if (blockedBy !== undefined) counts.set(blockedBy, (counts.get(blockedBy) ?? 0) + 1);
-    else if (outcome === 'not-checked' && heard.has(id)) untrusted++;
-    else if (outcome === 'not-checked') noTest++;
-  }
-  const waived = new Set(all.filter((rule) => rule.outcome === 'waived').map((rule) => rule.id));
-  const parts = [
-    ...[...counts]
-      .sort((a, b) => b[1] - a[1])
-      .map(
-        ([rule, n]) =>
-          `${n} blocked by ${ruleOwner(rule) === 'platform' ? "the platform's " : ''}${rule}${waived.has(rule) ? ' (waived, yet what it blocked was not judged)' : ''}`,
-      ),
-    ...(untrusted > 0 ? [`${untrusted} whose check's own control failed`] : []),
-    ...(noTest > 0 ? [`${noTest} judged by no test that ran`] : []),
-  ];
-  return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
-}
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-/** One attempt that stopped before its rules were judged: timed out, interrupted, never run, or failed with no rule failing. */
-const stoppedShort = (status: TestStatus, findings: readonly Finding[]) =>
-  status !== 'passed' && status !== 'skipped' && !(status === 'failed' && findings.some((f) => f.outcome === 'failed'));
-/** A test that did not complete: its last attempt stopped short, or an earlier one did without failing a rule. */
-const incomplete = (test: TestRecord) =>
-  stoppedShort(test.status, test.findings) || (test.earlierAttempts ?? []).some((attempt) => stoppedShort(attempt.status, test.findings));
-
-/** What each waiver did this run. The findings carry the waiver that matched them (checks/waivers.ts). */
-function waiversOf(waivers: readonly Waiver[], findings: readonly Finding[], rules: Certification['rules'], now: Date): Certification['waivers'] {
-  const judged = new Set(rules.filter((rule) => rule.outcome !== 'not-checked').map((rule) => rule.id));
-  return waivers.map((waiver, index) => {
-    const number = index + 1;
-    const matched = findings.filter((f) => f.waiver?.waiver === number).length;
-    const status = isExpired(waiver, now) ? 'expired' : matched > 0 ? 'used' : judged.has(waiver.rule) ? 'stale' : 'unjudged';
-    return { waiver: number, ...waiver, status, findings: matched };
-  });
-}
 
 export interface CertificationExtras {
   /** The partner's waivers, in the file's order. */
@@ -220,50 +68,6 @@ export interface CertificationExtras {
    * one platform, in the tests of `judgedBy`. `emulator`: the platform is the bundled emulator.
    */
   platform?: { tests?: readonly TestRecord[]; judgedBy?: string; emulator?: boolean; setupProblems?: readonly string[] };
-}
-
-/** The platform's verdict, from its own rules: never the partner's to fix. */
-function platformSection(
-  rules: Certification['rules'],
-  tests: readonly TestRecord[],
-  { judgedBy, emulator, heard, setupProblems }: { judgedBy: string; emulator: boolean; heard: ReadonlySet<string>; setupProblems: readonly string[] },
-): NonNullable<Certification['platform']> {
-  const counts = countsOf(rules.map((rule) => rule.outcome));
-  const notCompleted = tests.filter(incomplete);
-  const judged = rules.length - counts.skipped - counts.notChecked;
-  const verdict =
-    judged === 0 && notCompleted.length === 0
-      ? 'NOT CHECKED'
-      : counts.failed > 0
-        ? 'DOES NOT CONFORM'
-        : counts.notChecked > 0 || notCompleted.length > 0
-          ? 'INCOMPLETE'
-          : 'CONFORMS';
-  const notes = [
-    verdict === 'NOT CHECKED'
-      ? `none of its ${plural(rules.length, 'rule')} was judged${rules[0]?.outcome === 'skipped' ? ' (the profile names no platform to sign on through, or no data API)' : ''}`
-      : `${counts.passed} of ${plural(rules.length, 'rule')} passed`,
-    counts.failed > 0 && `${plural(counts.failed, 'rule')} failed`,
-    notCompleted.length > 0 && `${plural(notCompleted.length, 'test')} did not complete`,
-    counts.waived > 0 && `${plural(counts.waived, 'rule')} waived`,
-    verdict !== 'NOT CHECKED' && plural(counts.warning, 'warning'),
-    verdict !== 'NOT CHECKED' && counts.skipped > 0 && `${counts.skipped} not applicable`,
-    verdict !== 'NOT CHECKED' && counts.notChecked > 0 && `${counts.notChecked} not checked${blockersOf(rules, rules, heard)}`,
-  ].filter(Boolean);
-  const where = [
-    emulator && "the bundled emulator: this is the harness's own self-check",
-    judgedBy && `judged once for every partner on this platform, in ${judgedBy}'s tests`,
-  ].filter(Boolean);
-  // This partner's own credentials, which the platform refused: its set-up to fix, not the platform's failure.
-  const setup = setupProblems.length > 0 ? `; this profile's own platform set-up failed: ${setupProblems.join('; ')}` : '';
-  return {
-    verdict,
-    summary: `${verdict}: ${notes.join(', ')}${where.length > 0 ? ` (${where.join('; ')})` : ''}${setup}`,
-    counts: { rules: rules.length, ...counts },
-    judgedBy: judgedBy || null,
-    emulator,
-    setupProblems: [...setupProblems],
-  };
 }
 
 /**

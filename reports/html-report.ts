@@ -1,22 +1,13 @@
-import { clauses } from '../checks/clauses';
-import { parseJson, type Exchange } from '../checks/evidence';
 import { html, type Html } from '../shared/html';
-import type { Owner } from '../checks/finding';
-import { bySeverity, type Certification, type RuleOutcome } from './certification';
-import { maskPersonalData } from '../shared/redaction/personal-data';
-import { curlOf } from './reproduce';
+import type { Certification } from './certification';
+import { evidence, screenshots, type TestEvidence } from './html-evidence';
+import { areaSummary, platformConformance, rulesByArea } from './html-rules';
 import { baseStyle } from './style';
 
 /**
  * certification.html: one self-contained file (inline CSS, images as data URLs, a CSP that forbids every
  * fetch) that opens offline and prints to PDF. Every value goes through the escaping `html` template.
  */
-
-export interface TestEvidence {
-  title: string;
-  exchanges: readonly Exchange[];
-  screenshots: readonly { name: string; png: Buffer }[];
-}
 
 const style = `${baseStyle}
 h2{font-size:1.2rem;margin:2rem 0 .5rem;border-bottom:1px solid var(--line);padding-bottom:.25rem}h3{font-size:1.05rem;margin:1.25rem 0 .4rem}
@@ -33,36 +24,6 @@ figure:target{display:block;max-width:none}figure:target img{max-width:none;curs
 details.passed summary{cursor:pointer;color:var(--muted);margin:.25rem 0}
 @media print{body{max-width:none;padding:0}.banner{-webkit-print-color-adjust:exact;print-color-adjust:exact}section,figure,tr{break-inside:avoid}pre{max-height:none}}
 `;
-
-const outcomeLabel: Record<RuleOutcome, string> = {
-  failed: '✗ failed',
-  waived: '≈ waived',
-  warning: '! warning',
-  info: 'i info',
-  passed: '✓ passed',
-  skipped: '– skipped',
-  'not-checked': '· not checked',
-};
-const outcomeCell = (outcome: RuleOutcome) => html`<span class="outcome o-${outcome}">${outcomeLabel[outcome]}</span>`;
-
-const anchor = (title: string) => `test-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
-const maxBody = 8_000;
-/** A JSON body with personal data masked (but `keep`), compact or pretty; anything else as received. */
-function masked(raw: string, keep: ReadonlySet<string>, indent?: number): string {
-  const json = parseJson(raw);
-  return json.ok ? JSON.stringify(maskPersonalData(json.value, keep), null, indent) : raw;
-}
-
-function bodyText(raw: string, keep: ReadonlySet<string>): string {
-  const body = masked(raw, keep, 2);
-  return body.length > maxBody
-    ? `${body.slice(0, maxBody)}\n… (${body.length - maxBody} more characters; the Playwright report's evidence attachment has them all)`
-    : body;
-}
-const headersText = (headers: Record<string, string>) =>
-  Object.entries(headers)
-    .map(([name, value]) => `${name}: ${value}`)
-    .join('\n');
 
 /** The banner's colour: a certificate that rests on waivers has its own, so it is never read as a clean one. */
 export const verdictKind = (cert: Pick<Certification, 'verdict' | 'counts'>) =>
@@ -100,71 +61,6 @@ function comparison(cert: Certification): Html | undefined {
 ${list('Fixed', c.fixed)}${list('Regressed', c.regressed)}${list('New failures', c.new)}</section>`;
 }
 
-/** The areas that hold rules of `owner`, with the counts of those rules only. */
-function areasOf(cert: Certification, owner: Owner) {
-  const count = (rules: Certification['rules'], outcome: RuleOutcome) => rules.filter((rule) => rule.outcome === outcome).length;
-  return cert.areas.flatMap((a) => {
-    const rules = cert.rules.filter((rule) => rule.area === a.area && rule.owner === owner);
-    if (rules.length === 0) return [];
-    return [
-      {
-        area: a.area,
-        title: a.title,
-        failed: count(rules, 'failed'),
-        waived: count(rules, 'waived'),
-        warning: count(rules, 'warning'),
-        passed: count(rules, 'passed'),
-        info: count(rules, 'info'),
-        skipped: count(rules, 'skipped'),
-        notChecked: count(rules, 'not-checked'),
-      },
-    ];
-  });
-}
-
-function areaSummary(cert: Certification): Html {
-  return html`<table id="areas"><tr><th>Area</th><th class="n">Failed</th><th class="n">Waived</th><th class="n">Warnings</th><th class="n">Passed</th><th class="n">Notes</th><th class="n">Not applicable</th><th class="n">Not checked</th></tr>
-${areasOf(cert, 'partner').map((a) => html`<tr><td><a href="#area-${a.area}">${a.title}</a></td><td class="n o-failed">${a.failed || ''}</td><td class="n o-waived">${a.waived || ''}</td><td class="n o-warning">${a.warning || ''}</td><td class="n">${a.passed}</td><td class="n">${a.info || ''}</td><td class="n">${a.skipped || ''}</td><td class="n">${a.notChecked || ''}</td></tr>`)}</table>`;
-}
-
-function ruleRows(cert: Certification, rules: readonly Certification['rules'][number][], owner: Owner): Html {
-  const elsewhere = owner === 'platform' ? cert.platform?.judgedBy : null;
-  return html`${rules.map((rule) => {
-    const findings = cert.findings.filter((f) => f.rule === rule.id && f.outcome === rule.outcome);
-    const detailed = rule.outcome === 'failed' || rule.outcome === 'warning' || rule.outcome === 'waived';
-    // A note says what it noted, a rule that was not judged why; a passed rule, what it requires.
-    const shown = detailed || rule.outcome === 'info' || rule.outcome === 'skipped' || rule.outcome === 'not-checked' ? findings : [];
-    return html`<tr class="rule ${rule.outcome}" id="rule-${rule.id}" data-rule="${rule.id}" data-outcome="${rule.outcome}"><td>${outcomeCell(rule.outcome)}</td><td><code>${rule.id}</code>
-${rule.blockedBy ? html`<div class="detail muted" data-blocked-by="${rule.blockedBy}">blocked by <a href="#rule-${rule.blockedBy}"><code>${rule.blockedBy}</code></a></div>` : ''}
-${[...new Set(shown.map((f) => f.message))].slice(0, 5).map((message) => html`<div class="detail">${detailed ? html`<strong>${message}</strong>` : message}</div>`)}
-${rule.outcome === 'passed' ? html`<div class="detail muted">${rule.requirement}</div>` : ''}
-${detailed && elsewhere ? html`<div class="detail muted">Judged in ${elsewhere}'s tests, once for every partner on this platform: its report has the details.</div>` : ''}
-${[...new Map(findings.flatMap((f) => (f.waiver ? [[f.waiver.waiver, f.waiver] as const] : []))).values()].map((w) => html`<div class="detail o-waived" data-waiver="${w.waiver}">${w.expired ? 'No longer waived: waiver' : 'Waived by waiver'} #${w.waiver} (${w.reason}; approved by ${w.approvedBy}, ${w.expired ? 'expired' : 'until'} ${w.expires})</div>`)}
-${
-  detailed
-    ? html`<div class="detail">${owner === 'platform' ? 'What the platform must do:' : 'Fix:'} ${rule.requirement || 'see the message'}</div><div class="detail muted">Impact: ${findings[0]?.impact ?? ''}</div>
-<div class="detail muted">${rule.clause}: ${clauses[rule.clause as keyof typeof clauses] ?? ''}</div>
-${[...new Set(findings.map((f) => f.test))].map((test) => html`<div class="detail muted">Evidence: <a href="#${anchor(test)}">${test}</a></div>`)}`
-    : ''
-}</td>
-<td>${rule.level}</td><td>${rule.clause}</td></tr>`;
-  })}`;
-}
-
-function rulesByArea(cert: Certification, owner: Owner): Html {
-  const areas = areasOf(cert, owner).sort((a, b) => Number(b.failed > 0) - Number(a.failed > 0) || Number(b.warning > 0) - Number(a.warning > 0));
-  const prefix = owner === 'platform' ? 'platform-area' : 'area';
-  const head = html`<tr><th>Outcome</th><th>Rule</th><th>Level</th><th>Clause</th></tr>`;
-  // What needs reading first; the passed rules, each with what it requires, folded.
-  return html`${areas.map((a) => {
-    const rules = cert.rules.filter((rule) => rule.area === a.area && rule.owner === owner).sort(bySeverity);
-    const [passed, rest] = [rules.filter((rule) => rule.outcome === 'passed'), rules.filter((rule) => rule.outcome !== 'passed')];
-    return html`<section class="area" id="${prefix}-${a.area}"><h3>${a.title}</h3>
-${rest.length > 0 ? html`<table>${head}${ruleRows(cert, rest, owner)}</table>` : ''}
-${passed.length > 0 ? html`<details class="passed"><summary>${passed.length} passed</summary><table>${head}${ruleRows(cert, passed, owner)}</table></details>` : ''}</section>`;
-  })}`;
-}
-
 /** The second verdict, under the first: the platform's, which is never the partner's to fix. */
 function platformLine(cert: Certification): Html | undefined {
   const platform = cert.platform;
@@ -187,20 +83,6 @@ function fixFirst(cert: Certification): Html | undefined {
 <div class="detail">The rule: ${rule.requirement}</div>
 ${blocked.length > 0 ? html`<details><summary>${blocked.length} rule${blocked.length === 1 ? '' : 's'} could not be judged until this is fixed</summary><ul>${blocked.map((b) => html`<li><code>${b.id}</code></li>`)}</ul></details>` : ''}</li>`;
   })}</ol></section>`;
-}
-
-/**
- * The platform's own rules, for the platform team: never a fix for the partner. Against the bundled
- * emulator, the harness's self-check.
- */
-function platformConformance(cert: Certification): Html | undefined {
-  const platform = cert.platform;
-  if (!platform) return undefined;
-  const intro = platform.emulator
-    ? "The platform here is the bundled emulator: these are the harness's own checks of itself, and none is the partner's to fix."
-    : "These rules judge the platform (the mock link, the embedded app's screens and messages, the data API), not the partner: they are reported to the platform team, never as something for the partner to fix, and they do not count in the partner's certification.";
-  return html`<section id="platform"><h2>The platform's conformance</h2><p class="platform-verdict" data-verdict="${platform.verdict}"><strong>${platform.verdict}</strong>: ${platform.summary.replace(/^[A-Z ]+: /, '')}</p><p class="muted">${intro}</p>
-${platform.verdict === 'NOT CHECKED' ? '' : rulesByArea(cert, 'platform')}</section>`;
 }
 
 const waiverStatus: Record<Certification['waivers'][number]['status'], string> = {
@@ -255,38 +137,6 @@ function latency(cert: Certification): Html {
     : '';
   return html`${conditions}<table id="latency"><tr><th>Endpoint</th><th class="n">Requests</th><th class="n">p50 ms</th><th class="n">p95 ms</th><th class="n">max ms</th></tr>
 ${cert.latency.map((l) => html`<tr><td><code>${l.endpoint}</code></td><td class="n">${l.requests}</td><td class="n">${l.p50Ms}</td><td class="n">${l.p95Ms}</td><td class="n">${l.maxMs}</td></tr>`)}</table>`;
-}
-
-function exchangeBlock(exchange: Exchange, index: number, keep: ReadonlySet<string>): Html {
-  const { request, response, failure } = exchange;
-  return html`<div class="exchange"><h4>${index + 1}. ${request.method} <code>${request.url}</code> <span class="muted">${Math.round(exchange.durationMs)} ms</span></h4>
-<pre>${headersText(request.headers)}${request.body ? `\n\n${bodyText(request.body, keep)}` : ''}</pre>
-${response ? html`<pre>HTTP ${response.status}\n${headersText(response.headers)}\n\n${bodyText(response.body, keep)}</pre>` : ''}
-${failure ? html`<p class="o-failed">${failure.kind}: ${failure.message}</p>` : ''}
-<details open><summary>Reproduce</summary><pre class="curl">${curlOf(request.body === undefined ? request : { ...request, body: masked(request.body, keep) })}</pre></details></div>`;
-}
-
-/** The fields a test's failures name, shown whole in its evidence; paths without array indices. */
-const failingFields = (cert: Certification, test: string) =>
-  new Set(cert.findings.filter((f) => f.test === test && f.outcome === 'failed').map((f) => f.field.replace(/\[\d*\]/g, '')));
-
-function evidence(cert: Certification, tests: readonly TestEvidence[]): Html {
-  const failing = new Set(cert.findings.filter((f) => f.outcome === 'failed').map((f) => f.test));
-  for (const t of cert.tests) if (!t.complete) failing.add(t.title);
-  const shown = tests.filter((t) => failing.has(t.title) && t.exchanges.length > 0);
-  if (shown.length === 0) return html`<p>No failures, so no evidence to show. Playwright's report keeps every exchange of the run, redacted.</p>`;
-  return html`<p class="muted">Secrets, tokens and codes are replaced by <code>[redacted]</code>, bank account numbers and tax ids by their last 4 digits. Personal data is masked (names to initials, e-mail to its domain, phone to its last 4 digits, date of birth to its year), except in the fields a failure names. In a reproduce command, fill in each <code>&lt;PLACEHOLDER&gt;</code> (a fresh code, your client secret…).</p>
-${shown.map((t) => {
-  const keep = failingFields(cert, t.title);
-  return html`<section class="evidence" id="${anchor(t.title)}"><h3>${t.title}</h3>${t.exchanges.map((exchange, index) => exchangeBlock(exchange, index, keep))}</section>`;
-})}`;
-}
-
-function screenshots(tests: readonly TestEvidence[]): Html {
-  const shots = tests.flatMap((t) => t.screenshots.map((s) => ({ ...s, test: t.title })));
-  if (shots.length === 0) return html`<p class="muted">No browser test ran.</p>`;
-  // A click opens a screen at full size (it becomes the page's target), and "close" shrinks it again.
-  return html`<p class="muted">Click a screen to see it at full size.</p>${shots.map((s, i) => html`<figure id="screen-${i + 1}"><a href="#screen-${i + 1}"><img alt="${s.name}" src="data:image/png;base64,${s.png.toString('base64')}"></a><figcaption>${s.name}: ${s.test} <a href="#screenshots">close</a></figcaption></figure>`)}`;
 }
 
 function skipped(cert: Certification): Html | undefined {

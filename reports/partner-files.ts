@@ -2,9 +2,11 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Certification, TestRecord } from './certification';
 import { harOf } from './har';
-import { certificationHtml, type TestEvidence } from './html-report';
+import type { TestEvidence } from './html-evidence';
+import { certificationHtml } from './html-report';
 import { sha256, signDetached, type SigningKey } from './signing';
-import { redactEvidence, redactValue, type Secret } from '../shared/redaction/redact';
+import { redactEvidence, redactValue } from '../shared/redaction/redact';
+import type { Secret } from '../shared/redaction/secrets';
 import { packageRoot } from '../shared/package-root';
 
 /**

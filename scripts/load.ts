@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { dataApiClient } from '../client/data-api';
 import { buildPlatform, platformSandbox } from '../sandbox/platform/server';
-import { bodyOf } from '../sandbox/reference-partner/server';
+import { bodyOf } from '../sandbox/reference-partner/resources';
 
 export interface LoadResult {
   label: string;

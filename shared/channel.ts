@@ -1,11 +1,12 @@
 import type { Area } from '../checks/catalogue';
-import type { Exchange } from '../checks/evidence';
-import type { Finding, Owner } from '../checks/finding';
+import type { Owner } from '../checks/finding';
+import { parseProbeRecord, type ProbeRecord } from './probe-record';
 
 /**
  * What a test hands the certification reporter, through Playwright's annotations and attachments: the
- * probe and its area (declared with the test, so known before it runs), the findings, the evidence, the
- * screens a browser showed and the browser that showed them. The fixtures write with these functions and
+ * probe and its area (declared with the test, so known before it runs), its record (shared/probe-record.ts:
+ * findings, evidence and the clock they were decided with), the screens a browser showed and the browser
+ * that showed them. The fixtures write with these functions and
  * the reporter reads with `readTest`, so neither side spells a name.
  */
 
@@ -29,8 +30,7 @@ const names = {
   skip: 'skip',
   run: 'certification run',
   judgedBy: 'platform judged by',
-  findings: 'findings',
-  evidence: 'evidence',
+  record: 'probe record',
   screen: 'screen: ',
 } as const;
 
@@ -57,11 +57,8 @@ export const runAnnotation = (stamp: RunStamp): Annotation => ({ type: names.run
 /** A platform test of a partner whose platform another partner's tests judge, once for all: which partner's. */
 export const judgedByAnnotation = (partner: string): Annotation => ({ type: names.judgedBy, description: partner });
 
-const json = (name: string, value: unknown) => ({ name, body: JSON.stringify(value, null, 2), contentType: 'application/json' });
-/** `findings` must already be masked: the attachment is stored as it is. */
-export const findingsAttachment = (findings: readonly Finding[]) => json(names.findings, findings);
-/** `exchanges` must already be masked. */
-export const evidenceAttachment = (exchanges: readonly Exchange[]) => json(names.evidence, exchanges);
+/** The record must already be masked: the attachment is stored as it is. */
+export const recordAttachment = (record: ProbeRecord) => ({ name: names.record, body: JSON.stringify(record, null, 2), contentType: 'application/json' });
 export const screenAttachment = (screen: string, path: string) => ({ name: `${names.screen}${screen}`, path, contentType: 'image/png' });
 
 export interface TestMessage {
@@ -73,8 +70,10 @@ export interface TestMessage {
   run?: RunStamp;
   /** For a platform test this partner did not run: the partner whose tests judged the platform. */
   judgedBy?: string;
-  findings: Finding[];
-  exchanges: Exchange[];
+  /** What the probe found, when the test got that far. */
+  record?: ProbeRecord;
+  /** Why the record the test attached could not be read. */
+  recordError?: string;
   /** Screens by name, as files (the reporter reads them when it writes the report). */
   screens: { name: string; path: string }[];
 }
@@ -105,10 +104,15 @@ export function readTest(annotations: readonly Annotation[], attachments: readon
     ...(owner === 'partner' || owner === 'platform' ? { owner } : {}),
     ...(browser !== undefined ? { browser } : {}),
     ...(skipReason !== undefined ? { skipReason } : {}),
-    findings: parsed<Finding[]>(body(names.findings), []),
-    exchanges: parsed<Exchange[]>(body(names.evidence), []),
+    ...recordOf(body(names.record)),
     screens: attachments.filter((a) => a.name.startsWith(names.screen) && a.path).map((a) => ({ name: a.name.slice(names.screen.length), path: a.path! })),
   };
+}
+
+function recordOf(body: Buffer | string | undefined): Pick<TestMessage, 'record' | 'recordError'> {
+  if (body === undefined) return {};
+  const read = parseProbeRecord(body);
+  return 'record' in read ? { record: read.record } : { recordError: read.error };
 }
 
 function stampOf(description: string | undefined): RunStamp | undefined {

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Profile } from './profile-schema';
 import { authUrl, mockLinkUrl } from './platform-urls';
-import { mask, redactValue, type Secret } from './redaction/redact';
+import { mask, redactValue } from './redaction/redact';
+import type { Secret } from './redaction/secrets';
 
 /**
  * What says which run a result belongs to, and what it certified. A run's id is CERTIFY_RUN_ID: set it to

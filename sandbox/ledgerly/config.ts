@@ -1,5 +1,5 @@
 import type { PartnerConfig } from '../../shared/profile-schema';
-import { referenceClient } from '../reference-partner/token-endpoint';
+import { referenceClient } from '../reference-partner/client';
 
 /**
  * Ledgerly: a second platform, shaped independently of the emulator, so the harness is proven on a

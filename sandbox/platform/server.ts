@@ -4,20 +4,21 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { depthOf, isObject } from '../../checks/evidence';
 import type { Payload } from '../../checks/payload';
 import { signOnDecision, typedValueProblems } from '../../checks/sign-on-decision';
-import { partnerConfigSchema, type PartnerConfig } from '../../shared/profile-schema';
+import type { PartnerConfig } from '../../shared/profile-schema';
 import { unsafeRaw } from '../../shared/html';
-import { authPath, authUrl, emulatorPartnerPath, mockLinkPath } from '../../shared/platform-urls';
+import { authPath, mockLinkPath } from '../../shared/platform-urls';
 import { equalSecrets } from '../secrets';
 import { seedData } from './data';
 import { registerDataApi } from './data-api';
+import { registerEmulatorApi } from './emulator-api';
 import { apiError, maxBodyDepth } from './errors';
 import { dataApiFaults, isEmulatorFault, isPlatformFault, platformFaults } from './faults';
 import { syncFundingSources, type KnownSource, type Sync } from './funding';
-import { mockLinkKey, signMockLink, verifyMockLink } from './jwt';
+import { mockLinkKey, verifyMockLink } from './jwt';
 import { appScreen, blankScreen, collectScreen, errorScreen, type HostMessage } from './screens';
 import { cookieOf } from '../cookies';
 import { faultNamesOf, faultPrefix } from '../fault-path';
-import { cookieName, dropExpired, mockLinkProblem, remember, sessionLifetimeMs, signInWithCode, text, type Session, type SignIn } from './sign-in';
+import { cookieName, dropExpired, remember, sessionLifetimeMs, signInWithCode, text, type Session, type SignIn } from './sign-in';
 
 /** The sandbox platform's credentials; partners/reference.json carries the same values. */
 export const platformSandbox = {
@@ -69,43 +70,7 @@ function platformRoutes(options: Required<Omit<PlatformOptions, 'dataSeed'>> & P
 
     registerDataApi(app, { token: options.dataApiToken, seed, faultsOf: (request) => new Set(faultNamesOf(request)) });
 
-    // The harness hands the emulator each partner's configuration from its profile.
-    app.put(emulatorPartnerPath(':partnerName'), async (request, reply) => {
-      const { partnerName } = request.params as { partnerName: string };
-      const parsed = partnerConfigSchema.safeParse(request.body);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        return apiError(reply, 400, 'INVALID_CONFIGURATION', `"${issue.path.join('.')}" ${issue.message}`, issue.path.join('.'));
-      }
-      remember(partners, partnerName, parsed.data);
-      return { partnerName, authUrl: authUrl(`${request.protocol}://${request.host}${faultPrefix(request)}`, partnerName) };
-    });
-
-    // A funding source the platform knew from an earlier sign-in, for the sync test (spec §4.2).
-    app.post(`${emulatorPartnerPath(':partnerName')}/users/:userId/funding-sources`, async (request, reply) => {
-      const { partnerName, userId } = request.params as { partnerName: string; userId: string };
-      const body = request.body;
-      if (!isObject(body) || typeof body.id !== 'string' || body.id === '') return apiError(reply, 400, 'INVALID_REQUEST', '"id" is required: a string', 'id');
-      const known = knownOf(partnerName, userId);
-      known.set(body.id, { id: body.id, ...(typeof body.nickname === 'string' ? { nickname: body.nickname } : {}) });
-      return { known: [...known.keys()] };
-    });
-
-    app.post(mockLinkPath, async (request, reply) => {
-      const problem = mockLinkProblem(request.body, partners);
-      if (problem) return apiError(reply, 400, 'INVALID_REQUEST', problem.message, problem.field);
-      const body = request.body as Payload;
-      const partnerName = body.partnerName as string;
-      const claims = {
-        accountInfo: body.accountInfo as Payload,
-        externalUserId: text(body.externalUserId),
-        externalOrgId: text(body.externalOrgId),
-        nonce: text(body.token),
-      };
-      const link = new URL(authUrl(`${request.protocol}://${request.host}${faultPrefix(request)}`, partnerName));
-      link.searchParams.set('token', await signMockLink(claims, partnerName, key, now()));
-      return reply.header('cache-control', 'no-store').send({ link: link.href });
-    });
+    registerEmulatorApi(app, { partners, knownOf, key, now });
 
     /** How late a screen posts its message: the conformant variations' choice, as a single-page app posts after a fetch. */
     const postDelay = (faults: ReadonlySet<string>) =>

@@ -4,7 +4,7 @@ import { html, scriptJson } from '../../shared/html';
 import { cookieOf } from '../cookies';
 import { equalSecrets } from '../secrets';
 import type { Store } from './store';
-import { referenceClient } from './token-endpoint';
+import { referenceClient } from './client';
 import { isUserKey } from './users';
 
 /**

@@ -15,9 +15,7 @@ import {
 } from './hostile';
 import { tokenLifetimeSeconds, type Store } from './store';
 import { isAppFault, type AppFault } from './app';
-
-/** The one client registered with the reference partner; partners/reference.json carries the same values. */
-export const referenceClient = { id: 'reference-client', secret: 'reference-sandbox-secret-4b1d' } as const;
+import { referenceClient } from './client';
 
 /** The reference partner's token endpoint (RFC 6749 §4.1.3, §5), with every fault of the catalogue that bends it, and the fault list of a request. */
 

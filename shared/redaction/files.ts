@@ -3,7 +3,8 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 
-import { redact, redactData, type Secret } from './redact';
+import { redact, redactData } from './redact';
+import type { Secret } from './secrets';
 
 // ---- files: text, zip archives (Playwright traces) and zips embedded as data URLs (its HTML report) --
 

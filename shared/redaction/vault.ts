@@ -1,7 +1,7 @@
 import { appendFileSync, closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Exchange } from '../../checks/evidence';
-import { secretsOf, shortestSecret, type Secret } from './redact';
+import { secretsOf, shortestSecret, type Secret } from './secrets';
 import { runFolder } from '../run-dir';
 
 /** A secret and whose it is: a partner's (its project name), or, without `partner`, the harness's own. */

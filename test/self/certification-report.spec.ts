@@ -6,7 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { allRules } from '../../checks/catalogue';
 import type { Certification } from '../../reports/certification';
-import { incompleteExitCode } from '../../reports/certification-reporter';
+import { incompleteExitCode } from '../../reports/incomplete-exit';
 import type { Fault } from '../../sandbox/reference-partner/faults';
 import { endpointsOf, partnersDir, referenceProfile } from '../support/profiles';
 import { parentEnv, runPlaywright, type NestedRun } from '../support/run-playwright';

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { filterRequired, invalidTokenRefused, lastPageEnds, missingTokenRefused, noDuplicates, organizationFilter, walksAgree } from '../../checks/data-api';
+import { lastPageEnds, noDuplicates, organizationFilter, walksAgree } from '../../checks/data-api';
+import { filterRequired, invalidTokenRefused, missingTokenRefused } from '../../checks/data-api-refusals';
 import { notPassing, type Finding, type AnyRule } from '../../checks/finding';
 import { runProbes } from '../../probes/certification';
 import { dataApiProbes } from '../../probes/data-api';

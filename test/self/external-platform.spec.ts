@@ -14,7 +14,7 @@ import { signOnProbes } from '../../probes/sign-on';
 import { ledgerlyFaults, type LedgerlyFault } from '../../sandbox/ledgerly/faults';
 import { landingFrameAncestors, tamperedLinkRules } from '../../checks/mock-link-landing';
 import { foreignHostCannotFrame, messagesToHostOnly } from '../../checks/sign-on';
-import { invalidTokenRefused, missingTokenRefused } from '../../checks/data-api';
+import { invalidTokenRefused, missingTokenRefused } from '../../checks/data-api-refusals';
 import type { AnyRule } from '../../checks/finding';
 import type { Profile } from '../../shared/profile-schema';
 

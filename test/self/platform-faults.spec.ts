@@ -1,15 +1,14 @@
 import { expect, test } from '@playwright/test';
 import {
   authenticationErrorMessage,
-  collectionScreenShown,
   errorShown,
   foreignHostCannotFrame,
-  inlineErrorShown,
   linkAppShown,
   linkNavigatedMessage,
   messagesToHostOnly,
   partnerDataEscaped,
 } from '../../checks/sign-on';
+import { collectionScreenShown, inlineErrorShown } from '../../checks/sign-on-collect';
 import { landingCookies, landingFrameAncestors, landingReferrerPolicy, tamperedLinkRules } from '../../checks/mock-link-landing';
 import { notPassing, type Finding, type AnyRule } from '../../checks/finding';
 import { runPlatformProbes } from '../../probes/certification';

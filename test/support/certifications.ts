@@ -1,4 +1,5 @@
 import { allRules } from '../../checks/catalogue';
+import type { Exchange } from '../../checks/evidence';
 import type { Finding } from '../../checks/finding';
 import type { RunInfo, TestRecord } from '../../reports/certification';
 
@@ -47,3 +48,11 @@ export function everyRuleJudged(findings: readonly Finding[] = [], over: Partial
     findings: [...findings, ...allRules.filter((rule) => !judged.has(rule.id)).map(passedFinding)],
   };
 }
+
+/** An exchange of `request`, answered 200 with the JSON `body` after `durationMs`. */
+export const exchange = (request: Exchange['request'], body = '{}', durationMs = 10): Exchange => ({
+  request,
+  response: { status: 200, headers: { 'content-type': 'application/json' }, body, bytes: body.length },
+  startedAt: '2026-11-21T00:00:00.000Z',
+  durationMs,
+});

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OAuth2Server from '@node-oauth/oauth2-server';
-import { bodyOf } from '../../sandbox/reference-partner/server';
+import { bodyOf } from '../../sandbox/reference-partner/resources';
 
 /**
  * A partner built on @node-oauth/oauth2-server 5, the Express/Koa-agnostic OAuth 2.0 server library:

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type Configuration } from 'oidc-provider';
-import { bodyOf } from '../../sandbox/reference-partner/server';
+import { bodyOf } from '../../sandbox/reference-partner/resources';
 
 /**
  * A partner built on a real, certified OpenID provider library (oidc-provider 8), as a partner would

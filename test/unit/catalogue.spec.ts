@@ -9,7 +9,7 @@ import { evaluateAll, failed } from '../../checks/finding';
 import { fundingSourceRules } from '../../checks/funding-sources';
 import type { Payload, PayloadRule } from '../../checks/payload';
 import { faultCatalogue, faultNames, type FaultSpec } from '../../sandbox/reference-partner/faults';
-import { bodyOf } from '../../sandbox/reference-partner/server';
+import { bodyOf } from '../../sandbox/reference-partner/resources';
 import { userKeys } from '../../sandbox/reference-partner/users';
 import { allProbes } from '../../probes/certification';
 import { generatedFiles } from '../../scripts/generated-files';

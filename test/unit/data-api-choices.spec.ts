@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { idsFilter, invalidAfterRefused, invalidLimitRefused, type Refused } from '../../checks/data-api';
+import { idsFilter } from '../../checks/data-api';
+import { invalidAfterRefused, invalidLimitRefused, type Refused } from '../../checks/data-api-refusals';
 import { jsonResponse } from '../../checks/evidence';
 import { evaluate } from '../../checks/finding';
 

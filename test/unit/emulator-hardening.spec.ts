@@ -1,49 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { expect, test } from '@playwright/test';
-import fc from 'fast-check';
 import { SignJWT } from 'jose';
 import { mockLinkIssuer } from '../../sandbox/platform/jwt';
 import { platformSandbox } from '../../sandbox/platform/server';
-import { startPlatform } from '../support/sandbox';
+import { accountInfo, bearer, emulatorUnderAttack, mockLinkPath, validLink } from '../support/emulator-under-attack';
 
 /**
  * The platform emulator under attack, over real loopback HTTP: forged and replayed links, Bearer header
  * variants, bad paging values, oversized, deeply nested and non-UTF-8 input, undocumented methods,
- * foreign postMessages; then 10,000+ generated requests. Every answer is a 4xx (JSON for the APIs, the
- * error screen for the browser-facing auth URL), never a 5xx, and the emulator still serves afterwards.
+ * foreign postMessages. Every answer is a 4xx (JSON for the APIs, the error screen for the browser-facing
+ * auth URL), never a 5xx, and the emulator still serves afterwards. The 10,000+ generated requests are in
+ * emulator-fuzz.spec.ts.
  */
 
-let platform: Awaited<ReturnType<typeof startPlatform>>;
-test.beforeAll(async () => {
-  platform = await startPlatform();
-  const configured = await send(
-    'PUT',
-    '/v1/emulator/partners/acme',
-    JSON.stringify({
-      tokenExchangeUrl: 'http://127.0.0.1:9/token',
-      accountInfoUrl: 'http://127.0.0.1:9/account',
-      tokenExchangeEncoding: 'json',
-      requestTimeoutMs: 1000,
-      hostOrigin: platform.hostOrigin,
-      // The test user carries only the always-required fields: the collection screen asks for the rest.
-      collectMissingAccountInfo: true,
-    }),
-  );
-  expect(configured.status).toBe(200);
-});
-test.afterAll(() => platform.close());
-
-const mockLinkPath = '/v1/auth/providers/standard/create-mock-link';
-const send = (
-  method: string,
-  path: string,
-  body?: string | Uint8Array<ArrayBuffer>,
-  headers: Record<string, string> = { 'api-key': platformSandbox.apiKey, 'content-type': 'application/json' },
-) => fetch(`${platform.origin}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
-const bearer = (token = platformSandbox.dataApiToken) => ({ authorization: `Bearer ${token}` });
-const accountInfo = { user: { id: 'u-1', email: 'a@example.com', firstName: 'Ada', lastName: 'Lovelace' }, company: { id: 'c-1', name: 'Acme' } };
-const validLink = () => ({ partnerName: 'acme', token: randomUUID(), externalUserId: 'u-1', externalOrgId: 'c-1', accountInfo });
+const { platform, send } = emulatorUnderAttack();
 
 /** A 4xx whose body is a JSON error `{code, message}`. */
 async function expectJsonError(response: Response, what: string, status?: number) {
@@ -206,76 +177,4 @@ test('a postMessage from a foreign origin changes nothing on the screen and gets
   expect(await frame.locator('main').innerHTML()).toBe(before);
   expect(await page.locator('#messages li').count()).toBe(messagesBefore);
   await page.close();
-});
-
-test('10,000 generated requests to the mock link and the data API: no 5xx, and the emulator still serves', async () => {
-  test.setTimeout(180_000);
-  const text = fc.oneof(
-    fc.string(),
-    fc.string({ unit: 'grapheme' }),
-    fc.constantFrom('', ' ', '%', '%FF', '../', '\u0000', 'null', '1e9', '-1', '0', '1.5', randomUUID()),
-  );
-  const value = fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.jsonValue({ maxDepth: 3 }));
-  const mockLink = fc.record({
-    kind: fc.constant('mock-link' as const),
-    method: fc.constantFrom('POST', 'POST', 'POST', 'GET', 'PUT', 'DELETE'),
-    apiKey: fc.oneof(fc.constant(platformSandbox.apiKey), text),
-    contentType: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', ''),
-    body: fc.oneof(
-      // The valid request with fields replaced, removed or added: closest to what reaches deep code.
-      fc
-        .dictionary(fc.constantFrom('partnerName', 'token', 'externalUserId', 'externalOrgId', 'accountInfo', 'extra', '__proto__', 'constructor'), value, {
-          maxKeys: 3,
-        })
-        .map((edits) => JSON.stringify({ ...validLink(), ...edits })),
-      fc.record({ user: fc.dictionary(text, value), company: fc.dictionary(text, value) }).map((info) => JSON.stringify({ ...validLink(), accountInfo: info })),
-      fc.jsonValue().map((json) => JSON.stringify(json)),
-      text,
-    ),
-  });
-  const dataApi = fc.record({
-    kind: fc.constant('data-api' as const),
-    method: fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'POST', 'DELETE'),
-    path: fc.constantFrom('/v1/organizations', '/v1/bills', '/v1/payments', '/v1/vendors', '/v1/bills/', '/v1/unknown'),
-    authorization: fc.oneof(
-      fc.constant(`Bearer ${platformSandbox.dataApiToken}`),
-      fc.constant(`bearer  ${platformSandbox.dataApiToken}`),
-      text.map((t) => `Bearer ${t}`),
-      text,
-    ),
-    query: fc.array(
-      fc.tuple(
-        fc.constantFrom('limit', 'after', 'ids', 'organizationId', 'x'),
-        fc.oneof(text, fc.integer().map(String), fc.constantFrom('org-1', 'bill-00001', '100', '0')),
-      ),
-      { maxLength: 4 },
-    ),
-  });
-  let requests = 0;
-  const server5xx: string[] = [];
-  await fc.assert(
-    fc.asyncProperty(fc.oneof(mockLink, dataApi), async (generated) => {
-      requests++;
-      let response: Response;
-      if (generated.kind === 'mock-link') {
-        const headers: Record<string, string> = { 'api-key': generated.apiKey.replace(/[^\t\x20-\x7e]/g, '') };
-        if (generated.contentType) headers['content-type'] = generated.contentType;
-        response = await send(generated.method, mockLinkPath, generated.method === 'GET' ? undefined : generated.body, headers);
-      } else {
-        const query = new URLSearchParams(generated.query).toString();
-        response = await send(generated.method, `${generated.path}?${query}`, undefined, {
-          authorization: generated.authorization.replace(/[^\t\x20-\x7e]/g, ''),
-        });
-      }
-      const body = await response.text();
-      if (response.status >= 500) server5xx.push(`${response.status} ${JSON.stringify(generated).slice(0, 300)}: ${body.slice(0, 200)}`);
-      return response.status < 500;
-    }),
-    { numRuns: 10_000, seed: Number(process.env.FC_SEED ?? 20261121), verbose: false },
-  );
-  expect(server5xx).toEqual([]);
-  expect(requests).toBeGreaterThanOrEqual(10_000);
-  // Still serving, correctly.
-  expect((await send('POST', mockLinkPath, JSON.stringify(validLink()))).status).toBe(200);
-  expect((await send('GET', '/v1/organizations', undefined, bearer())).status).toBe(200);
 });

@@ -1,17 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { policies, sandboxOf, sourceListAllows, sourcesOf } from '../../checks/csp';
 import { authUrlDifference, codeIn, codeMarker, withCode, withoutCode } from '../../checks/auth-url';
-import {
-  actsOnPlatformMessagesOnly,
-  authUrlAsConfigured,
-  cspAdmitsPlatform,
-  embedsFreshCode,
-  frameSandboxAllowsApp,
-  partnerAppShown,
-  platformInFrame,
-  type EmbedLoad,
-  type Embedding,
-} from '../../checks/partner-app';
+import { actsOnPlatformMessagesOnly } from '../../checks/partner-app-messages';
+import { authUrlAsConfigured, cspAdmitsPlatform, embedsFreshCode, frameSandboxAllowsApp, partnerAppShown, platformInFrame } from '../../checks/partner-app';
+import type { EmbedLoad, Embedding } from '../../checks/partner-app-embedding';
 import { evaluate, type Rule } from '../../checks/finding';
 
 const page = 'https://app.partner.example/payments';

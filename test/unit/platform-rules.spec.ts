@@ -2,18 +2,15 @@ import { expect, test } from '@playwright/test';
 import {
   appShown,
   authenticationErrorMessage,
-  collectionCompletes,
-  collectionScreenShown,
-  emulatorMessages,
   errorShown,
   foreignHostCannotFrame,
   fundingSynced,
-  inlineErrorShown,
   messagesToHostOnly,
   navigatedMessage,
   partnerDataEscaped,
-  type Visit,
 } from '../../checks/sign-on';
+import { collectionCompletes, collectionScreenShown, inlineErrorShown } from '../../checks/sign-on-collect';
+import { emulatorMessages, type Visit } from '../../checks/sign-on-visit';
 import { landingCookies, landingFrameAncestors, landingReferrerPolicy, tamperedLinkRules, type Landing } from '../../checks/mock-link-landing';
 import { jsonResponse, type JsonResponse } from '../../checks/evidence';
 import { evaluate, type Rule } from '../../checks/finding';

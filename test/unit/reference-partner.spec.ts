@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { referenceClient } from '../../sandbox/reference-partner/token-endpoint';
+import { referenceClient } from '../../sandbox/reference-partner/client';
 import { defaultCodeLifetimeMs } from '../../sandbox/reference-partner/store';
 import { users } from '../../sandbox/reference-partner/users';
 import { startReferencePartner } from '../support/sandbox';

@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import type { Exchange } from '../../checks/evidence';
 import { harnessWords } from '../../checks/harness-words';
 import { loadProfile } from '../../partners/profile';
-import { maskedEverywhere, ordinaryText, profileSecrets, redact, secretsOf } from '../../shared/redaction/redact';
+import { redact } from '../../shared/redaction/redact';
+import { maskedEverywhere, ordinaryText, profileSecrets, secretsOf } from '../../shared/redaction/secrets';
 import { longestRunsIn } from '../../shared/redaction/rolling-hash';
 import { canonical } from '../../shared/redaction/secret-matcher';
 

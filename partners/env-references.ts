@@ -1,0 +1,73 @@
+import { isUrl, urlSecretParts } from '../shared/redaction/secrets';
+
+export const envReference = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
+
+/**
+ * The variables `env:` may read (DESIGN §5, secrets): those named with a prefix the run declares, never the
+ * harness's own. A profile is the partner's text; without this, "env:CERTIFY_SIGNING_KEY" would send the
+ * key that signs certificates, or any CI secret, to the partner's token endpoint.
+ */
+export const defaultEnvPrefix = 'PARTNER_';
+export const envPrefixesVariable = 'CERTIFY_ENV_PREFIXES';
+const harnessPrefixes = ['CERTIFY_', 'CERTIFICATION_'];
+const declaredPrefix = /^[A-Za-z][A-Za-z0-9]*_$/;
+
+/** The prefixes of this run: PARTNER_ and those CERTIFY_ENV_PREFIXES lists (comma-separated), or why one cannot be. */
+export function envPrefixes(env: NodeJS.ProcessEnv): { prefixes: string[]; errors: string[] } {
+  const declared = (env[envPrefixesVariable] ?? '')
+    .split(',')
+    .map((prefix) => prefix.trim())
+    .filter(Boolean);
+  const errors = declared.flatMap((prefix) => {
+    if (!declaredPrefix.test(prefix))
+      return [`${envPrefixesVariable}: "${prefix}" is no prefix of variable names; write letters and digits ending in "_", such as ACME_`];
+    if (harnessPrefixes.some((own) => own.startsWith(prefix) || prefix.startsWith(own)))
+      return [
+        `${envPrefixesVariable}: "${prefix}" would let profiles read the harness's own variables (${harnessPrefixes.join(', ')}…); choose a prefix of the partners' own`,
+      ];
+    return [];
+  });
+  return { prefixes: [defaultEnvPrefix, ...declared.filter((prefix) => declaredPrefix.test(prefix))], errors };
+}
+
+/** Why a profile may not read variable `name`, or undefined when it may. */
+function envRefused(name: string, prefixes: readonly string[]): string | undefined {
+  const own = harnessPrefixes.find((prefix) => name.startsWith(prefix));
+  if (own)
+    return `is one of the harness's own variables (${own}…), which no profile may read; give the partner's value in a variable of its own, such as ${defaultEnvPrefix}${name.slice(own.length)}`;
+  if (prefixes.some((prefix) => name.startsWith(prefix))) return undefined;
+  return `is not a partner variable: a profile reads only variables named ${prefixes.map((prefix) => `${prefix}…`).join(' or ')}, so that it cannot read the run's other secrets; rename it ${defaultEnvPrefix}${name}, or declare its prefix in ${envPrefixesVariable}`;
+}
+
+export interface EnvReading {
+  env: NodeJS.ProcessEnv;
+  prefixes: readonly string[];
+  errors: string[];
+  /** The values read: each a secret, but for a URL only its credentials and query values (urlSecretParts). */
+  values: string[];
+}
+
+/** Replaces every `env:NAME` string with the value of NAME; an unset or forbidden variable is an error naming it. */
+export function resolveEnv(value: unknown, at: string[], reading: EnvReading): unknown {
+  if (typeof value === 'string') {
+    const name = envReference.exec(value)?.[1];
+    if (name === undefined) return value;
+    const refused = envRefused(name, reading.prefixes);
+    if (refused) {
+      reading.errors.push(`"${at.join('.')}" reads env:${name}, which ${refused}`);
+      return undefined;
+    }
+    const resolved = reading.env[name];
+    if (resolved === undefined) reading.errors.push(`"${at.join('.')}" reads env:${name}, which is not set; export ${name}=… or add it to .env`);
+    // An empty value is a line of .env still to fill in (npx partner-certify init writes it so), not a field to remove.
+    else if (resolved === '') reading.errors.push(`"${at.join('.')}" reads env:${name}, which is empty; give it its value in .env (${name}=…) or export it`);
+    // A URL is never a secret as a whole: the report must say where it certified.
+    else reading.values.push(...(isUrl(resolved) ? urlSecretParts(resolved) : [resolved]));
+    return resolved;
+  }
+  if (Array.isArray(value)) return value.map((item, i) => resolveEnv(item, [...at, String(i)], reading));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveEnv(item, [...at, key], reading)]));
+  }
+  return value;
+}
