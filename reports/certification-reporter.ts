@@ -17,7 +17,7 @@ import { harnessVersion } from './run-info';
 import { platformJudges } from '../shared/platform-judges';
 import { ensureRunId } from '../shared/run-identity';
 import { signingKeyFrom, signingKeyVariable, type SigningKey } from './signing';
-import { exitIncomplete } from './incomplete-exit';
+import { writeRunOutcome } from './run-outcome';
 import { writeOverview } from './overview-files';
 import { writePartnerReport, type ReportContext } from './partner-report';
 import { partnerOf, unknownArea, type Partner } from './partner-state';
@@ -244,8 +244,10 @@ export default class CertificationReporter implements Reporter {
     const failures = await redactTree(this.htmlReportDir(), secrets, since);
     for (const failure of failures) console.error(`could not mask ${failure}; it may hold a secret unmasked: delete it before sharing it`);
     if (failures.length > 0) process.exitCode = 1;
-    if (!this.merging && failures.length === 0 && !this.failed && this.uncertified.length > 0 && this.uncertified.every((one) => one.endsWith(' INCOMPLETE')))
-      exitIncomplete();
+    if (!this.merging)
+      writeRunOutcome({
+        incompleteOnly: failures.length === 0 && !this.failed && this.uncertified.length > 0 && this.uncertified.every((one) => one.endsWith(' INCOMPLETE')),
+      });
     // merge-reports exits 0 unless a reporter failed, whatever onEnd returned: a merge that did not certify
     // every partner fails that way, so a CI job that merges shards cannot pass on an uncertified partner.
     if (this.merging && (this.uncertified.length > 0 || this.failed)) {

@@ -1,10 +1,13 @@
 // `npm run certify -- <partner> [--slow] [--no-preflight] [--compare <certification.json or folder>] [playwright options…]`:
 // one partner's project, with Playwright's progress as it runs; the certification reporter prints the
-// verdict and the report's path at the end. The exit code is Playwright's (0 only when every test passed).
+// verdict and the report's path at the end. It exits as Playwright does (0 certified, 1 not), but 3 where
+// Playwright's 1 meant only INCOMPLETE: nothing failed, run it again (reports/run-outcome.ts).
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { loadProfiles } from '../partners/profile';
+import { exitCodeOf, outcomeFileVariable } from '../reports/run-outcome';
 
 const usage = 'usage: npm run certify -- <partner> [--slow] [--no-preflight] [--compare <previous certification.json>] [playwright test options]';
 
@@ -51,10 +54,15 @@ const cli = require.resolve('@playwright/test/cli');
 const config = ['playwright.config.ts', 'playwright.config.js'].some((file) => existsSync(file))
   ? []
   : [`--config=${path.join(__dirname, '..', `playwright.config${path.extname(__filename)}`)}`];
+// A private folder for the reporter's one line of outcome, removed as this command exits.
+const outcomeDir = mkdtempSync(path.join(os.tmpdir(), 'partner-certify-outcome-'));
+const outcomeFile = path.join(outcomeDir, 'outcome.json');
+process.once('exit', () => rmSync(outcomeDir, { recursive: true, force: true }));
 const child = spawn(process.execPath, [cli, 'test', ...config, `--project=${partner}`, ...passThrough], {
   stdio: 'inherit',
   env: {
     ...process.env,
+    [outcomeFileVariable]: outcomeFile,
     ...(compare ? { CERTIFY_COMPARE: path.resolve(compare) } : {}),
     ...(slow ? { CERTIFY_SLOW: '1' } : {}),
     ...(noPreflight ? { CERTIFY_NO_PREFLIGHT: '1' } : {}),
@@ -62,4 +70,4 @@ const child = spawn(process.execPath, [cli, 'test', ...config, `--project=${part
 });
 // Ctrl-C reaches Playwright too, which stops the tests and still writes the report: wait for it.
 process.on('SIGINT', () => {});
-child.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+child.on('close', (code, signal) => process.exit(code === null ? (signal ? 1 : 0) : exitCodeOf(code, outcomeFile)));

@@ -6,10 +6,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { allRules } from '../../checks/catalogue';
 import type { Certification } from '../../reports/certification';
-import { incompleteExitCode } from '../../reports/incomplete-exit';
+import { incompleteExitCode } from '../../reports/run-outcome';
 import type { Fault } from '../../sandbox/reference-partner/faults';
 import { endpointsOf, partnersDir, referenceProfile } from '../support/profiles';
-import { parentEnv, runPlaywright, type NestedRun } from '../support/run-playwright';
+import { parentEnv, runNode, runPlaywright, type NestedRun } from '../support/run-playwright';
 import { tempDir } from '../support/temp';
 
 /**
@@ -195,12 +195,29 @@ test('a run that times out still writes both files, INCOMPLETE (never NOT CERTIF
   test.setTimeout(120_000);
   // A partner whose token endpoint never finishes its answer, and a run deadline long before any test's.
   const dir = partnersDir({ hanging: { ...endpointsOf(referenceProfile('http://127.0.0.1:4400', ['token-slow-drip'])), requestTimeoutMs: 60_000 } });
-  // Past the preflight, whose mint request would drip too: what an unfinished run writes is judged here.
-  const run = await runPlaywright(
-    ['--project=hanging', '--global-timeout=15000', 'suites/token-exchange.spec.ts'],
-    { PARTNERS_DIR: dir, CERTIFY_NO_PREFLIGHT: '1' },
-    { reporters: ['certification'] },
+  // Past the preflight, whose mint request would drip too: what an unfinished run writes is judged here. Through
+  // the harness's own command, which alone exits 3 (Playwright's own exit code is 1).
+  const out = tempDir('hanging-');
+  const command = await runNode(
+    [
+      '--import',
+      'tsx',
+      'scripts/certify.ts',
+      'hanging',
+      '--no-preflight',
+      '--global-timeout=15000',
+      `--output=${path.join(out, 'test-results')}`,
+      'suites/token-exchange.spec.ts',
+    ],
+    {
+      PARTNERS_DIR: dir,
+      CERTIFICATION_REPORT_DIR: path.join(out, 'certification'),
+      CERTIFY_HISTORY_DIR: path.join(out, 'history'),
+      PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(out, 'html-report'),
+      PLAYWRIGHT_HTML_OPEN: 'never',
+    },
   );
+  const run: NestedRun = { ...command, out };
   const certification = readCertification(run, 'hanging');
   validate(certification);
   expect(certification.run.status).toBe('timedout');
@@ -209,7 +226,7 @@ test('a run that times out still writes both files, INCOMPLETE (never NOT CERTIF
   expect(certification.counts.testsNotCompleted).toBeGreaterThan(0);
   expect(certification.incomplete).toEqual(expect.arrayContaining([expect.stringMatching(/^\d+ tests? did not complete \(/), 'the run ended timedout']));
   // Its own exit code: try again, not fix this.
-  expect(run.code).toBe(incompleteExitCode);
+  expect(run.code, run.stderr).toBe(incompleteExitCode);
   expect(certification.tests.filter((t) => !t.complete).length).toBe(certification.counts.testsNotCompleted);
   expect(existsSync(path.join(run.out, 'certification', 'hanging', 'certification.html'))).toBe(true);
 });

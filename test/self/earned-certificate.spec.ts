@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { buildCertification } from '../../reports/certification';
 import { signDetached, signingKeyFrom } from '../../reports/signing';
-import { incompleteExitCode } from '../../reports/incomplete-exit';
+import { outcomeFileVariable } from '../../reports/run-outcome';
 import { everyRuleJudged, runInfo } from '../support/certifications';
 import { partnersDir } from '../support/profiles';
 import { runPlaywright, type NestedRun } from '../support/run-playwright';
@@ -129,12 +129,19 @@ test.describe('2. CERTIFIED only for a whole run of the partner', () => {
       }),
     );
     // Past the preflight, which would stop the run at the dead endpoint: what a waiver does to a run is judged here.
-    const run = await runPlaywright(['--project=delta'], { ...signing(dir), CERTIFY_NO_PREFLIGHT: '1' }, { reporters: ['certification'] });
+    const outcomeFile = path.join(dir, 'outcome.json');
+    const run = await runPlaywright(
+      ['--project=delta'],
+      { ...signing(dir), CERTIFY_NO_PREFLIGHT: '1', [outcomeFileVariable]: outcomeFile },
+      { reporters: ['certification'] },
+    );
     const cert = certificationOf(run, 'delta');
     expect(cert.verdict, cert.summary).toBe('INCOMPLETE');
     expect(cert.rules.find((rule) => rule.id === 'token-exchange/transport')?.outcome).toBe('waived');
     expect(cert.summary).toMatch(/ not checked \(\d+ blocked by token-exchange\/transport \(waived, yet what it blocked was not judged\)/);
-    expect(run.code).toBe(incompleteExitCode);
+    // Playwright's own exit code is 1; it tells the harness's command that only INCOMPLETE made it so (which exits 3).
+    expect(run.code).toBe(1);
+    expect(JSON.parse(readFileSync(outcomeFile, 'utf8'))).toEqual({ incompleteOnly: true });
   });
 
   test('a merged certificate names the endpoints the run called, not those of the profile at merge time', async () => {
