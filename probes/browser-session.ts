@@ -6,10 +6,10 @@ import { type ReceivedMessage, type Screen, type Visit, messageType } from '../c
 import { type Finding } from '../checks/finding';
 import { codeIn, codeMarker } from '../checks/auth-url';
 import type { HttpClient } from '../client/http';
-import { platformSkipReason, servedHostPath, type BrowserProbeContext, type Platform } from './platform';
+import { platformSkipReason, servedHostPath, type BrowserProbe, type BrowserProbeContext, type Platform } from './platform';
 import { hostPageHtml } from '../shared/host-page';
 import { maskedEverywhere } from '../shared/redaction/secrets';
-import { recorded, type Probe, type ProbeResult, type Screenshot } from './probe';
+import { recorded, type ProbeDetails, type ProbeResult, type Screenshot } from './probe';
 
 /**
  * Sign-on in Chromium, the way a partner's user meets it: the host page (the stand-in for the partner's
@@ -219,10 +219,11 @@ export async function observe(
 }
 
 export const browserProbe = (
-  spec: Omit<Probe<BrowserProbeContext>, 'run' | 'skipReason'> & Partial<Pick<Probe<BrowserProbeContext>, 'skipReason'>>,
+  spec: Omit<ProbeDetails, 'skipReason'> & Partial<Pick<ProbeDetails, 'skipReason'>>,
   body: (ctx: BrowserProbeContext, session: Session, http: HttpClient) => Promise<Finding[]>,
-): Probe<BrowserProbeContext> => ({
+): BrowserProbe => ({
   ...spec,
+  kind: 'browser',
   skipReason: (profile) => platformSkipReason(profile) ?? spec.skipReason?.(profile),
   run: (ctx) => inBrowser(ctx, spec.id, (session, http) => body(ctx, session, http)),
 });

@@ -6,7 +6,7 @@ import { signOnProbes } from './sign-on';
 import { dataApiProbes } from './data-api';
 import { tamperedLinkProbes } from './mock-link-tampered';
 import { mockLinkProbes } from './mock-link';
-import { accountInfoOnce, connectPlatform, type BrowserProbeContext } from './platform';
+import { accountInfoOnce, connectPlatform, type AnyProbe, type BrowserProbe } from './platform';
 import { codesNeeded, type Probe, type ProbeContext, type ProbeResult } from './probe';
 import { accountInfoProbes, fundingSourcesProbes } from './resources';
 import { tokenExchangeProbes } from './token-exchange';
@@ -16,16 +16,10 @@ import { workerExchangeOnce } from './exchange';
 export const certificationProbes: readonly Probe[] = [...tokenExchangeProbes, ...accountInfoProbes, ...fundingSourcesProbes];
 
 /** The probes that open a browser. */
-export const browserProbes: readonly Probe<BrowserProbeContext>[] = [...signOnProbes, ...tamperedLinkProbes];
+export const browserProbes: readonly BrowserProbe[] = [...signOnProbes, ...tamperedLinkProbes];
 
 /** Every probe of a certification, in suite order: each catalogue rule is owned by exactly one of them. */
-export const allProbes: readonly Probe<never>[] = [...certificationProbes, ...mockLinkProbes, ...tamperedLinkProbes, ...signOnProbes, ...dataApiProbes];
-
-/** What a probe's context holds beyond the HTTP client: nothing, the platform, or the platform and a browser. */
-export function contextNeeded(probe: Probe<never>): 'http' | 'platform' | 'browser' {
-  if ((browserProbes as readonly Probe<never>[]).includes(probe)) return 'browser';
-  return (mockLinkProbes as readonly Probe<never>[]).includes(probe) ? 'platform' : 'http';
-}
+export const allProbes: readonly AnyProbe[] = [...certificationProbes, ...mockLinkProbes, ...tamperedLinkProbes, ...signOnProbes, ...dataApiProbes];
 
 /**
  * The codes a full run spends: every probe's own, plus one for the exchange of the partner's one worker
@@ -59,12 +53,7 @@ export async function runProbes(profile: Profile, probes: readonly Probe[] = cer
 }
 
 /** Runs the mock-link and browser probes (or only `only` of the browser ones) all at once, outside Playwright, for a profile with "platform". */
-export async function runPlatformProbes(
-  profile: Profile,
-  browser: Browser,
-  only?: readonly Probe<BrowserProbeContext>[],
-  now?: () => Date,
-): Promise<ProbeResult[]> {
+export async function runPlatformProbes(profile: Profile, browser: Browser, only?: readonly BrowserProbe[], now?: () => Date): Promise<ProbeResult[]> {
   const ctx = standaloneContext(profile, now);
   try {
     const platform = await connectPlatform(profile, ctx.http);

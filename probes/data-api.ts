@@ -76,7 +76,7 @@ async function firstOrganization(http: HttpClient, api: DataApi): Promise<string
 }
 
 function dataApiProbe(spec: Pick<Probe, 'id' | 'title' | 'rules'>, body: (http: Recorder, api: DataApi, ctx: ProbeContext) => Promise<Finding[]>): Probe {
-  return { ...spec, area: 'data-api', codes: 0, skipReason, run: (ctx) => recorded(ctx, (http) => body(http, ctx.profile.dataApi!, ctx)) };
+  return { ...spec, kind: 'http', area: 'data-api', codes: 0, skipReason, run: (ctx) => recorded(ctx, (http) => body(http, ctx.profile.dataApi!, ctx)) };
 }
 
 const authRules = [missingTokenRefused, invalidTokenRefused];

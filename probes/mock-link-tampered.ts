@@ -7,8 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { screenNames, type Visit } from '../checks/sign-on-visit';
 import { tamperedLinkRules } from '../checks/mock-link-landing';
 import { evaluate, notChecked, skip, unjudged, type Finding, type Rule } from '../checks/finding';
-import { type BrowserProbeContext } from './platform';
-import { type Probe } from './probe';
+import { type BrowserProbe } from './platform';
 
 import { browserProbe, hostPageFor, observe } from './browser-session';
 import { linkFor } from './account-info-links';
@@ -100,4 +99,4 @@ const tamperedLinks = browserProbe(
 );
 
 /** The tampered links run in a browser: the mock-link suite runs them with one. */
-export const tamperedLinkProbes: readonly Probe<BrowserProbeContext>[] = [tamperedLinks];
+export const tamperedLinkProbes: readonly BrowserProbe[] = [tamperedLinks];

@@ -22,8 +22,8 @@ import type { Payload } from '../checks/payload';
 import { checkTransport } from '../checks/transport';
 import { answer, type HttpClient } from '../client/http';
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
-import { mockLinkBody, mockLinkRequest, platformSkipReason, type PlatformContext } from './platform';
-import { recorded, type Probe } from './probe';
+import { mockLinkBody, mockLinkRequest, platformSkipReason, type PlatformProbe } from './platform';
+import { recorded } from './probe';
 import { sampleAccountInfo } from '../shared/sample-account-info';
 
 /** The mock-link contract (spec §4.3, §5.4), over HTTP: the link, its JWT, the landing page and every refusal. */
@@ -51,7 +51,8 @@ export async function verifiedWith(
   }
 }
 
-const createProbe: Probe<PlatformContext> = {
+const createProbe: PlatformProbe = {
+  kind: 'platform',
   id: 'mock-link/create',
   area: 'mock-link',
   title: 'a mock link carries the account information it was built from in a signed JWT, and lands with safe headers',
@@ -135,7 +136,8 @@ const refusalRules = [
   orgIdMismatchRefused,
 ];
 
-const refusalsProbe: Probe<PlatformContext> = {
+const refusalsProbe: PlatformProbe = {
+  kind: 'platform',
   id: 'mock-link/refusals',
   area: 'mock-link',
   title: 'the mock-link endpoint refuses a missing or wrong api-key with 401 and a broken request with 400, naming the field',
@@ -201,4 +203,4 @@ const refusalsProbe: Probe<PlatformContext> = {
     }),
 };
 
-export const mockLinkProbes: readonly Probe<PlatformContext>[] = [createProbe, refusalsProbe];
+export const mockLinkProbes: readonly PlatformProbe[] = [createProbe, refusalsProbe];

@@ -10,7 +10,7 @@ import { authUrl, emulatorPartnerUrl, mockLinkUrl } from '../shared/platform-url
 import { emulatorMessages, type MessageVocabulary } from '../checks/sign-on-visit';
 import { platformKind } from '../shared/platform-kind';
 import { emulatorMockLink } from '../checks/mock-link';
-import type { ProbeContext } from './probe';
+import type { Probe, ProbeContext } from './probe';
 import { liveAccountInfo, type LiveAccountInfo } from './resources';
 
 /** The platform a profile signs on through (its `platform` block), ready to drive, with its defaults decided. */
@@ -57,6 +57,11 @@ export interface PlatformContext extends ProbeContext {
   /** The partner's live account information, read once per worker with the worker's token. */
   accountInfo(): Promise<LiveAccountInfo>;
 }
+
+export type PlatformProbe = Probe<PlatformContext, 'platform'>;
+export type BrowserProbe = Probe<BrowserProbeContext, 'browser'>;
+/** Any probe: its `kind` says which context it runs in (fixtures/harness.ts gives each its own). */
+export type AnyProbe = Probe | PlatformProbe | BrowserProbe;
 
 export interface BrowserProbeContext extends PlatformContext {
   browser: Browser;

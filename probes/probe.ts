@@ -48,8 +48,20 @@ export interface Screenshot {
   png: Buffer;
 }
 
+/**
+ * What a probe needs to run, and so the context it gets: `http`, the partner's endpoints alone; `platform`, the
+ * platform as well; `browser`, the platform and Chromium.
+ */
+export type ProbeKind = 'http' | 'platform' | 'browser';
+
 /** One interaction with a partner: a few calls, then every rule that applies to what came back. */
-export interface Probe<Context extends ProbeContext = ProbeContext> {
+export interface Probe<Context extends ProbeContext = ProbeContext, Kind extends ProbeKind = 'http'> extends ProbeDetails {
+  kind: Kind;
+  run(ctx: Context): Promise<ProbeResult>;
+}
+
+/** What every probe declares, whatever it needs to run. */
+export interface ProbeDetails {
   /** `<area>/<name>`: the area is also the suite file's name and the prefix of the rules' ids. */
   id: string;
   area: Area;
@@ -64,14 +76,13 @@ export interface Probe<Context extends ProbeContext = ProbeContext> {
   skipReason?(profile: Profile): string | undefined;
   /** Time the probe spends waiting on purpose, added to its test's timeout. */
   waitsMs?(profile: Profile): number;
-  run(ctx: Context): Promise<ProbeResult>;
 }
 
 /** Whose rules a probe judges: one party's only (test/unit/catalogue.spec.ts), so its test is that party's. */
-export const ownerOf = (probe: Pick<Probe<never>, 'rules' | 'alsoJudges'>): Owner => [...probe.rules, ...(probe.alsoJudges ?? [])][0]?.owner ?? 'partner';
+export const ownerOf = (probe: Pick<ProbeDetails, 'rules' | 'alsoJudges'>): Owner => [...probe.rules, ...(probe.alsoJudges ?? [])][0]?.owner ?? 'partner';
 
 /** How many codes a run of these probes spends: what a profile with static codes must provide. */
-export const codesNeeded = (probes: readonly Pick<Probe, 'codes' | 'skipReason'>[], profile: Profile): number =>
+export const codesNeeded = (probes: readonly Pick<ProbeDetails, 'codes' | 'skipReason'>[], profile: Profile): number =>
   probes.filter((probe) => !probe.skipReason?.(profile)).reduce((sum, { codes }) => sum + (typeof codes === 'number' ? codes : codes(profile)), 0);
 
 /**

@@ -92,6 +92,7 @@ function payloadProbe(resource: Resource): Probe {
   const { rules, fieldRules, consistency, urlField } = resource;
   const judged = [rules.status, rules.contentType, ...bodyRules(rules), rules.nullValues, ...fieldRules, consistency];
   return {
+    kind: 'http',
     id: `${resource.endpoint}/payload`,
     area: resource.endpoint,
     title: resource.titles.payload,
@@ -126,6 +127,7 @@ function compare(consistency: Rule<TwoCalls>, first: TwoCalls['first'] | undefin
 function unauthorizedProbe(resource: Resource): Probe {
   const { rules, urlField } = resource;
   return {
+    kind: 'http',
     id: `${resource.endpoint}/unauthorized`,
     area: resource.endpoint,
     title: resource.titles.unauthorized,

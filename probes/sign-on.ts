@@ -4,8 +4,7 @@ import { screenNames } from '../checks/sign-on-visit';
 import { blocked, evaluate, evaluateAll, failed, notChecked, skipRest, unjudged, type AnyRule, type Blocker, type Finding } from '../checks/finding';
 import { signOnDecision } from '../checks/sign-on-decision';
 import type { HttpClient } from '../client/http';
-import { addressFor, codePathBlocker, storesTestDataSkipReason, type BrowserProbeContext } from './platform';
-import { type Probe } from './probe';
+import { addressFor, codePathBlocker, storesTestDataSkipReason, type BrowserProbe, type BrowserProbeContext } from './platform';
 import { partnerAppProbe } from './partner-app';
 import { fundingSyncSignOn } from './funding-sync';
 import type { LiveAccountInfo } from './resources';
@@ -189,7 +188,7 @@ const escapingSignOn = browserProbe(
   },
 );
 
-export const signOnProbes: readonly Probe<BrowserProbeContext>[] = [
+export const signOnProbes: readonly BrowserProbe[] = [
   partnerAppProbe,
   mockLinkSignOn,
   codeSignOn,

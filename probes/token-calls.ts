@@ -44,13 +44,14 @@ export const judgedBy = (probe: Pick<Probe, 'rules' | 'alsoJudges'>) => [...prob
 
 /** A negative case: one request that must be refused, judged by a refusal rule and its error format. */
 export function refusalProbe(
-  spec: Omit<Probe, 'area' | 'run' | 'alsoJudges'> & { alsoJudges?: readonly AnyRule[] },
+  spec: Omit<Probe, 'kind' | 'area' | 'run' | 'alsoJudges'> & { alsoJudges?: readonly AnyRule[] },
   request: (ctx: ProbeContext) => Promise<TokenParams>,
   judge: (answered: Answered, ctx: ProbeContext) => Finding[],
   bend?: RequestBend,
 ): Probe {
   const probe = {
     ...spec,
+    kind: 'http' as const,
     area: 'token-exchange' as const,
     alsoJudges: [...new Set([...perCall, ...(spec.alsoJudges ?? [])])].filter((rule) => !spec.rules.includes(rule)),
   };

@@ -30,6 +30,7 @@ import { tokenHardeningProbes } from './token-hardening';
 /** The exchange with a fresh code in the configured encoding: every rule of a successful token response. */
 const judgedByConfigured = [configuredEncodingAccepted, ...successResponseRules, ...tokenFieldRules, noEchoedCredentials, issuedTokenAccepted];
 const configuredExchangeProbe: Probe = {
+  kind: 'http',
   id: 'token-exchange/configured',
   area: 'token-exchange',
   title: "the configured encoding's token exchange issues a working token",
@@ -60,6 +61,7 @@ const configuredExchangeProbe: Probe = {
 
 /** The other encoding, tried with a fresh code for information: could the platform be switched? */
 const otherEncodingProbe: Probe = {
+  kind: 'http',
   id: 'token-exchange/other-encoding',
   area: 'token-exchange',
   title: 'the other encoding is tried, for information',
@@ -116,6 +118,7 @@ const missingGrantTypeProbe = refusalProbe(
  * request carries no credentials either, so a token for it is the same MUST failure.
  */
 const otherGrantsProbe: Probe = {
+  kind: 'http',
   id: 'token-exchange/other-grants',
   area: 'token-exchange',
   title: 'other grant types are refused, and none yields a token without client credentials',
@@ -152,6 +155,7 @@ const otherGrantsProbe: Probe = {
 };
 
 const codeReuseProbe: Probe = {
+  kind: 'http',
   id: 'token-exchange/code-reuse',
   area: 'token-exchange',
   title: 'a reused code is refused and its first token revoked',

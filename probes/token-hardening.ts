@@ -58,6 +58,7 @@ const unknownParamProbe = refusalProbe(
 
 /** "code" twice, in both orders, so a server that reads the first value and one that reads the last are both caught. */
 const duplicateParamProbe: Probe = {
+  kind: 'http',
   id: 'token-exchange/duplicate-param',
   area: 'token-exchange',
   title: 'a request with "code" twice yields no token',
@@ -114,6 +115,7 @@ async function playRound(ctx: ProbeContext, encoding: Encoding, code: string) {
  * the first round, the lost one and the first with a 5xx.
  */
 const concurrentRedemptionProbe: Probe = {
+  kind: 'http',
   id: 'token-exchange/concurrent-redemption',
   area: 'token-exchange',
   title: `one code sent ${raceSize} times at once yields at most one working token, over up to ${raceRounds.minted} rounds`,
@@ -180,6 +182,7 @@ const entropySamples = 2;
 
 /** Two fresh codes, the tokens they are exchanged for, and the worker's token: what RFC 6749 §10.10's guessing rules are judged on. */
 const unguessableProbe: Probe = {
+  kind: 'http',
   id: 'token-exchange/unguessable',
   area: 'token-exchange',
   title: 'codes and access tokens are too long and random to guess',

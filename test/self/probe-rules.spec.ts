@@ -3,7 +3,8 @@ import type { Finding } from '../../checks/finding';
 import { browserProbes, certificationProbes, runPlatformProbes, runProbes } from '../../probes/certification';
 import { dataApiProbes } from '../../probes/data-api';
 import { mockLinkProbes } from '../../probes/mock-link';
-import type { Probe, ProbeResult } from '../../probes/probe';
+import type { AnyProbe } from '../../probes/platform';
+import type { ProbeResult } from '../../probes/probe';
 import type { Fault } from '../../sandbox/reference-partner/faults';
 import type { Profile } from '../../shared/profile-schema';
 import { referenceProfile } from '../support/profiles';
@@ -21,7 +22,7 @@ const now = () => frozen;
 
 const sandbox = sandboxPerFile();
 
-function undeclared(probes: readonly Probe<never>[], results: readonly ProbeResult[]): string[] {
+function undeclared(probes: readonly AnyProbe[], results: readonly ProbeResult[]): string[] {
   return results.flatMap((result, index) => {
     const probe = probes[index]!;
     const declared = new Set([...probe.rules, ...(probe.alsoJudges ?? [])].map((rule) => rule.id));

@@ -2,22 +2,29 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Finding } from '../../checks/finding';
-import type { Probe } from '../../probes/probe';
+import type { AnyProbe } from '../../probes/platform';
 import { ProbeRuns, type Outcome } from '../../fixtures/probe-runs';
 import { Vault } from '../../shared/redaction/vault';
 import { tempDir } from '../support/temp';
 
 const token = 'tok-issued-to-a-probe-0123456789';
-const probe = (id: string) =>
-  ({ id, area: 'token-exchange', title: id, rules: [], codes: 0, run: () => Promise.reject(new Error('run through ProbeRuns')) }) as unknown as Probe<never>;
-const [a, b, c] = ['area/a', 'area/b', 'area/c'].map(probe) as [Probe<never>, Probe<never>, Probe<never>];
+const probe = (id: string): AnyProbe => ({
+  kind: 'http',
+  id,
+  area: 'token-exchange',
+  title: id,
+  rules: [],
+  codes: 0,
+  run: () => Promise.reject(new Error('run through ProbeRuns')),
+});
+const [a, b, c] = ['area/a', 'area/b', 'area/c'].map(probe) as [AnyProbe, AnyProbe, AnyProbe];
 const finding = (message: string): Finding => ({ rule: 'token-exchange/transport', outcome: 'passed', level: 'MUST', message }) as Finding;
 
 /** ProbeRuns over real folders, counting the runs of each probe; a probe named in `failing` throws. */
 function worker(leftDir: string, { failing = [] as string[] } = {}) {
   const ran: string[] = [];
   const vault = new Vault([], { dir: tempDir('vault-') });
-  const run = async (p: Probe<never>): Promise<Outcome> => {
+  const run = async (p: AnyProbe): Promise<Outcome> => {
     ran.push(p.id);
     await new Promise((resolve) => setTimeout(resolve, 20));
     if (failing.includes(p.id)) throw new Error(`${p.id} could not run with ${token}`);
