@@ -4,7 +4,9 @@
  * character as `\u00XX`, at any depth of escaping); HTML-escaped (`&quot;`, `&#47;`, `&#x2F;`); and in
  * base64 or base64url. It also finds long fragments: a run of at least half a secret (and at least 10
  * characters; 40% inside the matcher) is found, so a secret cut by a preview, split across two fields or with one character
- * escaped differently is found too; but not a fragment that also occurs in ordinary text of the run (DESIGN §5).
+ * escaped differently is found too; and once a text holds such a run of a secret, every other run of it as long
+ * as a seed (8 characters) in that text is found too: the rest of a secret split in two, however short its
+ * share. Never a fragment that also occurs in ordinary text of the run (DESIGN §5).
  *
  * How: text and secrets are both brought to one canonical form (each encoded character decoded to its
  * UTF-8 bytes, letters lower-cased, `+` read as a space), remembering where each canonical byte came
@@ -217,6 +219,8 @@ export class SecretMatcher {
     if (this.empty || text.length === 0) return [];
     const { units, start, end } = canonical(text);
     const hits: { from: number; to: number; owner: number }[] = [];
+    // Runs shorter than a fragment, kept in case a fragment of the same secret is found in this text too.
+    const shortRuns: { from: number; to: number; owner: number }[] = [];
     // Per form with a hit only: an array of every form, made for each of a report's thousands of short strings, cost more than the search.
     const covered = new Map<number, number>();
     if (units.length >= seedLength && this.forms.length > 0) {
@@ -238,8 +242,8 @@ export class SecretMatcher {
           const from = at - back;
           const to = at + ahead;
           covered.set(index, to);
-          if (to - from >= form.minRun && (to - from === form.units.length || !this.ordinaryFragment(index, offset - back, to - from)))
-            hits.push({ from: start[from]!, to: end[to - 1]!, owner: form.owner });
+          if (to - from < form.units.length && this.ordinaryFragment(index, offset - back, to - from)) continue;
+          (to - from >= form.minRun ? hits : shortRuns).push({ from: start[from]!, to: end[to - 1]!, owner: form.owner });
         }
       }
     }
@@ -250,6 +254,8 @@ export class SecretMatcher {
         hits.push({ from: start[at]!, to: end[at + needle.length - 1]!, owner: form.owner });
       }
     }
+    const found = new Set(hits.map((hit) => hit.owner));
+    hits.push(...shortRuns.filter((run) => found.has(run.owner)));
     hits.sort((a, b) => a.from - b.from || b.to - a.to);
     const merged: typeof hits = [];
     for (const hit of hits) {

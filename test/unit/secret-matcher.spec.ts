@@ -104,3 +104,19 @@ test('longestRunsIn finds, for each offset, the longest run from there that occu
     }),
   );
 });
+
+test('a client secret split unevenly across two JSON fields leaves no 8 characters of it, HTML-escaped or not; 8 characters alone are not evidence', () => {
+  const secret = 'Zq8+/x"Y\\=kP3mN7vR2tW9sL4hJ6bG1dF5cA0eQ';
+  const windows8 = (text: string) =>
+    Array.from({ length: secret.length - 7 }, (_, at) => secret.slice(at, at + 8)).filter((window) => text.toLowerCase().includes(window.toLowerCase()));
+  const html = (text: string) => text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+  for (const cut of [10, 13, 15, 25, 28]) {
+    const body = JSON.stringify({ error: 'invalid_client', a: secret.slice(0, cut), b: secret.slice(cut) });
+    for (const text of [body, html(body), html(JSON.stringify(body))]) {
+      const masked = redact(text, [{ value: secret }]);
+      expect(windows8(masked.replaceAll('\\', '').replaceAll('&quot;', '"').replaceAll('&amp;', '&')), masked).toEqual([]);
+    }
+  }
+  // The control: a run of 8 characters with no longer fragment of the secret beside it is left as it is.
+  expect(redact(`ref ${secret.slice(12, 20)} only`, [{ value: secret }])).toBe(`ref ${secret.slice(12, 20)} only`);
+});
