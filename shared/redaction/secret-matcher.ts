@@ -2,11 +2,10 @@
  * Finds secrets in text in any form a partner, a browser or a serializer may write them: any letter
  * case; percent-encoded once or twice; form-encoded (`+` for a space); JSON-escaped (`\"`, `\/`, any
  * character as `\u00XX`, at any depth of escaping); HTML-escaped (`&quot;`, `&#47;`, `&#x2F;`); and in
- * base64 or base64url. It also finds long fragments: a run of at least half a secret (and at least 10
- * characters; 40% inside the matcher) is found, so a secret cut by a preview, split across two fields or with one character
- * escaped differently is found too; and once a text holds such a run of a secret, every other run of it as long
- * as a seed (8 characters) in that text is found too: the rest of a secret split in two, however short its
- * share. Never a fragment that also occurs in ordinary text of the run (DESIGN §5).
+ * base64 or base64url. It also finds long fragments: 40% of a secret, at least 10 characters (a secret cut by a
+ * preview, split across two fields, one character escaped differently); and in a text holding one, every other
+ * run of that secret as long as a seed (8 characters): the smaller share of a secret split in two. Never a
+ * fragment that also occurs in ordinary text of the run (DESIGN §5).
  *
  * How: text and secrets are both brought to one canonical form (each encoded character decoded to its
  * UTF-8 bytes, letters lower-cased, `+` read as a space), remembering where each canonical byte came
