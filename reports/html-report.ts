@@ -1,6 +1,7 @@
 import { html, type Html } from '../shared/html';
 import type { Certification } from './certification';
 import { evidence, screenshots, type TestEvidence } from './html-evidence';
+import { failureGroups, moreLikeIt } from './failure-groups';
 import { areaSummary, platformConformance, rulesByArea } from './html-rules';
 import { baseStyle } from './style';
 
@@ -77,9 +78,9 @@ function fixFirst(cert: Certification): Html | undefined {
   if (causes.length === 0) return undefined;
   const blockedBy = (id: string) => cert.rules.filter((rule) => rule.blockedBy === id);
   return html`<section id="fix-first"><h2>What to fix first</h2><ol>${causes.map((rule) => {
-    const messages = [...new Set(cert.findings.filter((f) => f.rule === rule.id && f.outcome === 'failed').map((f) => f.message))];
+    const groups = failureGroups(cert.findings.filter((f) => f.rule === rule.id && f.outcome === 'failed'));
     const blocked = blockedBy(rule.id);
-    return html`<li data-rule="${rule.id}"><a href="#rule-${rule.id}"><code>${rule.id}</code></a> ${messages.slice(0, 3).map((message) => html`<div class="detail"><strong>${message}</strong></div>`)}${messages.length > 3 ? html`<div class="detail muted">and ${messages.length - 3} more like it</div>` : ''}
+    return html`<li data-rule="${rule.id}"><a href="#rule-${rule.id}"><code>${rule.id}</code></a> ${groups.slice(0, 3).map((group) => html`<div class="detail"><strong>${group.message}</strong>${moreLikeIt(group)}</div>`)}${groups.length > 3 ? html`<div class="detail muted">and ${groups.length - 3} other kinds of problem</div>` : ''}
 <div class="detail">The rule: ${rule.requirement}</div>
 ${blocked.length > 0 ? html`<details><summary>${blocked.length} rule${blocked.length === 1 ? '' : 's'} could not be judged until this is fixed</summary><ul>${blocked.map((b) => html`<li><code>${b.id}</code></li>`)}</ul></details>` : ''}</li>`;
   })}</ol></section>`;

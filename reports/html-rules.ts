@@ -3,6 +3,7 @@ import type { Owner } from '../checks/finding';
 import { html, type Html } from '../shared/html';
 import { bySeverity, type Certification, type RuleOutcome } from './certification';
 import { anchor } from './html-evidence';
+import { failureGroups, moreLikeIt } from './failure-groups';
 
 /** The rule tables of certification.html: the areas' counts, and every rule by area, the partner's and the platform's. */
 
@@ -53,7 +54,9 @@ function ruleRows(cert: Certification, rules: readonly Certification['rules'][nu
     const shown = detailed || rule.outcome === 'info' || rule.outcome === 'skipped' || rule.outcome === 'not-checked' ? findings : [];
     return html`<tr class="rule ${rule.outcome}" id="rule-${rule.id}" data-rule="${rule.id}" data-outcome="${rule.outcome}"><td>${outcomeCell(rule.outcome)}</td><td><code>${rule.id}</code>
 ${rule.blockedBy ? html`<div class="detail muted" data-blocked-by="${rule.blockedBy}">blocked by <a href="#rule-${rule.blockedBy}"><code>${rule.blockedBy}</code></a></div>` : ''}
-${[...new Set(shown.map((f) => f.message))].slice(0, 5).map((message) => html`<div class="detail">${detailed ? html`<strong>${message}</strong>` : message}</div>`)}
+${failureGroups(shown)
+  .slice(0, 5)
+  .map((group) => html`<div class="detail">${detailed ? html`<strong>${group.message}</strong>` : group.message}${moreLikeIt(group)}</div>`)}
 ${rule.outcome === 'passed' ? html`<div class="detail muted">${rule.requirement}</div>` : ''}
 ${detailed && elsewhere ? html`<div class="detail muted">Judged in ${elsewhere}'s tests, once for every partner on this platform: its report has the details.</div>` : ''}
 ${[...new Map(findings.flatMap((f) => (f.waiver ? [[f.waiver.waiver, f.waiver] as const] : []))).values()].map((w) => html`<div class="detail o-waived" data-waiver="${w.waiver}">${w.expired ? 'No longer waived: waiver' : 'Waived by waiver'} #${w.waiver} (${w.reason}; approved by ${w.approvedBy}, ${w.expired ? 'expired' : 'until'} ${w.expires})</div>`)}
