@@ -1,3 +1,5 @@
+import { SetupError } from '../shared/setup-error';
+
 /**
  * A typed client for the platform's read-only data API (spec §2.1, §2.2, §4.1), with the spec's
  * `get<Entities>` names and async iterators that walk every page. Partners can import it:
@@ -85,17 +87,9 @@ export function pageUrl(baseUrl: string, entity: Entity, { organizationId, ids, 
   return url.href;
 }
 
-/** A refusal from the data API: its status and, when the body says, its `code`. */
-export class DataApiError extends Error {
-  override name = 'DataApiError';
-  constructor(
-    readonly status: number,
-    readonly code: string | undefined,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/** A refusal from the data API: a set-up error `data-api`, with its status and, when the body says, its own code (`apiCode`). */
+const refused = (status: number, apiCode: string | undefined, message: string) =>
+  new SetupError('data-api', message, { status, ...(apiCode ? { apiCode } : {}) });
 
 export interface DataApiClientOptions {
   baseUrl: string;
@@ -114,11 +108,11 @@ export function dataApiClient({ baseUrl, token, timeoutMs = 10_000, fetch: send 
     try {
       body = JSON.parse(text);
     } catch {
-      throw new DataApiError(response.status, undefined, `GET ${url} answered ${response.status} with a body that is not JSON`);
+      throw refused(response.status, undefined, `GET ${url} answered ${response.status} with a body that is not JSON`);
     }
     if (!response.ok) {
       const { code, message } = (body ?? {}) as { code?: string; message?: string };
-      throw new DataApiError(response.status, code, `GET ${url} answered ${response.status}${code ? ` ${code}` : ''}: ${message ?? text.slice(0, 200)}`);
+      throw refused(response.status, code, `GET ${url} answered ${response.status}${code ? ` ${code}` : ''}: ${message ?? text.slice(0, 200)}`);
     }
     return body as Page<Entities[E]>;
   }
@@ -131,7 +125,7 @@ export function dataApiClient({ baseUrl, token, timeoutMs = 10_000, fetch: send 
       yield page;
       if (!page.hasMore) return;
       const next = page.next?.after;
-      if (!next || next === after) throw new DataApiError(200, undefined, `GET /v1/${entity} says hasMore but gives no new "next.after"; stopping`);
+      if (!next || next === after) throw refused(200, undefined, `GET /v1/${entity} says hasMore but gives no new "next.after"; stopping`);
       after = next;
     }
   }

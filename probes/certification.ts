@@ -1,5 +1,6 @@
 import type { Profile } from '../shared/profile-schema';
-import { CodeSourceError, mintedCodes } from './codes';
+import { mintedCodes } from './codes';
+import { SetupError } from '../shared/setup-error';
 import { profileClient } from '../client/http';
 import type { Browser } from '@playwright/test';
 import { signOnProbes } from './sign-on';
@@ -33,7 +34,7 @@ export function codesForRun(profile: Profile): number {
 /** A probe context outside Playwright (self-tests, the benchmark): codes come from "codes.mintUrl". */
 function standaloneContext(profile: Profile, now: () => Date = () => new Date()): ProbeContext {
   const { mintUrl } = profile.codes;
-  if (!mintUrl) throw new CodeSourceError('running probes outside Playwright needs a profile with "codes.mintUrl"');
+  if (!mintUrl) throw new SetupError('code-source', 'running probes outside Playwright needs a profile with "codes.mintUrl"');
   const http = profileClient(profile);
   const codes = mintedCodes(mintUrl, http);
   return { profile, http, codes, now, workerExchange: workerExchangeOnce(http, { profile, codes }) };

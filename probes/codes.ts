@@ -5,6 +5,7 @@ import type { Browser, Page } from '@playwright/test';
 import { bodyPreview, isObject, parseJson } from '../checks/evidence';
 import type { BrowserCodes, Profile } from '../shared/profile-schema';
 import type { HttpClient } from '../client/http';
+import { isSetupError, SetupError } from '../shared/setup-error';
 
 /** Hands out fresh one-time authorization codes. */
 export interface CodeSource {
@@ -12,13 +13,6 @@ export interface CodeSource {
   /** Where the partner's app sent the user with this code, whole (its other parameters too), when the source saw it. */
   addressOf?(code: string): string | undefined;
   close?(): Promise<void>;
-}
-
-/** The harness could not get a code: a set-up problem, reported as such rather than as a partner failure. */
-export class CodeSourceError extends Error {
-  override name = 'CodeSourceError';
-  /** What the browser showed when a "codes.browser" login went wrong. */
-  screenshot?: Buffer | undefined;
 }
 
 /**
@@ -57,7 +51,7 @@ export function mintedCodes(
       await new Promise((resolve) => setTimeout(resolve, mintRetryPauseMs));
       ({ response, failure } = await ask());
     }
-    const problem = (what: string) => new CodeSourceError(`"codes.mintUrl" ${what}; it should answer 200 with {"code": "…"}`);
+    const problem = (what: string) => new SetupError('code-source', `"codes.mintUrl" ${what}; it should answer 200 with {"code": "…"}`);
     if (failure) throw problem(`gave no usable answer, twice: ${failure.message}`);
     if (!response || response.status < 200 || response.status > 299) throw problem(`answered ${response?.status} ${bodyPreview(response?.body ?? '')}`);
     const json = parseJson(response.body);
@@ -99,7 +93,8 @@ export function staticCodes(codes: readonly string[], claimDir: string, needed: 
           if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         }
       }
-      throw new CodeSourceError(
+      throw new SetupError(
+        'code-source',
         `"codes.static" ran out: it holds ${codes.length} codes and this run needs ${needed}; ask the partner for ${needed} fresh codes`,
       );
     },
@@ -211,7 +206,8 @@ export function browserCodes(config: BrowserCodes, launch: () => Promise<Browser
             timer = setTimeout(() => {
               const where = current < steps.length ? `; it was at ${describeStep(steps[current]!, current, steps.length)}` : `; all ${steps.length} steps ran`;
               reject(
-                new CodeSourceError(
+                new SetupError(
+                  'code-source',
                   `"codes.browser": the app did not navigate to "authUrl" (${config.authUrl}) within ${config.timeoutMs} ms of the login steps${where}`,
                 ),
               );
@@ -219,7 +215,8 @@ export function browserCodes(config: BrowserCodes, launch: () => Promise<Browser
           });
           // The step that triggers the navigation we abort usually fails for it: after a capture, that is moot.
           const failedStep = login.catch((error: unknown) => {
-            throw new CodeSourceError(
+            throw new SetupError(
+              'code-source',
               `"codes.browser": ${describeStep(steps[current]!, current, steps.length)} failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
             );
           });
@@ -237,12 +234,11 @@ export function browserCodes(config: BrowserCodes, launch: () => Promise<Browser
             error === null
               ? ''
               : ` with "error": ${JSON.stringify(error)}${query.has('error_description') ? `, "error_description": ${JSON.stringify(query.get('error_description')!.slice(0, 200))}` : ''}`;
-          throw new CodeSourceError(`"codes.browser": the app navigated to ${authUrl.origin}${authUrl.pathname}${said} without a "code" parameter`);
+          throw new SetupError('code-source', `"codes.browser": the app navigated to ${authUrl.origin}${authUrl.pathname}${said} without a "code" parameter`);
         } catch (error) {
-          const failure =
-            error instanceof CodeSourceError
-              ? error
-              : new CodeSourceError(`"codes.browser": ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+          const failure = isSetupError(error, 'code-source')
+            ? error
+            : new SetupError('code-source', `"codes.browser": ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
           // What the login page showed when it went wrong, for the test to attach.
           failure.screenshot = await page?.screenshot().catch(() => undefined);
           throw failure;

@@ -6,7 +6,8 @@ import { isObject } from '../checks/evidence';
 import { blocked, evaluate, notChecked, skip, type Finding } from '../checks/finding';
 import { answer, type HttpClient } from '../client/http';
 import { resourceRequest } from '../client/requests';
-import { CodeSourceError, mintedCodes } from './codes';
+import { mintedCodes } from './codes';
+import { isSetupError } from '../shared/setup-error';
 import { exchangeCode } from './exchange';
 import { addressFor, codePathBlocker, storesTestDataSkipReason, type BrowserProbeContext } from './platform';
 import { browserProbe, frameOf, locate, screenTimeoutMs, type Session } from './browser-session';
@@ -81,7 +82,7 @@ async function throughPartnerHook(ctx: BrowserProbeContext, session: Session, ht
   const hook = mintedCodes(mintUrl, http, { received: (code) => ctx.learn?.([code]) });
   const hookCode = () => hook.next();
   const lists = await Promise.all([ctx.codes.next(), hookCode()].map(async (code) => listedFor(ctx, http, await code))).catch((error: unknown) => [
-    { problem: error instanceof CodeSourceError ? error.message.replace('"codes.mintUrl"', '"fundingSync.mintUrl"') : String(error) },
+    { problem: isSetupError(error, 'code-source') ? error.message.replace('"codes.mintUrl"', '"fundingSync.mintUrl"') : String(error) },
   ]);
   const [before, after] = lists;
   if (!before || !after || 'problem' in before || 'problem' in after)

@@ -12,6 +12,7 @@ import { platformKind } from '../shared/platform-kind';
 import { emulatorMockLink } from '../checks/mock-link';
 import type { Probe, ProbeContext } from './probe';
 import { liveAccountInfo, type LiveAccountInfo } from './resources';
+import { SetupError } from '../shared/setup-error';
 
 /** The platform a profile signs on through (its `platform` block), ready to drive, with its defaults decided. */
 /** Where the harness serves its own host page, in the browser, at a profile's host origin. */
@@ -76,11 +77,6 @@ export interface BrowserProbeContext extends PlatformContext {
 /** Where a code opens the platform: as the partner's app sent the user there (codes.browser), else by the profile's auth URL. */
 export const addressFor = (ctx: BrowserProbeContext, code: string) => ctx.codes.addressOf?.(code) ?? ctx.platform.codeUrl(code);
 
-/** Thrown when the platform cannot be set up: a set-up problem, not a finding about the partner. */
-export class PlatformError extends Error {
-  override name = 'PlatformError';
-}
-
 /** Why a probe that stores what a person would not type in the platform does not run against this one. */
 export const storesTestDataSkipReason = (profile: Profile, what: string): string | undefined =>
   profile.platform && !platformOf(profile.platform).storeTestData
@@ -123,7 +119,7 @@ export function platformOf({ authUrl: codeUrlTemplate, httpCredentials, ...platf
  * collectMissingAccountInfo, the host origin and the encoding.
  */
 export async function connectPlatform(profile: Profile, http: HttpClient): Promise<Platform> {
-  if (!profile.platform) throw new PlatformError(platformSkipReason(profile));
+  if (!profile.platform) throw new SetupError('platform', platformSkipReason(profile) ?? 'the profile has no "platform" block');
   const platform = platformOf(profile.platform);
   if (!platform.configure) return platform;
   const url = platform.emulatorPartnerUrl;
@@ -138,7 +134,7 @@ export async function connectPlatform(profile: Profile, http: HttpClient): Promi
   const answer = exchange.failure?.message ?? `${status} ${bodyPreview(exchange.response?.body ?? '', 200)}`;
   const hint =
     status === 404 || status === 405 ? '; a platform that is not the bundled emulator is configured in its own admin: set "platform.configure": false' : '';
-  throw new PlatformError(`"platform.url": the partner's configuration could not be sent to ${url} (${answer})${hint}`);
+  throw new SetupError('platform', `"platform.url": the partner's configuration could not be sent to ${url} (${answer})${hint}`);
 }
 
 /** Memoizes the live account information, read with the worker's token. */

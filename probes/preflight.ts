@@ -5,7 +5,8 @@ import { connectError } from '../client/tls';
 import { resourceRequest } from '../client/requests';
 import { bodyPreview } from '../checks/evidence';
 import type { Profile } from '../shared/profile-schema';
-import { CodeSourceError, mintedCodes } from './codes';
+import { mintedCodes } from './codes';
+import { isSetupError } from '../shared/setup-error';
 
 /**
  * What a run needs before its first test, checked in a few seconds: every URL of the profile resolves and
@@ -81,7 +82,7 @@ async function mintsACode(profile: Profile): Promise<string | undefined> {
     await mintedCodes(mintUrl, client(profile)).next();
     return undefined;
   } catch (error) {
-    return error instanceof CodeSourceError
+    return isSetupError(error, 'code-source')
       ? `${error.message}; check "codes.mintUrl" and that the partner's test hook is deployed`
       : `"codes.mintUrl": ${String(error)}`;
   }

@@ -4,7 +4,8 @@ import { expect, test } from '@playwright/test';
 import { chromiumLaunchOptions } from '../../fixtures/browser';
 import { notPassing } from '../../checks/finding';
 import type { BrowserCodes } from '../../shared/profile-schema';
-import { browserCodes, CodeSourceError } from '../../probes/codes';
+import { browserCodes } from '../../probes/codes';
+import { isSetupError, type SetupError } from '../../shared/setup-error';
 import { httpClient } from '../../client/http';
 import { tokenExchangeProbes } from '../../probes/token-exchange';
 import { workerExchangeOnce } from '../../probes/exchange';
@@ -136,7 +137,7 @@ test('a login that never reaches the auth URL is a clear set-up error', async ({
       () => undefined,
       (thrown: unknown) => thrown,
     );
-    expect(error).toBeInstanceOf(CodeSourceError);
+    expect(isSetupError(error, 'code-source')).toBe(true);
     expect((error as Error).message).toMatch(
       /^"codes\.browser": the app did not navigate to "authUrl" \(\S+\) within 2000 ms of the login steps; (all 4 steps ran|it was at step \d of 4 \(.*\))$/,
     );
@@ -158,8 +159,8 @@ test('a step that fails names the step, never its value, and keeps a screenshot 
       () => undefined,
       (thrown: unknown) => thrown,
     );
-    expect(error).toBeInstanceOf(CodeSourceError);
-    const { message, screenshot } = error as CodeSourceError;
+    expect(isSetupError(error, 'code-source')).toBe(true);
+    const { message, screenshot } = error as SetupError;
     // Whichever comes first, the step's own timeout or the login's, the message names the step.
     expect(message).toMatch(
       /^"codes\.browser": (step 3 of 3 \(\{"fill": "#no-such-field"\}\) failed: page\.fill: Timeout 5000ms exceeded|the app did not navigate .* it was at step 3 of 3 \(\{"fill": "#no-such-field"\}\))/,

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import nock from 'nock';
-import { CodeSourceError, limited, mintedCodes, staticCodes } from '../../probes/codes';
+import { limited, mintedCodes, staticCodes } from '../../probes/codes';
+import { SetupError } from '../../shared/setup-error';
 import { httpClient } from '../../client/http';
 import { tempDir } from '../support/temp';
 
@@ -12,7 +13,7 @@ test('static codes: each code is handed out once across sources sharing a claim 
   const handed = await Promise.all([1, 2, 3, 4, 5].map((i) => (i % 2 ? one : two).next()));
   expect(handed.sort()).toEqual(codes);
   await expect(two.next()).rejects.toThrow(
-    new CodeSourceError('"codes.static" ran out: it holds 5 codes and this run needs 7; ask the partner for 7 fresh codes'),
+    new SetupError('code-source', '"codes.static" ran out: it holds 5 codes and this run needs 7; ask the partner for 7 fresh codes'),
   );
 });
 

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { dataApiClient, DataApiError, pageUrl } from '../../client/data-api';
+import { dataApiClient, pageUrl } from '../../client/data-api';
+import { isSetupError } from '../../shared/setup-error';
 import { platformSandbox } from '../../sandbox/platform/server';
 import { startPlatform } from '../support/sandbox';
 
@@ -47,12 +48,15 @@ test("the client walks every page of an organization's bills: no duplicates, in 
   }
 });
 
-test('refusals come back as DataApiError with the status and code', async () => {
-  await expect(client().getBills()).rejects.toBeInstanceOf(DataApiError);
-  await expect(client().getBills()).rejects.toMatchObject({ status: 400, code: 'MISSING_FILTER' });
+test('refusals come back as set-up errors "data-api" with the status and the API\'s code', async () => {
+  const refusal: unknown = await client()
+    .getBills()
+    .catch((error: unknown) => error);
+  expect(isSetupError(refusal, 'data-api')).toBe(true);
+  await expect(client().getBills()).rejects.toMatchObject({ code: 'data-api', params: { status: 400, apiCode: 'MISSING_FILTER' } });
   await expect(dataApiClient({ baseUrl: platform.origin, token: 'wrong' }).getOrganizations()).rejects.toMatchObject({
-    status: 401,
-    code: 'INVALID_AUTHENTICATION_TOKEN',
+    code: 'data-api',
+    params: { status: 401, apiCode: 'INVALID_AUTHENTICATION_TOKEN' },
   });
 });
 
