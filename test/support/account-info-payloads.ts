@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import * as accountAddress from '../../checks/account-info-address';
 import * as accountCompany from '../../checks/account-info-company';
 import * as accountUser from '../../checks/account-info-user';
@@ -30,10 +30,16 @@ export const payloadWith = (path: string, value: unknown) => edited({ [path]: va
 
 export const outcomeOf = (rule: PayloadRule, payload: Payload, context = ctx): Outcome[] => evaluate(rule, payload, context).map((f) => f.outcome);
 
-/** [value, outcome] pairs for one rule, on the field the rule reports on. */
-export function cases(rule: PayloadRule, table: [unknown, Outcome][]) {
+/**
+ * [value, outcome] pairs for one rule, on the field the rule reports on: a test's title and body, which the spec
+ * file hands to `test()` itself (`test(...cases(rule, table))`), so that the test's location is the spec's.
+ */
+export function cases(rule: PayloadRule, table: [unknown, Outcome][]): [string, () => void] {
   const label = (value: unknown) => (value === omit ? '(absent)' : (JSON.stringify(value) ?? '').replace(/^(.{12}).{4,}(.)$/, '$1…$2'));
-  test(`${rule.id}: ${table.map(([value, outcome]) => `${label(value)} → ${outcome}`).join(', ')}`, () => {
-    for (const [value, outcome] of table) expect(outcomeOf(rule, payloadWith(rule.field, value)), JSON.stringify(value)).toEqual([outcome]);
-  });
+  return [
+    `${rule.id}: ${table.map(([value, outcome]) => `${label(value)} → ${outcome}`).join(', ')}`,
+    () => {
+      for (const [value, outcome] of table) expect(outcomeOf(rule, payloadWith(rule.field, value)), JSON.stringify(value)).toEqual([outcome]);
+    },
+  ];
 }

@@ -5,41 +5,55 @@ import { account, cases, ctx, outcomeOf, payloadWith } from '../support/account-
 
 test.describe('Address object, for both addresses', () => {
   for (const address of [account.address, account.legalAddress]) {
-    cases(address.line1.length, [
-      ['1 A St', 'passed'],
-      ['', 'failed'],
-    ]);
-    cases(address.line1.poBox, [
-      ['12 Main Street', 'passed'],
-      ['PO Box 12', 'failed'],
-    ]);
-    cases(address.line1.houseNumber, [
-      ['12 Main Street', 'passed'],
-      ['Main Street', 'warning'],
-    ]);
-    cases(address.city.length, [
-      ['X', 'passed'],
-      ['', 'failed'],
-    ]);
-    cases(address.state.code, [
-      ['IL', 'passed'],
-      ['DC', 'passed'],
-      ['PR', 'passed'],
-      ['UM', 'passed'],
-      ['il', 'failed'],
-      ['US-IL', 'failed'],
-      ['Illinois', 'failed'],
-      ['ON', 'failed'],
-    ]);
-    cases(address.postalcode.length, [
-      ['62701', 'passed'],
-      ['6270', 'failed'],
-      ['62701-1234', 'passed'],
-    ]);
-    cases(address.postalcode.pattern, [
-      ['62701 1234', 'passed'],
-      ['K1A 0B1', 'failed'],
-    ]);
+    test(
+      ...cases(address.line1.length, [
+        ['1 A St', 'passed'],
+        ['', 'failed'],
+      ]),
+    );
+    test(
+      ...cases(address.line1.poBox, [
+        ['12 Main Street', 'passed'],
+        ['PO Box 12', 'failed'],
+      ]),
+    );
+    test(
+      ...cases(address.line1.houseNumber, [
+        ['12 Main Street', 'passed'],
+        ['Main Street', 'warning'],
+      ]),
+    );
+    test(
+      ...cases(address.city.length, [
+        ['X', 'passed'],
+        ['', 'failed'],
+      ]),
+    );
+    test(
+      ...cases(address.state.code, [
+        ['IL', 'passed'],
+        ['DC', 'passed'],
+        ['PR', 'passed'],
+        ['UM', 'passed'],
+        ['il', 'failed'],
+        ['US-IL', 'failed'],
+        ['Illinois', 'failed'],
+        ['ON', 'failed'],
+      ]),
+    );
+    test(
+      ...cases(address.postalcode.length, [
+        ['62701', 'passed'],
+        ['6270', 'failed'],
+        ['62701-1234', 'passed'],
+      ]),
+    );
+    test(
+      ...cases(address.postalcode.pattern, [
+        ['62701 1234', 'passed'],
+        ['K1A 0B1', 'failed'],
+      ]),
+    );
   }
   test('either spelling of the postal code is accepted and named; two different values fail', () => {
     const both = payloadWith('company.address.postalcode', '62704');

@@ -3,59 +3,75 @@ import { evaluate } from '../../checks/finding';
 import { account, cases, ctx, edited, omit, outcomeOf, payloadWith } from '../support/account-info-payloads';
 
 test.describe('company', () => {
-  cases(account.companyName.length, [
-    ['ACE', 'passed'],
-    ['AE', 'failed'],
-  ]);
-  cases(account.companyName.alphanumerics, [
-    ['A1 & Co', 'passed'],
-    ['A & .', 'failed'],
-    ['&&&', 'failed'],
-  ]);
-  cases(account.businessType.enum, [
-    ['sole-proprietorship', 'passed'],
-    ['ngo', 'passed'],
-    ['LLC', 'failed'],
-    ['limited', 'failed'],
-  ]);
-  cases(account.taxType.enum, [
-    ['EIN', 'passed'],
-    ['ein', 'failed'],
-    ['TIN', 'failed'],
-  ]);
-  cases(account.taxId.digits, [
-    ['123456789', 'passed'],
-    ['12-3456789', 'passed'],
-    ['12-345678', 'failed'],
-    ['12 3456789', 'failed'],
-    ['1234567890', 'passed'],
-  ]);
-  cases(account.naicsCode.type, [
-    [541511, 'passed'],
-    ['541511', 'failed'],
-  ]);
-  cases(account.naicsCode.code, [
-    [10, 'passed'],
-    [9, 'failed'],
-    [99, 'passed'],
-    [100, 'failed'],
-    [999, 'failed'],
-    [1000, 'passed'],
-    [9999, 'passed'],
-    [10000, 'failed'],
-    [99999, 'failed'],
-    [100000, 'passed'],
-    [999999, 'passed'],
-    [1000000, 'failed'],
-    [5415.5, 'failed'],
-  ]);
-  cases(account.naicsCode.sector, [
-    [541511, 'passed'],
-    [31, 'passed'],
-    [92, 'passed'],
-    [991234, 'warning'],
-    [10, 'warning'],
-  ]);
+  test(
+    ...cases(account.companyName.length, [
+      ['ACE', 'passed'],
+      ['AE', 'failed'],
+    ]),
+  );
+  test(
+    ...cases(account.companyName.alphanumerics, [
+      ['A1 & Co', 'passed'],
+      ['A & .', 'failed'],
+      ['&&&', 'failed'],
+    ]),
+  );
+  test(
+    ...cases(account.businessType.enum, [
+      ['sole-proprietorship', 'passed'],
+      ['ngo', 'passed'],
+      ['LLC', 'failed'],
+      ['limited', 'failed'],
+    ]),
+  );
+  test(
+    ...cases(account.taxType.enum, [
+      ['EIN', 'passed'],
+      ['ein', 'failed'],
+      ['TIN', 'failed'],
+    ]),
+  );
+  test(
+    ...cases(account.taxId.digits, [
+      ['123456789', 'passed'],
+      ['12-3456789', 'passed'],
+      ['12-345678', 'failed'],
+      ['12 3456789', 'failed'],
+      ['1234567890', 'passed'],
+    ]),
+  );
+  test(
+    ...cases(account.naicsCode.type, [
+      [541511, 'passed'],
+      ['541511', 'failed'],
+    ]),
+  );
+  test(
+    ...cases(account.naicsCode.code, [
+      [10, 'passed'],
+      [9, 'failed'],
+      [99, 'passed'],
+      [100, 'failed'],
+      [999, 'failed'],
+      [1000, 'passed'],
+      [9999, 'passed'],
+      [10000, 'failed'],
+      [99999, 'failed'],
+      [100000, 'passed'],
+      [999999, 'passed'],
+      [1000000, 'failed'],
+      [5415.5, 'failed'],
+    ]),
+  );
+  test(
+    ...cases(account.naicsCode.sector, [
+      [541511, 'passed'],
+      [31, 'passed'],
+      [92, 'passed'],
+      [991234, 'warning'],
+      [10, 'warning'],
+    ]),
+  );
 
   const taxed = (type: string, identifier: string, businessType = 'sole-proprietorship') =>
     edited({ 'company.businessType': businessType, 'company.taxInfo': { type, identifier } });

@@ -34,54 +34,70 @@ test.describe('markers decide the outcome of a missing field', () => {
 });
 
 test.describe('user', () => {
-  cases(account.userId.type, [
-    ['u-1', 'passed'],
-    [1001, 'failed'],
-  ]);
-  cases(account.userId.nonEmpty, [
-    ['u', 'passed'],
-    ['', 'failed'],
-  ]);
-  cases(account.email.format, [
-    ['a@example.com', 'passed'],
-    ['o.brien@example.co.uk', 'passed'],
-    ['a@', 'failed'],
-    ['a b@example.com', 'failed'],
-    ['example.com', 'failed'],
-  ]);
+  test(
+    ...cases(account.userId.type, [
+      ['u-1', 'passed'],
+      [1001, 'failed'],
+    ]),
+  );
+  test(
+    ...cases(account.userId.nonEmpty, [
+      ['u', 'passed'],
+      ['', 'failed'],
+    ]),
+  );
+  test(
+    ...cases(account.email.format, [
+      ['a@example.com', 'passed'],
+      ['o.brien@example.co.uk', 'passed'],
+      ['a@', 'failed'],
+      ['a b@example.com', 'failed'],
+      ['example.com', 'failed'],
+    ]),
+  );
   for (const name of [account.firstName, account.lastName]) {
-    cases(name.length, [
-      ['Al', 'passed'],
-      ['A', 'failed'],
-      ['L'.repeat(100), 'passed'],
-      ['L'.repeat(101), 'failed'],
-    ]);
-    cases(name.pattern, [
-      ['Mary-Jane', 'passed'],
-      ['St. John, Jr.', 'passed'],
-      ["O'Brien", 'failed'],
-      ['José', 'failed'],
-      ['Ada2', 'failed'],
-    ]);
+    test(
+      ...cases(name.length, [
+        ['Al', 'passed'],
+        ['A', 'failed'],
+        ['L'.repeat(100), 'passed'],
+        ['L'.repeat(101), 'failed'],
+      ]),
+    );
+    test(
+      ...cases(name.pattern, [
+        ['Mary-Jane', 'passed'],
+        ['St. John, Jr.', 'passed'],
+        ["O'Brien", 'failed'],
+        ['José', 'failed'],
+        ['Ada2', 'failed'],
+      ]),
+    );
   }
-  cases(account.phone.characters, [
-    ['212-555-0142', 'passed'],
-    ['+1(212)555.0142', 'passed'],
-    ['212 555 0142', 'failed'],
-    ['212-555-0142 x1', 'failed'],
-  ]);
-  cases(account.phone.digits, [
-    ['212-555-014', 'passed'],
-    ['21255501', 'failed'],
-    ['2125-5501', 'failed'],
-  ]);
-  cases(account.phone.usNumber, [
-    ['212-555-0142', 'passed'],
-    ['787-555-0101', 'passed'],
-    ['123-456-7890', 'failed'],
-    ['+44-20-7946-0958', 'failed'],
-    ['+1-416-555-0199', 'failed'],
-  ]);
+  test(
+    ...cases(account.phone.characters, [
+      ['212-555-0142', 'passed'],
+      ['+1(212)555.0142', 'passed'],
+      ['212 555 0142', 'failed'],
+      ['212-555-0142 x1', 'failed'],
+    ]),
+  );
+  test(
+    ...cases(account.phone.digits, [
+      ['212-555-014', 'passed'],
+      ['21255501', 'failed'],
+      ['2125-5501', 'failed'],
+    ]),
+  );
+  test(
+    ...cases(account.phone.usNumber, [
+      ['212-555-0142', 'passed'],
+      ['787-555-0101', 'passed'],
+      ['123-456-7890', 'failed'],
+      ['+44-20-7946-0958', 'failed'],
+      ['+1-416-555-0199', 'failed'],
+    ]),
+  );
   test('a phone with a space is judged by its digits too, so both its problems show in one run; one too short is said so', () => {
     const judged = (phone: string) =>
       evaluateAll([account.phone.characters, account.phone.usNumber], payloadWith('user.phone', phone), ctx).map(
@@ -95,18 +111,22 @@ test.describe('user', () => {
       message: '"user.phone" has fewer than 9 digits, which its digits rule names; a number is judged once it has them',
     });
   });
-  cases(account.dateOfBirth.format, [
-    ['1985-12-10', 'passed'],
-    ['1985-12-10T00:00:00Z', 'failed'],
-    ['12/10/1985', 'failed'],
-    ['1985-1-10', 'failed'],
-  ]);
-  cases(account.dateOfBirth.calendarDate, [
-    ['2000-02-29', 'passed'],
-    ['1900-02-29', 'failed'],
-    ['1985-02-30', 'failed'],
-    ['1985-13-01', 'failed'],
-  ]);
+  test(
+    ...cases(account.dateOfBirth.format, [
+      ['1985-12-10', 'passed'],
+      ['1985-12-10T00:00:00Z', 'failed'],
+      ['12/10/1985', 'failed'],
+      ['1985-1-10', 'failed'],
+    ]),
+  );
+  test(
+    ...cases(account.dateOfBirth.calendarDate, [
+      ['2000-02-29', 'passed'],
+      ['1900-02-29', 'failed'],
+      ['1985-02-30', 'failed'],
+      ['1985-13-01', 'failed'],
+    ]),
+  );
 });
 
 test.describe('age on the run date (UTC)', () => {
