@@ -31,12 +31,13 @@ export interface Refused {
 function servedIssues(what: string, response: JsonResponse, served: 'empty' | number): Issue[] {
   const envelope = response.status === 200 ? envelopeOf(response) : undefined;
   const expected = served === 'empty' ? 'an empty last page' : `a page of at most ${served} items`;
-  if (!envelope) return [{ message: `a request ${what} was answered ${response.status}; the profile says this API serves ${expected}` }];
+  if (!envelope) return [{ code: 'status', message: `a request ${what} was answered ${response.status}; the profile says this API serves ${expected}` }];
   const fits = served === 'empty' ? envelope.items.length === 0 && envelope.hasMore === false : envelope.items.length <= served;
   return fits
     ? []
     : [
         {
+          code: 'served',
           message: `a request ${what} was served ${envelope.items.length} items${envelope.hasMore ? ', with more to come' : ''}; the profile says this API serves ${expected}`,
         },
       ];
@@ -63,7 +64,7 @@ const refusal = (
         // The status only: the body of a refusal is the platform's own (spec §7.4 "not shown").
         return wanted.includes(response.status)
           ? []
-          : [{ message: `a request ${what} was answered ${response.status}; refuse it with ${wanted.join(' or ')}` }];
+          : [{ code: 'not-refused', message: `a request ${what} was answered ${response.status}; refuse it with ${wanted.join(' or ')}` }];
       }),
     grading,
     emulatorChoice,

@@ -20,12 +20,13 @@ export const envelopeShape = rule<Walk>(
   (walk) => {
     for (const { query, response } of walk.pages) {
       const envelope = envelopeOf(response);
-      if (response.status !== 200) return [{ message: `the page "${query}" answered ${response.status}; answer 200` }];
-      if (!envelope) return [{ message: `the page "${query}" has no "items" array; answer {"items": [...], "hasMore": …, "next": {"after": …}}` }];
+      if (response.status !== 200) return [{ code: 'status', message: `the page "${query}" answered ${response.status}; answer 200` }];
+      if (!envelope)
+        return [{ code: 'no-items', message: `the page "${query}" has no "items" array; answer {"items": [...], "hasMore": …, "next": {"after": …}}` }];
       if (typeof envelope.hasMore !== 'boolean')
-        return [{ field: 'hasMore', message: `"hasMore" is ${jsonType(envelope.hasMore)} on the page "${query}"; send true or false` }];
+        return [{ code: 'type', field: 'hasMore', message: `"hasMore" is ${jsonType(envelope.hasMore)} on the page "${query}"; send true or false` }];
       if (envelope.items.length > 0 && typeof nextAfter(envelope) !== 'string')
-        return [{ field: 'next.after', message: `"next.after" is missing on the page "${query}"; send the id of its last item` }];
+        return [{ code: 'missing', field: 'next.after', message: `"next.after" is missing on the page "${query}"; send the id of its last item` }];
     }
     return [];
   },
@@ -35,7 +36,9 @@ export const noDuplicates = rule<Walk>('walk/no-duplicates', 'spec §2.2', 'item
   const seen = new Set<string>();
   const twice = new Set<string>();
   for (const id of idsOfWalk(walk)) (seen.has(id) ? twice : seen).add(id);
-  return twice.size === 0 ? [] : [{ message: `${twice.size} items came twice (first "${[...twice][0]}"); start the next page right after "after"` }];
+  return twice.size === 0
+    ? []
+    : [{ code: 'duplicates', message: `${twice.size} items came twice (first "${[...twice][0]}"); start the next page right after "after"` }];
 });
 
 export const walksAgree = rule<{ walk: Walk; other: Walk }>(
@@ -51,6 +54,7 @@ export const walksAgree = rule<{ walk: Walk; other: Walk }>(
     const label = (w: Walk) => (w.limit === undefined ? 'the default limit' : `limit ${w.limit}`);
     return [
       {
+        code: 'differs',
         message: `${onlyA.length + onlyB.length} items were served to only one walk (${label(walk)}: ${a.size} items, ${label(other)}: ${b.size}; e.g. "${onlyA[0] ?? onlyB[0]}"); the page after "after" must start right after that item`,
       },
     ];
@@ -63,22 +67,29 @@ export const cursorIsLastId = rule<Walk>('walk/cursor', 'spec §2.2', 'next.afte
     const last = envelope && idOf(envelope.items.at(-1));
     if (!envelope || last === undefined || nextAfter(envelope) === last) continue;
     return [
-      { message: `"next.after" is ${JSON.stringify(nextAfter(envelope))} on the page "${query}", whose last item is "${last}"; send the last item's id` },
+      {
+        code: 'cursor',
+        message: `"next.after" is ${JSON.stringify(nextAfter(envelope))} on the page "${query}", whose last item is "${last}"; send the last item's id`,
+      },
     ];
   }
   return [];
 });
 
 export const lastPageEnds = rule<Walk>('walk/last-page', 'spec §2.2', 'hasMore', 'the last page says "hasMore": false', (walk) => {
-  if (walk.cutShort) return [{ message: `the walk never reached a page with "hasMore": false: ${walk.cutShort}` }];
+  if (walk.cutShort) return [{ code: 'never-ended', message: `the walk never reached a page with "hasMore": false: ${walk.cutShort}` }];
   const last = walk.pages.at(-1);
   const envelope = last && envelopeOf(last.response);
-  return envelope?.hasMore === false ? [] : [{ message: `the last page "${last?.query}" says "hasMore": ${JSON.stringify(envelope?.hasMore)}; send false` }];
+  return envelope?.hasMore === false
+    ? []
+    : [{ code: 'has-more', message: `the last page "${last?.query}" says "hasMore": ${JSON.stringify(envelope?.hasMore)}; send false` }];
 });
 
 export const limitRespected = rule<Walk>('walk/limit', 'spec §2.2', 'limit', 'no page holds more items than "limit"', (walk) => {
   const over = walk.pages.find(({ response }) => walk.limit !== undefined && (envelopeOf(response)?.items.length ?? 0) > walk.limit);
-  return over ? [{ message: `the page "${over.query}" holds ${envelopeOf(over.response)!.items.length} items for "limit" ${walk.limit}` }] : [];
+  return over
+    ? [{ code: 'over-limit', message: `the page "${over.query}" holds ${envelopeOf(over.response)!.items.length} items for "limit" ${walk.limit}` }]
+    : [];
 });
 
 export const defaultLimit = rule<Walk>(
@@ -92,7 +103,12 @@ export const defaultLimit = rule<Walk>(
     const size = first.items.length;
     return size >= defaultLimitRange.min && size <= defaultLimitRange.max
       ? []
-      : [{ message: `the first page without "limit" holds ${size} items; default to ${defaultLimitRange.min}–${defaultLimitRange.max}` }];
+      : [
+          {
+            code: 'default-limit',
+            message: `the first page without "limit" holds ${size} items; default to ${defaultLimitRange.min}–${defaultLimitRange.max}`,
+          },
+        ];
   },
   { must: { spec: 'spec §4.1 and §8: the default page size is 20 to 50' } },
 );
@@ -109,6 +125,7 @@ export const organizationFilter = rule<{ walk: Walk; organizationId: string; fie
       ? []
       : [
           {
+            code: 'foreign-items',
             message: `${foreign.length} of ${items.length} items belong to another organization by their "${field}" (e.g. ${JSON.stringify(isObject(foreign[0]) ? foreign[0][field] : null)}); apply "organizationId"`,
           },
         ];
@@ -128,7 +145,12 @@ export const idsFilter = rule<{ requested: readonly string[]; answers: readonly 
       const same = served.length === requested.length && requested.every((id) => served.includes(id));
       return response.status === 200 && same
         ? []
-        : [{ message: `"ids" as ${encoding} answered ${response.status} with ${JSON.stringify(served)}; expected exactly ${JSON.stringify(requested)}` }];
+        : [
+            {
+              code: 'ids',
+              message: `"ids" as ${encoding} answered ${response.status} with ${JSON.stringify(served)}; expected exactly ${JSON.stringify(requested)}`,
+            },
+          ];
     }),
   openChoice('the encoding of several "ids" (spec §4.1 rule 2)'),
   { field: 'dataApi.idsEncodings', what: 'the encoding of several "ids"' },

@@ -51,11 +51,12 @@ export interface Blocker {
 export type IssueParams = Readonly<Record<string, string | number | boolean>>;
 
 /**
- * A problem (or, for INFO rules, a note) that a rule found in its input. The field, transport, response,
- * refusal and resource rules give it a `code` and its `params`; the browser and data-API rules, the message alone.
+ * A problem (or, for INFO rules, a note) that a rule found in its input, with its `code`: the kind of problem,
+ * stable within the rule (`missing`, `pattern`, `screen`), which the report groups failures by; and the values its
+ * message quotes as `params`, where a reader may want them as data.
  */
 export interface Issue {
-  code?: string;
+  code: string;
   field?: string;
   params?: IssueParams;
   message: string;
@@ -142,14 +143,14 @@ export function evaluateAll<I, C>(rules: readonly Rule<I, C>[], input: I, ctx: C
       issues = rule.check(input, ctx);
     } catch (error) {
       // A rule that throws is a harness bug; it must still show up, never abort the other rules.
-      issues = [{ message: `rule crashed (${String(error)}); please report this harness bug`, outcome: 'failed' }];
+      issues = [{ code: 'rule-crashed', message: `rule crashed (${String(error)}); please report this harness bug`, outcome: 'failed' }];
     }
     if (issues.length === 0) findings.push(finding(rule, 'passed', rule.requirement));
     for (const issue of issues.slice(0, issuesPerRule)) {
       const { code, params } = issue;
       findings.push({
         ...finding(rule, issue.outcome ?? outcomeOfLevel[rule.level], issue.message, issue.field ?? rule.field),
-        ...(code !== undefined ? { code } : {}),
+        code,
         ...(params ? { params } : {}),
       });
     }

@@ -17,7 +17,9 @@ function tamperedLinkRejected(name: string, what: string, clause: ClauseId = 'RF
     impact: "a forged or stale link signs someone in as the partner's user",
     must: { othersIn: "a forged or stale link signs someone in as the partner's user" },
     check: (visit) =>
-      visit.screen === 'error' && received(visit, 'ready').length === 0 ? [] : [{ message: `a link ${what} showed ${screenNames[visit.screen]}; reject it` }],
+      visit.screen === 'error' && received(visit, 'ready').length === 0
+        ? []
+        : [{ code: 'screen', message: `a link ${what} showed ${screenNames[visit.screen]}; reject it` }],
   };
 }
 
@@ -57,6 +59,7 @@ export const landingReferrerPolicy: Rule<Landing> = {
     tokenResponses
       .filter(({ referrerPolicy }) => !/(^|,)\s*no-referrer\s*$/i.test(referrerPolicy ?? ''))
       .map(({ referrerPolicy }) => ({
+        code: 'referrer-policy',
         message: `"referrer-policy" is ${JSON.stringify(referrerPolicy ?? '(missing)')} on the response whose address carries the token; send "no-referrer" there`,
       })),
 };
@@ -80,7 +83,12 @@ export const landingFrameAncestors: Rule<Landing> = {
     const wildcard = sources.find((source) => source.includes('*') || /^[a-z][a-z0-9+.-]*:$/i.test(source));
     if (sources.includes(hostOrigin) && !wildcard) return [];
     const fix = wildcard ? `name the host origins instead of ${JSON.stringify(wildcard)}` : `add ${hostOrigin}`;
-    return [{ message: `frame-ancestors is ${directive ? JSON.stringify(sources.join(' ')) : 'missing'}; ${fix}: "frame-ancestors ${hostOrigin}"` }];
+    return [
+      {
+        code: 'frame-ancestors',
+        message: `frame-ancestors is ${directive ? JSON.stringify(sources.join(' ')) : 'missing'}; ${fix}: "frame-ancestors ${hostOrigin}"`,
+      },
+    ];
   },
 };
 
@@ -119,6 +127,7 @@ export const landingCookies: Rule<Landing> = {
       return why
         ? [
             {
+              code: 'samesite',
               message: `the cookie "${line.split('=')[0]}" is set with "${line
                 .split(';')
                 .slice(1)

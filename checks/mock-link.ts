@@ -59,11 +59,14 @@ export const linkCreated: Rule<JsonResponse> = {
     // The spec gives the body, not the status (spec §4.3): any success that carries the link is one.
     if (response.status < 200 || response.status > 299)
       return [
-        { message: `a valid request was answered ${response.status} (${response.body.slice(0, 120)}); answer with a success (200 or 201) and {"link": …}` },
+        {
+          code: 'status',
+          message: `a valid request was answered ${response.status} (${response.body.slice(0, 120)}); answer with a success (200 or 201) and {"link": …}`,
+        },
       ];
     const { link, token } = issuedLink(response);
-    if (!link) return [{ message: '"link" is not an absolute URL string; answer {"link": "https://…?token=<JWT>"}' }];
-    if (!token) return [{ message: `"link" has no "token" query parameter; put the JWT there` }];
+    if (!link) return [{ code: 'no-link', message: '"link" is not an absolute URL string; answer {"link": "https://…?token=<JWT>"}' }];
+    if (!token) return [{ code: 'no-token', message: `"link" has no "token" query parameter; put the JWT there` }];
     return [];
   },
 };
@@ -81,10 +84,11 @@ export const linkAlgorithm: Rule<Shaped> = {
   emulatorChoice: { field: 'platform.mockLink.algorithms', what: 'the algorithm the link is signed with' },
   check: ({ header, shape = emulatorMockLink, signature }) => {
     if (typeof header?.alg !== 'string' || header.alg.toLowerCase() === 'none' || !shape.algorithms.includes(header.alg))
-      return [{ message: `the JWT's "alg" is ${JSON.stringify(header?.alg ?? '(no JWT)')}; sign with ${shape.algorithms.join(' or ')}` }];
+      return [{ code: 'alg', message: `the JWT's "alg" is ${JSON.stringify(header?.alg ?? '(no JWT)')}; sign with ${shape.algorithms.join(' or ')}` }];
     return signature && 'problem' in signature
       ? [
           {
+            code: 'signature',
             message: `the JWT's signature does not verify with the keys at "platform.mockLink.jwksUrl": ${signature.problem}; sign links with a key that set publishes`,
           },
         ]
@@ -103,15 +107,16 @@ export const linkClaims: Rule<Shaped> = {
   must: { othersIn: 'a link without these claims is good forever, for any audience, and again' },
   emulatorChoice: { field: 'platform.mockLink.maxLifetimeSeconds', what: 'the longest life of a link' },
   check: ({ claims, shape = emulatorMockLink }) => {
-    if (!claims) return [{ message: 'the link carries no decodable JWT' }];
+    if (!claims) return [{ code: 'no-jwt', message: 'the link carries no decodable JWT' }];
     const issues: Issue[] = [];
-    for (const name of ['iss', 'jti'] as const) if (typeof claims[name] !== 'string') issues.push({ field: name, message: `"${name}" is missing; add it` });
+    for (const name of ['iss', 'jti'] as const)
+      if (typeof claims[name] !== 'string') issues.push({ code: 'missing', field: name, message: `"${name}" is missing; add it` });
     if (typeof claims.aud !== 'string' && !Array.isArray(claims.aud))
-      issues.push({ field: 'aud', message: '"aud" is missing; name the partner\'s auth URL audience' });
+      issues.push({ code: 'missing', field: 'aud', message: '"aud" is missing; name the partner\'s auth URL audience' });
     const { iat, exp } = claims;
-    if (typeof iat !== 'number' || typeof exp !== 'number') issues.push({ field: 'exp', message: '"iat" and "exp" must both be numbers' });
+    if (typeof iat !== 'number' || typeof exp !== 'number') issues.push({ code: 'type', field: 'exp', message: '"iat" and "exp" must both be numbers' });
     else if (exp <= iat || exp - iat > shape.maxLifetimeSeconds)
-      issues.push({ field: 'exp', message: `the JWT lives ${exp - iat} s; keep it within ${shape.maxLifetimeSeconds} s` });
+      issues.push({ code: 'lifetime', field: 'exp', message: `the JWT lives ${exp - iat} s; keep it within ${shape.maxLifetimeSeconds} s` });
     return issues;
   },
 };
@@ -138,10 +143,10 @@ export const linkCarriesAccountInfo: Rule<{ issued: IssuedLink; sent: Record<str
   emulatorChoice: { field: 'platform.mockLink.claim', what: 'the name of the claim that carries the account information' },
   check: ({ issued, sent, shape = emulatorMockLink }) => {
     const carried = issued.claims?.[shape.claim];
-    if (!isObject(carried)) return [{ message: `the JWT has no "${shape.claim}" claim` }];
+    if (!isObject(carried)) return [{ code: 'missing', message: `the JWT has no "${shape.claim}" claim` }];
     return (['user', 'company'] as const)
       .filter((part) => !sameJson(carried[part], sent[part]))
-      .map((part) => ({ field: `${shape.claim}.${part}`, message: `"${shape.claim}.${part}" in the JWT differs from the one sent` }));
+      .map((part) => ({ code: 'differs', field: `${shape.claim}.${part}`, message: `"${shape.claim}.${part}" in the JWT differs from the one sent` }));
   },
 };
 
@@ -182,6 +187,7 @@ function refusedWith(id: string, status: 400 | 401, requirement: string, clause:
         .filter((refusal) => !(refusal.statuses ?? [status]).includes(refusal.response.status))
         .map((refusal) => ({
           field: refusal.field ?? 'status',
+          code: 'not-refused',
           message: `a request ${refusal.case} was answered ${refusal.response.status}; refuse it with ${(refusal.statuses ?? [status]).join(' or ')}`,
         })),
   };
@@ -223,7 +229,13 @@ export const refusalsExplained: Rule<readonly Refusal[]> = {
   check: (refusals) =>
     refusals.flatMap(({ case: what, field, response }): Issue[] =>
       field && !response.body.includes(field)
-        ? [{ field, message: `the refusal of a request ${what} does not name "${field}": ${JSON.stringify(response.body.slice(0, 120))}` }]
+        ? [
+            {
+              code: 'field-not-named',
+              field,
+              message: `the refusal of a request ${what} does not name "${field}": ${JSON.stringify(response.body.slice(0, 120))}`,
+            },
+          ]
         : [],
     ),
 };

@@ -53,13 +53,13 @@ export function perLoad(loads: readonly EmbedLoad[], problem: (load: EmbedLoad) 
     const message = problem(load);
     if (message !== undefined) seen.set(message, [...(seen.get(message) ?? []), load.n]);
   }
-  return [...seen].map(([message, at]) => ({ message: `${loadsPhrase(at, total)}, ${message}`, params: { loads: at.join(',') } }));
+  return [...seen].map(([message, at]) => ({ code: 'at-loads', message: `${loadsPhrase(at, total)}, ${message}`, params: { loads: at.join(',') } }));
 }
 
 /** Loads the browser left something of unread at: a rule cannot judge them there, and says so (not checked, never passed). */
 function unreadAt(loads: readonly EmbedLoad[], unread: (load: EmbedLoad) => boolean | undefined, what: string): Issue[] {
   const at = loads.filter(unread).map((load) => load.n);
-  return at.length === 0 ? [] : [{ message: `${loadsPhrase(at, loads.length)}, ${what}; run again`, outcome: 'not-checked' }];
+  return at.length === 0 ? [] : [{ code: 'unseen', message: `${loadsPhrase(at, loads.length)}, ${what}; run again`, outcome: 'not-checked' }];
 }
 export const unseen = (loads: readonly EmbedLoad[]) =>
   unreadAt(loads, (load) => load.headersUnseen, "the browser reported no response for the page's document, so its header policies could not be read");

@@ -39,6 +39,7 @@ export const actsOnPlatformMessagesOnly: Rule<{ channels: readonly ChannelResult
         ? []
         : [
             {
+              code: 'heeded-foreign',
               message: `a message posted from ${reactedTo} through ${channelNames[channel]} made the page show its sign-on error; compare event.origin exactly (===) with the platform's origin before acting on a message, whatever window sent it`,
               params: { channel, origin: reactedTo },
             },
@@ -60,6 +61,7 @@ export const authErrorShown: Rule<{ shown: boolean; message: unknown; locator: s
       ? []
       : [
           {
+            code: 'error-not-shown',
             message: `the platform posted ${JSON.stringify(message)} to the page, and ${locator} did not show within ${waitedMs / 1000} s; show the user the failure when the platform's error message arrives`,
           },
         ],

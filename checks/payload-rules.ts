@@ -39,8 +39,8 @@ export const impactOf: Record<Endpoint, string> = {
   'funding-sources': 'the platform cannot add the funding source, so the user cannot pay from it',
 };
 
-export const skipped = (message: string): Issue[] => [{ message, outcome: 'skipped' }];
-export const skippedBecause = (where: { unreachable: string }): Issue[] => [{ message: where.unreachable, outcome: 'skipped' }];
+export const skipped = (message: string): Issue[] => [{ code: 'not-applicable', message, outcome: 'skipped' }];
+export const skippedBecause = (where: { unreachable: string }): Issue[] => [{ code: 'unreachable', message: where.unreachable, outcome: 'skipped' }];
 
 function omission(field: Field, located: Located, ctx: PayloadContext): Issue {
   return { code: located.value === null ? 'null' : 'missing', params: { marker: field.marker }, ...omissionWords(field, located, ctx) };

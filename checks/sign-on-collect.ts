@@ -37,12 +37,13 @@ export const collectionScreenShown: Rule<CollectVisit> = {
   impact: 'users are not asked for the details the partner did not send, and the platform lacks them later',
   must: { spec: 'spec §7.2: a screen collecting the missing required data' },
   check: (visit) => {
-    if (visit.screen !== 'collect') return [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not the collection screen` }];
+    if (visit.screen !== 'collect')
+      return [{ code: 'screen', message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not the collection screen` }];
     const extra = visit.fields.filter((field) => !visit.expectedFields.includes(field));
     const missing = visit.expectedFields.filter((field) => !visit.fields.includes(field));
     return [
-      ...missing.map((field) => ({ field, message: `the collection screen does not ask for "${field}"` })),
-      ...extra.map((field) => ({ field, message: `the collection screen asks for "${field}", which the partner sent` })),
+      ...missing.map((field) => ({ code: 'not-asked', field, message: `the collection screen does not ask for "${field}"` })),
+      ...extra.map((field) => ({ code: 'asked-extra', field, message: `the collection screen asks for "${field}", which the partner sent` })),
     ];
   },
 };
@@ -59,8 +60,10 @@ export const inlineErrorShown: Rule<CollectVisit & { invalidField: string; error
   emulatorChoice: { field: 'platform.screens.fieldErrors', what: 'an error shown beside the field on the collection screen' },
   check: (visit): Issue[] => {
     if (visit.screen !== 'collect')
-      return [{ message: `after an invalid "${visit.invalidField}" the frame showed ${screenNames[visit.screen]}, not the collection screen` }];
-    return visit.errors[visit.invalidField] ? [] : [{ field: visit.invalidField, message: `no error is shown beside "${visit.invalidField}"` }];
+      return [{ code: 'screen', message: `after an invalid "${visit.invalidField}" the frame showed ${screenNames[visit.screen]}, not the collection screen` }];
+    return visit.errors[visit.invalidField]
+      ? []
+      : [{ code: 'no-inline-error', field: visit.invalidField, message: `no error is shown beside "${visit.invalidField}"` }];
   },
 };
 

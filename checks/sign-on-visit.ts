@@ -74,6 +74,8 @@ export function screenRule(id: string, screen: Screen, clause: ClauseId, require
     requirement,
     impact,
     check: (visit) =>
-      visit.screen === screen ? [] : [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not ${screenNames[screen]}` }],
+      visit.screen === screen
+        ? []
+        : [{ code: 'screen', message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not ${screenNames[screen]}` }],
   };
 }

@@ -35,8 +35,10 @@ function appShownOn(id: string, owner: Owner, how: string): Rule<Visit & { expec
     impact: 'users who sign on do not reach the payments app',
     must: { signOn: 'the user does not reach the app', spec: 'spec §1: the web app is embedded through SSO' },
     check: (visit) => {
-      if (visit.screen !== 'app') return [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not the app` }];
-      return visit.expected.filter((text) => !visit.text.includes(text)).map((text) => ({ message: `the app does not show ${JSON.stringify(text)}` }));
+      if (visit.screen !== 'app') return [{ code: 'screen', message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not the app` }];
+      return visit.expected
+        .filter((text) => !visit.text.includes(text))
+        .map((text) => ({ code: 'text-missing', message: `the app does not show ${JSON.stringify(text)}` }));
     },
   };
 }
@@ -55,7 +57,7 @@ function navigatedOn(id: string, owner: Owner, how: string): Rule<Visit> {
     check: (visit) =>
       received(visit, 'ready').length === 1
         ? []
-        : [{ message: `the host received ${describe(visit)}; expected one ${visit.vocabulary.ready} from ${fromWhere(visit)}` }],
+        : [{ code: 'ready', message: `the host received ${describe(visit)}; expected one ${visit.vocabulary.ready} from ${fromWhere(visit)}` }],
   };
 }
 
@@ -89,7 +91,10 @@ export const authenticationErrorMessage: Rule<Visit> = {
     const reason = message && isObject(message.data) ? message.data[visit.vocabulary.reasonKey] : undefined;
     if (typeof reason === 'string' && reason !== '') return [];
     return [
-      { message: `the host received ${describe(visit)}; expected ${visit.vocabulary.error} with a "${visit.vocabulary.reasonKey}" from ${fromWhere(visit)}` },
+      {
+        code: 'error-message',
+        message: `the host received ${describe(visit)}; expected ${visit.vocabulary.error} with a "${visit.vocabulary.reasonKey}" from ${fromWhere(visit)}`,
+      },
     ];
   },
 };
@@ -111,12 +116,16 @@ export const fundingSynced: Rule<FundingVisit> = {
   impact: 'users pay from accounts they removed, or miss accounts they added',
   must: { spec: 'spec §4.2: sources are added, and those no longer listed removed' },
   check: (visit) => {
-    if (visit.screen !== 'app') return [{ message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not the app` }];
+    if (visit.screen !== 'app') return [{ code: 'screen', message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not the app` }];
     const issues: Issue[] = [];
-    if (visit.shownIds.includes(visit.seeded)) issues.push({ message: `"${visit.seeded}", which the partner no longer lists, is still shown` });
+    if (visit.shownIds.includes(visit.seeded))
+      issues.push({ code: 'still-shown', message: `"${visit.seeded}", which the partner no longer lists, is still shown` });
     const missing = visit.partnerIds.filter((id) => !visit.shownIds.includes(id));
     if (missing.length > 0)
-      issues.push({ message: `the partner's ${missing.map((id) => `"${id}"`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not shown` });
+      issues.push({
+        code: 'not-shown',
+        message: `the partner's ${missing.map((id) => `"${id}"`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not shown`,
+      });
     return issues;
   },
 };
@@ -148,6 +157,7 @@ export const foreignHostCannotFrame: Rule<ForeignVisit> = {
       ? []
       : [
           {
+            code: 'framed',
             message: `${visit.foreignOrigin} framed the app${visit.document ? ` (the browser loaded ${visit.document.split('?')[0]} there)` : ''} and saw ${screenNames[visit.framed]}; send "frame-ancestors <host origin>"`,
           },
         ],
@@ -165,7 +175,7 @@ export const messagesToHostOnly: Rule<ForeignVisit> = {
   check: (visit) =>
     visit.messages.length === 0
       ? []
-      : [{ message: `a host on ${visit.foreignOrigin} received ${describe(visit)}; post to the configured host origin, not '*'` }],
+      : [{ code: 'posted', message: `a host on ${visit.foreignOrigin} received ${describe(visit)}; post to the configured host origin, not '*'` }],
 };
 
 export const partnerDataEscaped: Rule<Visit & { injected: boolean; markup: string }> = {
@@ -178,8 +188,11 @@ export const partnerDataEscaped: Rule<Visit & { injected: boolean; markup: strin
   impact: 'a partner record carrying markup runs inside the payments app (cross-site scripting)',
   must: { othersIn: "markup in a partner's record runs in the payments app, with the user's session" },
   check: (visit) => {
-    if (visit.injected) return [{ message: `a company name of ${JSON.stringify(visit.markup)} became an element of the page; escape partner data` }];
-    return visit.text.includes(visit.markup) ? [] : [{ message: `the app does not show the company name ${JSON.stringify(visit.markup)} as text` }];
+    if (visit.injected)
+      return [{ code: 'injected', message: `a company name of ${JSON.stringify(visit.markup)} became an element of the page; escape partner data` }];
+    return visit.text.includes(visit.markup)
+      ? []
+      : [{ code: 'not-shown', message: `the app does not show the company name ${JSON.stringify(visit.markup)} as text` }];
   },
 };
 

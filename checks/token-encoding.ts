@@ -104,7 +104,7 @@ export const configuredEncodingAccepted: Rule<EncodingTrial> = {
   requirement: 'a token request with a fresh code, in the encoding the platform is configured to send ("tokenExchangeEncoding"), is answered with a token',
   impact: signOnFails,
   must: { signOn: 'the platform sends this encoding only: every sign-on fails', spec: 'spec §4.2: the body is JSON or form, as configured for the partner' },
-  check: (trial) => (isSuccess(trial.response.status) ? [] : [{ message: diagnoseRefusal(trial) }]),
+  check: (trial) => (isSuccess(trial.response.status) ? [] : [{ code: 'refused', message: diagnoseRefusal(trial) }]),
 };
 
 export const otherEncodingNoted: Rule<{ encoding: Encoding; exchange: Exchange }> = {
@@ -118,16 +118,18 @@ export const otherEncodingNoted: Rule<{ encoding: Encoding; exchange: Exchange }
   check: ({ encoding, exchange }) => {
     const { label } = encodings[encoding];
     // Its transport is the configured exchange's too, and judged there: here an unusable answer is only noted.
-    if (!exchange.response) return [{ message: `a ${label} token request got no usable answer (${exchange.failure?.message ?? 'none'})` }];
+    if (!exchange.response) return [{ code: 'no-answer', message: `a ${label} token request got no usable answer (${exchange.failure?.message ?? 'none'})` }];
     const response = jsonResponse(exchange.response);
     return issuedToken(response)
       ? [
           {
+            code: 'token',
             message: `a ${label} token request with a fresh "code" was answered with a token: the platform could also be switched to ${label} ("tokenExchangeEncoding": "${encoding}")`,
           },
         ]
       : [
           {
+            code: 'refused',
             message: `a ${label} token request with a fresh "code" was answered ${describeJsonResponse(response)}: the platform could not be switched to ${label} without a change on the partner's side`,
           },
         ];
@@ -144,6 +146,7 @@ export const negativeCasesEncoding: Rule<{ configured: Encoding; used: Encoding 
   impact: 'none: a note on how the negative cases were sent',
   check: ({ configured, used }) => [
     {
+      code: 'noted',
       message:
         configured === used
           ? `the negative cases were sent ${encodings[used].label}, the configured encoding, which issued a token`

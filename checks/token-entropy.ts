@@ -109,8 +109,8 @@ function unguessable(id: string, what: string, field: string): Rule<{ values: re
     impact: `an attacker who can guess ${what} needs no user, no code and no secret`,
     levelWhy: 'RFC 6749 §10.10 says MUST, but a few samples give only an upper bound on the entropy, never a proof: a warning that says what was measured',
     check: (input) => {
-      if ('notApplicable' in input) return [{ message: input.notApplicable, outcome: 'skipped' }];
-      if (input.values.length === 0) return [{ message: `no ${what} were issued to judge`, outcome: 'skipped' }];
+      if ('notApplicable' in input) return [{ code: 'not-applicable', message: input.notApplicable, outcome: 'skipped' }];
+      if (input.values.length === 0) return [{ code: 'none-issued', message: `no ${what} were issued to judge`, outcome: 'skipped' }];
       const g = guessability(input.values);
       if (g.bits >= minimumBits) return [];
       return [

@@ -144,7 +144,7 @@ export const codeReuseRevokesToken: Rule<Exchange> = {
   check: (exchange) => {
     const verdict = tokenVerdict(exchange);
     // Not judged, and not "not applicable": the rule applies, and the answer that would judge it is another rule's failure.
-    if (typeof verdict === 'object') return [{ message: `not checked: ${verdict.unknown}`, outcome: 'not-checked' }];
+    if (typeof verdict === 'object') return [{ code: 'not-checked', message: `not checked: ${verdict.unknown}`, outcome: 'not-checked' }];
     return verdict === 'accepted'
       ? [{ code: 'token-still-works', message: 'the access token issued for a "code" still works after that code was reused; revoke it' }]
       : [];

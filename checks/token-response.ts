@@ -33,9 +33,9 @@ export const accessToken: Rule<TokenFields> = {
   must: { signOn: 'without a token the platform cannot read the account', spec: 'spec §4.2: "at least `access_token` (string)"' },
   check: ({ access_token: token }) => {
     // The value is a secret: messages name its type, never its content.
-    if (token === undefined) return [{ message: '"access_token" is missing; return the issued token as "access_token"' }];
-    if (typeof token !== 'string') return [{ message: `"access_token" is ${jsonType(token)}; send the token as a JSON string` }];
-    return token.trim() === '' ? [{ message: '"access_token" is an empty string; send the issued token' }] : [];
+    if (token === undefined) return [{ code: 'missing', message: '"access_token" is missing; return the issued token as "access_token"' }];
+    if (typeof token !== 'string') return [{ code: 'type', message: `"access_token" is ${jsonType(token)}; send the token as a JSON string` }];
+    return token.trim() === '' ? [{ code: 'empty', message: '"access_token" is an empty string; send the issued token' }] : [];
   },
 };
 
@@ -51,7 +51,7 @@ export const tokenTypeBearer: Rule<TokenFields> = {
   check: ({ token_type: type }) => {
     if (type === undefined) return [];
     if (typeof type === 'string' && type.toLowerCase() === 'bearer') return [];
-    return [{ message: `"token_type" is ${JSON.stringify(type)}; send "Bearer" or leave it out` }];
+    return [{ code: 'value', message: `"token_type" is ${JSON.stringify(type)}; send "Bearer" or leave it out` }];
   },
 };
 
@@ -66,9 +66,10 @@ export const expiresInPositiveInteger: Rule<TokenFields> = {
   must: { signOn: 'a lifetime the platform cannot read as seconds fails its parser, or signs users on with an expired token' },
   check: ({ expires_in: expiresIn }) => {
     if (expiresIn === undefined) return [];
-    if (typeof expiresIn !== 'number') return [{ message: `"expires_in" is ${jsonType(expiresIn)} (${JSON.stringify(expiresIn)}); send a JSON number` }];
+    if (typeof expiresIn !== 'number')
+      return [{ code: 'type', message: `"expires_in" is ${jsonType(expiresIn)} (${JSON.stringify(expiresIn)}); send a JSON number` }];
     if (!Number.isInteger(expiresIn) || expiresIn <= 0)
-      return [{ message: `"expires_in" is ${expiresIn}; send the lifetime in seconds as a positive integer` }];
+      return [{ code: 'value', message: `"expires_in" is ${expiresIn}; send the lifetime in seconds as a positive integer` }];
     return [];
   },
 };
@@ -81,7 +82,8 @@ export const expiresInPresent: Rule<TokenFields> = {
   level: 'SHOULD',
   requirement: '"expires_in" tells the token lifetime',
   impact: 'the platform cannot tell when the token expires and learns it only from a failed call',
-  check: ({ expires_in: expiresIn }) => (expiresIn === undefined ? [{ message: '"expires_in" is missing; send the token lifetime in seconds' }] : []),
+  check: ({ expires_in: expiresIn }) =>
+    expiresIn === undefined ? [{ code: 'missing', message: '"expires_in" is missing; send the token lifetime in seconds' }] : [],
 };
 
 export const tokenTypePresent: Rule<TokenFields> = {
@@ -95,7 +97,7 @@ export const tokenTypePresent: Rule<TokenFields> = {
   requirement: '"token_type" is present (RFC 6749 §5.1: REQUIRED)',
   impact: 'an OAuth client library that follows RFC 6749 refuses the response',
   check: ({ token_type: type }) =>
-    type === undefined ? [{ message: '"token_type" is missing; RFC 6749 §5.1: "token_type REQUIRED": send "token_type": "Bearer"' }] : [],
+    type === undefined ? [{ code: 'missing', message: '"token_type" is missing; RFC 6749 §5.1: "token_type REQUIRED": send "token_type": "Bearer"' }] : [],
 };
 
 export const refreshTokenNoted: Rule<TokenFields> = {
@@ -111,6 +113,7 @@ export const refreshTokenNoted: Rule<TokenFields> = {
     const spelling = ['refresh_token', 'refreshToken'].find((name) => fields[name] !== undefined);
     return [
       {
+        code: 'noted',
         message: spelling
           ? `a refresh token is returned as "${spelling}"`
           : 'no refresh token is returned; the platform repeats sign-on when the token expires',
@@ -137,7 +140,7 @@ function headerHas(id: string, header: string, token: string): Rule<JsonResponse
           .some((part) => part.trim() === token)
       )
         return [];
-      return [{ message: `"${header}" is ${value === undefined ? 'missing' : JSON.stringify(value)}; send "${header}: ${token}"` }];
+      return [{ code: 'header', message: `"${header}" is ${value === undefined ? 'missing' : JSON.stringify(value)}; send "${header}: ${token}"` }];
     },
   };
 }
@@ -192,10 +195,10 @@ export const issuedTokenAccepted: Rule<{ encoding: Encoding; exchange: Exchange 
   check: ({ encoding, exchange }) => {
     const verdict = tokenVerdict(exchange);
     // Not judged, and not "not applicable": the rule applies, and the answer that would judge it is another rule's failure.
-    if (typeof verdict === 'object') return [{ message: `not checked: ${verdict.unknown}`, outcome: 'not-checked' }];
+    if (typeof verdict === 'object') return [{ code: 'not-checked', message: `not checked: ${verdict.unknown}`, outcome: 'not-checked' }];
     const from = `the access token from the ${encodings[encoding].label} exchange`;
     return verdict === 'accepted'
       ? []
-      : [{ message: `"accountInfoUrl" answered ${exchange.response!.status} to ${from}; accept every token the token endpoint issues` }];
+      : [{ code: 'refused', message: `"accountInfoUrl" answered ${exchange.response!.status} to ${from}; accept every token the token endpoint issues` }];
   },
 };

@@ -209,7 +209,7 @@ test.describe('6. runs that never end', () => {
       level: 'MUST',
       requirement: 'r',
       impact: 'i',
-      check: (n) => Array.from({ length: n }, (_, i) => ({ message: `issue ${i}` })),
+      check: (n) => Array.from({ length: n }, (_, i) => ({ code: 'flood', message: `issue ${i}` })),
     };
     const findings = evaluateAll([flood], 62_000, undefined);
     expect(findings).toHaveLength(21);
