@@ -3,20 +3,25 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /**
- * The arrows of README "Layout": each folder may import only the folders listed here (and its own files).
- * suites → fixtures → probes → checks; reports read results, checks and the shared modules; the sandbox
- * uses checks, the shared modules and the platform's client, never probes or reports.
+ * The arrows of docs/DEVELOPMENT.md "Layout": each folder may import only the folders listed here (and its own
+ * files). checks/ holds pure rules; profile/ the profile and its schema; html/ the escaping template; redaction/
+ * the masking; client/ how the platform calls out; run/ the run's plan, records and identity. suites → fixtures →
+ * probes → client → profile → checks; reports read records and never probes or fixtures; the sandbox uses
+ * checks, the profile, the client and the HTML, never probes, reports or partners.
  */
 const mayImport = {
   checks: [],
-  shared: ['checks'],
-  client: ['checks', 'shared'],
-  partners: ['checks', 'shared'],
-  probes: ['checks', 'shared', 'client', 'partners'],
-  fixtures: ['checks', 'shared', 'client', 'partners', 'probes'],
-  suites: ['checks', 'shared', 'client', 'partners', 'probes', 'fixtures'],
-  reports: ['checks', 'shared', 'partners'],
-  sandbox: ['checks', 'shared', 'client'],
+  profile: ['checks'],
+  html: [],
+  redaction: ['checks', 'profile'],
+  client: ['checks', 'profile'],
+  partners: ['checks', 'profile', 'redaction'],
+  run: ['checks', 'profile', 'redaction'],
+  probes: ['checks', 'profile', 'html', 'redaction', 'client', 'partners'],
+  fixtures: ['checks', 'profile', 'html', 'redaction', 'client', 'partners', 'probes', 'run'],
+  suites: ['checks', 'profile', 'client', 'partners', 'probes', 'fixtures', 'run'],
+  reports: ['checks', 'profile', 'html', 'redaction', 'partners', 'run'],
+  sandbox: ['checks', 'profile', 'html', 'client'],
 };
 const layers = Object.keys(mayImport);
 // Pure rules: no browser, no network, no files (DESIGN §2), so the sandbox and any tool can run them.
@@ -35,7 +40,7 @@ const arrows = Object.entries(mayImport).map(([layer, allowed]) => ({
           .filter((other) => other !== layer && !allowed.includes(other))
           .map((other) => ({
             group: [`**/${other}/**`, `**/${other}`],
-            message: `${layer}/ may import only ${allowed.length ? allowed.map((a) => `${a}/`).join(', ') : 'its own files'}: the arrows run suites → fixtures → probes → checks (README "Layout").`,
+            message: `${layer}/ may import only ${allowed.length ? allowed.map((a) => `${a}/`).join(', ') : 'its own files'}: the arrows run suites → fixtures → probes → client → profile → checks (docs/DEVELOPMENT.md "Layout").`,
           })),
       },
     ],

@@ -6,10 +6,10 @@ import type { PartnerMetadata } from './reports/run-info';
 import { chromiumLaunchOptions } from './fixtures/browser';
 import { loadProfiles } from './partners/profile';
 import { allProbes, codesForRun } from './probes/certification';
-import { openRunDir } from './shared/run-dir';
-import { ensureRunId, targetsOf } from './shared/run-identity';
-import { isTestCommand, reportersNamed, runsProject } from './shared/command-line';
-import { sandboxOrigins, usesSandbox } from './shared/sandbox-origins';
+import { openRunDir } from './run/run-dir';
+import { ensureRunId, targetsOf } from './run/run-identity';
+import { isTestCommand, reportersNamed, runsProject } from './run/command-line';
+import { sandboxOrigins, usesSandbox } from './profile/sandbox-origins';
 
 const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
 // The harness's own files, by absolute path: this configuration also runs from an installed package, compiled
@@ -36,7 +36,7 @@ if (isMainProcess) {
 
 // Probes wait on the network, not the CPU: more workers than cores shortens a run of several partners.
 const workers = 4;
-// Where the workers share the secrets they learn and the run's plan (shared/run-dir.ts).
+// Where the workers share the secrets they learn and the run's plan (run/run-dir.ts).
 if (isMainProcess) {
   // --reporter replaces the configured reporters, the certification reporter among them, which plans the
   // run and writes the report: a certification without it would be neither scheduled nor reported.

@@ -1,4 +1,4 @@
-import { SetupError } from '../shared/setup-error';
+import { SetupError } from './setup-error';
 
 /**
  * A typed client for the platform's read-only data API (spec §2.1, §2.2, §4.1), with the spec's

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
-import type { Profile } from '../shared/profile-schema';
+import type { Profile } from '../profile/profile-schema';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { checkedAgent, type TlsOptions } from './tls';

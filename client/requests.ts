@@ -1,5 +1,5 @@
 import { encodings, type Encoding } from '../checks/token-exchange';
-import type { Profile } from '../shared/profile-schema';
+import type { Profile } from '../profile/profile-schema';
 import type { HttpRequest } from './http';
 
 /** The requests the platform sends a partner (spec §4.2): the probes send them, and so does the emulator when it signs a user in. */

@@ -1,4 +1,4 @@
-import { isUrl, urlSecretParts } from '../shared/redaction/secrets';
+import { isUrl, urlSecretParts } from '../redaction/secrets';
 
 export const envReference = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
 

@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { allRules } from '../checks/catalogue';
 import { letsOthersIn, type Owner } from '../checks/finding';
 import type { Waiver } from '../checks/waivers';
-import { hostKey } from '../shared/host-key';
-import { profileSchema, type Profile } from '../shared/profile-schema';
-import { longestWaiverDays, waiversFileSchema } from '../shared/waiver-schema';
+import { hostKey } from '../profile/host-key';
+import { profileSchema, type Profile } from '../profile/profile-schema';
+import { longestWaiverDays, waiversFileSchema } from '../profile/waiver-schema';
 import { envPrefixes, envReference, resolveEnv, type EnvReading } from './env-references';
 
 export interface LoadedProfile {
@@ -153,7 +153,7 @@ export function loadWaivers(file: string, now: Date = new Date(), owner: Owner =
   };
 }
 
-/** Whether two platform URLs reach one server: the same host, however spelled, and port (shared/host-key.ts). */
+/** Whether two platform URLs reach one server: the same host, however spelled, and port (profile/host-key.ts). */
 const samePlatform = (a: string, b: string) => {
   const key = hostKey(a);
   return key !== undefined && key === hostKey(b);

@@ -4,7 +4,7 @@ import type { Blocker } from '../checks/finding';
 import { issuedLink } from '../checks/mock-link';
 import type { Payload } from '../checks/payload';
 import { answer, type HttpClient } from '../client/http';
-import { sampleAccountInfo } from '../shared/sample-account-info';
+import { sampleAccountInfo } from '../checks/sample-account-info';
 import { mockLinkBody, mockLinkRequest, type BrowserProbeContext, type Platform } from './platform';
 
 /** Creates a mock link for `accountInfo`; undefined (with the reason) when the platform issues none. */
@@ -17,7 +17,7 @@ async function createLink(http: HttpClient, platform: Platform, accountInfo: Pay
 }
 
 /**
- * A mock link for account information valid by every rule (shared/sample-account-info.ts) as `edit`
+ * A mock link for account information valid by every rule (checks/sample-account-info.ts) as `edit`
  * changes it, or why there is none: the platform's checks sign on with data of no partner's, so they judge
  * the platform alone.
  */

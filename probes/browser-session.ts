@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { BrowserContext, Frame, FrameLocator, Locator, Page } from '@playwright/test';
-import type { LocatorSpec } from '../shared/profile-schema';
+import type { LocatorSpec } from '../profile/profile-schema';
 import { type ReceivedMessage, type Screen, type Visit, messageType } from '../checks/sign-on-visit';
 import { type Finding } from '../checks/finding';
 import { codeIn, codeMarker } from '../checks/auth-url';
 import type { HttpClient } from '../client/http';
 import { platformSkipReason, servedHostPath, type BrowserProbe, type BrowserProbeContext, type Platform } from './platform';
-import { hostPageHtml } from '../shared/host-page';
-import { maskedEverywhere } from '../shared/redaction/secrets';
+import { hostPageHtml } from '../html/host-page';
+import { maskedEverywhere } from '../redaction/secrets';
 import { recorded, type ProbeDetails, type ProbeResult, type Screenshot } from './probe';
 
 /**

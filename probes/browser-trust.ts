@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect, rootCertificates } from 'node:tls';
 import { promisify } from 'node:util';
-import type { Profile } from '../shared/profile-schema';
+import type { Profile } from '../profile/profile-schema';
 import { platformOf } from './platform';
 
 /**

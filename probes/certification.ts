@@ -1,6 +1,6 @@
-import type { Profile } from '../shared/profile-schema';
+import type { Profile } from '../profile/profile-schema';
 import { mintedCodes } from './codes';
-import { SetupError } from '../shared/setup-error';
+import { SetupError } from '../client/setup-error';
 import { profileClient } from '../client/http';
 import type { Browser } from '@playwright/test';
 import { signOnProbes } from './sign-on';

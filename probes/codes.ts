@@ -3,9 +3,9 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { bodyPreview, isObject, parseJson } from '../checks/evidence';
-import type { BrowserCodes, Profile } from '../shared/profile-schema';
+import type { BrowserCodes, Profile } from '../profile/profile-schema';
 import type { HttpClient } from '../client/http';
-import { isSetupError, SetupError } from '../shared/setup-error';
+import { isSetupError, SetupError } from '../client/setup-error';
 
 /** Hands out fresh one-time authorization codes. */
 export interface CodeSource {

@@ -1,6 +1,6 @@
 import type { FrameLocator, Locator, Page } from '@playwright/test';
 import type { Visit } from '../checks/sign-on-visit';
-import type { LocatorSpec } from '../shared/profile-schema';
+import type { LocatorSpec } from '../profile/profile-schema';
 import { frameOf, hostPageFor, locate, observe, screenTimeoutMs, type Session } from './browser-session';
 import type { Platform } from './platform';
 

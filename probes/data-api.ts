@@ -15,7 +15,7 @@ import { filterRequired, invalidAfterRefused, invalidLimitRefused, invalidTokenR
 import { envelopeOf, idsOfWalk, type Walk } from '../checks/data-api-walk';
 import { isObject, type Exchange, type JsonResponse } from '../checks/evidence';
 import { evaluate, skip, type Finding } from '../checks/finding';
-import type { Profile } from '../shared/profile-schema';
+import type { Profile } from '../profile/profile-schema';
 import { answer, type HttpClient, type HttpRequest, type Recorder } from '../client/http';
 import { recorded, type Probe, type ProbeContext } from './probe';
 

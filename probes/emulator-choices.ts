@@ -1,8 +1,8 @@
 import { allRules } from '../checks/catalogue';
 import type { Finding } from '../checks/finding';
 import { valueAt } from '../checks/paths';
-import { dataApiKind, platformKind } from '../shared/platform-kind';
-import type { Profile } from '../shared/profile-schema';
+import { dataApiKind, platformKind } from '../profile/platform-kind';
+import type { Profile } from '../profile/profile-schema';
 
 const rulesById = new Map(allRules.map((rule) => [rule.id, rule]));
 

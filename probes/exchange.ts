@@ -3,7 +3,7 @@ import { grantsToken, otherEncoding } from '../checks/token-exchange';
 import { tokenBlocker } from '../checks/token-response';
 import { issuedToken } from '../checks/token-exchange';
 import { jsonResponse } from '../checks/evidence';
-import type { Profile } from '../shared/profile-schema';
+import type { Profile } from '../profile/profile-schema';
 import type { HttpClient } from '../client/http';
 import { type ProbeContext, type WorkerExchange } from './probe';
 

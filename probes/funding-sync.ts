@@ -7,7 +7,7 @@ import { blocked, evaluate, notChecked, skip, type Finding } from '../checks/fin
 import { answer, type HttpClient } from '../client/http';
 import { resourceRequest } from '../client/requests';
 import { mintedCodes } from './codes';
-import { isSetupError } from '../shared/setup-error';
+import { isSetupError } from '../client/setup-error';
 import { exchangeCode } from './exchange';
 import { addressFor, codePathBlocker, storesTestDataSkipReason, type BrowserProbeContext } from './platform';
 import { browserProbe, frameOf, locate, screenTimeoutMs, type Session } from './browser-session';

@@ -1,6 +1,6 @@
 import type { BrowserContext, Frame, Locator, Page } from '@playwright/test';
 import { channelNames, type Channel, type ChannelResult } from '../checks/partner-app-messages';
-import { html } from '../shared/html';
+import { html } from '../html/template';
 
 /**
  * The senders of forged messages: pages the browser itself answers (nothing reaches a server at their

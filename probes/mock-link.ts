@@ -24,7 +24,7 @@ import { answer, type HttpClient } from '../client/http';
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import { mockLinkBody, mockLinkRequest, platformSkipReason, type PlatformProbe } from './platform';
 import { recorded } from './probe';
-import { sampleAccountInfo } from '../shared/sample-account-info';
+import { sampleAccountInfo } from '../checks/sample-account-info';
 
 /** The mock-link contract (spec §4.3, §5.4), over HTTP: the link, its JWT, the landing page and every refusal. */
 

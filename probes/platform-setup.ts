@@ -1,8 +1,8 @@
 import { pageUrl } from '../client/data-api';
 import { profileClient, type HttpClient, type HttpRequest } from '../client/http';
 import { bodyPreview } from '../checks/evidence';
-import { mockLinkUrl } from '../shared/platform-urls';
-import type { Profile } from '../shared/profile-schema';
+import { mockLinkUrl } from '../profile/platform-urls';
+import type { Profile } from '../profile/profile-schema';
 
 /**
  * Whether this profile's own credentials for the platform work: its `platform.apiKey` and its `dataApi.token`.

@@ -4,15 +4,15 @@ import { bodyPreview, isObject } from '../checks/evidence';
 import type { Blocker } from '../checks/finding';
 import type { Payload } from '../checks/payload';
 import { configuredEncodingAccepted } from '../checks/token-encoding';
-import { partnerConfigOf, type PlatformProfile, type Profile } from '../shared/profile-schema';
+import { partnerConfigOf, type PlatformProfile, type Profile } from '../profile/profile-schema';
 import type { HttpClient, HttpRequest } from '../client/http';
-import { authUrl, emulatorPartnerUrl, mockLinkUrl } from '../shared/platform-urls';
+import { authUrl, emulatorPartnerUrl, mockLinkUrl } from '../profile/platform-urls';
 import { emulatorMessages, type MessageVocabulary } from '../checks/sign-on-visit';
-import { platformKind } from '../shared/platform-kind';
+import { platformKind } from '../profile/platform-kind';
 import { emulatorMockLink } from '../checks/mock-link';
 import type { Probe, ProbeContext } from './probe';
 import { liveAccountInfo, type LiveAccountInfo } from './resources';
-import { SetupError } from '../shared/setup-error';
+import { SetupError } from '../client/setup-error';
 
 /** The platform a profile signs on through (its `platform` block), ready to drive, with its defaults decided. */
 /** Where the harness serves its own host page, in the browser, at a profile's host origin. */

@@ -4,9 +4,9 @@ import { classify } from '../client/transport-failure';
 import { connectError } from '../client/tls';
 import { resourceRequest } from '../client/requests';
 import { bodyPreview } from '../checks/evidence';
-import type { Profile } from '../shared/profile-schema';
+import type { Profile } from '../profile/profile-schema';
 import { mintedCodes } from './codes';
-import { isSetupError } from '../shared/setup-error';
+import { isSetupError } from '../client/setup-error';
 
 /**
  * What a run needs before its first test, checked in a few seconds: every URL of the profile resolves and

@@ -1,6 +1,6 @@
 import type { Exchange } from '../checks/evidence';
 import type { Finding } from '../checks/finding';
-import type { Profile } from '../shared/profile-schema';
+import type { Profile } from '../profile/profile-schema';
 import type { AnyRule, Blocker, Owner } from '../checks/finding';
 import type { Area } from '../checks/catalogue';
 import type { Encoding } from '../checks/token-exchange';
@@ -11,7 +11,7 @@ import { transportRule } from '../checks/transport';
 import { tokenTransportRules } from '../checks/token-exchange';
 import { accountInfoResource, fundingSourcesResource } from '../checks/resources';
 import { mockLinkTransportRules } from '../checks/mock-link';
-import { mockLinkUrl } from '../shared/platform-urls';
+import { mockLinkUrl } from '../profile/platform-urls';
 import { gradeEmulatorChoices } from './emulator-choices';
 
 /** One exchange of a fresh code per worker: an encoding shown to issue a token, and the token; or why none came. */

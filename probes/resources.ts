@@ -15,7 +15,7 @@ import {
   type TwoCalls,
 } from '../checks/resources';
 import { checkTransport } from '../checks/transport';
-import type { Profile } from '../shared/profile-schema';
+import type { Profile } from '../profile/profile-schema';
 import type { HttpClient } from '../client/http';
 import { recorded, type Probe, type ProbeContext } from './probe';
 import { exchangeCode } from './exchange';

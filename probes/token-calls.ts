@@ -6,7 +6,7 @@ import { schemeOf, type Answered } from '../checks/token-refusals';
 import { negativeCasesEncoding } from '../checks/token-encoding';
 import { noEchoedCredentials } from '../checks/token-hardening';
 import { jsonResponse, type Exchange, type JsonResponse } from '../checks/evidence';
-import type { Profile } from '../shared/profile-schema';
+import type { Profile } from '../profile/profile-schema';
 import { recorded, type Probe, type ProbeContext } from './probe';
 
 /** What the token probes share: judging a call's transport, sending a negative case, and what every such call judges. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Profile } from '../shared/profile-schema';
+import type { Profile } from '../profile/profile-schema';
 import { resourceRequest, tokenRequest } from '../client/requests';
 import { blocked, evaluate, evaluateAll, type Finding } from '../checks/finding';
 import { issuedToken, isSuccess, type Encoding } from '../checks/token-exchange';

@@ -4,18 +4,18 @@ import { stripVTControlCharacters } from 'node:util';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
 import { decide } from '../checks/outcome';
 import type { TestRecord } from './certification';
-import { ordinaryText, type Secret } from '../shared/redaction/secrets';
+import { ordinaryText, type Secret } from '../redaction/secrets';
 import { harnessWords } from '../checks/harness-words';
-import { redactTree } from '../shared/redaction/files';
-import { allScopes, Vault } from '../shared/redaction/vault';
-import { readTest } from '../shared/channel';
-import { readSetupProblems, writeRunPlan } from '../shared/run-dir';
+import { redactTree } from '../redaction/files';
+import { allScopes, Vault } from '../redaction/vault';
+import { readTest } from '../run/channel';
+import { readSetupProblems, runFolder, writeRunPlan } from '../run/run-dir';
 import { ResultMasker } from './mask-results';
 import { defaultReportDir, historyDirOf } from './history';
 import type { Written } from './partner-files';
 import { harnessVersion } from './run-info';
-import { platformJudges } from '../shared/platform-judges';
-import { ensureRunId } from '../shared/run-identity';
+import { platformJudges } from '../run/platform-judges';
+import { ensureRunId } from '../run/run-identity';
 import { signingKeyFrom, signingKeyVariable, type SigningKey } from './signing';
 import { writeRunOutcome } from './run-outcome';
 import { writeOverview } from './overview-files';
@@ -55,7 +55,7 @@ export default class CertificationReporter implements Reporter {
   private config!: FullConfig;
   private startedAt = new Date();
   private readonly partners = new Map<string, Partner>();
-  /** The run's secrets: every profile's, and what the workers learned (shared/redaction/vault.ts). */
+  /** The run's secrets: every profile's, and what the workers learned (redaction/vault.ts). */
   private vault = new Vault();
   private readonly masker = new ResultMasker();
 
@@ -108,11 +108,14 @@ export default class CertificationReporter implements Reporter {
     // The signing key is the harness's own, masked everywhere; each profile's secrets mask its partner's artifacts only.
     const signingSecrets = (this.signing?.secrets ?? (process.env[signingKeyVariable] ? [process.env[signingKeyVariable]] : [])).map((value) => ({ value }));
     // With the harness's own words, ordinary text in every partner's artifacts (Secret.ordinary).
-    this.vault = new Vault([
-      ...[...this.partners.values()].flatMap((partner) => partner.secrets.map((secret) => ({ ...secret, partner: partner.name }))),
-      ...signingSecrets,
-      ...ordinaryText(harnessWords),
-    ]);
+    this.vault = new Vault(
+      [
+        ...[...this.partners.values()].flatMap((partner) => partner.secrets.map((secret) => ({ ...secret, partner: partner.name }))),
+        ...signingSecrets,
+        ...ordinaryText(harnessWords),
+      ],
+      { dir: runFolder('vault') },
+    );
   }
 
   /** The secrets of a test's artifacts: the harness's and its own partner's (a project of the harness's own: the harness's). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findingSchema } from '../shared/probe-record';
+import { findingSchema } from '../run/probe-record';
 
 /**
  * certification.json, as a zod schema: the type the reports are built as, the check `--compare`, the

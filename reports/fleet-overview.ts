@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { html, type Html } from '../shared/html';
+import { html, type Html } from '../html/template';
 import type { Certification } from './certification';
 import { baseStyle } from './style';
 

@@ -1,6 +1,6 @@
 import { parseJson, type Exchange } from '../checks/evidence';
-import { html, type Html } from '../shared/html';
-import { maskPersonalData } from '../shared/redaction/personal-data';
+import { html, type Html } from '../html/template';
+import { maskPersonalData } from '../redaction/personal-data';
 import type { Certification } from './certification';
 import { curlOf } from './reproduce';
 

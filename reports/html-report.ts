@@ -1,4 +1,4 @@
-import { html, type Html } from '../shared/html';
+import { html, type Html } from '../html/template';
 import type { Certification } from './certification';
 import { evidence, screenshots, type TestEvidence } from './html-evidence';
 import { failureGroups, moreLikeIt } from './failure-groups';

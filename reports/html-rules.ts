@@ -1,6 +1,6 @@
 import { clauses } from '../checks/clauses';
 import type { Owner } from '../checks/finding';
-import { html, type Html } from '../shared/html';
+import { html, type Html } from '../html/template';
 import { bySeverity, type Certification, type RuleOutcome } from './certification';
 import { anchor } from './html-evidence';
 import { failureGroups, moreLikeIt } from './failure-groups';

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import type { TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
-import { redactBytes, redactFile } from '../shared/redaction/files';
-import { redact, redactValue } from '../shared/redaction/redact';
-import type { Secret } from '../shared/redaction/secrets';
+import { redactBytes, redactFile } from '../redaction/files';
+import { redact, redactValue } from '../redaction/redact';
+import type { Secret } from '../redaction/secrets';
 
 /**
  * Masks, in place, what Playwright hands its reporters: step titles and their API arguments, errors,

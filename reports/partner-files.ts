@@ -5,9 +5,9 @@ import { harOf } from './har';
 import type { TestEvidence } from './html-evidence';
 import { certificationHtml } from './html-report';
 import { sha256, signDetached, type SigningKey } from './signing';
-import { redactEvidence, redactValue } from '../shared/redaction/redact';
-import type { Secret } from '../shared/redaction/secrets';
-import { packageRoot } from '../shared/package-root';
+import { redactEvidence, redactValue } from '../redaction/redact';
+import type { Secret } from '../redaction/secrets';
+import { packageRoot } from '../run/package-root';
 
 /**
  * One partner's files in `<outputDir>/<partner>/`: exchanges.har, certification.html, certification.json

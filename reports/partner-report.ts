@@ -2,15 +2,15 @@ import path from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import type { FullConfig, FullResult, TestCase } from '@playwright/test/reporter';
 import { buildCertification, type Certification, type RunInfo } from './certification';
-import type { Vault } from '../shared/redaction/vault';
-import type { RunStamp } from '../shared/channel';
+import type { Vault } from '../redaction/vault';
+import type { RunStamp } from '../run/channel';
 import { keepRun } from './history';
 import { files, writePartnerFiles, type Written } from './partner-files';
 import type { Partner } from './partner-state';
 import { partialOf, runProblems, shardsOf } from './run-info';
-import { runIdVariable, targetsOf } from '../shared/run-identity';
+import { runIdVariable, targetsOf } from '../run/run-identity';
 import type { SigningKey } from './signing';
-import { platformKind } from '../shared/platform-kind';
+import { platformKind } from '../profile/platform-kind';
 
 /** How the certification reporter writes one partner's report when the run ends. */
 

@@ -1,5 +1,5 @@
 import type { RequestRecord } from '../checks/evidence';
-import { mask } from '../shared/redaction/redact';
+import { mask } from '../redaction/redact';
 
 /**
  * A curl command that repeats a redacted request. Every masked value becomes a named placeholder

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RunStamp } from '../shared/channel';
-import { runIdVariable } from '../shared/run-identity';
+import type { RunStamp } from '../run/channel';
+import { runIdVariable } from '../run/run-identity';
 import type { Certification } from './certification';
-import { packageRoot } from '../shared/package-root';
+import { packageRoot } from '../run/package-root';
 
 /** What a certification says of the run itself: the endpoints certified, and the harness that did it. */
 

@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
-import { hostPageHtml } from '../../shared/host-page';
+import { hostPageHtml } from '../../html/host-page';
 
-/** The host page (shared/host-page.ts) on an origin of its own: `GET /?src=<auth URL>`. */
+/** The host page (html/host-page.ts) on an origin of its own: `GET /?src=<auth URL>`. */
 export function buildHostPage() {
   const app = Fastify({ logger: false });
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ code: 'NOT_FOUND', message: `no route ${request.method} ${request.url.split('?')[0]}` }));

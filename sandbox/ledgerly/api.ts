@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { isObject } from '../../checks/evidence';
-import { mockLinkPath } from '../../shared/platform-urls';
+import { mockLinkPath } from '../../profile/platform-urls';
 import { seedData, type Seed } from '../platform/data';
 import { equalSecrets } from '../secrets';
 import { ledgerly, ledgerlyOrigins, ledgerlyPartners } from './config';

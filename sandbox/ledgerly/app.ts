@@ -4,7 +4,7 @@ import { importJWK, jwtVerify } from 'jose';
 import { isObject } from '../../checks/evidence';
 import type { Field, Payload } from '../../checks/payload';
 import { signOnDecision, typedValueProblems, withTypedValues } from '../../checks/sign-on-decision';
-import { html } from '../../shared/html';
+import { html } from '../../html/template';
 import type { LedgerlyKeys } from './api';
 import { ledgerly, ledgerlyPartners } from './config';
 import { ledgerlyFaultsOf, refuseUnknownFaults } from './faults';

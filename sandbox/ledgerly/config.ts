@@ -1,4 +1,4 @@
-import type { PartnerConfig } from '../../shared/profile-schema';
+import type { PartnerConfig } from '../../profile/profile-schema';
 import { referenceClient } from '../reference-partner/client';
 
 /**

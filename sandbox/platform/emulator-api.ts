@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { isObject } from '../../checks/evidence';
 import type { Payload } from '../../checks/payload';
-import { partnerConfigSchema, type PartnerConfig } from '../../shared/profile-schema';
-import { authUrl, emulatorPartnerPath, mockLinkPath } from '../../shared/platform-urls';
+import { partnerConfigSchema, type PartnerConfig } from '../../profile/profile-schema';
+import { authUrl, emulatorPartnerPath, mockLinkPath } from '../../profile/platform-urls';
 import { faultPrefix } from '../fault-path';
 import { apiError } from './errors';
 import type { KnownSource } from './funding';

@@ -1,5 +1,5 @@
 import type { Field } from '../../checks/payload';
-import { html, scriptJson, type Html } from '../../shared/html';
+import { html, scriptJson, type Html } from '../../html/template';
 
 /**
  * The embedded web app's screens. Each is `<main data-screen="error|collect|app">`, so a test (or a

@@ -4,9 +4,9 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { depthOf, isObject } from '../../checks/evidence';
 import type { Payload } from '../../checks/payload';
 import { signOnDecision, typedValueProblems } from '../../checks/sign-on-decision';
-import type { PartnerConfig } from '../../shared/profile-schema';
-import { unsafeRaw } from '../../shared/html';
-import { authPath, mockLinkPath } from '../../shared/platform-urls';
+import type { PartnerConfig } from '../../profile/profile-schema';
+import { unsafeRaw } from '../../html/template';
+import { authPath, mockLinkPath } from '../../profile/platform-urls';
 import { equalSecrets } from '../secrets';
 import { seedData } from './data';
 import { registerDataApi } from './data-api';

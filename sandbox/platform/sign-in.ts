@@ -1,7 +1,7 @@
 import { isObject, jsonObject, jsonResponse } from '../../checks/evidence';
 import type { Field, Payload } from '../../checks/payload';
 import { issuedToken } from '../../checks/token-exchange';
-import { type PartnerConfig } from '../../shared/profile-schema';
+import { type PartnerConfig } from '../../profile/profile-schema';
 import { httpClient } from '../../client/http';
 import { resourceRequest, tokenRequest } from '../../client/requests';
 import { type Sync } from './funding';

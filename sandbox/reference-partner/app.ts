@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { html, scriptJson } from '../../shared/html';
+import { html, scriptJson } from '../../html/template';
 import { cookieOf } from '../cookies';
 import { equalSecrets } from '../secrets';
 import type { Store } from './store';

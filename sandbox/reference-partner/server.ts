@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServerOptions as HttpsOptions } from 'node:https';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { html } from '../../shared/html';
+import { html } from '../../html/template';
 import { faultNamesOf } from '../fault-path';
 import { equalSecrets } from '../secrets';
 import { faultCatalogue } from './faults';

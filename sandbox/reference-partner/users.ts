@@ -1,7 +1,7 @@
 import { addDays } from 'date-fns/addDays';
 import { format } from 'date-fns/format';
 import { subYears } from 'date-fns/subYears';
-import { sampleCompany, sampleUser } from '../../shared/sample-account-info';
+import { sampleCompany, sampleUser } from '../../checks/sample-account-info';
 
 /**
  * The reference partner's test users. Every one is conformant: the harness must raise no failure for

@@ -9,7 +9,7 @@ import { browserOrigins, browserTrust } from '../../probes/browser-trust';
 import { inBrowser } from '../../probes/browser-session';
 import { httpClient } from '../../client/http';
 import { platformOf, type BrowserProbeContext } from '../../probes/platform';
-import type { Profile } from '../../shared/profile-schema';
+import type { Profile } from '../../profile/profile-schema';
 import { referenceProfile } from '../support/profiles';
 
 /**

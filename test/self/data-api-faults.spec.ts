@@ -8,7 +8,7 @@ import { dataApiFaultNames, type DataApiFault } from '../../sandbox/platform/fau
 import { platformSandbox } from '../../sandbox/platform/server';
 import { referenceProfile } from '../support/profiles';
 import { startPlatform } from '../support/sandbox';
-import type { Profile } from '../../shared/profile-schema';
+import type { Profile } from '../../profile/profile-schema';
 
 /** The rules each data-API fault of the emulator must trip, and no others. */
 const expectedFailures: Record<DataApiFault, AnyRule[]> = {

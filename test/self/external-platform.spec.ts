@@ -16,7 +16,7 @@ import { landingFrameAncestors, tamperedLinkRules } from '../../checks/mock-link
 import { foreignHostCannotFrame, messagesToHostOnly } from '../../checks/sign-on';
 import { invalidTokenRefused, missingTokenRefused } from '../../checks/data-api-refusals';
 import type { AnyRule } from '../../checks/finding';
-import type { Profile } from '../../shared/profile-schema';
+import type { Profile } from '../../profile/profile-schema';
 
 /**
  * A platform reached the way a real one is: the host page at the host origin the platform is configured

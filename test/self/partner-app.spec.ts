@@ -7,7 +7,7 @@ import { partnerAppProbe } from '../../probes/partner-app';
 import { appFaultNames, appFaults, type AppFault } from '../../sandbox/reference-partner/app';
 import type { PlatformFault } from '../../sandbox/platform/faults';
 import type { UserKey } from '../../sandbox/reference-partner/users';
-import type { Profile } from '../../shared/profile-schema';
+import type { Profile } from '../../profile/profile-schema';
 import { startPlatform, startReferencePartner } from '../support/sandbox';
 
 /**

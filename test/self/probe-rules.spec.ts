@@ -6,7 +6,7 @@ import { mockLinkProbes } from '../../probes/mock-link';
 import type { AnyProbe } from '../../probes/platform';
 import type { ProbeResult } from '../../probes/probe';
 import type { Fault } from '../../sandbox/reference-partner/faults';
-import type { Profile } from '../../shared/profile-schema';
+import type { Profile } from '../../profile/profile-schema';
 import { referenceProfile } from '../support/profiles';
 import { platformSandbox } from '../../sandbox/platform/server';
 import { sandboxPerFile } from '../support/sandbox';

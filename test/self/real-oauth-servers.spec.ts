@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { profileSchema } from '../../shared/profile-schema';
+import { profileSchema } from '../../profile/profile-schema';
 import { runPlatformProbes } from '../../probes/certification';
 import { signOnProbes } from '../../probes/sign-on';
 import type { Certification } from '../../reports/certification';

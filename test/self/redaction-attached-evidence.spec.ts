@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { runPlatformProbes, runProbes } from '../../probes/certification';
 import { platformSandbox } from '../../sandbox/platform/server';
-import { redact } from '../../shared/redaction/redact';
-import { secretsOf } from '../../shared/redaction/secrets';
+import { redact } from '../../redaction/redact';
+import { secretsOf } from '../../redaction/secrets';
 import { referenceProfile } from '../support/profiles';
 import { startPlatform, startReferencePartner } from '../support/sandbox';
 

@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test';
 import { notPassing, type Finding } from '../../checks/finding';
 import { runProbes, certificationProbes } from '../../probes/certification';
 import { accountInfoProbes } from '../../probes/resources';
-import type { Profile } from '../../shared/profile-schema';
+import type { Profile } from '../../profile/profile-schema';
 import { referenceProfile } from '../support/profiles';
 import { startReferencePartner } from '../support/sandbox';
 

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadProfile } from '../../partners/profile';
-import { type Profile } from '../../shared/profile-schema';
+import { type Profile } from '../../profile/profile-schema';
 import type { Fault } from '../../sandbox/reference-partner/faults';
 import type { HostileFault, LeakFault } from '../../sandbox/reference-partner/hostile';
 import type { UserKey } from '../../sandbox/reference-partner/users';

@@ -5,7 +5,7 @@ import { buildHostPage } from '../../sandbox/host-page/server';
 import { buildPlatform, platformSandbox, type PlatformOptions } from '../../sandbox/platform/server';
 import type { PlatformFault } from '../../sandbox/platform/faults';
 import { buildReferencePartner, type ReferencePartnerOptions } from '../../sandbox/reference-partner/server';
-import type { PlatformProfile } from '../../shared/profile-schema';
+import type { PlatformProfile } from '../../profile/profile-schema';
 
 /**
  * Listens on an ephemeral port, or with `prefixable` on a free one of four digits (below 6554): an origin

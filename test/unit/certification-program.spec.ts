@@ -9,7 +9,7 @@ import { writePartnerFiles } from '../../reports/partner-files';
 import { historyDirOf, keepRun, recentRuns } from '../../reports/history';
 import { partialOf, runProblems } from '../../reports/run-info';
 import { publicKeyOf, signDetached, signingKeyFrom, verifyDetached } from '../../reports/signing';
-import { redact } from '../../shared/redaction/redact';
+import { redact } from '../../redaction/redact';
 import { everyRuleJudged, runInfo } from '../support/certifications';
 import { tempDir } from '../support/temp';
 

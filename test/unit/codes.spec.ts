@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import nock from 'nock';
 import { limited, mintedCodes, staticCodes } from '../../probes/codes';
-import { SetupError } from '../../shared/setup-error';
+import { SetupError } from '../../client/setup-error';
 import { httpClient } from '../../client/http';
 import { tempDir } from '../support/temp';
 

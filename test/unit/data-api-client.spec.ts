@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { dataApiClient, pageUrl } from '../../client/data-api';
-import { isSetupError } from '../../shared/setup-error';
+import { isSetupError } from '../../client/setup-error';
 import { platformSandbox } from '../../sandbox/platform/server';
 import { startPlatform } from '../support/sandbox';
 

@@ -5,9 +5,9 @@ import { expect, test } from '@playwright/test';
 import type { FullConfig, Suite, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import CertificationReporter from '../../reports/certification-reporter';
-import { redact } from '../../shared/redaction/redact';
-import { redactBytes, redactTree } from '../../shared/redaction/files';
-import { Vault } from '../../shared/redaction/vault';
+import { redact } from '../../redaction/redact';
+import { redactBytes, redactTree } from '../../redaction/files';
+import { Vault } from '../../redaction/vault';
 import { tempDir } from '../support/temp';
 
 /**

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { platformJudges } from '../../shared/platform-judges';
-import type { Profile } from '../../shared/profile-schema';
+import { platformJudges } from '../../run/platform-judges';
+import type { Profile } from '../../profile/profile-schema';
 
 const on = (url: string, extra: Partial<Profile> = {}) => ({ platform: { url }, ...extra }) as unknown as Profile;
 

@@ -4,7 +4,7 @@ import type { Finding } from '../../checks/finding';
 import { gradeEmulatorChoices } from '../../probes/emulator-choices';
 import { connectPlatform, platformOf } from '../../probes/platform';
 import { signOnProbes } from '../../probes/sign-on';
-import type { Profile } from '../../shared/profile-schema';
+import type { Profile } from '../../profile/profile-schema';
 import { referenceProfile } from '../support/profiles';
 
 /** A platform the harness did not write is never configured, seeded, or given what a person would not type. */

@@ -7,11 +7,11 @@ import { decide } from '../../checks/outcome';
 import type { Waiver } from '../../checks/waivers';
 import CertificationReporter from '../../reports/certification-reporter';
 import type { Certification } from '../../reports/certification';
-import { probeAnnotations, readTest, recordAttachment } from '../../shared/channel';
-import { probeRecord, type ProbeRecord } from '../../shared/probe-record';
+import { probeAnnotations, readTest, recordAttachment } from '../../run/channel';
+import { probeRecord, type ProbeRecord } from '../../run/probe-record';
 import { tempDir } from '../support/temp';
 
-/** What a probe's test hands the report (shared/probe-record.ts), and the one decision both sides make of it (checks/outcome.ts). */
+/** What a probe's test hands the report (run/probe-record.ts), and the one decision both sides make of it (checks/outcome.ts). */
 
 const failure: Finding = {
   rule: 'token-exchange/redirect',

@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test';
 import type { Finding } from '../../checks/finding';
 import type { AnyProbe } from '../../probes/platform';
 import { ProbeRuns, type Outcome } from '../../fixtures/probe-runs';
-import { Vault } from '../../shared/redaction/vault';
+import { Vault } from '../../redaction/vault';
 import { tempDir } from '../support/temp';
 
 const token = 'tok-issued-to-a-probe-0123456789';

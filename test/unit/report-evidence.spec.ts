@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { parseJson, type Exchange } from '../../checks/evidence';
-import { redact, redactEvidence } from '../../shared/redaction/redact';
-import { secretsOf } from '../../shared/redaction/secrets';
-import { redactBytes } from '../../shared/redaction/files';
-import { maskPersonalData } from '../../shared/redaction/personal-data';
+import { redact, redactEvidence } from '../../redaction/redact';
+import { secretsOf } from '../../redaction/secrets';
+import { redactBytes } from '../../redaction/files';
+import { maskPersonalData } from '../../redaction/personal-data';
 import { curlOf } from '../../reports/reproduce';
 import { exchange } from '../support/certifications';
 

@@ -4,10 +4,10 @@ import fc from 'fast-check';
 import type { Exchange } from '../../checks/evidence';
 import { harnessWords } from '../../checks/harness-words';
 import { loadProfile } from '../../partners/profile';
-import { redact } from '../../shared/redaction/redact';
-import { maskedEverywhere, ordinaryText, profileSecrets, secretsOf } from '../../shared/redaction/secrets';
-import { longestRunsIn } from '../../shared/redaction/rolling-hash';
-import { canonical } from '../../shared/redaction/secret-matcher';
+import { redact } from '../../redaction/redact';
+import { maskedEverywhere, ordinaryText, profileSecrets, secretsOf } from '../../redaction/secrets';
+import { longestRunsIn } from '../../redaction/rolling-hash';
+import { canonical } from '../../redaction/secret-matcher';
 
 /**
  * The fragment rule (DESIGN §5): a fragment of a secret is left as it is only on evidence that it is ordinary

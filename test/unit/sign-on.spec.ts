@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { signOnDecision, typedValueProblems } from '../../checks/sign-on-decision';
 import { syncFundingSources, type KnownSource } from '../../sandbox/platform/funding';
-import { html, unsafeRaw } from '../../shared/html';
+import { html, unsafeRaw } from '../../html/template';
 import { users } from '../../sandbox/reference-partner/users';
 
 const now = new Date('2026-11-21T12:00:00Z');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import type { Profile } from '../../shared/profile-schema';
+import type { Profile } from '../../profile/profile-schema';
 import { tokenRequest } from '../../client/requests';
 
 const bare: Profile = {

@@ -4,7 +4,7 @@ import { parseProbeRecord, type ProbeRecord } from './probe-record';
 
 /**
  * What a test hands the certification reporter, through Playwright's annotations and attachments: the
- * probe and its area (declared with the test, so known before it runs), its record (shared/probe-record.ts:
+ * probe and its area (declared with the test, so known before it runs), its record (run/probe-record.ts:
  * findings, evidence and the clock they were decided with), the screens a browser showed and the browser
  * that showed them. The fixtures write with these functions and
  * the reporter reads with `readTest`, so neither side spells a name.

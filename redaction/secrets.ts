@@ -1,7 +1,7 @@
-import { sensitiveFields } from '../../checks/catalogue';
-import { jsonResponse, parseJson, type Exchange, type JsonBody } from '../../checks/evidence';
-import { lastSegment } from '../../checks/payload';
-import type { Profile } from '../profile-schema';
+import { sensitiveFields } from '../checks/catalogue';
+import { jsonResponse, parseJson, type Exchange, type JsonBody } from '../checks/evidence';
+import { lastSegment } from '../checks/payload';
+import type { Profile } from '../profile/profile-schema';
 import { base64Forms } from './secret-matcher';
 
 /** A value redaction masks wherever it shows up (redact.ts), as a profile holds it or an exchange carried it. */

@@ -1,5 +1,5 @@
-import { platformKey } from './host-key';
-import type { Profile } from './profile-schema';
+import { platformKey } from '../profile/host-key';
+import type { Profile } from '../profile/profile-schema';
 
 /**
  * The partner whose tests judge each platform for every partner of the run on it (DESIGN §4: the

@@ -1,9 +1,8 @@
 import { appendFileSync, closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Exchange } from '../../checks/evidence';
-import { guessability, minimumBits } from '../../checks/token-entropy';
+import type { Exchange } from '../checks/evidence';
+import { guessability, minimumBits } from '../checks/token-entropy';
 import { secretsOf, shortestSecret, type Secret } from './secrets';
-import { runFolder } from '../run-dir';
 
 /** A secret and whose it is: a partner's (its project name), or, without `partner`, the harness's own. */
 export type ScopedSecret = Secret & { partner?: string };
@@ -19,7 +18,7 @@ export type ScopedSecret = Secret & { partner?: string };
  * A learned value random enough to be no one's words (`runWide`) masks every partner's artifacts: a code one
  * profile was issued, echoed by the same server under another profile, is masked in that profile's too.
  *
- * It lives in the run's private folder (shared/run-dir.ts): one file every process appends its lines to
+ * It lives in the run's private folder (run/run-dir.ts): one file every process appends its lines to
  * (each line one write, so lines never interleave) and reads from where it stopped, so asking for the
  * secrets costs one stat, not one per process: a 40-partner run's reporter spent 5 s listing and sizing
  * the files of a file per process.
@@ -38,7 +37,8 @@ export class Vault {
   /** How much of the file has been read: it only grows. */
   private read = 0;
 
-  constructor(base: readonly ScopedSecret[] = [], { dir = runFolder('vault'), partner }: { dir?: string | undefined; partner?: string } = {}) {
+  /** `dir`: the folder the run's processes share it in (the run's `vault` folder); without one, this process's alone. */
+  constructor(base: readonly ScopedSecret[] = [], { dir, partner }: { dir?: string | undefined; partner?: string } = {}) {
     this.partner = partner;
     for (const secret of base) this.remember(secret);
     this.file = dir ? path.join(dir, 'secrets.jsonl') : undefined;

@@ -1,4 +1,4 @@
-import type { Exchange } from '../../checks/evidence';
+import type { Exchange } from '../checks/evidence';
 import { base64Forms, SecretMatcher } from './secret-matcher';
 import { last4Keys, secretKeys, type Secret } from './secrets';
 
@@ -71,7 +71,7 @@ const matchable = (secret: Secret) =>
 const ordinaryOf = (secrets: readonly Secret[]) => secrets.filter((secret) => secret.ordinary).map((secret) => secret.value);
 
 // One matcher per secrets array: the vault hands out the same array while nothing changed, and when a
-// scope (one partner's secrets: shared/redaction/vault.ts) learns more, a new array that starts with its
+// scope (one partner's secrets: redaction/vault.ts) learns more, a new array that starts with its
 // last one. That matcher then only adds the new secrets: rebuilding it for every secret a fleet's workers
 // learn cost the reporter seconds. One head a scope: the newest array of each, with its matcher.
 const matchers = new WeakMap<readonly Secret[], SecretMatcher>();

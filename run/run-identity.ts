@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Profile } from './profile-schema';
-import { authUrl, mockLinkUrl } from './platform-urls';
-import { mask, redactValue } from './redaction/redact';
-import type { Secret } from './redaction/secrets';
+import type { Profile } from '../profile/profile-schema';
+import { authUrl, mockLinkUrl } from '../profile/platform-urls';
+import { mask, redactValue } from '../redaction/redact';
+import type { Secret } from '../redaction/secrets';
 
 /**
  * What says which run a result belongs to, and what it certified. A run's id is CERTIFY_RUN_ID: set it to

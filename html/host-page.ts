@@ -1,4 +1,4 @@
-import { html } from './html';
+import { html } from './template';
 
 /**
  * The host page: the stand-in for the partner's app. It embeds the platform's `src` in an iframe and lists

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The field types a profile is made of, each with an error that names the fix (shared/profile-schema.ts). */
+/** The field types a profile is made of, each with an error that names the fix (profile/profile-schema.ts). */
 
 export type RawIssue = { input?: unknown; code?: string; expected?: string };
 

@@ -1,4 +1,4 @@
-import type { Payload } from '../checks/payload';
+import type { Payload } from './payload';
 
 /**
  * Account information of a user of no partner's, valid by every rule of spec §2.3 on any run date: what the
