@@ -39,17 +39,17 @@ const workers = 4;
 // Where the workers share the secrets they learn and the run's plan (run/run-dir.ts).
 if (isMainProcess) {
   // --reporter replaces the configured reporters, the certification reporter among them, which plans the
-  // run and writes the report: a certification without it would be neither scheduled nor reported.
+  // run and writes the report: a certification without it would be neither scheduled nor reported. Named
+  // after another reporter, it would mask what that one had already printed or stored.
   const named = reportersNamed(process.argv);
-  if (
-    isTestCommand(process.argv) &&
-    named &&
-    !named.some((reporter) => /certification-reporter/.test(reporter)) &&
-    profiles.some(({ name }) => runsProject(process.argv, name))
-  ) {
+  if (isTestCommand(process.argv) && named && !/certification-reporter/.test(named[0] ?? '') && profiles.some(({ name }) => runsProject(process.argv, name))) {
+    const others = named.filter((reporter) => !/certification-reporter/.test(reporter));
+    const first = `--reporter=${[path.relative(process.cwd(), certificationReporter), ...others].join(',')}`;
     console.error(
-      `--reporter=${named.join(',')} replaces the configured reporters, and with them the certification reporter, which plans a certification and writes its report; ` +
-        `add yours to the configured ones instead: --add-reporter=${named.join(',')}, or name it first: --reporter=${path.relative(process.cwd(), certificationReporter)},${named.join(',')}`,
+      others.length < named.length
+        ? `--reporter=${named.join(',')} names the certification reporter after ${others[0]}, which would print and store steps and attachments before they are masked; name it first: ${first}`
+        : `--reporter=${named.join(',')} replaces the configured reporters, and with them the certification reporter, which plans a certification and writes its report; ` +
+            `add yours to the configured ones instead: --add-reporter=${named.join(',')}, or name it first: ${first}`,
     );
     process.exit(2);
   }

@@ -14,13 +14,16 @@ function valuesOf(argv: readonly string[], name: string): string[] {
   return values;
 }
 
-/** The reporters `--reporter` names, which replace the configured ones; undefined when it is not given. */
+/**
+ * The reporters `--reporter` names, which replace the configured ones; undefined when it is not given. Given
+ * twice, the last one counts, as Playwright reads it: `--reporter=<certification> --reporter=html` runs html alone.
+ */
 export function reportersNamed(argv: readonly string[]): string[] | undefined {
-  const values = valuesOf(argv, '--reporter');
-  return values.length === 0
+  const last = valuesOf(argv, '--reporter').at(-1);
+  return last === undefined
     ? undefined
-    : values
-        .flatMap((value) => value.split(','))
+    : last
+        .split(',')
         .map((name) => name.trim())
         .filter(Boolean);
 }

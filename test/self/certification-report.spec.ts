@@ -244,6 +244,17 @@ test('a --reporter that would drop the certification reporter is refused before 
   expect(refused.stderr).toContain(
     '--reporter=junit,dot replaces the configured reporters, and with them the certification reporter, which plans a certification and writes its report; add yours to the configured ones instead: --add-reporter=junit,dot',
   );
+  // Given twice, Playwright keeps the last: the certification reporter named before it is dropped, and so refused.
+  const reporter = 'reports/certification-reporter.ts';
+  const twice = cli('--project=reference', `--reporter=${reporter}`, '--reporter=html');
+  expect(twice.status).toBe(2);
+  expect(twice.stderr).toContain('--reporter=html replaces the configured reporters');
+  // Named after another reporter, that one would store steps and attachments before they are masked.
+  const after = cli('--project=reference', `--reporter=html,${reporter}`);
+  expect(after.status).toBe(2);
+  expect(after.stderr).toContain(
+    `names the certification reporter after html, which would print and store steps and attachments before they are masked; name it first: --reporter=${reporter},html`,
+  );
   // The harness's own projects need no certification reporter.
   expect(cli('--project=unit', '--reporter=dot', 'test/unit/clauses.spec.ts').status).toBe(0);
   const added = await runPlaywright(['--project=reference', 'suites/funding-sources.spec.ts', '--add-reporter=dot'], {});
