@@ -3,9 +3,9 @@
  * case; percent-encoded once or twice; form-encoded (`+` for a space); JSON-escaped (`\"`, `\/`, any
  * character as `\u00XX`, at any depth of escaping); HTML-escaped (`&quot;`, `&#47;`, `&#x2F;`); and in
  * base64 or base64url. It also finds long fragments: 40% of a secret, at least 10 characters (a secret cut by a
- * preview, split across two fields, one character escaped differently); and in a text holding one, every other
- * run of that secret as long as a seed (8 characters): the smaller share of a secret split in two. Never a
- * fragment that also occurs in ordinary text of the run (DESIGN §5).
+ * preview, split across two fields, one character escaped differently); and, near such a fragment, a run of as
+ * little as a seed (8 characters) of another part of the same secret: the smaller share of a secret split in two.
+ * Never a fragment that also occurs in ordinary text of the run (DESIGN §5).
  *
  * How: text and secrets are both brought to one canonical form (each encoded character decoded to its
  * UTF-8 bytes, letters lower-cased, `+` read as a space), remembering where each canonical byte came
@@ -13,6 +13,7 @@
  * the windows, and each hit is extended to the longest common run. Linear in the text, whatever it holds.
  */
 
+import { canonical } from './canonical';
 import { hashAt, longestRunsIn, roll, seedLength } from './rolling-hash';
 
 export interface MatchableSecret {
@@ -28,108 +29,37 @@ interface Form {
   owner: number;
 }
 
-/** The canonical bytes of a text, and for each the range of the text it came from. */
-interface Canonical {
-  units: Uint8Array;
-  start: Int32Array;
-  end: Int32Array;
+/** Where a run of a secret sits in the secret (`offset`, `length`, canonical) and in the text (`from`). */
+interface Run {
+  form: number;
+  offset: number;
+  length: number;
+  from: number;
 }
 
-const encoder = new TextEncoder();
-const hex = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
-const hexValue = (text: string, at: number, length: number) => Number.parseInt(text.slice(at, at + length), 16);
-const entities: Record<string, string> = {
-  quot: '"',
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  apos: "'",
-  sol: '/',
-  plus: '+',
-  equals: '=',
-  colon: ':',
-  num: '#',
-  percnt: '%',
-};
+/** How far apart, in the text, two parts of one secret may sit and still be read as one secret split. */
+const splitReach = 256;
 
-/** A-Z to a-z, and `+` to a space (form encoding): a decoded byte and a plain one compare the same. */
-const fold = (byte: number) => (byte >= 65 && byte <= 90 ? byte + 32 : byte === 43 ? 32 : byte);
-
-export function canonical(text: string): Canonical {
-  const n = text.length;
-  let units = new Uint8Array(n + 8);
-  let start = new Int32Array(n + 8);
-  let end = new Int32Array(n + 8);
-  let size = 0;
-  const push = (byte: number, from: number, to: number) => {
-    if (size === units.length) {
-      const grow = <T extends Uint8Array | Int32Array>(array: T, make: (length: number) => T) => {
-        const bigger = make(array.length * 2);
-        bigger.set(array);
-        return bigger;
-      };
-      units = grow(units, (l) => new Uint8Array(l));
-      start = grow(start, (l) => new Int32Array(l));
-      end = grow(end, (l) => new Int32Array(l));
+/**
+ * The short runs that are the rest of a secret split in two: a fragment of the same form within `splitReach`
+ * holds another part of it (the two do not overlap in the secret). A whole secret found beside a word it
+ * contains leaves the word alone. Both lists are in the text's order, and the fragments of one form never
+ * overlap in the text, so each short run looks at a bounded few: linear in the text.
+ */
+function restOfSplitSecrets<R extends Run>(shortRuns: readonly R[], fragments: ReadonlyMap<number, readonly Run[]>): R[] {
+  const next = new Map<number, number>();
+  return shortRuns.filter((run) => {
+    const list = fragments.get(run.form);
+    if (!list) return false;
+    let i = next.get(run.form) ?? 0;
+    while (i < list.length && list[i]!.from < run.from - splitReach) i++;
+    next.set(run.form, i);
+    for (let j = i; j < list.length && list[j]!.from <= run.from + splitReach; j++) {
+      const part = list[j]!;
+      if (run.offset + run.length <= part.offset || part.offset + part.length <= run.offset) return true;
     }
-    if (byte === 92) return; // a decoded backslash (%5C, &#92;) is an escape too
-    units[size] = fold(byte);
-    start[size] = from;
-    end[size] = to;
-    size++;
-  };
-  const pushCodePoint = (codePoint: number, from: number, to: number) => {
-    if (codePoint < 128) return push(codePoint, from, to);
-    for (const byte of encoder.encode(String.fromCodePoint(codePoint))) push(byte, from, to);
-  };
-  let i = 0;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === 92 /* \ */) {
-      // Escaping backslashes are dropped, at any depth, so `\"`, `\\\/` and a plain character compare the same.
-      let j = i;
-      while (j < n && text.charCodeAt(j) === 92) j++;
-      if (j + 4 < n && text.charCodeAt(j) === 117 /* u */ && [1, 2, 3, 4].every((k) => hex(text.charCodeAt(j + k)))) {
-        pushCodePoint(hexValue(text, j + 1, 4), i, j + 5);
-        i = j + 5;
-      } else {
-        i = j;
-      }
-      continue;
-    }
-    if (c === 37 /* % */) {
-      if (text.startsWith('25', i + 1) && hex(text.charCodeAt(i + 3)) && hex(text.charCodeAt(i + 4))) {
-        push(hexValue(text, i + 3, 2), i, i + 5);
-        i += 5;
-        continue;
-      }
-      if (hex(text.charCodeAt(i + 1)) && hex(text.charCodeAt(i + 2))) {
-        push(hexValue(text, i + 1, 2), i, i + 3);
-        i += 3;
-        continue;
-      }
-    }
-    if (c === 38 /* & */) {
-      const entity = /^&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z]{2,6}));/.exec(text.slice(i, i + 12));
-      const decoded = !entity
-        ? undefined
-        : entity[1]
-          ? Number(entity[1])
-          : entity[2]
-            ? Number.parseInt(entity[2], 16)
-            : entities[entity[3]!.toLowerCase()]?.charCodeAt(0);
-      if (entity && decoded !== undefined && Number.isFinite(decoded) && decoded <= 0x10ffff) {
-        pushCodePoint(decoded, i, i + entity[0].length);
-        i += entity[0].length;
-        continue;
-      }
-    }
-    const codePoint = text.codePointAt(i)!;
-    const width = codePoint > 0xffff ? 2 : 1;
-    pushCodePoint(codePoint, i, i + width);
-    i += width;
-  }
-  return { units: units.subarray(0, size), start: start.subarray(0, size), end: end.subarray(0, size) };
+    return false;
+  });
 }
 
 /** The base64 and base64url text that encodes `value` wherever it sits in a longer encoded string. */
@@ -218,8 +148,10 @@ export class SecretMatcher {
     if (this.empty || text.length === 0) return [];
     const { units, start, end } = canonical(text);
     const hits: { from: number; to: number; owner: number }[] = [];
-    // Runs shorter than a fragment, kept in case a fragment of the same secret is found in this text too.
-    const shortRuns: { from: number; to: number; owner: number }[] = [];
+    // Fragments (part of a secret, not all of it) and runs too short to be one, by form, in the text's order: a
+    // short run is the rest of a split secret when a fragment of the same form, near it, holds another part.
+    const fragments = new Map<number, Run[]>();
+    const shortRuns: (Run & { owner: number; to: number })[] = [];
     // Per form with a hit only: an array of every form, made for each of a report's thousands of short strings, cost more than the search.
     const covered = new Map<number, number>();
     if (units.length >= seedLength && this.forms.length > 0) {
@@ -242,7 +174,12 @@ export class SecretMatcher {
           const to = at + ahead;
           covered.set(index, to);
           if (to - from < form.units.length && this.ordinaryFragment(index, offset - back, to - from)) continue;
-          (to - from >= form.minRun ? hits : shortRuns).push({ from: start[from]!, to: end[to - 1]!, owner: form.owner });
+          const run = { form: index, offset: offset - back, length: to - from, from: start[from]!, to: end[to - 1]!, owner: form.owner };
+          if (run.length < form.minRun) shortRuns.push(run);
+          else {
+            hits.push(run);
+            if (run.length < form.units.length) fragments.set(index, [...(fragments.get(index) ?? []), run]);
+          }
         }
       }
     }
@@ -253,8 +190,7 @@ export class SecretMatcher {
         hits.push({ from: start[at]!, to: end[at + needle.length - 1]!, owner: form.owner });
       }
     }
-    const found = new Set(hits.map((hit) => hit.owner));
-    hits.push(...shortRuns.filter((run) => found.has(run.owner)));
+    hits.push(...restOfSplitSecrets(shortRuns, fragments));
     hits.sort((a, b) => a.from - b.from || b.to - a.to);
     const merged: typeof hits = [];
     for (const hit of hits) {

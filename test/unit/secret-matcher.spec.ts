@@ -7,7 +7,7 @@ import { loadProfile } from '../../partners/profile';
 import { redact } from '../../redaction/redact';
 import { maskedEverywhere, ordinaryText, profileSecrets, secretsOf } from '../../redaction/secrets';
 import { longestRunsIn } from '../../redaction/rolling-hash';
-import { canonical } from '../../redaction/secret-matcher';
+import { canonical } from '../../redaction/canonical';
 
 /**
  * The fragment rule (DESIGN §5): a fragment of a secret is left as it is only on evidence that it is ordinary
@@ -117,6 +117,9 @@ test('a client secret split unevenly across two JSON fields leaves no 8 characte
       expect(windows8(masked.replaceAll('\\', '').replaceAll('&quot;', '"').replaceAll('&amp;', '&')), masked).toEqual([]);
     }
   }
-  // The control: a run of 8 characters with no longer fragment of the secret beside it is left as it is.
+  // The controls: a run of 8 characters with no longer fragment of the secret beside it is left as it is; so is a
+  // word the secret holds, beside the whole secret quoted back.
   expect(redact(`ref ${secret.slice(12, 20)} only`, [{ value: secret }])).toBe(`ref ${secret.slice(12, 20)} only`);
+  const key = 'platform-key-8Jq2vX4mTz9';
+  expect(redact(`"platform.apiKey": the platform refused ${key}`, [{ value: key }])).toBe('"platform.apiKey": the platform refused [redacted]');
 });
