@@ -104,6 +104,8 @@ export interface FundingVisit extends Visit {
   shownIds: readonly string[];
   partnerIds: readonly string[];
   seeded: string;
+  /** Sign-ons with the shorter list the source was looked for after, when more than one: the test user's other sign-ons, running at once, list it again. */
+  signOns?: number;
 }
 
 export const fundingSynced: Rule<FundingVisit> = {
@@ -119,7 +121,10 @@ export const fundingSynced: Rule<FundingVisit> = {
     if (visit.screen !== 'app') return [{ code: 'screen', message: `the frame showed ${screenNames[visit.screen]} (${shownText(visit.text)}), not the app` }];
     const issues: Issue[] = [];
     if (visit.shownIds.includes(visit.seeded))
-      issues.push({ code: 'still-shown', message: `"${visit.seeded}", which the partner no longer lists, is still shown` });
+      issues.push({
+        code: 'still-shown',
+        message: `"${visit.seeded}", which the partner no longer lists, is still shown${visit.signOns ? ` after each of ${visit.signOns} sign-ons with the shorter list` : ''}`,
+      });
     const missing = visit.partnerIds.filter((id) => !visit.shownIds.includes(id));
     if (missing.length > 0)
       issues.push({
