@@ -130,13 +130,15 @@ export const cspAdmitsPlatform: Rule<Embedding> = {
   must: { signOn: 'the browser refuses to load the platform in the frame' },
   check: ({ page, loads, authUrl, appOrigins }) => [
     ...unseen(loads),
-    ...perLoad(loads, ({ csp, metaCsp = [], src }) => {
+    ...perLoad(loads, ({ csp, metaCsp = [] }) => {
       const given = [
         ...policies(csp ?? '').map((policy) => ({ policy, where: 'CSP' })),
         ...metaCsp.flatMap((meta) => policies(meta).map((policy) => ({ policy, where: '<meta> CSP' }))),
       ];
-      // The framed address is loaded as it is, path and all; the app origins are reached by redirects, where paths do not count.
-      const framed = codeIn(src, authUrl) !== undefined ? [{ url: src!, shown: withoutCode(src!, authUrl), redirected: false }] : [];
+      // The framed address is loaded as it is, path and all; the app origins are reached by redirects, where paths do not
+      // count. It is the auth URL the template makes, whether or not this load's frame was seen to ask for it (auth-url
+      // judges what it asked for): one policy, one message, at every load.
+      const framed = [{ url: authUrl.replace(codeMarker, 'code'), shown: authUrl.replace(codeMarker, '<code>'), redirected: false }];
       const targets = [...framed, ...appOrigins.map((origin) => ({ url: origin, shown: origin, redirected: true }))];
       const problems = given.flatMap(({ policy, where }) => {
         // A frame's sources: frame-src, else child-src, else default-src; none of them restricts nothing.

@@ -84,6 +84,11 @@ test('sign-on/partner-app/csp: every policy of every load admits the framed auth
   expect(at('frame-src https://pay.platform.example/acme/')).toEqual(['passed']);
   // Every load: a policy that comes at the second load only is found there.
   expect(judge(cspAdmitsPlatform, [load(1, framed('a1')), load(2, framed('b2'), { csp: "frame-src 'self'" })])[0]).toMatch(/^failed: at load 2 of 2, /);
+  // One policy is one failure, whether or not a load's frame was seen to ask for the auth URL (a slow load may not have).
+  const policy = { csp: "frame-src 'self'" };
+  expect(judge(cspAdmitsPlatform, [load(1, undefined, policy), load(2, framed('b2'), policy), load(3, framed('c3'), policy)])).toEqual([
+    `failed: at loads 1, 2, 3 of 3, the page's CSP lets frames load "'self'", which leaves out https://pay.platform.example/acme/auth?code=<code>, https://pay.platform.example; add https://pay.platform.example to its "frame-src"`,
+  ]);
 });
 
 test("a load whose document's headers the browser never reported is not checked by the policy rules, never passed", () => {
