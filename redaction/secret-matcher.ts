@@ -178,7 +178,12 @@ export class SecretMatcher {
           if (run.length < form.minRun) shortRuns.push(run);
           else {
             hits.push(run);
-            if (run.length < form.units.length) fragments.set(index, [...(fragments.get(index) ?? []), run]);
+            // Pushed in place: a text dense with fragments would make copying the list quadratic.
+            const list = fragments.get(index);
+            if (run.length < form.units.length) {
+              if (list) list.push(run);
+              else fragments.set(index, [run]);
+            }
           }
         }
       }
