@@ -1,7 +1,6 @@
 import { appendFileSync, closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Exchange } from '../checks/evidence';
-import { guessability, minimumBits } from '../checks/token-entropy';
 import { secretsOf, shortestSecret, type Secret } from './secrets';
 
 /** A secret and whose it is: a partner's (its project name), or, without `partner`, the harness's own. */
@@ -15,8 +14,6 @@ export type ScopedSecret = Secret & { partner?: string };
  * Each secret is a partner's, or the harness's own (the signing key): a value learned from one partner
  * masks that partner's artifacts only, so a partner whose token is "NOT CERTIFIED" or another partner's
  * name cannot rewrite another partner's report. `secrets(partner)` is the harness's and that partner's.
- * A learned value random enough to be no one's words (`runWide`) masks every partner's artifacts: a code one
- * profile was issued, echoed by the same server under another profile, is masked in that profile's too.
  *
  * It lives in the run's private folder (run/run-dir.ts): one file every process appends its lines to
  * (each line one write, so lines never interleave) and reads from where it stopped, so asking for the
@@ -57,7 +54,7 @@ export class Vault {
 
   private learnSecrets(secrets: readonly Secret[]): void {
     const fresh = secrets
-      .map((secret): ScopedSecret => (this.partner === undefined || runWide(secret) ? secret : { ...secret, partner: this.partner }))
+      .map((secret): ScopedSecret => (this.partner === undefined ? secret : { ...secret, partner: this.partner }))
       .filter((secret) => !this.known.has(keyOf(secret)));
     if (fresh.length === 0) return;
     for (const secret of fresh) this.remember(secret);
@@ -99,18 +96,6 @@ export class Vault {
     for (const [scope, view] of this.views) if (inScope(secret, scope)) this.views.set(scope, [...view, secret]);
   }
 }
-
-/**
- * A value with a secret's entropy (at least 128 bits by the guessing estimate, in a token's alphabet, letters and
- * digits both): it can occur in another partner's files only as that secret, so masking it there rewrites nothing.
- * Words, spaces and short values stay their partner's alone.
- */
-export const runWide = (secret: Secret): boolean =>
-  !secret.queryName && !secret.ordinary && /\d/.test(secret.value) && /[a-z]/i.test(secret.value) && entropic(secret.value);
-const entropic = (value: string) => {
-  const { alphabet, bits } = guessability([value]);
-  return alphabet !== 'printable' && bits >= minimumBits;
-};
 
 /** The scope of every partner's secrets together: for what belongs to no one partner (a global error). */
 export const allScopes = '*';
