@@ -43,13 +43,16 @@ const splitReach = 256;
 /**
  * The short runs that are the rest of a secret split in two: a fragment of the same form within `splitReach`
  * holds another part of it (the two do not overlap in the secret). A whole secret found beside a word it
- * contains leaves the word alone. Both lists are in the text's order, and the fragments of one form never
- * overlap in the text, so each short run looks at a bounded few: linear in the text.
+ * contains leaves the word alone. Both lists, sorted by their place in the text, are walked once together, and the
+ * fragments of one form near a run are a bounded few: linear in the runs found, after their sort.
  */
 function restOfSplitSecrets<R extends Run>(shortRuns: readonly R[], fragments: ReadonlyMap<number, readonly Run[]>): R[] {
+  // Found in the order of the scan, a run may start before the last one (it is extended backwards): sorted by place first.
+  const byPlace = (a: Run, b: Run) => a.from - b.from;
+  const sorted = new Map([...fragments].map(([form, list]) => [form, [...list].sort(byPlace)]));
   const next = new Map<number, number>();
-  return shortRuns.filter((run) => {
-    const list = fragments.get(run.form);
+  return [...shortRuns].sort(byPlace).filter((run) => {
+    const list = sorted.get(run.form);
     if (!list) return false;
     let i = next.get(run.form) ?? 0;
     while (i < list.length && list[i]!.from < run.from - splitReach) i++;
