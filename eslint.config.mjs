@@ -64,4 +64,19 @@ export default tseslint.config(
     },
   },
   ...arrows,
+  {
+    // Playwright records a browser call's arguments as a step every reporter stores: a probe navigates and
+    // types through probes/unrecorded.ts, where a sign-on link's code or a typed password stays in the worker.
+    files: ['probes/**/*.ts'],
+    ignores: ['probes/unrecorded.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^(goto|fill|type|pressSequentially|insertText)$/]',
+          message: "Playwright stores this call's arguments in every report: use navigate() or fillField() of probes/unrecorded.ts.",
+        },
+      ],
+    },
+  },
 );

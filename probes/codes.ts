@@ -6,6 +6,7 @@ import { bodyPreview, isObject, parseJson } from '../checks/evidence';
 import type { BrowserCodes, Profile } from '../profile/profile-schema';
 import type { HttpClient } from '../client/http';
 import { isSetupError, SetupError } from '../client/setup-error';
+import { fillField, navigate } from './unrecorded';
 
 /** Hands out fresh one-time authorization codes. */
 export interface CodeSource {
@@ -106,8 +107,9 @@ type BrowserStep = BrowserCodes['steps'][number];
 /** Runs one step of a scripted login ("codes.browser", "partnerApp.login"); `timeoutMs` bounds a fill or a click. */
 export async function runStep(page: Page, step: BrowserStep, timeoutMs?: number): Promise<void> {
   const options = timeoutMs === undefined ? {} : { timeout: timeoutMs };
-  if ('goto' in step) await page.goto(step.goto);
-  else if ('fill' in step) await page.fill(step.fill, step.value, options);
+  // Through the unrecorded actions: a step's URL or typed value may be a secret (an env: value).
+  if ('goto' in step) await navigate(page, step.goto);
+  else if ('fill' in step) await fillField(page, step.fill, step.value, options);
   else await page.click(step.click, options);
 }
 

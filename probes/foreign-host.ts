@@ -3,6 +3,7 @@ import { blocked, evaluate, notChecked, unjudged } from '../checks/finding';
 import { browserProbe, hostPageFor, observe, screenTimeoutMs, serveHostPage } from './browser-session';
 import { linkFor } from './account-info-links';
 import { signOn } from './collection-screen';
+import { navigate } from './unrecorded';
 
 const foreignOrigin = 'http://certify-foreign-host.invalid';
 
@@ -57,7 +58,7 @@ export const foreignHostSignOn = browserProbe(
     if (home.screen !== 'app')
       return blocked(rules, { rule: linkAppShown.id, reason: `the app did not render even in the configured host (it showed ${home.screen})` });
 
-    await page.goto(foreignHost(framed!.link));
+    await navigate(page, foreignHost(framed!.link));
     // By effect, not by a screen's timing: a browser that refuses the frame (frame-ancestors) puts an error page in
     // it once the frame has loaded; a page that did load is the platform's, whenever a single-page app renders it.
     const document = await page
@@ -77,7 +78,7 @@ export const foreignHostSignOn = browserProbe(
     // wait for a message that must not come is three times what the configured host waited for it (the
     // positive control), and at least 2 s.
     stripCsp = true;
-    await page.goto(foreignHost(unframed!.link));
+    await navigate(page, foreignHost(unframed!.link));
     const open = await observe(page, ctx.platform, { messageWaitMs: Math.max(2_000, 3 * (home.messageAfterMs ?? screenTimeoutMs)) });
     await session.shoot('foreign-host-without-csp');
     return [

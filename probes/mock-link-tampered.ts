@@ -11,6 +11,7 @@ import { type BrowserProbe } from './platform';
 
 import { browserProbe, hostPageFor, observe } from './browser-session';
 import { linkFor } from './account-info-links';
+import { navigate } from './unrecorded';
 interface Tampering {
   rule: Rule<Visit>;
   /** Claims to re-sign with the platform's key; needs `platform.mockLinkKey`. */
@@ -56,7 +57,7 @@ const tamperedLinks = browserProbe(
     // visit's may show through (a platform that renders from its session cookie would show that session's app).
     const visitIn = async (src: string, shot?: string) => {
       const page = await session.isolated();
-      await page.goto(hostPageFor(ctx.platform.hostPageUrl, src));
+      await navigate(page, hostPageFor(ctx.platform.hostPageUrl, src));
       const visit = await observe(page, ctx.platform);
       if (shot !== undefined) await session.shoot(shot, page);
       return visit;

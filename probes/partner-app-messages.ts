@@ -6,6 +6,7 @@ import { locate, observe, screenTimeoutMs } from './browser-session';
 import { closedNote, forgers, innerFrame, openedWindow, reacts, serveSenders, type Post, type Sender } from './message-channels';
 import { readLoad, type LoadWatch } from './partner-app-loads';
 import type { BrowserProbeContext } from './platform';
+import { navigate } from './unrecorded';
 
 /**
  * Whether the partner's page acts on the platform's error message from anyone else: forged from several
@@ -49,13 +50,14 @@ async function trial(
       const opener = await context.newPage();
       opened = opener;
       cleanup.push(() => opener.close());
+      // eslint-disable-next-line no-restricted-syntax -- a page of the harness's own, whose URL holds no secret
       await opener.goto(plan.opener.url);
       const popup = context.waitForEvent('page', { timeout: screenTimeoutMs });
       await opener.evaluate((url) => void Object.assign(window, { certifyOpened: window.open(url) }), app.page);
       const popped = await popup;
       page = popped;
       cleanup.push(() => popped.close());
-    } else await page.goto(app.page);
+    } else await navigate(page, app.page);
     probe.judged(
       (await readLoad(ctx, watch, { page, element: locate(page, app.frame ?? 'iframe').first(), n: probe.nextLoad(), purpose: 'sign-on', since })).load,
     );
@@ -111,6 +113,7 @@ const forged = (ctx: BrowserProbeContext, index: number) => {
 async function parentTrial(probe: MessageProbe, sender: Sender): Promise<{ reacted: boolean } | { closed: string }> {
   const top = await probe.page.context().newPage();
   try {
+    // eslint-disable-next-line no-restricted-syntax -- a page of the harness's own, whose URL holds no secret
     await top.goto(`${sender.url}?frame`);
     await top.waitForLoadState('load').catch(() => undefined);
     const framed = top.mainFrame().childFrames()[0];

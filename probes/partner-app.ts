@@ -19,6 +19,7 @@ import { browserProbe, locate, screenTimeoutMs, type Session } from './browser-s
 import { messageOriginFindings } from './partner-app-messages';
 import { readLoad, watchLoads, type LoadWatch } from './partner-app-loads';
 import type { BrowserProbeContext } from './platform';
+import { navigate } from './unrecorded';
 
 /**
  * The partner's own app (its `partnerApp`): a test user signs in with the profile's steps, then the page that
@@ -162,7 +163,7 @@ export const partnerAppProbe = browserProbe(
     };
     const reload = (purpose: EmbedLoad['purpose']) => async () => {
       const since = watch.mark();
-      await page.goto(app.page);
+      await navigate(page, app.page);
       return read(purpose, since);
     };
     const loginProblem = await signIn(session, app.login ?? []);

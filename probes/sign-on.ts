@@ -12,6 +12,7 @@ import { browserProbe, frameOf, hostPageFor, observe, type Session } from './bro
 import { examplesFor, exampleFor, fieldErrorsOnScreen, fieldsOnScreen, fillCollection, signOn } from './collection-screen';
 import { expectedTexts, linkFor, without, withCompanyName } from './account-info-links';
 import { foreignHostSignOn } from './foreign-host';
+import { navigate } from './unrecorded';
 
 /** (a) The mock-link path: a link built from the partner's live account information opens the app. */
 const mockLinkSignOn = browserProbe(
@@ -93,7 +94,7 @@ const collectSignOn = browserProbe(
       skipRest(collectSignOn.rules, findings, 'the profile has no "collectMissingAccountInfo", so the platform shows no collection screen');
     const link = await linkFor(ctx, http, (info) => without(info, leftOut));
     if ('problem' in link) return collecting ? unjudged(rules, link) : notCollecting(unjudged(rules, link));
-    await page.goto(hostPageFor(ctx.platform.hostPageUrl, link.link));
+    await navigate(page, hostPageFor(ctx.platform.hostPageUrl, link.link));
     if (!collecting) {
       // Without CollectMissingAccountInfo the same omission is the error screen (spec §7.1).
       const visit = await observe(page, ctx.platform);
@@ -158,7 +159,7 @@ const errorSignOn = browserProbe(
     const rules = [errorShown, authenticationErrorMessage] as const;
     const link = await linkFor(ctx, http, (info) => without(info, ['user.email']));
     if ('problem' in link) return unjudged(rules, link);
-    await session.page.goto(hostPageFor(ctx.platform.hostPageUrl, link.link));
+    await navigate(session.page, hostPageFor(ctx.platform.hostPageUrl, link.link));
     const visit = await observe(session.page, ctx.platform);
     await session.shoot('error');
     return evaluateAll(rules, visit, undefined);
