@@ -8,7 +8,7 @@ import { loadProfiles } from './partners/profile';
 import { allProbes, codesForRun } from './probes/certification';
 import { openRunDir } from './run/run-dir';
 import { ensureRunId, targetsOf } from './run/run-identity';
-import { isTestCommand, reportersNamed, runsProject } from './run/command-line';
+import { isTestCommand, runsProject } from './run/command-line';
 import { sandboxOrigins, usesSandbox } from './profile/sandbox-origins';
 
 const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
@@ -38,21 +38,6 @@ if (isMainProcess) {
 const workers = 4;
 // Where the workers share the secrets they learn and the run's plan (run/run-dir.ts).
 if (isMainProcess) {
-  // --reporter replaces the configured reporters, the certification reporter among them, which plans the
-  // run and writes the report: a certification without it would be neither scheduled nor reported. Named
-  // after another reporter, it would mask what that one had already printed or stored.
-  const named = reportersNamed(process.argv);
-  if (isTestCommand(process.argv) && named && !/certification-reporter/.test(named[0] ?? '') && profiles.some(({ name }) => runsProject(process.argv, name))) {
-    const others = named.filter((reporter) => !/certification-reporter/.test(reporter));
-    const first = `--reporter=${[path.relative(process.cwd(), certificationReporter), ...others].join(',')}`;
-    console.error(
-      others.length < named.length
-        ? `--reporter=${named.join(',')} names the certification reporter after ${others[0]}, which would print and store steps and attachments before they are masked; name it first: ${first}`
-        : `--reporter=${named.join(',')} replaces the configured reporters, and with them the certification reporter, which plans a certification and writes its report; ` +
-            `add yours to the configured ones instead: --add-reporter=${named.join(',')}, or name it first: ${first}`,
-    );
-    process.exit(2);
-  }
   openRunDir();
   try {
     ensureRunId();
@@ -85,13 +70,15 @@ const junitFile = path.join(process.env.CERTIFICATION_REPORT_DIR ?? 'reports/out
 process.env.PLAYWRIGHT_JUNIT_OUTPUT_FILE ??= junitFile;
 
 export default defineConfig<object, HarnessWorkerOptions>({
-  // Before any test: every partner's URLs, code source and browser (fixtures/preflight.ts).
+  // Before any test: every partner's URLs, code source and browser (fixtures/preflight.ts). After the last:
+  // the certification, from the records the workers left, whatever reporters the command names.
   globalSetup: own('fixtures/preflight'),
+  globalTeardown: own('reports/certification-teardown'),
   fullyParallel: true,
   workers,
   forbidOnly: Boolean(process.env.CI),
-  // The certification reporter comes first: it masks each step, error, attachment and trace in place, before
-  // any other reporter prints or stores it.
+  // The certification reporter plans the run (the tests it chose) and fails it for a partner not certified;
+  // any others may replace it (--reporter): what the workers hand Playwright is masked at its source.
   reporter: [[certificationReporter], ['list'], ['html', { open: 'never' }], ['junit', { outputFile: junitFile }]],
   // A failing test keeps its trace: actions, DOM snapshots, network, console. Not the screencast: each screen
   // is attached as a screenshot already, and filming every context cost a second of a 2-core run's 8.

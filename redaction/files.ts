@@ -1,5 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 
@@ -66,18 +65,16 @@ export function redactFile(file: string, secrets: readonly Secret[]): void {
 }
 
 /**
- * Every file under `dir`, recursively; a missing folder is nothing to do. certification.json is masked as
+ * Every file under `dir`, recursively (or `dir` itself, a file); a missing one is nothing to do. Synchronous, so
+ * it can run as the process exits, after every reporter wrote. certification.json is masked as
  * data when it is written, and is left alone here, where masking text could rewrite a key; so is its
  * signature (`.jws`), which has the shape of a token but holds only a public key and a signature. With `since`,
  * only the files written from then on: an older file was masked by the run that wrote it (2 s earlier, for
  * file systems that store coarse times). Returns the files that could not be masked, each with why, so the
  * caller can say so; the others are masked anyway.
  */
-export async function redactTree(dir: string, secrets: readonly Secret[], { since }: { since?: Date } = {}): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  const files = entries
-    .filter((entry) => entry.isFile() && entry.name !== 'certification.json' && !entry.name.endsWith('.jws'))
-    .map((entry) => path.join(entry.parentPath, entry.name));
+export function redactTree(dir: string, secrets: readonly Secret[], { since }: { since?: Date } = {}): string[] {
+  const files = filesUnder(dir).filter((file) => path.basename(file) !== 'certification.json' && !file.endsWith('.jws'));
   const failures: string[] = [];
   for (const file of files) {
     try {
@@ -88,4 +85,15 @@ export async function redactTree(dir: string, secrets: readonly Secret[], { sinc
     }
   }
   return failures;
+}
+
+function filesUnder(dir: string): string[] {
+  try {
+    if (statSync(dir).isFile()) return [dir];
+    return readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.join(entry.parentPath, entry.name));
+  } catch {
+    return [];
+  }
 }

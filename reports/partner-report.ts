@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
-import type { FullConfig, FullResult, TestCase } from '@playwright/test/reporter';
+import type { FullConfig, FullResult } from '@playwright/test/reporter';
 import { buildCertification, type Certification, type RunInfo } from './certification';
 import type { Vault } from '../redaction/vault';
 import type { RunStamp } from '../run/channel';
@@ -65,7 +65,6 @@ export async function writePartnerReport(partner: Partner, context: ReportContex
     setupProblems: partner.setupProblems ?? [],
   };
   const cert = buildCertification(run, tests, partner.previous, { waivers: partner.waivers, partial, runProblems: problems, platform });
-  annotateVerdicts(partner.firstTest, cert);
   const creator = { name: 'partner-certify', version: harness.version };
   const out = await writePartnerFiles(partner.outputDir, cert, tests, { secrets: vault.secrets(partner.name), signing, creator });
   // A shard's run is a part of one: the merged report's run is the one to keep.
@@ -76,18 +75,4 @@ export async function writePartnerReport(partner: Partner, context: ReportContex
     `\n${partner.name}: ${cert.summary}\n  platform: ${cert.platform?.summary}\n  report: ${report} (and ${files.json}, ${files.har}${signing ? `, ${files.jws}` : ''} beside it)`,
   );
   return out;
-}
-
-/**
- * Both verdicts on the partner's first test, which JUnit writes as properties and Playwright's report shows
- * (the reporters after this one end after it); a merge replaces what a shard wrote there.
- */
-function annotateVerdicts(test: TestCase | undefined, cert: Certification) {
-  if (!test) return;
-  const verdicts = [
-    { type: 'partner certification', description: cert.summary },
-    ...(cert.platform ? [{ type: 'platform conformance', description: cert.platform.summary }] : []),
-  ];
-  const kept = test.annotations.filter((annotation) => !verdicts.some((verdict) => verdict.type === annotation.type));
-  test.annotations.splice(0, test.annotations.length, ...kept, ...verdicts);
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Suite, TestCase } from '@playwright/test/reporter';
+import type { FullProject, TestCase } from '@playwright/test/reporter';
 import type { Waiver } from '../checks/waivers';
 import { loadProfile } from '../partners/profile';
 import { type Profile } from '../profile/profile-schema';
@@ -43,12 +43,29 @@ export interface Partner {
 /** A test that is no probe's (none of the suites has one): its area is not known. */
 export const unknownArea = 'unknown';
 
-/** The partner a project's suite certifies, every test not run yet; none for a project of the harness's own tests. */
+/** Where a run's certification goes: options of the certification reporter, or their environment variables. */
+export interface ReportDirs {
+  outputDir: string;
+  historyDir: string;
+  compare: string | undefined;
+}
+
+/** A test the run chose, as the certification reporter sees it when the run begins. */
+export interface ChosenTest {
+  id: string;
+  title: string;
+  annotations: readonly { type: string; description?: string }[];
+}
+
+/**
+ * The partner a project certifies, with the tests the run chose, none run yet (those whose attempts never
+ * come did not finish); none for a project of the harness's own tests.
+ */
 export function partnerOf(
-  projectSuite: Suite,
-  { outputDir, historyDir, compare }: { outputDir: string; historyDir: string; compare: string | undefined },
+  project: Pick<FullProject, 'name' | 'metadata' | 'use'> | undefined,
+  chosen: readonly ChosenTest[],
+  { outputDir, historyDir, compare }: ReportDirs,
 ): Partner | undefined {
-  const project = projectSuite.project();
   // "use" in a run, "metadata" when merging blob reports of shards.
   const metadata = (project?.metadata ?? {}) as Partial<PartnerMetadata>;
   const file = metadata.profileFile ?? (project?.use as { profileFile?: string } | undefined)?.profileFile;
@@ -72,8 +89,7 @@ export function partnerOf(
   // Read before this run overwrites it, so `--compare reports/out/<project>/certification.json` works.
   const previous = compare ? comparedRun(compare, project.name) : partner.history.at(-1);
   if (previous) partner.previous = previous;
-  partner.firstTest = projectSuite.allTests()[0];
-  for (const test of projectSuite.allTests()) {
+  for (const test of chosen) {
     const { probe, area = unknownArea, owner } = readTest(test.annotations);
     partner.tests.set(test.id, {
       title: test.title,

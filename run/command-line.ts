@@ -14,20 +14,6 @@ function valuesOf(argv: readonly string[], name: string): string[] {
   return values;
 }
 
-/**
- * The reporters `--reporter` names, which replace the configured ones; undefined when it is not given. Given
- * twice, the last one counts, as Playwright reads it: `--reporter=<certification> --reporter=html` runs html alone.
- */
-export function reportersNamed(argv: readonly string[]): string[] | undefined {
-  const last = valuesOf(argv, '--reporter').at(-1);
-  return last === undefined
-    ? undefined
-    : last
-        .split(',')
-        .map((name) => name.trim())
-        .filter(Boolean);
-}
-
 /** Whether the command runs the project `name`: every project when no `--project` is given; names match whole, in any case, `*` as a wildcard. */
 export function runsProject(argv: readonly string[], name: string): boolean {
   const patterns = valuesOf(argv, '--project');

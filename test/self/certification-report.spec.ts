@@ -5,11 +5,10 @@ import { expect, test } from '@playwright/test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { allRules } from '../../checks/catalogue';
-import type { Certification } from '../../reports/certification';
 import { incompleteExitCode } from '../../reports/run-outcome';
 import type { Fault } from '../../sandbox/reference-partner/faults';
-import { endpointsOf, partnersDir, referenceProfile } from '../support/profiles';
-import { parentEnv, runNode, runPlaywright, type NestedRun } from '../support/run-playwright';
+import { endpointsOf, partnersDir, referenceAs, referenceProfile } from '../support/profiles';
+import { readCertification, runNode, runPlaywright, type NestedRun } from '../support/run-playwright';
 import { tempDir } from '../support/temp';
 
 /**
@@ -19,15 +18,7 @@ import { tempDir } from '../support/temp';
 
 const faults: Fault[] = ['expires-in-string', 'apostrophe-last-name', 'po-box-line1'];
 
-/** partners/reference.json under another name (on the platform too), with `faults` switched on. */
-function referenceAs(name: string, switchedOn: readonly Fault[] = []) {
-  const profile = referenceProfile('http://127.0.0.1:4400', switchedOn, { collectMissingAccountInfo: true });
-  return partnersDir({ [name]: { ...profile, platform: { ...profile.platform!, partnerName: name } } });
-}
 const faultyProfile = (name: string) => referenceAs(name, faults);
-
-const readCertification = (run: NestedRun, project: string) =>
-  JSON.parse(readFileSync(path.join(run.out, 'certification', project, 'certification.json'), 'utf8')) as Certification;
 
 function validate(certification: unknown) {
   const ajv = new Ajv2020({ allErrors: true, strict: false });
@@ -229,36 +220,6 @@ test('a run that times out still writes both files, INCOMPLETE (never NOT CERTIF
   expect(run.code, run.stderr).toBe(incompleteExitCode);
   expect(certification.tests.filter((t) => !t.complete).length).toBe(certification.counts.testsNotCompleted);
   expect(existsSync(path.join(run.out, 'certification', 'hanging', 'certification.html'))).toBe(true);
-});
-
-test('a --reporter that would drop the certification reporter is refused before any test, naming --add-reporter; --add-reporter certifies', async () => {
-  // Each in an output folder of its own: Playwright empties its output folder when a run starts, and the
-  // default one holds every other test's.
-  const cli = (...args: string[]) =>
-    spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', `--output=${tempDir('refused-run-')}`, ...args], {
-      encoding: 'utf8',
-      env: { ...parentEnv(), CERTIFICATION_REPORT_DIR: tempDir('refused-') },
-    });
-  const refused = cli('--project=reference', '--reporter=junit,dot');
-  expect(refused.status).toBe(2);
-  expect(refused.stderr).toContain(
-    '--reporter=junit,dot replaces the configured reporters, and with them the certification reporter, which plans a certification and writes its report; add yours to the configured ones instead: --add-reporter=junit,dot',
-  );
-  // Given twice, Playwright keeps the last: the certification reporter named before it is dropped, and so refused.
-  const reporter = 'reports/certification-reporter.ts';
-  const twice = cli('--project=reference', `--reporter=${reporter}`, '--reporter=html');
-  expect(twice.status).toBe(2);
-  expect(twice.stderr).toContain('--reporter=html replaces the configured reporters');
-  // Named after another reporter, that one would store steps and attachments before they are masked.
-  const after = cli('--project=reference', `--reporter=html,${reporter}`);
-  expect(after.status).toBe(2);
-  expect(after.stderr).toContain(
-    `names the certification reporter after html, which would print and store steps and attachments before they are masked; name it first: --reporter=${reporter},html`,
-  );
-  // The harness's own projects need no certification reporter.
-  expect(cli('--project=unit', '--reporter=dot', 'test/unit/clauses.spec.ts').status).toBe(0);
-  const added = await runPlaywright(['--project=reference', 'suites/funding-sources.spec.ts', '--add-reporter=dot'], {});
-  expect(readCertification(added, 'reference').verdict).toBe('PARTIAL');
 });
 
 test('npm run certify names the partners it knows when given none or an unknown one', () => {

@@ -51,3 +51,9 @@ export function partnersDir(profiles: Record<string, object>): string {
   for (const [name, profile] of Object.entries(profiles)) writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(profile, null, 2));
   return dir;
 }
+
+/** partners/reference.json under another name (on the platform too), with `faults` switched on: a PARTNERS_DIR. */
+export function referenceAs(name: string, switchedOn: readonly Fault[] = []): string {
+  const profile = referenceProfile('http://127.0.0.1:4400', switchedOn, { collectMissingAccountInfo: true });
+  return partnersDir({ [name]: { ...profile, platform: { ...profile.platform!, partnerName: name } } });
+}

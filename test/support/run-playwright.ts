@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import type { Certification } from '../../reports/certification';
 import path from 'node:path';
 import { tempDir } from './temp';
 
@@ -19,8 +20,9 @@ export interface NestedRun {
 /**
  * Runs `playwright test` in a child process, as a partner engineer would, with its own output folder so
  * it cannot disturb the run it is nested in. The worker's own TEST_* variables are not passed on.
- * The certification reporter (into `<out>/certification`) and Playwright's JSON reporter always run; `reporters` adds
- * `html` into `<out>/html-report`, `junit` into `<out>/junit.xml`, `blob` into `<out>/blob-report`.
+ * The certification is written into `<out>/certification`, and Playwright's JSON reporter always runs; `reporters` adds
+ * `html` into `<out>/html-report`, `junit` into `<out>/junit.xml`, `blob` into `<out>/blob-report`. The certification
+ * reporter runs first unless `certification` is false (the certification is then written without it).
  */
 /**
  * Runs node with `args` in a child process, from this process's environment (parentEnv) and `env`, without
@@ -39,13 +41,14 @@ export async function runNode(args: string[], env: Record<string, string>): Prom
 export async function runPlaywright(
   args: string[],
   env: Record<string, string>,
-  { reporters = [] }: { reporters?: ('list' | 'certification' | 'html' | 'junit' | 'blob')[] } = {},
+  { reporters = [], certification = true }: { reporters?: ('list' | 'certification' | 'html' | 'junit' | 'blob')[]; certification?: boolean } = {},
 ): Promise<NestedRun> {
   const out = tempDir('nested-run-');
   const reportFile = path.join(out, 'report.json');
   const reporterPaths = { list: 'list', certification: path.resolve('reports/certification-reporter.ts'), html: 'html', junit: 'junit', blob: 'blob' };
-  // The certification reporter always, and first, as in playwright.config.ts: it plans the run and masks what the others store.
-  const reporter = [reporterPaths.certification, 'json', ...reporters.filter((name) => name !== 'certification').map((name) => reporterPaths[name])].join(',');
+  // The certification reporter first, as in playwright.config.ts, unless left out.
+  const others = reporters.filter((name) => name !== 'certification').map((name) => reporterPaths[name]);
+  const reporter = [...(certification ? [reporterPaths.certification] : []), 'json', ...others].join(',');
   // Playwright's CLI straight from node: `npx` would add npm's own warnings to stderr.
   const { code, stdout, stderr } = await runNode(
     [path.resolve('node_modules/@playwright/test/cli.js'), 'test', `--reporter=${reporter}`, `--output=${path.join(out, 'test-results')}`, ...args],
@@ -85,3 +88,7 @@ export function skipReasons(report: NestedRun['report']): Record<string, string>
   for (const suite of (report?.suites ?? []) as ReportSuite[]) walk(suite);
   return reasons;
 }
+
+/** The certification a nested run wrote for a project. */
+export const readCertification = (run: { out: string }, project: string) =>
+  JSON.parse(readFileSync(path.join(run.out, 'certification', project, 'certification.json'), 'utf8')) as Certification;

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { FullConfig, Suite, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import CertificationReporter from '../../reports/certification-reporter';
+import { recordAttempt } from '../../fixtures/attempt';
+import { markBegun, readAttempts } from '../../run/attempt-record';
 import { redact } from '../../redaction/redact';
 import { redactBytes, redactTree } from '../../redaction/files';
 import { Vault } from '../../redaction/vault';
@@ -17,29 +17,35 @@ import { tempDir } from '../support/temp';
 
 test.describe('1. artifacts that bypass the redactor', () => {
   // End to end (junit, the Playwright report's report.json, a blob's report.jsonl, traces): test/self/redaction.spec.ts.
-  test('the certification reporter masks steps, errors, annotations and attachments in place, before the reporters after it store them', () => {
-    const reporter = new CertificationReporter({ outputDir: tempDir('report-') });
-    reporter.onBegin({ reporter: [['./reports/certification-reporter.ts']] } as unknown as FullConfig, { suites: [] } as unknown as Suite);
+  test("a test's attempt leaves the worker masked: its errors and annotations, whatever reporter stores them", async () => {
+    const dir = tempDir('attempts-');
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
-    const step = {
-      title: 'Navigate',
-      subtitle: `127.0.0.1:4402/?src=auth%3Fcode%3Dc0de-abc-123`,
-      params: { url: `http://127.0.0.1:4401/p/auth?token=${jwt}` },
-      annotations: [],
-    } as unknown as TestStep;
-    const result = {
+    const vault = new Vault([{ value: '5ecret-t0ken-value' }]);
+    const testInfo = {
+      project: { name: 'hostile' },
+      testId: 'one',
+      title: 'token exchange',
+      retry: 0,
+      status: 'failed',
       errors: [{ message: `navigation to /auth?code=c0de-abc-123 failed`, stack: `at auth?token=${jwt}` }],
       annotations: [{ type: 'warning', description: 'token-exchange/x: error_description "Bearer 5ecret-t0ken-value"' }],
-      attachments: [{ name: 'findings', contentType: 'application/json', body: Buffer.from(`{"message":"echoed ${jwt}"}`) }],
-      stdout: [`echo ${jwt}\n`],
-      stderr: [],
-    } as unknown as TestResult;
-    const test = { annotations: [], parent: { project: () => undefined } } as unknown as TestCase;
-    reporter.onStepBegin(test, result, step);
-    reporter.onTestEnd(test, result);
-    const stored = JSON.stringify({ step, result });
+      attachments: [{ name: 'probe record', contentType: 'application/json', body: Buffer.from('{"version":1}') }],
+    } as unknown as Parameters<typeof recordAttempt>[2];
+    await recordAttempt(vault, async () => {}, testInfo, dir);
+    const stored = readFileSync(path.join(dir, 'one-0.json'), 'utf8');
     for (const value of ['c0de-abc-123', jwt, '5ecret-t0ken-value']) expect(stored).not.toContain(value);
-    expect(result.attachments[0]!.body!.toString()).toBe('{"message":"echoed [redacted]"}');
+    const { attempts, errors } = readAttempts(dir);
+    expect(errors).toEqual([]);
+    expect(attempts).toMatchObject([{ status: 'failed', errors: ['navigation to /auth?code=[redacted] failed'], attachments: [{ body: '{"version":1}' }] }]);
+  });
+
+  test('an attempt that began and never ended did not finish; one whose record does not parse is named', () => {
+    const dir = tempDir('attempts-');
+    markBegun(dir, { project: 'p', testId: 'gone', title: 'a test whose worker died', retry: 0 });
+    writeFileSync(path.join(dir, 'broken-0.json'), '{"version":1}');
+    const { attempts, errors } = readAttempts(dir);
+    expect(attempts).toMatchObject([{ testId: 'gone', status: 'interrupted' }]);
+    expect(errors).toEqual([expect.stringMatching(/^broken-0\.json: its attempt record does not parse: "project"/)]);
   });
 });
 
@@ -59,7 +65,7 @@ test('a file that cannot be masked is named, and every other file is still maske
   const dir = tempDir('tree-');
   writeFileSync(path.join(dir, 'broken.html'), '<template>data:application/zip;base64,AAAAAAAA</template>');
   writeFileSync(path.join(dir, 'junit.xml'), '<failure>auth?code=c0de-12345</failure>');
-  const failures = await redactTree(dir, []);
+  const failures = redactTree(dir, []);
   expect(failures).toEqual([expect.stringMatching(/broken\.html \(.+\)$/)]);
   expect(readFileSync(path.join(dir, 'junit.xml'), 'utf8')).toBe('<failure>auth?code=[redacted]</failure>');
 });
@@ -70,7 +76,7 @@ test('after a run, only the files written since it began are masked again: an ol
   writeFileSync(older, 'left as it is: auth?code=c0de-12345');
   utimesSync(older, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
   writeFileSync(written, '<failure>auth?code=c0de-12345</failure>');
-  expect(await redactTree(dir, [], { since: new Date() })).toEqual([]);
+  expect(redactTree(dir, [], { since: new Date() })).toEqual([]);
   expect(readFileSync(older, 'utf8')).toBe('left as it is: auth?code=c0de-12345');
   expect(readFileSync(written, 'utf8')).toBe('<failure>auth?code=[redacted]</failure>');
 });

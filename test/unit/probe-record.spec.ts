@@ -1,11 +1,14 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { FullConfig, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import type { FullConfig } from '@playwright/test/reporter';
 import type { Finding } from '../../checks/finding';
 import { decide } from '../../checks/outcome';
 import type { Waiver } from '../../checks/waivers';
-import CertificationReporter from '../../reports/certification-reporter';
+import { collectAttempt } from '../../reports/collect-attempt';
+import { partnerOf } from '../../reports/partner-state';
+import { runVault, writeRun } from '../../reports/write-run';
+import type { AttemptRecord } from '../../run/attempt-record';
 import type { Certification } from '../../reports/certification';
 import { probeAnnotations, readTest, recordAttachment } from '../../run/channel';
 import { probeRecord, type ProbeRecord } from '../../run/probe-record';
@@ -47,37 +50,31 @@ test('a record that does not parse is an error naming what is wrong, never an em
   for (const bad of ['{"version":1,', JSON.stringify({ ...good, findings: [withoutRule] })]) expect(read(bad).record).toBeUndefined();
 });
 
-/** One partner, one test: the reporter as Playwright drives it, with the reference profile. */
-function reporterWithOneTest(outputDir: string, waivers: readonly Waiver[] = []) {
-  const reporter = new CertificationReporter({ outputDir, historyDir: path.join(outputDir, 'history') });
+/** One partner, one test: its attempt collected and its report written, as the teardown and a merge do, with the reference profile. */
+function reportOfOneTest(outputDir: string, waivers: readonly Waiver[] = []) {
   const profileFile = path.join(outputDir, 'reference.json');
   copyFileSync('partners/reference.json', profileFile);
   if (waivers.length > 0) writeFileSync(path.join(outputDir, 'reference.waivers.json'), JSON.stringify({ waivers }));
-  const project = { name: 'reference', use: { profileFile }, metadata: {} };
-  const testCase = {
-    id: 'one',
-    title: 'token exchange',
-    annotations: probeAnnotations({ id: 'token-exchange', area: 'token-exchange', owner: 'partner' }),
-    parent: { project: () => project },
-  } as unknown as TestCase;
-  const suite = { suites: [{ project: () => project, allTests: () => [testCase] }] } as unknown as Suite;
-  const config = { reporter: [['./reports/certification-reporter.ts']], rootDir: process.cwd(), version: 'test', shard: null } as unknown as FullConfig;
-  reporter.onBegin(config, suite);
-  reporter.onTestBegin(testCase);
-  return async (record: ProbeRecord | string, status: TestResult['status']) => {
+  const dirs = { outputDir, historyDir: path.join(outputDir, 'history'), compare: undefined };
+  const annotations = probeAnnotations({ id: 'token-exchange', area: 'token-exchange', owner: 'partner' });
+  const partner = partnerOf({ name: 'reference', use: { profileFile } as object, metadata: {} }, [{ id: 'one', title: 'token exchange', annotations }], dirs)!;
+  const config = { rootDir: process.cwd(), version: 'test', shard: null } as unknown as FullConfig;
+  return async (record: ProbeRecord | string, status: AttemptRecord['status']) => {
     const body = typeof record === 'string' ? record : recordAttachment(record).body;
-    const result = {
-      status,
+    const attempt = {
+      version: 1,
+      project: 'reference',
+      testId: 'one',
+      title: 'token exchange',
       retry: 0,
-      duration: 5,
+      status,
+      durationMs: 5,
       errors: [],
-      annotations: [],
-      stdout: [],
-      stderr: [],
-      attachments: attachmentOf(body),
-    } as unknown as TestResult;
-    reporter.onTestEnd(testCase, result);
-    await reporter.onEnd({ status: 'passed', startTime: new Date(), duration: 10 });
+      annotations,
+    } as const;
+    collectAttempt(partner, { ...attempt, errors: [], attachments: [{ name: 'probe record', contentType: 'application/json', body }] });
+    const result = { status: 'passed' as const, startTime: new Date(), duration: 10 };
+    await writeRun({ partners: new Map([['reference', partner]]), result, config, vault: runVault([partner], undefined), signing: undefined, dirs });
     return JSON.parse(readFileSync(path.join(outputDir, 'reference', 'certification.json'), 'utf8')) as Certification;
   };
 }
@@ -86,7 +83,7 @@ test('the report decides a record as its test did: a waiver in force on the cloc
   // The test ran before midnight: the waiver was in force, and the test passed (no unwaived failure).
   expect(decide([failure], [waiver], beforeMidnight).failures).toEqual([]);
   // The report is written after the waiver expired, yet reads the test's own clock from its record.
-  const cert = await reporterWithOneTest(tempDir('record-'), [waiver])(probeRecord([failure], [], beforeMidnight), 'passed');
+  const cert = await reportOfOneTest(tempDir('record-'), [waiver])(probeRecord([failure], [], beforeMidnight), 'passed');
   const decided = decide([failure], [waiver], beforeMidnight).findings;
   expect(cert.findings.filter((f) => f.rule === failure.rule).map((f) => f.outcome)).toEqual(decided.map((f) => f.outcome));
   expect(cert.verdict).not.toBe('NOT CERTIFIED');
@@ -94,7 +91,7 @@ test('the report decides a record as its test did: a waiver in force on the cloc
 });
 
 test('a test whose record does not parse did not complete, and the report names it', async () => {
-  const cert = await reporterWithOneTest(tempDir('record-'))('{"version":1,"judgedAt":"2026-11-26T10:00:00.000Z","findings":[{}],"exchanges":[]}', 'passed');
+  const cert = await reportOfOneTest(tempDir('record-'))('{"version":1,"judgedAt":"2026-11-26T10:00:00.000Z","findings":[{}],"exchanges":[]}', 'passed');
   expect(cert.verdict).toBe('INCOMPLETE');
   const test = cert.tests.find((t) => t.title === 'token exchange')!;
   expect(test.status).toBe('failed');

@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { Certification } from '../../reports/certification';
+import { referenceAs } from '../support/profiles';
+import { readCertification, runNode, runPlaywright } from '../support/run-playwright';
+import { tempDir } from '../support/temp';
+
+/**
+ * A certification whatever reporters the command names (issue 41): the run's teardown writes it from the
+ * attempts the workers left (reports/certification-teardown.ts), with or without the certification reporter.
+ */
+
+test('any --reporter certifies and writes the report: line, dot, json, junit, blob, two --reporter flags; a partner not certified fails the run without the certification reporter', async () => {
+  test.setTimeout(240_000);
+  // Each in an output folder of its own: Playwright empties its output folder when a run starts, and the
+  // default one holds every other test's.
+  const cli = async (args: string[], env: Record<string, string> = {}) => {
+    const out = tempDir('any-reporter-');
+    const run = await runNode(['node_modules/@playwright/test/cli.js', 'test', `--output=${path.join(out, 'test-results')}`, ...args], {
+      CERTIFICATION_REPORT_DIR: path.join(out, 'certification'),
+      PLAYWRIGHT_JUNIT_OUTPUT_FILE: path.join(out, 'junit.xml'),
+      PLAYWRIGHT_JSON_OUTPUT_FILE: path.join(out, 'report.json'),
+      PLAYWRIGHT_BLOB_OUTPUT_DIR: path.join(out, 'blob-report'),
+      PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(out, 'html-report'),
+      PLAYWRIGHT_HTML_OPEN: 'never',
+      ...env,
+    });
+    return { ...run, out };
+  };
+  // The whole reference, with Playwright's line reporter alone: certified, as with the configured reporters.
+  const line = await cli(['--project=reference', '--reporter=line']);
+  expect(line.code, line.stderr).toBe(0);
+  const whole = readCertification(line, 'reference');
+  expect(whole.verdict).toBe('CERTIFIED');
+  expect(whole.counts.testsNotCompleted).toBe(0);
+  // One suite, with each reporter: the same partial certification, judged alike, as the configured reporters give.
+  const suite = ['--project=reference', 'suites/funding-sources.spec.ts'];
+  const configured = await runPlaywright(suite, {});
+  const expected = readCertification(configured, 'reference');
+  expect(expected.verdict).toBe('PARTIAL');
+  const outcomes = (cert: Certification) => cert.rules.map((rule) => `${rule.id} ${rule.outcome}`);
+  const combinations = [
+    ['--reporter=dot'],
+    ['--reporter=json'],
+    ['--reporter=junit'],
+    ['--reporter=blob'],
+    ['--reporter=reports/certification-reporter.ts', '--reporter=html'],
+  ];
+  for (const reporter of combinations) {
+    const run = await cli([...suite, ...reporter]);
+    expect(run.code, `${reporter.join(' ')}: ${run.stderr}`).toBe(0);
+    const cert = readCertification(run, 'reference');
+    expect(cert.verdict, reporter.join(' ')).toBe('PARTIAL');
+    expect(outcomes(cert), reporter.join(' ')).toEqual(outcomes(expected));
+  }
+  // Without the certification reporter to fail the run, the teardown does, naming the partner.
+  const faultyRun = await cli(['--project=faulty', 'suites/token-exchange.spec.ts', '--reporter=dot'], {
+    PARTNERS_DIR: referenceAs('faulty', ['expires-in-string']),
+  });
+  expect(faultyRun.code).toBe(1);
+  expect(faultyRun.stdout + faultyRun.stderr).toContain('not certified: faulty NOT CERTIFIED');
+  expect(readCertification(faultyRun, 'faulty').verdict).toBe('NOT CERTIFIED');
+  // The harness's own projects write no certification.
+  const unit = await cli(['--project=unit', '--reporter=dot', 'test/unit/clauses.spec.ts']);
+  expect(unit.code).toBe(0);
+  expect(existsSync(path.join(unit.out, 'certification'))).toBe(false);
+});
