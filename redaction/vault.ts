@@ -1,6 +1,7 @@
 import { appendFileSync, closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Exchange } from '../checks/evidence';
+import { guessability, minimumBits } from '../checks/token-entropy';
 import { secretsOf, shortestSecret, type Secret } from './secrets';
 
 /** A secret and whose it is: a partner's (its project name), or, without `partner`, the harness's own. */
@@ -14,6 +15,10 @@ export type ScopedSecret = Secret & { partner?: string };
  * Each secret is a partner's, or the harness's own (the signing key): a value learned from one partner
  * masks that partner's artifacts only, so a partner whose token is "NOT CERTIFIED" or another partner's
  * name cannot rewrite another partner's report. `secrets(partner)` is the harness's and that partner's.
+ * The run's main process, which writes the files that stay, masks a partner's files with that partner's, then
+ * with `runWideSecrets()`: every partner's with a secret's entropy, which can occur in another partner's files
+ * only as that secret: a code one profile was issued, echoed by the same server under another profile, is
+ * masked there too. The workers keep to their own partner's, whose lists grow all run long.
  *
  * It lives in the run's private folder (run/run-dir.ts): one file every process appends its lines to
  * (each line one write, so lines never interleave) and reads from where it stopped, so asking for the
@@ -68,11 +73,24 @@ export class Vault {
    * array while nothing of the scope changed, so its matcher is built once.
    */
   secrets(scope: string = this.partner ?? allScopes): readonly Secret[] {
+    return this.view(scope);
+  }
+
+  /**
+   * Every partner's secrets with a secret's entropy (`runWide`): one list for the whole run, so one matcher,
+   * which the run's main process applies after a partner's own (writing each partner's list of every
+   * partner's values made a 10-partner run's report writing take twice as long).
+   */
+  runWideSecrets(): readonly Secret[] {
+    return this.view(runWideView);
+  }
+
+  private view(key: string): readonly Secret[] {
     this.readFile();
-    let view = this.views.get(scope);
+    let view = this.views.get(key);
     if (!view) {
-      view = [...this.known.values()].filter((secret) => inScope(secret, scope));
-      this.views.set(scope, view);
+      view = [...this.known.values()].filter((secret) => inView(secret, key));
+      this.views.set(key, view);
     }
     return view;
   }
@@ -93,13 +111,27 @@ export class Vault {
     const key = keyOf(secret);
     if (this.known.has(key)) return;
     this.known.set(key, secret);
-    for (const [scope, view] of this.views) if (inScope(secret, scope)) this.views.set(scope, [...view, secret]);
+    for (const [key, view] of this.views) if (inView(secret, key)) this.views.set(key, [...view, secret]);
   }
 }
 
 /** The scope of every partner's secrets together: for what belongs to no one partner (a global error). */
 export const allScopes = '*';
 const inScope = (secret: ScopedSecret, scope: string) => scope === allScopes || secret.partner === undefined || secret.partner === scope;
+const runWideView = '\u0000run-wide';
+const inView = (secret: ScopedSecret, key: string) => (key === runWideView ? runWide(secret) : inScope(secret, key));
+
+/**
+ * A value with a secret's entropy (at least 128 bits by the guessing estimate, in a token's alphabet, letters and
+ * digits both): it can occur in another partner's files only as that secret, so masking it there rewrites nothing.
+ * Words, spaces and short values stay their partner's alone.
+ */
+export const runWide = (secret: Secret): boolean =>
+  !secret.queryName && !secret.ordinary && /\d/.test(secret.value) && /[a-z]/i.test(secret.value) && entropic(secret.value);
+const entropic = (value: string) => {
+  const { alphabet, bits } = guessability([value]);
+  return alphabet !== 'printable' && bits >= minimumBits;
+};
 // A partner's secret and the same value of another partner's are two secrets: each masks its own artifacts.
 const keyOf = (secret: ScopedSecret) => `${secret.partner ?? ''}\u0000${secret.queryName ? '?' : secret.ordinary ? '~' : ''}${secret.value}`;
 

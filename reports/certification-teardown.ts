@@ -65,15 +65,17 @@ export async function certifyFromAttempts(config: FullConfig, result?: FullResul
   // The second line of defence: every file the tests left, masked once more with its own partner's secrets,
   // before the reporters copy them at the run's end.
   for (const project of config.projects.filter((one) => partners.has(one.name))) {
-    const failures = redactTree(project.outputDir, vault.secrets(project.name), { since: clock.startedAt });
+    const failures = [vault.secrets(project.name), vault.runWideSecrets()].flatMap((secrets) =>
+      redactTree(project.outputDir, secrets, { since: clock.startedAt }),
+    );
     for (const failure of failures) console.error(couldNotMask(failure));
     if (failures.length > 0) verdicts.failed = true;
   }
   writeRunJson(verdictsFile, verdicts satisfies RunVerdicts);
   writeRunOutcome({ incompleteOnly: incompleteOnly(verdicts) });
   // And what Playwright's reporters write after this, every partner's tests in one file: masked as the process
-  // exits, with the harness's own secrets and by shape only, so that no partner's value rewrites another's.
-  const harnessSecrets = vault.secrets('');
+  // exits, with the harness's own secrets, every partner's with a secret's entropy (no partner's words), and by shape.
+  const harnessSecrets = [...vault.secrets(''), ...vault.runWideSecrets()];
   process.once('exit', () => {
     const failures = playwrightOutputs(config).flatMap((output) => redactTree(output, harnessSecrets, { since: clock.startedAt }));
     for (const failure of failures) console.error(couldNotMask(failure));

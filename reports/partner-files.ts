@@ -28,15 +28,22 @@ export async function writePartnerFiles(
   dir: string,
   cert: Certification,
   tests: readonly (TestRecord & TestEvidence)[],
-  { secrets, signing, creator }: { secrets: readonly Secret[]; signing: SigningKey | undefined; creator: { name: string; version: string } },
+  {
+    secrets,
+    runWide = [],
+    signing,
+    creator,
+  }: { secrets: readonly Secret[]; runWide?: readonly Secret[]; signing: SigningKey | undefined; creator: { name: string; version: string } },
 ): Promise<Written> {
   mkdirSync(dir, { recursive: true });
   // Masked as data, string by string, never as text over a document: a secret (or a partner's "token" that
   // reads "NOT CERTIFIED" or '"request": {') can then never rewrite a key, the structure or the harness's
   // own words, and the report is always written.
-  const safe = maskCertification({ ...cert, signing: signing ? { keyThumbprint: signing.thumbprint, signer: signing.signer } : null }, secrets);
+  // Then with every partner's values of a secret's entropy (redaction/vault.ts, runWideSecrets): one list, one matcher, for every partner.
+  const signed = { ...cert, signing: signing ? { keyThumbprint: signing.thumbprint, signer: signing.signer } : null };
+  const safe = maskCertification(maskCertification(signed, secrets), runWide);
   // The evidence as the tests attached it, masked again with every secret the partner's run learned since.
-  const evidence = tests.map((test) => ({ ...test, exchanges: redactEvidence(test.exchanges, secrets) }));
+  const evidence = tests.map((test) => ({ ...test, exchanges: redactEvidence(redactEvidence(test.exchanges, secrets), runWide) }));
   const har = `${JSON.stringify(harOf(evidence, creator), null, 2)}\n`;
   const html = certificationHtml(safe, evidence);
   writeFileSync(path.join(dir, files.har), har);

@@ -66,7 +66,12 @@ export async function writePartnerReport(partner: Partner, context: ReportContex
   };
   const cert = buildCertification(run, tests, partner.previous, { waivers: partner.waivers, partial, runProblems: problems, platform });
   const creator = { name: 'partner-certify', version: harness.version };
-  const out = await writePartnerFiles(partner.outputDir, cert, tests, { secrets: vault.secrets(partner.name), signing, creator });
+  const out = await writePartnerFiles(partner.outputDir, cert, tests, {
+    secrets: vault.secrets(partner.name),
+    runWide: vault.runWideSecrets(),
+    signing,
+    creator,
+  });
   // A shard's run is a part of one: the merged report's run is the one to keep.
   // The history keeps whole runs: a shard, or a run some tests were left out of, is no previous run.
   if (!config.shard && out.certification.verdict !== 'PARTIAL') keepRun(historyDir, out.json, out.certification);

@@ -82,6 +82,21 @@ test('after a run, only the files written since it began are masked again: an ol
 });
 
 test.describe('1b. codes and tokens of earlier tests, echoed later', () => {
+  test("a random code one profile's worker learned masks every profile's files where they are written; a word it learned masks its own only", () => {
+    const dir = tempDir('vault-');
+    const [alpha, beta, main] = [new Vault([], { dir, partner: 'alpha' }), new Vault([], { dir, partner: 'beta' }), new Vault([], { dir })];
+    const code = `c0de${randomBytes(16).toString('hex')}`;
+    alpha.add([code, 'victim-words-only', 'NOTCERTIFIED2026']);
+    // The same server, under another profile, echoes the code the first was issued: beta's files mask it.
+    const forBeta = (text: string) => redact(redact(text, main.secrets('beta')), main.runWideSecrets());
+    expect(forBeta(`beta's token response echoed ${code}`)).toBe("beta's token response echoed [redacted]");
+    // Words and short values stay alpha's: they rewrite no other partner's report.
+    expect(forBeta('victim-words-only NOTCERTIFIED2026')).toBe('victim-words-only NOTCERTIFIED2026');
+    expect(redact('victim-words-only NOTCERTIFIED2026', main.secrets('alpha'))).toBe('[redacted] [redacted]');
+    // A worker keeps to its own partner's: its lists grow all run long, and the files that stay are masked again where they are written.
+    expect(beta.secrets().some((secret) => secret.value === code)).toBe(false);
+  });
+
   test('a token one worker learned is masked by another worker of the run', () => {
     const dir = tempDir('vault-');
     const [first, second] = [new Vault([], { dir }), new Vault([], { dir })];
