@@ -91,7 +91,7 @@ export const catalogue = {
 /** An area of a certification: a suite file, a catalogue key and the prefix of its rules' ids. */
 export type Area = keyof typeof catalogue;
 
-/** The fields whose values messages and reports show only by their last 4 characters. */
+/** The fields whose values messages and reports show only by their last 4 characters (checks/sensitive-fields.ts names their keys). */
 export const sensitiveFields = [...new Set([...accountInfoFieldRules, ...fundingSourceRules].map((rule) => rule.subject))].filter((field) => field.sensitive);
 
 export const allRules: readonly AnyRule[] = Object.values(catalogue).flat();

@@ -1,6 +1,5 @@
-import { sensitiveFields } from '../checks/catalogue';
+import { sensitiveKeys } from '../checks/sensitive-fields';
 import { jsonResponse, parseJson, type Exchange, type JsonBody } from '../checks/evidence';
-import { lastSegment } from '../checks/payload';
 import type { Profile } from '../profile/profile-schema';
 import { base64Forms } from './secret-matcher';
 
@@ -27,7 +26,7 @@ export const secretKeys = new Set(['access_token', 'refresh_token', 'refreshtoke
 // In what the harness sends, "code" is an authorization code; in an answer it is an error code (MISSING_FILTER).
 const sentSecretKeys = new Set([...secretKeys, 'code']);
 // The fields the spec's tables mark sensitive (company.taxInfo.identifier, bankAccountNumber), by their last segment.
-export const last4Keys = new Set(sensitiveFields.map((field) => lastSegment(field.path).toLowerCase()));
+export const last4Keys = new Set(sensitiveKeys.map((key) => key.toLowerCase()));
 
 /** Shorter values (a username, a test word) are not masked by value: they would mask ordinary text. */
 export const shortestSecret = 6;

@@ -3,11 +3,12 @@ import { expect, test } from '@playwright/test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { accountInfoFieldRules } from '../../checks/account-info';
-import { allRules, catalogue, publishedSchemas } from '../../checks/catalogue';
+import { allRules, catalogue, publishedSchemas, sensitiveFields } from '../../checks/catalogue';
+import { sensitiveKeys } from '../../checks/sensitive-fields';
 import { groundsOf } from '../../checks/grounds';
 import { evaluateAll, failed } from '../../checks/finding';
 import { fundingSourceRules } from '../../checks/funding-sources';
-import type { Payload, PayloadRule } from '../../checks/payload';
+import { lastSegment, type Payload, type PayloadRule } from '../../checks/payload';
 import { faultCatalogue, faultNames, type FaultSpec } from '../../sandbox/reference-partner/faults';
 import { bodyOf } from '../../sandbox/reference-partner/resources';
 import { userKeys } from '../../sandbox/reference-partner/users';
@@ -162,4 +163,10 @@ test('each area is one name: a catalogue key, a suite file and the prefix of its
     expect(existsSync(`suites/${area}.spec.ts`), `suites/${area}.spec.ts`).toBe(true);
     expect(rules.filter((rule) => !rule.id.startsWith(`${area}/`)).map((rule) => rule.id)).toEqual([]);
   }
+});
+
+test("the masking's sensitive keys are exactly the catalogue's sensitive fields, by their last segment", () => {
+  const fromRules = sensitiveFields.map((field) => lastSegment(field.path)).sort();
+  expect(fromRules.length).toBeGreaterThan(0);
+  expect([...sensitiveKeys].sort()).toEqual(fromRules);
 });
