@@ -6,7 +6,6 @@ import { locate, observe, screenTimeoutMs } from './browser-session';
 import { closedNote, forgers, innerFrame, openedWindow, reacts, serveSenders, type Post, type Sender } from './message-channels';
 import { readLoad, type LoadWatch } from './partner-app-loads';
 import type { BrowserProbeContext } from './platform';
-import { navigate } from './unrecorded';
 
 /**
  * Whether the partner's page acts on the platform's error message from anyone else: forged from several
@@ -57,7 +56,10 @@ async function trial(
       const popped = await popup;
       page = popped;
       cleanup.push(() => popped.close());
-    } else await navigate(page, app.page);
+    } else {
+      // eslint-disable-next-line no-restricted-syntax -- the profile's own page: goto's wait, unchanged
+      await page.goto(app.page);
+    }
     probe.judged(
       (await readLoad(ctx, watch, { page, element: locate(page, app.frame ?? 'iframe').first(), n: probe.nextLoad(), purpose: 'sign-on', since })).load,
     );

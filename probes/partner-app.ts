@@ -19,7 +19,6 @@ import { browserProbe, locate, screenTimeoutMs, type Session } from './browser-s
 import { messageOriginFindings } from './partner-app-messages';
 import { readLoad, watchLoads, type LoadWatch } from './partner-app-loads';
 import type { BrowserProbeContext } from './platform';
-import { navigate } from './unrecorded';
 
 /**
  * The partner's own app (its `partnerApp`): a test user signs in with the profile's steps, then the page that
@@ -163,7 +162,8 @@ export const partnerAppProbe = browserProbe(
     };
     const reload = (purpose: EmbedLoad['purpose']) => async () => {
       const since = watch.mark();
-      await navigate(page, app.page);
+      // eslint-disable-next-line no-restricted-syntax -- the profile's own page, reloaded: goto's wait, unchanged
+      await page.goto(app.page);
       return read(purpose, since);
     };
     const loginProblem = await signIn(session, app.login ?? []);

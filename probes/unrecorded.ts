@@ -15,26 +15,51 @@ function sessionOf(page: Page): Promise<CDPSession> | undefined {
   if (page.context().browser()?.browserType().name() !== 'chromium') return undefined;
   let session = sessions.get(page);
   if (!session) {
-    session = page.context().newCDPSession(page);
+    // The Page domain's events (a navigation's load) reach a session only once it is enabled.
+    session = page
+      .context()
+      .newCDPSession(page)
+      .then(async (opened) => {
+        await opened.send('Page.enable');
+        await opened.send('Page.setLifecycleEventsEnabled', { enabled: true });
+        return opened;
+      });
     sessions.set(page, session);
   }
   return session;
 }
 
-/** `page.goto(url)`: navigates and waits for the page's load event; a navigation the browser refused throws, naming why. */
-export async function navigate(page: Page, url: string): Promise<void> {
-  const session = sessionOf(page);
-  if (!session) {
+/**
+ * `page.goto(url)`: navigates, and waits for the load event of that navigation (its loader, followed through
+ * server redirects), as goto does; a navigation the browser refused throws, naming why.
+ */
+export async function navigate(page: Page, url: string, timeoutMs = 30_000): Promise<void> {
+  const pending = sessionOf(page);
+  if (!pending) {
     await page.goto(url);
     return;
   }
-  const loaded = page.waitForEvent('load');
-  const { errorText } = (await (await session).send('Page.navigate', { url })) as { errorText?: string };
-  if (errorText) {
-    loaded.catch(() => {}); // the page will not load: only the refusal counts
-    throw new Error(`navigating to ${url}: ${errorText}`);
+  const session = await pending;
+  const loaded = new Set<string>();
+  let waiting: { loaderId: string; resolve: () => void } | undefined;
+  const onLifecycle = ({ name, loaderId }: { name: string; loaderId: string }) => {
+    if (name !== 'load') return;
+    loaded.add(loaderId);
+    if (waiting?.loaderId === loaderId) waiting.resolve();
+  };
+  session.on('Page.lifecycleEvent', onLifecycle);
+  try {
+    const { loaderId, errorText } = (await session.send('Page.navigate', { url })) as { loaderId?: string; errorText?: string };
+    if (errorText) throw new Error(`navigating to ${url}: ${errorText}`);
+    if (!loaderId || loaded.has(loaderId)) return; // a same-document navigation, or loaded already
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve, reject) => {
+      waiting = { loaderId, resolve };
+      timer = setTimeout(() => reject(new Error(`navigating to ${url}: the page did not load within ${timeoutMs / 1000} s`)), timeoutMs);
+    }).finally(() => clearTimeout(timer));
+  } finally {
+    session.off('Page.lifecycleEvent', onLifecycle);
   }
-  await loaded;
 }
 
 /** `page.fill(selector, value)`: the field cleared and focused as Playwright fills it, then the value inserted as typed text. */
