@@ -8,6 +8,10 @@ import { startPlatform, startReferencePartner } from '../support/sandbox';
 import { runPlaywright } from '../support/run-playwright';
 import { leaksOf, textsUnder } from '../support/leaks';
 
+// Each test is a whole certification with the browser and traces on: one after another, in one worker, so that
+// three of them never load a 2-core machine at once (a login's fill then waited past its 10 s on a busy one).
+test.describe.configure({ mode: 'default' });
+
 // With the certification reporter first, as configured, and with Playwright's own reporters alone: every byte
 // is masked at its source, in the workers, so no reporter stores one unmasked, whatever the command names.
 for (const withCertificationReporter of [true, false])
