@@ -44,11 +44,14 @@ export async function certifyFromAttempts(config: FullConfig, result?: FullResul
     if (partner) partners.set(partner.name, partner);
   }
   const unreadable: string[] = [];
+  /** Each partner's attempts' own output folders: the project's output folder is every project's. */
+  const outputDirs = new Map<string, Set<string>>();
   for (const [name, partner] of partners) {
     const dir = runFolder(path.join('attempts', encodeURIComponent(name)));
     if (!dir) return undefined; // not a run of this configuration's (the folder is the main process's)
     const { attempts, errors } = readAttempts(dir);
     for (const attempt of attempts) collectAttempt(partner, attempt);
+    outputDirs.set(name, new Set(attempts.map((attempt) => attempt.outputDir)));
     unreadable.push(...errors.map((error) => `${name}: ${error}`));
   }
   // No report without a run: a partner none of whose tests began keeps its last one.
@@ -62,12 +65,11 @@ export async function certifyFromAttempts(config: FullConfig, result?: FullResul
   const verdicts = await writeRun({ partners, result: result ?? resultOf(partners, config, clock), config, vault, signing, dirs });
   if (problem || unreadable.length > 0) verdicts.failed = true;
   for (const line of unreadable) console.error(`${line}; its attempt is not in the report`);
-  // The second line of defence: every file the tests left, masked once more with its own partner's secrets,
-  // before the reporters copy them at the run's end.
-  for (const project of config.projects.filter((one) => partners.has(one.name))) {
-    const failures = [vault.secrets(project.name), vault.runWideSecrets()].flatMap((secrets) =>
-      redactTree(project.outputDir, secrets, { since: clock.startedAt }),
-    );
+  // The second line of defence: every file a partner's tests left in their own output folders (the project's is
+  // every project's), masked once more with that partner's secrets, before the reporters copy them at the run's end.
+  for (const name of partners.keys()) {
+    const secrets = [vault.secrets(name), vault.runWideSecrets()];
+    const failures = [...(outputDirs.get(name) ?? [])].flatMap((dir) => secrets.flatMap((list) => redactTree(dir, list, { since: clock.startedAt })));
     for (const failure of failures) console.error(couldNotMask(failure));
     if (failures.length > 0) verdicts.failed = true;
   }

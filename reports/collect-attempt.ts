@@ -57,6 +57,7 @@ export function attemptOf(test: TestCase, result: TestResult): AttemptRecord {
     testId: test.id,
     title: test.title,
     retry: result.retry,
+    outputDir: '',
     status: result.status,
     durationMs: result.duration,
     errors: result.errors.map((error) => error.message ?? error.value ?? 'unknown error'),

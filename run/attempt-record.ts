@@ -22,6 +22,8 @@ export const attemptRecordSchema = z.strictObject({
   testId: z.string(),
   title: z.string(),
   retry: z.number().int().nonnegative(),
+  /** The attempt's own output folder (traces, screens): the teardown masks it once more. */
+  outputDir: z.string(),
   status: z.enum(statuses),
   durationMs: z.number().nonnegative(),
   errors: z.array(z.string()),
@@ -35,7 +37,7 @@ const fileOf = (dir: string, attempt: Pick<AttemptRecord, 'testId' | 'retry'>) =
 const begunSuffix = '.begun';
 
 /** Marks an attempt as begun: one that never ends (a worker that died, a run stopped) did not finish. */
-export function markBegun(dir: string, attempt: Pick<AttemptRecord, 'project' | 'testId' | 'title' | 'retry'>): void {
+export function markBegun(dir: string, attempt: Pick<AttemptRecord, 'project' | 'testId' | 'title' | 'retry' | 'outputDir'>): void {
   writeFileSync(`${fileOf(dir, attempt)}${begunSuffix}`, JSON.stringify(attempt), { mode: 0o600 });
 }
 
@@ -73,7 +75,7 @@ export function readAttempts(dir: string): { attempts: AttemptRecord[]; errors: 
   return { attempts: attempts.sort((a, b) => a.retry - b.retry), errors };
 }
 
-const beganSchema = attemptRecordSchema.pick({ project: true, testId: true, title: true, retry: true });
+const beganSchema = attemptRecordSchema.pick({ project: true, testId: true, title: true, retry: true, outputDir: true });
 
 function parsed<T>(file: string, schema: z.ZodType<T>): { value: T } | { error: string } {
   let value: unknown;

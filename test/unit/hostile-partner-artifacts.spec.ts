@@ -26,6 +26,7 @@ test.describe('1. artifacts that bypass the redactor', () => {
       testId: 'one',
       title: 'token exchange',
       retry: 0,
+      outputDir: dir,
       status: 'failed',
       errors: [{ message: `navigation to /auth?code=c0de-abc-123 failed`, stack: `at auth?token=${jwt}` }],
       annotations: [{ type: 'warning', description: 'token-exchange/x: error_description "Bearer 5ecret-t0ken-value"' }],
@@ -41,7 +42,7 @@ test.describe('1. artifacts that bypass the redactor', () => {
 
   test('an attempt that began and never ended did not finish; one whose record does not parse is named', () => {
     const dir = tempDir('attempts-');
-    markBegun(dir, { project: 'p', testId: 'gone', title: 'a test whose worker died', retry: 0 });
+    markBegun(dir, { project: 'p', testId: 'gone', title: 'a test whose worker died', retry: 0, outputDir: dir });
     writeFileSync(path.join(dir, 'broken-0.json'), '{"version":1}');
     const { attempts, errors } = readAttempts(dir);
     expect(attempts).toMatchObject([{ testId: 'gone', status: 'interrupted' }]);

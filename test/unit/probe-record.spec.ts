@@ -67,6 +67,7 @@ function reportOfOneTest(outputDir: string, waivers: readonly Waiver[] = []) {
       testId: 'one',
       title: 'token exchange',
       retry: 0,
+      outputDir,
       status,
       durationMs: 5,
       errors: [],
