@@ -66,15 +66,15 @@ export interface PlannedTest {
  * Without the reporter's (another reporter) workers run each probe when its test comes.
  */
 export function writeRunPlan(plan: RunPlan, env: NodeJS.ProcessEnv = process.env): void {
-  const root = env[variable];
-  if (root) writeFileSync(path.join(root, 'plan.json'), JSON.stringify(plan), { mode: 0o600 });
+  writeRunJson(planFile, plan, env);
 }
 
 /** The run's plan, when the preflight or the certification reporter wrote one. */
 export function readRunPlan(env: NodeJS.ProcessEnv = process.env): RunPlan | undefined {
-  const root = env[variable];
-  return root ? readJsonFile<RunPlan | undefined>(path.join(root, 'plan.json'), undefined) : undefined;
+  return readRunJson<RunPlan | undefined>(planFile, undefined, env);
 }
+
+const planFile = 'plan.json';
 
 /** The probes the plan gives this project, or undefined when the run has no plan. */
 export function plannedProbes(project: string, env: NodeJS.ProcessEnv = process.env): ReadonlySet<string> | undefined {
@@ -93,15 +93,15 @@ export function platformJudgedBy(project: string, env: NodeJS.ProcessEnv = proce
  * that the platform refused (probes/platform-setup.ts). Such a partner judges the platform for no one.
  */
 export function writeSetupProblems(problems: Record<string, readonly string[]>, env: NodeJS.ProcessEnv = process.env): void {
-  const root = env[variable];
-  if (root) writeFileSync(path.join(root, 'setup.json'), JSON.stringify(problems), { mode: 0o600 });
+  writeRunJson(setupFile, problems, env);
 }
 
 /** The partners whose platform set-up failed, with why; none when the preflight did not run. */
 export function readSetupProblems(env: NodeJS.ProcessEnv = process.env): Record<string, readonly string[]> {
-  const root = env[variable];
-  return root ? readJsonFile<Record<string, readonly string[]>>(path.join(root, 'setup.json'), {}) : {};
+  return readRunJson<Record<string, readonly string[]>>(setupFile, {}, env);
 }
+
+const setupFile = 'setup.json';
 
 /** A JSON file of the run's folder, or `fallback` when it is missing or unreadable. */
 export function readJsonFile<T>(file: string, fallback: T): T {
@@ -118,6 +118,7 @@ export function writeRunJson(name: string, value: unknown, env: NodeJS.ProcessEn
   if (root) writeFileSync(path.join(root, name), JSON.stringify(value), { mode: 0o600 });
 }
 
+/** A JSON file of the run's folder, or `fallback` outside a run or when the file is missing or unreadable. */
 export function readRunJson<T>(name: string, fallback: T, env: NodeJS.ProcessEnv = process.env): T {
   const root = env[variable];
   return root ? readJsonFile(path.join(root, name), fallback) : fallback;
