@@ -1,12 +1,10 @@
-import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { platformJudges } from '../run/platform-judges';
 import { ensureRunId } from '../run/run-identity';
 import { readRunJson, readSetupProblems, writeRunPlan } from '../run/run-dir';
 import { certifyFromAttempts, verdictsFile } from './certification-teardown';
 import { attemptOf, collectAttempt } from './collect-attempt';
-import { defaultReportDir, historyDirOf } from './history';
-import { partnerOf, type Partner, type ReportDirs } from './partner-state';
+import { partnerOf, reportDirsOf, type Partner, type ReportDirs } from './partner-state';
 import { writeRunOutcome } from './run-outcome';
 import { incompleteOnly, runSigning, runVault, writeRun, type RunVerdicts } from './write-run';
 
@@ -35,15 +33,12 @@ export default class CertificationReporter implements Reporter {
   private readonly merging = process.argv.includes('merge-reports');
   private config!: FullConfig;
   private readonly partners = new Map<string, Partner>();
-  /** Each partner's first test: it carries both verdicts, as annotations, into JUnit and Playwright's report. */
-  private readonly firstTests = new Map<string, TestCase>();
   private verdicts: RunVerdicts | undefined;
-  /** The tests the run chose, by partner. */
+  /** The tests the run chose, by partner; the first carries both verdicts, as annotations, into JUnit and Playwright's report. */
   private readonly chosen = new Map<string, readonly TestCase[]>();
 
   constructor(options: CertificationReporterOptions = {}) {
-    const outputDir = path.resolve(options.outputDir ?? process.env.CERTIFICATION_REPORT_DIR ?? defaultReportDir);
-    this.dirs = { outputDir, historyDir: path.resolve(options.historyDir ?? historyDirOf(outputDir)), compare: options.compare ?? process.env.CERTIFY_COMPARE };
+    this.dirs = reportDirsOf(options);
   }
 
   printsToStdio() {
@@ -60,7 +55,6 @@ export default class CertificationReporter implements Reporter {
       if (!partner) continue;
       this.partners.set(partner.name, partner);
       this.chosen.set(partner.name, tests);
-      if (tests[0]) this.firstTests.set(partner.name, tests[0]);
     }
     if (!this.merging) this.plan();
   }
@@ -102,7 +96,7 @@ export default class CertificationReporter implements Reporter {
       ? await this.writeMerged(result)
       : (readRunJson<RunVerdicts | undefined>(verdictsFile, undefined) ?? (await certifyFromAttempts(this.config, result)));
     if (!this.verdicts) return undefined;
-    for (const [name, summary] of Object.entries(this.verdicts.summaries)) annotateVerdicts(this.firstTests.get(name), summary);
+    for (const [name, summary] of Object.entries(this.verdicts.summaries)) annotateVerdicts(this.chosen.get(name)?.[0], summary);
     return this.verdicts.failed || this.verdicts.uncertified.length > 0 ? { status: result.status === 'passed' ? 'failed' : result.status } : undefined;
   }
 

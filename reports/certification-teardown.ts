@@ -4,9 +4,8 @@ import { redactTree } from '../redaction/files';
 import { readAttempts } from '../run/attempt-record';
 import { readRunPlan, readSetupProblems, runClock, runFolder, writeRunJson } from '../run/run-dir';
 import { collectAttempt } from './collect-attempt';
-import { defaultReportDir, historyDirOf } from './history';
 import { playwrightOutputs } from './playwright-outputs';
-import { partnerOf, type Partner, type ReportDirs } from './partner-state';
+import { partnerOf, reportDirsOf, type Partner, type ReportDirs } from './partner-state';
 import { writeRunOutcome } from './run-outcome';
 import { incompleteOnly, runSigning, runVault, writeRun, type RunVerdicts } from './write-run';
 
@@ -37,7 +36,7 @@ export default async function certificationTeardown(config: FullConfig): Promise
  */
 export async function certifyFromAttempts(config: FullConfig, result?: FullResult): Promise<RunVerdicts | undefined> {
   const plan = readRunPlan();
-  const dirs: ReportDirs = plan?.reporter ? { compare: undefined, ...plan.reporter } : dirsOf(process.env);
+  const dirs: ReportDirs = plan?.reporter ? { compare: undefined, ...plan.reporter } : reportDirsOf();
   const partners = new Map<string, Partner>();
   for (const project of config.projects) {
     const partner = partnerOf(project, plan?.tests?.[project.name] ?? [], dirs);
@@ -90,11 +89,6 @@ export async function certifyFromAttempts(config: FullConfig, result?: FullResul
 }
 
 const couldNotMask = (failure: string) => `could not mask ${failure}; it may hold a secret unmasked: delete it before sharing it`;
-
-const dirsOf = (env: NodeJS.ProcessEnv): ReportDirs => {
-  const outputDir = path.resolve(env.CERTIFICATION_REPORT_DIR ?? defaultReportDir);
-  return { outputDir, historyDir: path.resolve(historyDirOf(outputDir)), compare: env.CERTIFY_COMPARE };
-};
 
 /** The run as Playwright would state it at its end: stopped by Ctrl-C or its global timeout, or a test of a partner failed. */
 function resultOf(partners: ReadonlyMap<string, Partner>, config: FullConfig, { startedAt, interrupted }: ReturnType<typeof runClock>): FullResult {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { FullProject, TestCase } from '@playwright/test/reporter';
+import type { FullProject } from '@playwright/test/reporter';
 import type { Waiver } from '../checks/waivers';
 import { loadProfile } from '../partners/profile';
 import { type Profile } from '../profile/profile-schema';
@@ -7,7 +7,8 @@ import type { Certification, TestRecord } from './certification';
 import type { TestEvidence } from './html-evidence';
 import { ordinaryText, profileSecrets, type Secret } from '../redaction/secrets';
 import { readTest, type RunStamp } from '../run/channel';
-import { comparedRun, recentRuns } from './history';
+import type { PlannedTest } from '../run/run-dir';
+import { comparedRun, defaultReportDir, historyDirOf, recentRuns } from './history';
 import { historyShown } from './fleet-overview';
 import type { PartnerMetadata } from './run-info';
 
@@ -33,8 +34,6 @@ export interface Partner {
   platformJudgedBy?: string;
   /** Its own platform credentials that the platform refused, as the preflight found them. */
   setupProblems?: readonly string[];
-  /** The partner's first test: it carries both verdicts, as annotations, into JUnit and Playwright's report. */
-  firstTest?: TestCase;
   chromium: string | null;
   /** Whether any of its tests ran: `--list`, or a run stopped before it reached the partner, writes no report. */
   ran: boolean;
@@ -50,11 +49,10 @@ export interface ReportDirs {
   compare: string | undefined;
 }
 
-/** A test the run chose, as the certification reporter sees it when the run begins. */
-export interface ChosenTest {
-  id: string;
-  title: string;
-  annotations: readonly { type: string; description?: string }[];
+/** The certification reporter's options `outputDir`, `historyDir` and `compare`, else CERTIFICATION_REPORT_DIR, CERTIFY_HISTORY_DIR and CERTIFY_COMPARE. */
+export function reportDirsOf(options: Partial<ReportDirs> = {}, env: NodeJS.ProcessEnv = process.env): ReportDirs {
+  const outputDir = path.resolve(options.outputDir ?? env.CERTIFICATION_REPORT_DIR ?? defaultReportDir);
+  return { outputDir, historyDir: path.resolve(options.historyDir ?? historyDirOf(outputDir, env)), compare: options.compare ?? env.CERTIFY_COMPARE };
 }
 
 /**
@@ -63,7 +61,7 @@ export interface ChosenTest {
  */
 export function partnerOf(
   project: Pick<FullProject, 'name' | 'metadata' | 'use'> | undefined,
-  chosen: readonly ChosenTest[],
+  chosen: readonly PlannedTest[],
   { outputDir, historyDir, compare }: ReportDirs,
 ): Partner | undefined {
   // "use" in a run, "metadata" when merging blob reports of shards.

@@ -53,10 +53,11 @@ export interface RunPlan {
   reporter?: { outputDir: string; historyDir: string; compare?: string };
 }
 
+/** A test the run chose, as the certification reporter saw it when the run began. */
 export interface PlannedTest {
   id: string;
   title: string;
-  annotations: { type: string; description?: string }[];
+  annotations: readonly { type: string; description?: string }[];
 }
 
 /**
