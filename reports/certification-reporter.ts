@@ -6,7 +6,7 @@ import { certifyFromAttempts, verdictsFile } from './certification-teardown';
 import { attemptOf, collectAttempt } from './collect-attempt';
 import { partnerOf, reportDirsOf, type Partner, type ReportDirs } from './partner-state';
 import { writeRunOutcome } from './run-outcome';
-import { incompleteOnly, runSigning, runVault, writeRun, type RunVerdicts } from './write-run';
+import { failsRun, incompleteOnly, notCertifiedError, writeRun, type RunVerdicts } from './write-run';
 
 /**
  * The certification reporter. In a run it plans: when the run begins it is the one process that sees the
@@ -97,35 +97,21 @@ export default class CertificationReporter implements Reporter {
       : (readRunJson<RunVerdicts | undefined>(verdictsFile, undefined) ?? (await certifyFromAttempts(this.config, result)));
     if (!this.verdicts) return undefined;
     for (const [name, summary] of Object.entries(this.verdicts.summaries)) annotateVerdicts(this.chosen.get(name)?.[0], summary);
-    return this.verdicts.failed || this.verdicts.uncertified.length > 0 ? { status: result.status === 'passed' ? 'failed' : result.status } : undefined;
+    return failsRun(this.verdicts) ? { status: result.status === 'passed' ? 'failed' : result.status } : undefined;
   }
 
   private async writeMerged(result: FullResult): Promise<RunVerdicts | undefined> {
     // No report without a run: a partner none of whose tests ran keeps its last one.
     for (const [name, partner] of this.partners) if (!partner.ran) this.partners.delete(name);
     if (this.partners.size === 0) return undefined;
-    const { signing, problem } = runSigning();
-    if (problem) console.error(problem);
-    const verdicts = await writeRun({
-      partners: this.partners,
-      result,
-      config: this.config,
-      vault: runVault(this.partners.values(), signing),
-      signing,
-      dirs: this.dirs,
-    });
-    return problem ? { ...verdicts, failed: true } : verdicts;
+    return (await writeRun({ partners: this.partners, result, config: this.config, dirs: this.dirs })).verdicts;
   }
 
   /** merge-reports exits 0 unless a reporter failed, whatever onEnd returned: a merge that did not certify every partner fails that way, so a CI job that merges shards cannot pass on an uncertified partner. */
   async onExit(): Promise<void> {
     if (!this.merging || !this.verdicts) return;
     writeRunOutcome({ incompleteOnly: incompleteOnly(this.verdicts) });
-    if (this.verdicts.uncertified.length > 0 || this.verdicts.failed) {
-      const error = new Error(`not certified: ${this.verdicts.uncertified.join(', ') || 'the reports could not be written'}`);
-      error.stack = error.message;
-      throw error;
-    }
+    if (failsRun(this.verdicts)) throw notCertifiedError(this.verdicts);
   }
 }
 

@@ -7,7 +7,7 @@ import { collectAttempt } from './collect-attempt';
 import { playwrightOutputs } from './playwright-outputs';
 import { partnerOf, reportDirsOf, type Partner, type ReportDirs } from './partner-state';
 import { writeRunOutcome } from './run-outcome';
-import { incompleteOnly, runSigning, runVault, writeRun, type RunVerdicts } from './write-run';
+import { failsRun, incompleteOnly, notCertifiedError, writeRun, type RunVerdicts } from './write-run';
 
 /** Where the run's verdicts wait for the certification reporter's end (run/run-dir.ts). */
 export const verdictsFile = 'verdicts.json';
@@ -22,11 +22,7 @@ export const verdictsFile = 'verdicts.json';
  */
 export default async function certificationTeardown(config: FullConfig): Promise<void> {
   const verdicts = await certifyFromAttempts(config);
-  if (verdicts && readRunPlan()?.reporter === undefined && (verdicts.failed || verdicts.uncertified.length > 0)) {
-    const error = new Error(`not certified: ${verdicts.uncertified.join(', ') || 'the reports could not be written'}`);
-    error.stack = error.message;
-    throw error;
-  }
+  if (verdicts && readRunPlan()?.reporter === undefined && failsRun(verdicts)) throw notCertifiedError(verdicts);
 }
 
 /**
@@ -57,12 +53,9 @@ export async function certifyFromAttempts(config: FullConfig, result?: FullResul
   for (const [name, partner] of partners) if (!partner.ran) partners.delete(name);
   if (partners.size === 0) return undefined;
   for (const [name, problems] of Object.entries(readSetupProblems())) if (partners.has(name)) partners.get(name)!.setupProblems = problems;
-  const { signing, problem } = runSigning();
-  if (problem) console.error(problem);
-  const vault = runVault(partners.values(), signing);
   const clock = runClock();
-  const verdicts = await writeRun({ partners, result: result ?? resultOf(partners, config, clock), config, vault, signing, dirs });
-  if (problem || unreadable.length > 0) verdicts.failed = true;
+  const { verdicts, vault } = await writeRun({ partners, result: result ?? resultOf(partners, config, clock), config, dirs });
+  if (unreadable.length > 0) verdicts.failed = true;
   for (const line of unreadable) console.error(`${line}; its attempt is not in the report`);
   // The second line of defence: every file a partner's tests left in their own output folders (the project's is
   // every project's), masked once more with that partner's secrets, before the reporters copy them at the run's end.

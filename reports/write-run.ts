@@ -21,7 +21,7 @@ export interface RunVerdicts {
 }
 
 /** The run's signing key, or why it cannot be used (the reports are then written unsigned, and the run fails). */
-export function runSigning(): { signing?: SigningKey; problem?: string } {
+function runSigning(): { signing?: SigningKey; problem?: string } {
   try {
     const signing = signingKeyFrom();
     return signing ? { signing } : {};
@@ -34,7 +34,7 @@ export function runSigning(): { signing?: SigningKey; problem?: string } {
  * The run's secrets as the reports mask them: each profile's secrets mask its partner's artifacts only, the
  * signing key and the harness's own words every partner's, and what the workers learned (redaction/vault.ts).
  */
-export function runVault(partners: Iterable<Partner>, signing: SigningKey | undefined): Vault {
+function runVault(partners: Iterable<Partner>, signing: SigningKey | undefined): Vault {
   const signingSecrets = (signing?.secrets ?? (process.env[signingKeyVariable] ? [process.env[signingKeyVariable]] : [])).map((value) => ({ value }));
   return new Vault(
     [
@@ -50,14 +50,18 @@ export interface RunToWrite {
   partners: ReadonlyMap<string, Partner>;
   result: FullResult;
   config: FullConfig;
-  vault: Vault;
-  signing: SigningKey | undefined;
   dirs: ReportDirs;
 }
 
-/** Every partner's report, then the fleet overview; one partner's failing to write costs no other its report. */
-export async function writeRun({ partners, result, config, vault, signing, dirs }: RunToWrite): Promise<RunVerdicts> {
-  const verdicts: RunVerdicts = { uncertified: [], failed: false, summaries: {} };
+/**
+ * Every partner's report, signed when the run has a key, then the fleet overview; one partner's failing to write
+ * costs no other its report. Returns the verdicts, and the run's secrets the reports were masked with.
+ */
+export async function writeRun({ partners, result, config, dirs }: RunToWrite): Promise<{ verdicts: RunVerdicts; vault: Vault }> {
+  const { signing, problem } = runSigning();
+  if (problem) console.error(problem);
+  const vault = runVault(partners.values(), signing);
+  const verdicts: RunVerdicts = { uncertified: [], failed: problem !== undefined, summaries: {} };
   // The tests' own times, also in a merge, where the merge's clock says nothing of when the partner was tested.
   const span = { startedAt: new Date(result.startTime), finishedAt: new Date(result.startTime.getTime() + result.duration) };
   const stamps = [...partners.values()].flatMap((partner) => partner.stamps);
@@ -86,7 +90,17 @@ export async function writeRun({ partners, result, config, vault, signing, dirs 
       verdicts.uncertified.push(`the bundled emulator ${cert.platform.verdict} (with ${partner.name})`);
     verdicts.summaries[partner.name] = { partner: cert.summary, ...(cert.platform ? { platform: cert.platform.summary } : {}) };
   }
-  return verdicts;
+  return { verdicts, vault };
+}
+
+/** A partner not certified, or reports that could not be written or masked: the run fails. */
+export const failsRun = (verdicts: RunVerdicts): boolean => verdicts.failed || verdicts.uncertified.length > 0;
+
+/** How a run fails that only an error can fail (a run without the certification reporter, a merge): naming who. */
+export function notCertifiedError(verdicts: RunVerdicts): Error {
+  const error = new Error(`not certified: ${verdicts.uncertified.join(', ') || 'the reports could not be written'}`);
+  error.stack = error.message;
+  return error;
 }
 
 /** Every partner not certified is INCOMPLETE, nothing else went wrong: the harness's command exits 3 (reports/run-outcome.ts). */

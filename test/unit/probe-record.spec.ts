@@ -7,7 +7,7 @@ import { decide } from '../../checks/outcome';
 import type { Waiver } from '../../checks/waivers';
 import { collectAttempt } from '../../reports/collect-attempt';
 import { partnerOf } from '../../reports/partner-state';
-import { runVault, writeRun } from '../../reports/write-run';
+import { writeRun } from '../../reports/write-run';
 import type { AttemptRecord } from '../../run/attempt-record';
 import type { Certification } from '../../reports/certification';
 import { probeAnnotations, readTest, recordAttachment } from '../../run/channel';
@@ -75,7 +75,7 @@ function reportOfOneTest(outputDir: string, waivers: readonly Waiver[] = []) {
     } as const;
     collectAttempt(partner, { ...attempt, errors: [], attachments: [{ name: 'probe record', contentType: 'application/json', body }] });
     const result = { status: 'passed' as const, startTime: new Date(), duration: 10 };
-    await writeRun({ partners: new Map([['reference', partner]]), result, config, vault: runVault([partner], undefined), signing: undefined, dirs });
+    await writeRun({ partners: new Map([['reference', partner]]), result, config, dirs });
     return JSON.parse(readFileSync(path.join(outputDir, 'reference', 'certification.json'), 'utf8')) as Certification;
   };
 }
