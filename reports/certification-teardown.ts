@@ -1,8 +1,7 @@
-import path from 'node:path';
 import type { FullConfig, FullResult } from '@playwright/test/reporter';
 import { redactTree } from '../redaction/files';
-import { readAttempts } from '../run/attempt-record';
-import { readRunPlan, readSetupProblems, runClock, runFolder, writeRunJson } from '../run/run-dir';
+import { attemptsFolder, readAttempts } from '../run/attempt-record';
+import { readRunPlan, readSetupProblems, runClock, writeRunJson } from '../run/run-dir';
 import { collectAttempt } from './collect-attempt';
 import { playwrightOutputs } from './playwright-outputs';
 import { partnerOf, reportDirsOf, type Partner, type ReportDirs } from './partner-state';
@@ -42,7 +41,7 @@ export async function certifyFromAttempts(config: FullConfig, result?: FullResul
   /** Each partner's attempts' own output folders: the project's output folder is every project's. */
   const outputDirs = new Map<string, Set<string>>();
   for (const [name, partner] of partners) {
-    const dir = runFolder(path.join('attempts', encodeURIComponent(name)));
+    const dir = attemptsFolder(name);
     if (!dir) return undefined; // not a run of this configuration's (the folder is the main process's)
     const { attempts, errors } = readAttempts(dir);
     for (const attempt of attempts) collectAttempt(partner, attempt);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { decide } from '../checks/outcome';
-import { attemptRecordVersion, type AttemptRecord } from '../run/attempt-record';
+import { attachmentRecord, attemptRecordVersion, type AttemptRecord } from '../run/attempt-record';
 import { readTest } from '../run/channel';
 import { unknownArea, type Partner } from './partner-state';
 
@@ -47,8 +47,6 @@ export function collectAttempt(partner: Partner, attempt: AttemptRecord): void {
   });
 }
 
-const textual = (contentType: string) => contentType.startsWith('text/') || contentType === 'application/json';
-
 /** The record of an attempt, from what Playwright handed a reporter (a merge's results), as a worker writes it. */
 export function attemptOf(test: TestCase, result: TestResult): AttemptRecord {
   return {
@@ -62,11 +60,6 @@ export function attemptOf(test: TestCase, result: TestResult): AttemptRecord {
     durationMs: result.duration,
     errors: result.errors.map((error) => error.message ?? error.value ?? 'unknown error'),
     annotations: [...result.annotations, ...test.annotations],
-    attachments: result.attachments.map(({ name, contentType, body, path }) => ({
-      name,
-      contentType,
-      ...(body && textual(contentType) ? { body: body.toString() } : {}),
-      ...(path ? { path } : {}),
-    })),
+    attachments: result.attachments.map(attachmentRecord),
   };
 }

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { runFolder } from './run-dir';
 
 /**
  * One attempt of one test, as its worker leaves it in the run's folder when the attempt ends: what the
@@ -32,6 +33,20 @@ export const attemptRecordSchema = z.strictObject({
 });
 
 export type AttemptRecord = z.infer<typeof attemptRecordSchema>;
+
+/** The run folder's place for one project's attempts; undefined outside a run. */
+export const attemptsFolder = (project: string): string | undefined => runFolder(path.join('attempts', encodeURIComponent(project)));
+
+/**
+ * An attachment as a record keeps it: its name and file, and a JSON body, where a test's probe record travels
+ * (run/channel.ts reads nothing else from a body); screens and traces are files.
+ */
+export const attachmentRecord = ({ name, contentType, body, path: file }: { name: string; contentType: string; body?: Buffer | string; path?: string }) => ({
+  name,
+  contentType,
+  ...(body && contentType === 'application/json' ? { body: body.toString() } : {}),
+  ...(file ? { path: file } : {}),
+});
 
 const fileOf = (dir: string, attempt: Pick<AttemptRecord, 'testId' | 'retry'>) => path.join(dir, `${encodeURIComponent(attempt.testId)}-${attempt.retry}.json`);
 const begunSuffix = '.begun';
