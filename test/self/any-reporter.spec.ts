@@ -3,8 +3,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Certification } from '../../reports/certification';
 import { referenceAs } from '../support/profiles';
-import { readCertification, runNode, runPlaywright } from '../support/run-playwright';
-import { tempDir } from '../support/temp';
+import { readCertification, runPlaywright, runPlaywrightWith } from '../support/run-playwright';
 
 /**
  * A certification whatever reporters the command names (issue 41): the run's teardown writes it from the
@@ -13,23 +12,10 @@ import { tempDir } from '../support/temp';
 
 test('any --reporter certifies and writes the report: line, dot, json, junit, blob, two --reporter flags; a partner not certified fails the run without the certification reporter', async () => {
   test.setTimeout(240_000);
-  // Each in an output folder of its own: Playwright empties its output folder when a run starts, and the
-  // default one holds every other test's.
-  const cli = async (args: string[], env: Record<string, string> = {}) => {
-    const out = tempDir('any-reporter-');
-    const run = await runNode(['node_modules/@playwright/test/cli.js', 'test', `--output=${path.join(out, 'test-results')}`, ...args], {
-      CERTIFICATION_REPORT_DIR: path.join(out, 'certification'),
-      PLAYWRIGHT_JUNIT_OUTPUT_FILE: path.join(out, 'junit.xml'),
-      PLAYWRIGHT_JSON_OUTPUT_FILE: path.join(out, 'report.json'),
-      PLAYWRIGHT_BLOB_OUTPUT_DIR: path.join(out, 'blob-report'),
-      PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(out, 'html-report'),
-      PLAYWRIGHT_HTML_OPEN: 'never',
-      ...env,
-    });
-    return { ...run, out };
-  };
+  // Each in an output folder of its own (runPlaywrightWith): Playwright empties its output folder when a run
+  // starts, and the default one holds every other test's.
   // The whole reference, with Playwright's line reporter alone: certified, as with the configured reporters.
-  const line = await cli(['--project=reference', '--reporter=line']);
+  const line = await runPlaywrightWith(['--project=reference', '--reporter=line']);
   expect(line.code, line.stderr).toBe(0);
   const whole = readCertification(line, 'reference');
   expect(whole.verdict).toBe('CERTIFIED');
@@ -48,21 +34,21 @@ test('any --reporter certifies and writes the report: line, dot, json, junit, bl
     ['--reporter=reports/certification-reporter.ts', '--reporter=html'],
   ];
   for (const reporter of combinations) {
-    const run = await cli([...suite, ...reporter]);
+    const run = await runPlaywrightWith([...suite, ...reporter]);
     expect(run.code, `${reporter.join(' ')}: ${run.stderr}`).toBe(0);
     const cert = readCertification(run, 'reference');
     expect(cert.verdict, reporter.join(' ')).toBe('PARTIAL');
     expect(outcomes(cert), reporter.join(' ')).toEqual(outcomes(expected));
   }
   // Without the certification reporter to fail the run, the teardown does, naming the partner.
-  const faultyRun = await cli(['--project=faulty', 'suites/token-exchange.spec.ts', '--reporter=dot'], {
+  const faultyRun = await runPlaywrightWith(['--project=faulty', 'suites/token-exchange.spec.ts', '--reporter=dot'], {
     PARTNERS_DIR: referenceAs('faulty', ['expires-in-string']),
   });
   expect(faultyRun.code).toBe(1);
   expect(faultyRun.stdout + faultyRun.stderr).toContain('not certified: faulty NOT CERTIFIED');
   expect(readCertification(faultyRun, 'faulty').verdict).toBe('NOT CERTIFIED');
   // The harness's own projects write no certification.
-  const unit = await cli(['--project=unit', '--reporter=dot', 'test/unit/clauses.spec.ts']);
+  const unit = await runPlaywrightWith(['--project=unit', '--reporter=dot', 'test/unit/clauses.spec.ts']);
   expect(unit.code).toBe(0);
   expect(existsSync(path.join(unit.out, 'certification'))).toBe(false);
 });

@@ -43,15 +43,23 @@ export async function runPlaywright(
   env: Record<string, string>,
   { reporters = [], certification = true }: { reporters?: ('list' | 'certification' | 'html' | 'junit' | 'blob')[]; certification?: boolean } = {},
 ): Promise<NestedRun> {
-  const out = tempDir('nested-run-');
-  const reportFile = path.join(out, 'report.json');
   const reporterPaths = { list: 'list', certification: path.resolve('reports/certification-reporter.ts'), html: 'html', junit: 'junit', blob: 'blob' };
   // The certification reporter first, as in playwright.config.ts, unless left out.
   const others = reporters.filter((name) => name !== 'certification').map((name) => reporterPaths[name]);
   const reporter = [...(certification ? [reporterPaths.certification] : []), 'json', ...others].join(',');
+  return runPlaywrightWith([`--reporter=${reporter}`, ...args], env);
+}
+
+/**
+ * `playwright test` with exactly `args` (the reporters they name, or the configured ones), in an output folder of
+ * its own: the certification, the test results and every reporter's file (HTML, JUnit, JSON, blob) go there.
+ */
+export async function runPlaywrightWith(args: string[], env: Record<string, string> = {}): Promise<NestedRun> {
+  const out = tempDir('nested-run-');
+  const reportFile = path.join(out, 'report.json');
   // Playwright's CLI straight from node: `npx` would add npm's own warnings to stderr.
   const { code, stdout, stderr } = await runNode(
-    [path.resolve('node_modules/@playwright/test/cli.js'), 'test', `--reporter=${reporter}`, `--output=${path.join(out, 'test-results')}`, ...args],
+    [path.resolve('node_modules/@playwright/test/cli.js'), 'test', `--output=${path.join(out, 'test-results')}`, ...args],
     {
       CERTIFICATION_REPORT_DIR: path.join(out, 'certification'),
       PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(out, 'html-report'),
