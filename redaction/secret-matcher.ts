@@ -14,7 +14,7 @@
  */
 
 import { canonical } from './canonical';
-import { hashAt, longestRunsIn, roll, seedLength } from './rolling-hash';
+import { hashAt, roll, seedLength, WindowIndex } from './rolling-hash';
 
 export interface MatchableSecret {
   value: string;
@@ -97,7 +97,8 @@ export class SecretMatcher {
    * lower-case password is a secret in every fragment.
    */
   private readonly ordinary: Uint8Array[] = [];
-  /** Per form with a fragment found, its runs that occur in ordinary text (longestRunsIn), made on the first. */
+  /** The ordinary text's windows, indexed on the first fragment found; and per form with a fragment, its runs that occur there. */
+  private ordinaryIndex: WindowIndex | undefined;
   private readonly ordinaryRuns = new Map<number, Int32Array>();
 
   /** How many secrets it finds; the owner of a hit is its index among them. */
@@ -111,6 +112,7 @@ export class SecretMatcher {
   add(secrets: readonly MatchableSecret[], ordinary: readonly string[] = []): void {
     if (ordinary.length > 0) {
       this.ordinary.push(...ordinary.map((text) => canonical(text).units));
+      this.ordinaryIndex = undefined;
       this.ordinaryRuns.clear();
     }
     for (const secret of secrets) {
@@ -213,7 +215,10 @@ export class SecretMatcher {
   private ordinaryFragment(index: number, offset: number, length: number): boolean {
     if (this.ordinary.length === 0) return false;
     let runs = this.ordinaryRuns.get(index);
-    if (!runs) this.ordinaryRuns.set(index, (runs = longestRunsIn(this.forms[index]!.units, this.ordinary)));
+    if (!runs) {
+      this.ordinaryIndex ??= new WindowIndex(this.ordinary);
+      this.ordinaryRuns.set(index, (runs = this.ordinaryIndex.longestRuns(this.forms[index]!.units)));
+    }
     return runs[offset]! >= length;
   }
 }

@@ -6,7 +6,7 @@ import { harnessWords } from '../../checks/harness-words';
 import { loadProfile } from '../../partners/profile';
 import { redact } from '../../redaction/redact';
 import { maskedEverywhere, ordinaryText, profileSecrets, secretsOf } from '../../redaction/secrets';
-import { longestRunsIn } from '../../redaction/rolling-hash';
+import { WindowIndex } from '../../redaction/rolling-hash';
 import { canonical } from '../../redaction/canonical';
 
 /**
@@ -87,7 +87,7 @@ test('a word in a profile URL\'s query is no secret: "?user=complete" never mask
   expect(redact('INCOMPLETE: the account information is complete', secrets)).toBe('INCOMPLETE: the account information is complete');
 });
 
-test('longestRunsIn finds, for each offset, the longest run from there that occurs in the texts', () => {
+test('WindowIndex finds, for each offset, the longest run from there that occurs in the texts', () => {
   const naive = (units: Uint8Array, texts: readonly Uint8Array[], offset: number) => {
     let best = 0;
     for (let length = 1; offset + length <= units.length; length++) {
@@ -99,7 +99,7 @@ test('longestRunsIn finds, for each offset, the longest run from there that occu
   fc.assert(
     fc.property(fc.stringMatching(/^[ab-]{8,30}$/), fc.array(fc.stringMatching(/^[ab-]{0,40}$/), { maxLength: 3 }), (secret, texts) => {
       const [units, corpus] = [canonical(secret).units, texts.map((text) => canonical(text).units)];
-      const runs = longestRunsIn(units, corpus);
+      const runs = new WindowIndex(corpus).longestRuns(units);
       expect([...runs]).toEqual([...units].map((_, offset) => naive(units, corpus, offset)));
     }),
   );
