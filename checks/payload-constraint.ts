@@ -3,6 +3,7 @@ import type { ClauseId } from './clauses';
 import type { Issue, Level, MustGrounds } from './finding';
 import {
   idPath,
+  inTwoSteps,
   kindOf,
   locator,
   present,
@@ -67,8 +68,7 @@ export function constraint<K extends Kind>(field: Field<K>, name: string, spec: 
     impact: spec.impact ?? impactOf[field.endpoint],
     subject: field,
     ...(spec.schema ? { schema: { at: spec.schemaAt ?? field.path, fragment: spec.schema } } : {}),
-    check: (payload, ctx) => {
-      const where = locate(payload);
+    ...inTwoSteps(locate, (where, payload, ctx) => {
       if ('unreachable' in where) return skippedBecause(where);
       const issues: Issue[] = [];
       let judgedAny = false;
@@ -92,6 +92,6 @@ export function constraint<K extends Kind>(field: Field<K>, name: string, spec: 
         });
       }
       return judgedAny ? issues : refused && spec.notJudged ? skipped(spec.notJudged) : nothingToJudge;
-    },
+    }),
   };
 }

@@ -4,6 +4,7 @@ import { jsonType } from './evidence';
 import type { Issue, Level, MustGrounds } from './finding';
 import {
   idPath,
+  inTwoSteps,
   lastSegment,
   locator,
   markerLegend,
@@ -86,13 +87,12 @@ export function presence(field: Field): PayloadRule {
     requirement: `"${field.path}" is present (spec: Required ${field.marker})`,
     impact: markerLegend[field.marker].impact,
     subject: field,
-    check: (payload, ctx) => {
-      const where = locate(payload);
+    ...inTwoSteps(locate, (where, _payload, ctx) => {
       if ('unreachable' in where) return skippedBecause(where);
       const issues: Issue[] = [];
       for (const located of where.found) if (!present(located)) issues.push(omission(field, located, ctx));
       return issues;
-    },
+    }),
   };
 }
 
@@ -116,8 +116,7 @@ export function kind(field: Field, level: Level = 'MUST'): PayloadRule {
     impact: impactOf[field.endpoint],
     subject: field,
     schema: { at: field.path, fragment },
-    check: (payload) => {
-      const where = locate(payload);
+    ...inTwoSteps(locate, (where) => {
       if ('unreachable' in where) return skippedBecause(where);
       const issues: Issue[] = [];
       let anyPresent = false;
@@ -134,7 +133,7 @@ export function kind(field: Field, level: Level = 'MUST'): PayloadRule {
         });
       }
       return anyPresent ? issues : absent;
-    },
+    }),
   };
 }
 
@@ -162,8 +161,7 @@ export function spelling(field: Field): PayloadRule {
     requirement: `"${field.path}" is spelled ${names.map((n) => `"${n}"`).join(' or ')}, one of them`,
     impact: 'the platform may read the other spelling and keep the wrong value',
     subject: field,
-    check: (payload) => {
-      const where = locate(payload);
+    ...inTwoSteps(locate, (where) => {
       if ('unreachable' in where) return skippedBecause(where);
       return where.found.flatMap(({ field: seen, parent }): Issue[] => {
         const spelled = names.filter((name) => parent[name] !== undefined);
@@ -189,7 +187,7 @@ export function spelling(field: Field): PayloadRule {
           },
         ];
       });
-    },
+    }),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { ClauseId } from './clauses';
 import { isObject, jsonType } from './evidence';
-import type { Rule } from './finding';
+import type { Issue, Rule } from './finding';
 
 /**
  * The machinery for the field rules of spec §2.3 and §2.4: a field is a row of the spec's tables, and
@@ -66,6 +66,12 @@ export interface PayloadRule extends Rule<Payload, PayloadContext> {
   judges: 'presence' | 'type' | 'value' | 'spelling';
   /** The field the rule reports on. */
   subject: Field;
+  /**
+   * `check` in two steps: finding the field (shared by every rule of the field: locator() gives one function per
+   * field), then judging what was found. A population of users locates each field once for all its rules.
+   */
+  locate: Locate;
+  judgeAt(where: Where, payload: Payload, ctx: PayloadContext): Issue[];
   /** The rule's requirement in JSON Schema, and the path of the node it constrains. */
   schema?: { at: string; fragment: JsonSchema };
 }
@@ -81,14 +87,30 @@ export interface Located {
   parent: Record<string, unknown>;
 }
 
-type Where = { found: Located[] } | { unreachable: string };
+export type Where = { found: Located[] } | { unreachable: string };
+export type Locate = (payload: Payload) => Where;
 
 export const lastSegment = (path: string) => path.slice(path.lastIndexOf('.') + 1);
 /** `fundingSources[].nickname` → `nickname`: rule ids name the field as the spec's table does. */
 export const idPath = (path: string) => path.replace(/^.*\[\]\./, '');
 
-/** Reads a field's values from payloads; the path is parsed once, since rules run on many payloads. */
-export function locator(field: Field): (payload: Payload) => Where {
+/** A field rule's `locate`, `judgeAt` and the `check` they make together. */
+export const inTwoSteps = (locate: Locate, judgeAt: PayloadRule['judgeAt']) => ({
+  locate,
+  judgeAt,
+  check: (payload: Payload, ctx: PayloadContext) => judgeAt(locate(payload), payload, ctx),
+});
+
+const locators = new Map<string, Locate>();
+/** Reads a field's values from payloads; the path is parsed once, since rules run on many payloads, and one function serves every rule of the field. */
+export function locator(field: Field): Locate {
+  const key = [field.path, ...(field.spellings ?? [])].join('\u0000');
+  let locate = locators.get(key);
+  if (!locate) locators.set(key, (locate = newLocator(field)));
+  return locate;
+}
+
+function newLocator(field: Field): Locate {
   const all = field.path.split('.');
   const names = [all.pop()!, ...(field.spellings ?? [])];
   const steps = all.map((step) => (step.endsWith('[]') ? { name: step.slice(0, -2), many: true } : { name: step, many: false }));
