@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { html, type Html } from '../html/template';
 import type { Certification } from './certification';
-import { baseStyle } from './style';
+import { baseStyle } from '../html/style';
 
 /**
  * `<outputDir>/index.html` and `index.json`: every partner of a run on one page, with its verdict, what

@@ -3,7 +3,7 @@ import type { Certification } from './certification';
 import { evidence, screenshots, type TestEvidence } from './html-evidence';
 import { failureGroups, moreLikeIt } from './failure-groups';
 import { areaSummary, platformConformance, rulesByArea } from './html-rules';
-import { baseStyle } from './style';
+import { baseStyle } from '../html/style';
 
 /**
  * certification.html: one self-contained file (inline CSS, images as data URLs, a CSP that forbids every

@@ -1,4 +1,4 @@
-/** What certification.html and the fleet overview share of their inline stylesheets: colours, type, tables. */
+/** What certification.html, the fleet overview and population.html share of their inline stylesheets: colours, type, tables. */
 export const baseStyle = `
 :root{--fail:#b3261e;--warn:#8a5a00;--pass:#1e6b34;--muted:#5f6368;--line:#dadce0;--waive:#5b3fa0}
 *{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;color:#202124;margin:0 auto;max-width:72rem;padding:1.5rem}
