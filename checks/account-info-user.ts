@@ -36,21 +36,32 @@ const phoneCharacters = /^[0-9()+.-]*$/;
 const nineDigits = /^(?:[^0-9]*[0-9]){9}/;
 /** NANP regions that are the United States: the states and DC, and the territories with US state codes. */
 const usPhoneRegions = new Set(['US', 'PR', 'GU', 'VI', 'AS', 'MP']);
-/**
- * What is wrong with a phone number as a US number, if anything. libphonenumber-js compiles its
- * patterns on every call (about 10 µs), so verdicts are remembered per distinct number, boundedly.
- */
-const phoneVerdicts = new Map<string, string | undefined>();
-function usPhoneProblem(value: string): string | undefined {
-  if (phoneVerdicts.has(value)) return phoneVerdicts.get(value);
+/** What is wrong with a phone number as a US number, if anything, as libphonenumber-js says: about 8 µs a number. */
+export function usPhoneVerdict(value: string): string | undefined {
   const number = parsePhoneNumberFromString(value, 'US');
-  const verdict = !number?.isValid()
+  return !number?.isValid()
     ? 'not a valid US phone number; send a 10-digit US number with a real area code'
     : !usPhoneRegions.has(number.country ?? '')
       ? `a ${number.country ?? 'non-US'} number; the platform accepts only US numbers`
       : undefined;
-  if (phoneVerdicts.size >= 10_000) phoneVerdicts.clear();
-  phoneVerdicts.set(value, verdict);
+}
+
+/**
+ * The verdict is remembered, boundedly, per number, and a NANP number written as ten digits (alone, after "1" or
+ * "+1") per its first 6: every pattern of libphonenumber's NANP metadata constrains at most the first 6 digits and
+ * takes any last 4, so such numbers share their verdict. Checked on all 800,000 prefixes with two endings each (0
+ * differences); test/unit/account-info-rules.spec.ts compares the two on random numbers. A population of distinct
+ * numbers then costs a parse per area code and exchange, not one per user.
+ */
+const phoneVerdicts = new Map<string, string | undefined>();
+const nanpTenDigits = /^(\+?1)?([2-9]\d{5})\d{4}$/;
+export function usPhoneProblem(value: string): string | undefined {
+  const nanp = nanpTenDigits.exec(value);
+  const key = nanp ? `${nanp[1] ?? ''}${nanp[2]}-` : value;
+  if (phoneVerdicts.has(key)) return phoneVerdicts.get(key);
+  const verdict = usPhoneVerdict(value);
+  if (phoneVerdicts.size >= 100_000) phoneVerdicts.clear();
+  phoneVerdicts.set(key, verdict);
   return verdict;
 }
 
@@ -93,6 +104,19 @@ const runDate = (now: Date) => new Date(now.getUTCFullYear(), now.getUTCMonth(),
  * 1 March in common years, as date-fns counts it.
  */
 export function ageOn(dateOfBirth: string, now: Date): number | undefined {
+  // Remembered per date of birth for the run date, boundedly: a population has far fewer birthdays than users.
+  const day = Math.floor(now.getTime() / 86_400_000);
+  if (day !== agesOn) [agesOn, ages] = [day, new Map<string, number | undefined>()];
+  if (ages.has(dateOfBirth)) return ages.get(dateOfBirth);
+  const age = computedAge(dateOfBirth, now);
+  if (ages.size >= 100_000) ages.clear();
+  ages.set(dateOfBirth, age);
+  return age;
+}
+let agesOn = NaN;
+let ages = new Map<string, number | undefined>();
+
+function computedAge(dateOfBirth: string, now: Date): number | undefined {
   const match = isoDate.exec(dateOfBirth);
   if (!match) return undefined;
   const [, year, month, day] = match.map(Number) as [number, number, number, number];

@@ -149,6 +149,7 @@ export const valueGrounds = (field: Field): MustGrounds => ({
 /** Either spelling is accepted and reported; both with different values is a failure (DESIGN §5). */
 export function spelling(field: Field): PayloadRule {
   const names = [lastSegment(field.path), ...(field.spellings ?? [])];
+  const notes = new Map<string, Issue>();
   const locate = locator(field);
   return {
     judges: 'spelling',
@@ -166,8 +167,8 @@ export function spelling(field: Field): PayloadRule {
       return where.found.flatMap(({ field: seen, parent }): Issue[] => {
         const spelled = names.filter((name) => parent[name] !== undefined);
         if (spelled.length === 0) return [];
-        const values = new Set(spelled.map((name) => JSON.stringify(parent[name])));
-        if (values.size > 1) {
+        const values = spelled.length > 1 ? new Set(spelled.map((name) => JSON.stringify(parent[name]))) : undefined;
+        if (values && values.size > 1) {
           return [
             {
               code: 'spellings-differ',
@@ -177,15 +178,21 @@ export function spelling(field: Field): PayloadRule {
             },
           ];
         }
-        return [
-          {
+        // The same note for every payload spelled alike: made once (a population sends it for each user).
+        const key = `${seen}\u0000${spelled.join()}`;
+        let note = notes.get(key);
+        if (!note) {
+          note = {
             code: 'spelling',
             field: seen,
             params: { spellings: spelled.join(', ') },
             message: `"${seen}" is spelled ${spelled.map((n) => `"${n}"`).join(' and ')}; the platform accepts either`,
             outcome: 'info',
-          },
-        ];
+          };
+          if (notes.size >= 1000) notes.clear();
+          notes.set(key, note);
+        }
+        return [note];
       });
     }),
   };

@@ -1,6 +1,7 @@
 import { accountInfoFieldRules } from '../../checks/account-info';
 import { expect, test } from '@playwright/test';
-import { ageOn } from '../../checks/account-info-user';
+import fc from 'fast-check';
+import { ageOn, usPhoneProblem, usPhoneVerdict } from '../../checks/account-info-user';
 import { evaluate, evaluateAll } from '../../checks/finding';
 import type { Payload } from '../../checks/payload';
 import { account, cases, ctx, now, omit, outcomeOf, payloadWith } from '../support/account-info-payloads';
@@ -160,4 +161,16 @@ test.describe('age on the run date (UTC)', () => {
 test('a rule never throws, whatever the payload', () => {
   const weird: unknown[] = [{}, { user: null }, { user: [] }, { company: { address: 'x', taxInfo: [1] } }, { user: { dateOfBirth: '0000-00-00' } }];
   for (const payload of weird) for (const rule of accountInfoFieldRules) expect(() => rule.check(payload as Payload, ctx)).not.toThrow();
+});
+
+test("a phone verdict remembered per area code and exchange is libphonenumber-js's own for every number", () => {
+  fc.assert(
+    fc.property(fc.constantFrom('', '1', '+1'), fc.integer({ min: 200_000, max: 999_999 }), fc.integer({ min: 0, max: 9999 }), (form, prefix, line) => {
+      const number = `${form}${prefix}${String(line).padStart(4, '0')}`;
+      expect(usPhoneProblem(number)).toBe(usPhoneVerdict(number));
+      const other = `${form}${prefix}${String((line + 4321) % 10_000).padStart(4, '0')}`;
+      expect(usPhoneProblem(other)).toBe(usPhoneVerdict(other));
+    }),
+    { numRuns: 2000 },
+  );
 });
