@@ -7,7 +7,8 @@ import tseslint from 'typescript-eslint';
  * files). checks/ holds pure rules; profile/ the profile and its schema; html/ the escaping template; redaction/
  * the masking; client/ how the platform calls out; run/ the run's plan, records and identity. suites → fixtures →
  * probes → client → profile → checks; reports read records and never probes or fixtures; the sandbox uses
- * checks, the profile, the client and the HTML, never probes, reports or partners.
+ * checks, the profile, the client and the HTML, never probes, reports or partners; the population check (DESIGN §7)
+ * judges with the rules and writes its own HTML.
  */
 const mayImport = {
   checks: [],
@@ -22,6 +23,7 @@ const mayImport = {
   suites: ['checks', 'profile', 'client', 'partners', 'probes', 'fixtures', 'run'],
   reports: ['checks', 'profile', 'html', 'redaction', 'partners', 'run'],
   sandbox: ['checks', 'profile', 'html', 'client'],
+  population: ['checks', 'html'],
 };
 const layers = Object.keys(mayImport);
 // Pure rules: no browser, no network, no files (DESIGN §2), so the sandbox and any tool can run them.

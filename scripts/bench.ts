@@ -1,7 +1,5 @@
-/**
- * `npm run bench`: wall time and partner requests of a reference certification. Prints a table and
- * writes reports/out/bench.json. Not a test: it measures, it does not judge.
- */
+// `npm run bench`: wall time and partner requests of a reference certification, and what the parts cost. Prints tables
+// and writes reports/out/bench.json. Not a test: it measures, it does not judge.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -23,6 +21,7 @@ import { secretsOf } from '../redaction/secrets';
 import { sandboxHost } from '../sandbox/sandbox';
 import { ensureSandbox, httpSuites, median, playwright, sandboxOrigin as origin, timed as timedRuns } from './bench-support';
 import { fleets, printFleets } from './bench-fleet';
+import { populationFigures, printPopulation } from './bench-population';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const partnerRequests = async () => ((await (await fetch(`${origin}/test-hooks/stats`)).json()) as { requests: number }).requests;
@@ -189,6 +188,7 @@ async function main() {
   const linearity = Number((walks[1]!.medianMs / walks[0]!.medianMs).toFixed(2));
   const masking = maskingThroughput();
   const fleet = await fleets();
+  const population = populationFigures();
   const conditions = {
     runs,
     cpus: os.cpus().length,
@@ -232,6 +232,7 @@ async function main() {
   console.log(`\nmasking: redact() with 50 secrets, median of ${runs}; 4 MiB over 1 MiB shows it linear (about 4)\n`);
   for (const m of masking) console.log(`${m.label.padEnd(32)} ${`${m.msPerMiB} ms per MiB`.padStart(16)} ${`${m.ratio4to1}×`.padStart(8)}`);
   printFleets(fleet);
+  printPopulation(population);
   /** Issue 17's targets beside what this run measured: a round trip is 100 ms of added time per 100 ms of partner latency. */
   const roundTrips = { httpSuites: added.httpSuitesMs / 100, allSuites: added.allSuitesMs / 100 };
   const httpFleet = fleet.find((figures) => !figures.browser);
@@ -260,6 +261,7 @@ async function main() {
         load,
         masking,
         fleet,
+        population,
       },
       null,
       2,

@@ -1,0 +1,233 @@
+import type { Chunks } from './input-chunks';
+
+/** The three formats of a population input (population/input.ts), read into batches of JSON texts, one a line. */
+
+export interface Batch {
+  /** UTF-8 JSON texts, one a line, separated by '\n' (no trailing newline); the whole of its buffer, so it can be transferred. */
+  bytes: Uint8Array;
+  /** The input's line number (1-based; for a JSON array, the element's 1-based index; for CSV, the row's first line) of each JSON text of `bytes`, in order. */
+  lines: Int32Array;
+}
+
+/** A problem of the input's content, said as it is. */
+export class InputProblem extends Error {}
+
+export const isBlank = (byte: number) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+
+/** JSON texts gathered into batches of about `size` bytes, cut between texts, copied once when a batch is taken. */
+export class Batcher {
+  private sources: Buffer[] = [];
+  private starts: number[] = [];
+  private ends: number[] = [];
+  private lines: number[] = [];
+  private length = 0;
+  constructor(private readonly size: number) {}
+
+  /** Adds text[start, end), which must not change until taken, as the text of `line`; returns the batch it completed, if any. */
+  add(line: number, text: Buffer, start = 0, end = text.length): Batch | undefined {
+    const full = this.lines.length > 0 && this.length + 1 + end - start > this.size ? this.take() : undefined;
+    const last = this.ends.length - 1;
+    // Lines next to each other in one chunk are copied together.
+    if (last >= 0 && this.sources[last] === text && this.ends[last] === start - 1 && text[start - 1] === 0x0a) this.ends[last] = end;
+    else {
+      this.sources.push(text);
+      this.starts.push(start);
+      this.ends.push(end);
+    }
+    this.length += (this.lines.length > 0 ? 1 : 0) + end - start;
+    this.lines.push(line);
+    return full;
+  }
+
+  take(): Batch | undefined {
+    if (this.lines.length === 0) return undefined;
+    const bytes = Buffer.allocUnsafeSlow(this.length);
+    let at = 0;
+    for (let i = 0; i < this.sources.length; i++) {
+      if (i > 0) bytes[at++] = 0x0a;
+      at += this.sources[i]!.copy(bytes, at, this.starts[i], this.ends[i]);
+    }
+    const batch = { bytes, lines: Int32Array.from(this.lines) };
+    [this.sources, this.starts, this.ends, this.lines, this.length] = [[], [], [], [], 0];
+    return batch;
+  }
+}
+
+export interface Position {
+  /** The last line (for a JSON array, element) read in full. */
+  line: number;
+}
+export type Parser = (
+  chunks: Chunks,
+  batcher: Batcher,
+  at: Position,
+  settings: { max: number; numberColumns: ReadonlySet<string> },
+) => AsyncGenerator<{ batch: Batch }>;
+
+const tooLong = (what: string, max: number) => Buffer.from(JSON.stringify(`!${what} is longer than ${max} bytes`));
+
+/** Lines passed through as they are, but for a '\r' at the end; blank lines skipped. */
+const jsonLines: Parser = async function* (chunks, batcher, at, { max }) {
+  let carry: Buffer[] = [];
+  let carried = 0;
+  const line = (text: Buffer | undefined, start: number, end: number): Batch | undefined => {
+    at.line++;
+    if (!text || end - start > max) return batcher.add(at.line, tooLong('jsonl: the line', max));
+    if (end > start && text[end - 1] === 0x0d) end--;
+    let first = start;
+    while (first < end && isBlank(text[first]!)) first++;
+    return first === end ? undefined : batcher.add(at.line, text, start, end);
+  };
+  // A line over several chunks: undefined when too long.
+  const joined = (last: Buffer) => {
+    const text = carried + last.length > max ? undefined : Buffer.concat([...carry, last]);
+    [carry, carried] = [[], 0];
+    return text;
+  };
+  for (let chunk = await chunks.next(); chunk; chunk = await chunks.next()) {
+    let start = 0;
+    for (let end = chunk.indexOf(0x0a); end >= 0; start = end + 1, end = chunk.indexOf(0x0a, start)) {
+      const text = carried > 0 ? joined(chunk.subarray(0, end)) : chunk;
+      const full = text === chunk ? line(chunk, start, end) : line(text, 0, text?.length ?? 0);
+      if (full) yield { batch: full };
+    }
+    if (start === chunk.length) continue;
+    carried += chunk.length - start;
+    if (carried <= max) carry.push(chunk.subarray(start));
+  }
+  if (carried === 0) return;
+  const text = joined(Buffer.alloc(0));
+  const full = line(text, 0, text?.length ?? 0);
+  if (full) yield { batch: full };
+};
+
+/**
+ * The array's elements, found by a scan of its bytes that follows strings, escapes and nesting. Each is written on
+ * one line: a newline or carriage return becomes a space outside strings, a tab inside (where it was invalid anyway).
+ */
+const jsonArray: Parser = async function* (chunks, batcher, at, { max }) {
+  const [before, between, inside, after] = [0, 1, 2, 3];
+  let [state, depth, inString, escaped, length, overlong, element] = [before, 0, false, false, 0, false, Buffer.allocUnsafe(64 * 1024)];
+  for (let chunk = await chunks.next(); chunk; chunk = await chunks.next()) {
+    if (length + chunk.length > element.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(2 * element.length, length + chunk.length));
+      element.copy(bigger, 0, 0, length);
+      element = bigger;
+    }
+    for (let i = 0; i < chunk.length; i++) {
+      let byte = chunk[i]!;
+      if (state === inside) {
+        if (inString) {
+          if (escaped) escaped = false;
+          else if (byte === 0x5c) escaped = true;
+          else if (byte === 0x22) inString = false;
+          if (byte === 0x0a || byte === 0x0d) byte = 0x09;
+        } else if (byte === 0x22) inString = true;
+        else if (byte === 0x7b || byte === 0x5b) depth++;
+        else if (depth === 0 && (byte === 0x2c || byte === 0x5d)) {
+          while (length > 0 && isBlank(element[length - 1]!)) length--;
+          at.line++;
+          const full = batcher.add(at.line, overlong || length > max ? tooLong('json: the element', max) : Buffer.from(element.subarray(0, length)));
+          [state, length] = [byte === 0x2c ? between : after, 0];
+          if (full) yield { batch: full };
+          continue;
+        } else if ((byte === 0x7d || byte === 0x5d) && depth > 0) depth--;
+        else if (byte === 0x0a || byte === 0x0d) byte = 0x20;
+        element[length++] = byte;
+      } else if (isBlank(byte) || (state === between && byte === 0x2c)) continue;
+      else if (state === between && byte === 0x5d) state = after;
+      else if (state === between) [state, depth, overlong, i] = [inside, 0, false, i - 1];
+      else if (state === before && byte === 0x5b) state = between;
+      else throw new InputProblem(state === before ? 'not a JSON array: it does not start with "["' : 'text after the end of the JSON array');
+    }
+    // Past the limit, the element is no longer kept, only scanned to its end.
+    if (length > max) [overlong, length] = [true, 0];
+  }
+  if (state === between || state === inside) throw new InputProblem(`the JSON array is not closed: the input ends after element ${at.line}`);
+};
+
+const jsonNumber = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+type Node = Record<string, unknown>;
+interface Column {
+  path: string[];
+  number: boolean;
+}
+
+/** A CSV row as the object its header's spec paths describe (an empty cell is an absent field), or a line the worker reports. */
+function rowText(header: Column[], cells: string[]): string {
+  if (cells.length !== header.length) return JSON.stringify(`!csv: row has ${cells.length} cells, the header has ${header.length}`);
+  const object = Object.create(null) as Node;
+  cells.forEach((cell, k) => {
+    const { path, number } = header[k]!;
+    if (cell === '') return;
+    let node = object;
+    for (const key of path.slice(0, -1)) {
+      const next = node[key];
+      node = typeof next === 'object' && next !== null ? (next as Node) : (node[key] = Object.create(null) as Node);
+    }
+    node[path.at(-1)!] = number && jsonNumber.test(cell) && Number.isFinite(Number(cell)) ? Number(cell) : cell;
+  });
+  return JSON.stringify(object);
+}
+
+const stops = (c: number) => c === 0x2c || c === 0x0a || c === 0x0d;
+
+/** RFC 4180 rows under a header row of spec paths (a name that is not a dotted path is one top-level key); lines of white space skipped. */
+const csv: Parser = async function* (chunks, batcher, at, { max, numberColumns }) {
+  const [start, unquoted, quoted, quote] = [0, 1, 2, 3];
+  const decoder = new TextDecoder();
+  let header: Column[] | undefined;
+  let row: string[] = [];
+  let [field, state, line, rowLine, rowChars, overlong] = ['', start, 1, 1, 0, false];
+  const endRow = (): Buffer | undefined => {
+    row.push(field);
+    const [cells, wasLong] = [row, overlong || rowChars + field.length > max];
+    [row, field, state, rowChars, overlong, at.line] = [[], '', start, 0, false, line];
+    if (wasLong) return tooLong('csv: the row', max);
+    if (cells.length === 1 && cells[0]!.trim() === '') return undefined;
+    if (header) return Buffer.from(rowText(header, cells));
+    header = cells
+      .map((name) => name.trim())
+      .map((name) => ({ path: /^[^.]+(\.[^.]+)*$/.test(name) ? name.split('.') : [name], number: numberColumns.has(name) }));
+    return undefined;
+  };
+  for (let done = false; !done;) {
+    const chunk = await chunks.next();
+    done = !chunk;
+    const text = chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+    for (let i = 0; i < text.length;) {
+      if (state === quoted) {
+        const close = text.indexOf('"', i);
+        const part = text.slice(i, close < 0 ? text.length : close);
+        for (let nl = part.indexOf('\n'); nl >= 0; nl = part.indexOf('\n', nl + 1)) line++;
+        [field, i] = [field + part, i + part.length + 1];
+        if (close >= 0) state = quote;
+        continue;
+      }
+      const c = text.charCodeAt(i++);
+      if (c === 0x22 && state === quote) [field, state] = [field + '"', quoted];
+      else if (c === 0x22 && state === start) state = quoted;
+      else if (c === 0x2c) {
+        rowChars += field.length + 1;
+        row.push(field);
+        [field, state] = ['', start];
+      } else if (c === 0x0a) {
+        const text = endRow();
+        const full = text && batcher.add(rowLine, text);
+        rowLine = ++line;
+        if (full) yield { batch: full };
+      } else if (c !== 0x0d) {
+        let j = i;
+        while (j < text.length && !stops(text.charCodeAt(j))) j++;
+        [field, state, i] = [field + text.slice(i - 1, j), unquoted, j];
+      }
+    }
+    if (rowChars + field.length > max) [row, field, rowChars, overlong] = [[], '', 0, true];
+  }
+  if (state === quoted) throw new InputProblem(`the CSV row that starts on line ${rowLine} has an unclosed quote`);
+  const text = row.length > 0 || field !== '' || state !== start || overlong ? endRow() : undefined;
+  const full = text && batcher.add(rowLine, text);
+  if (full) yield { batch: full };
+};
+
+export const parsers = { jsonl: jsonLines, 'json-array': jsonArray, csv };

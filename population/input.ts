@@ -1,0 +1,71 @@
+import type { Readable } from 'node:stream';
+import { Chunks, MiB, fileStream, gather, gunzipped } from './input-chunks';
+import { Batcher, InputProblem, isBlank, parsers, type Batch, type Position } from './input-formats';
+
+/**
+ * The input of `partner-certify population <input>`: one account-information payload per user, as JSON Lines, a JSON
+ * array or CSV, gzipped or not, read from a file or standard input ('-') in batches of JSON texts that workers parse
+ * (population/run.ts). Memory stays bounded whatever the input's size: nothing holds more than a batch, a few
+ * chunks read ahead, and one JSON text (at most maxTextBytes).
+ */
+export type InputFormat = 'jsonl' | 'json-array' | 'csv';
+export type { Batch };
+export interface ReadOptions {
+  /** Detected by default from the first byte that is not white space (detectedFormat). */
+  format?: InputFormat;
+  /** CSV columns, named as in the header, whose cells that are JSON numbers become numbers. */
+  numberColumns?: ReadonlySet<string>;
+  /** About this many bytes a batch (a longer text makes a batch of its own): 1 MiB by default. */
+  batchBytes?: number;
+  /** What '-' reads: process.stdin by default. */
+  stdin?: NodeJS.ReadableStream;
+  /** A longer line, element or CSV row (a row counted in UTF-16 code units) is passed as a JSON string saying so: 64 MiB by default. */
+  maxTextBytes?: number;
+}
+export type PopulationItem = { batch: Batch } | { problem: string; afterLine: number };
+
+const bom = [0xef, 0xbb, 0xbf];
+
+/** The format of an input whose text, decompressed, begins with `head`: '[' a JSON array, '{' JSON Lines, anything else CSV; undefined while `head` holds only white space or part of a byte order mark. */
+export function detectedFormat(head: Uint8Array): InputFormat | undefined {
+  let i = 0;
+  while (i < 3 && i < head.length && head[i] === bom[i]) i++;
+  if (i > 0 && i < 3 && i === head.length) return undefined;
+  for (i = i === 3 ? 3 : 0; i < head.length; i++) if (!isBlank(head[i]!)) return head[i] === 0x5b ? 'json-array' : head[i] === 0x7b ? 'jsonl' : 'csv';
+  return undefined;
+}
+
+/** Batches in input order, then, if the input was cut short (truncated or corrupt gzip, JSON array never closed, CSV quote never closed, read error), the problem; throws only when the file cannot be opened. */
+export async function* readPopulation(source: string, options: ReadOptions = {}): AsyncGenerator<PopulationItem, void, undefined> {
+  const name = source === '-' ? 'standard input' : source;
+  const input = source === '-' ? (options.stdin ?? process.stdin) : await fileStream(source);
+  const batcher = new Batcher(options.batchBytes ?? MiB);
+  const at: Position = { line: 0 };
+  let chunks = new Chunks(input, true, () => (input as Partial<Readable>).destroy?.());
+  let problem: string | undefined;
+  try {
+    const magic = await gather(chunks, (_, total) => total >= 2);
+    chunks.unshift(magic);
+    if (magic[0] === 0x1f && magic[1] === 0x8b) chunks = gunzipped(chunks);
+    // Past a MiB of white space, the format is JSON Lines (blank lines are skipped) rather than more held to decide.
+    const head = await gather(chunks, (last, total) => total > MiB || last.some((byte) => !isBlank(byte) && !bom.includes(byte)));
+    chunks.unshift(bom.every((byte, i) => head[i] === byte) ? head.subarray(3) : head);
+    const settings = { max: options.maxTextBytes ?? 64 * MiB, numberColumns: options.numberColumns ?? new Set<string>() };
+    yield* parsers[options.format ?? detectedFormat(head) ?? 'jsonl'](chunks, batcher, at, settings);
+  } catch (error) {
+    problem = `${name}: ${problemOf(error)}`;
+  } finally {
+    chunks.close();
+  }
+  const last = batcher.take();
+  if (last) yield { batch: last };
+  if (problem !== undefined) yield { problem, afterLine: at.line };
+}
+
+function problemOf(error: unknown): string {
+  if (error instanceof InputProblem) return error.message;
+  const { code, message } = error instanceof Error ? (error as NodeJS.ErrnoException) : { code: undefined, message: String(error) };
+  if (code === 'Z_BUF_ERROR') return 'the gzip data ends early: the file is truncated';
+  if (code?.startsWith('Z_')) return `the gzip data is corrupt (${message})`;
+  return `reading failed (${message})`;
+}

@@ -1,0 +1,62 @@
+import { accountInfoFieldRules } from '../checks/account-info';
+import type { Issue, Outcome } from '../checks/finding';
+import type { Locate, Payload, PayloadContext, PayloadRule, Where } from '../checks/payload';
+
+/**
+ * The certification's account-information rules (checks/), run for a population: each field is located once for
+ * all its rules (PayloadRule.locate, judgeAt), and a passing rule makes nothing, where the certification makes a
+ * finding of every rule. Only what a rule found wrong is kept. test/unit/population-judge.spec.ts proves the
+ * outcome equal to the platform's decision at sign-on (checks/sign-on-decision.ts) on generated payloads.
+ */
+
+/** What one rule found wrong with one payload: its issues that fail or warn (or, for a presence rule, any: a missing no** field is a note), with the outcome each has. */
+export interface RuleProblem {
+  rule: PayloadRule;
+  issues: { issue: Issue; outcome: Outcome }[];
+  /** Where the rule found its field, for the shapes of the values at fault. */
+  where: Where;
+}
+
+interface FieldGroup {
+  locate: Locate;
+  rules: PayloadRule[];
+}
+
+function fieldGroups(rules: readonly PayloadRule[]): FieldGroup[] {
+  const groups = new Map<Locate, PayloadRule[]>();
+  for (const rule of rules) groups.set(rule.locate, [...(groups.get(rule.locate) ?? []), rule]);
+  return [...groups].map(([locate, rules]) => ({ locate, rules }));
+}
+
+const groups = fieldGroups(accountInfoFieldRules);
+const outcomeOfLevel = { MUST: 'failed', SHOULD: 'warning', INFO: 'info' } as const;
+
+/** The rules that failed or warned on `payload`, as the certification's evaluateAll would find them (a rule that throws fails). */
+export function problemsOf(payload: Payload, ctx: PayloadContext): RuleProblem[] {
+  const problems: RuleProblem[] = [];
+  for (const { locate, rules } of groups) {
+    let where: Where;
+    try {
+      where = locate(payload);
+    } catch (error) {
+      where = { unreachable: String(error) };
+    }
+    for (const rule of rules) {
+      let issues: Issue[];
+      try {
+        issues = rule.judgeAt(where, payload, ctx);
+      } catch (error) {
+        issues = [{ code: 'rule-crashed', message: `rule crashed (${String(error)}); please report this harness bug`, outcome: 'failed' }];
+      }
+      if (issues.length === 0) continue;
+      let kept: RuleProblem['issues'] | undefined;
+      for (const issue of issues) {
+        const outcome = issue.outcome ?? outcomeOfLevel[rule.level];
+        if (outcome !== 'failed' && outcome !== 'warning' && !(rule.judges === 'presence' && outcome === 'info')) continue;
+        (kept ??= []).push({ issue, outcome });
+      }
+      if (kept) problems.push({ rule, issues: kept, where });
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,91 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { bump, emptySummary, linesKept } from './tally';
+import { outcomeKeys, type OutcomeCounts, type PopulationSummary } from './summary-schema';
+
+/**
+ * Summaries add up: every count is a sum, so the parts of one input (workers, `--shard i/n` on several machines)
+ * give, added, what one run over the whole input gives.
+ */
+
+const addCounts = (into: Record<string, number>, from: Readonly<Record<string, number>>) => {
+  for (const [key, count] of Object.entries(from)) bump(into, key, count);
+};
+const addOutcomes = (into: OutcomeCounts, from: OutcomeCounts) => {
+  for (const key of outcomeKeys) into[key] += from[key];
+};
+
+/** Adds `from` into `into` (same settings: the caller checks). */
+export function addSummary(into: PopulationSummary, from: PopulationSummary): void {
+  into.input.payloads += from.input.payloads;
+  addCounts(into.input.unreadable, from.input.unreadable);
+  for (const [problem, lines] of Object.entries(from.input.unreadableLines)) {
+    into.input.unreadableLines[problem] = [...(into.input.unreadableLines[problem] ?? []), ...lines].sort((a, b) => a - b).slice(0, linesKept);
+  }
+  into.input.problems = [...new Set([...into.input.problems, ...from.input.problems])];
+  addOutcomes(into.outcomes, from.outcomes);
+  addCounts(into.errorReasons, from.errorReasons);
+  addCounts(into.typedFields, from.typedFields);
+  addCounts(into.beforePayment, from.beforePayment);
+  for (const key of ['collectMissingAccountInfo', 'invalidRequired', 'invalidOptional'] as const) addOutcomes(into.alternatives[key], from.alternatives[key]);
+  for (const [id, tally] of Object.entries(from.rules)) {
+    const mine = (into.rules[id] ??= { failed: 0, warned: 0, codes: {}, shapes: {}, advice: {} });
+    mine.failed += tally.failed;
+    mine.warned += tally.warned;
+    addCounts(mine.codes, tally.codes);
+    addCounts(mine.shapes, tally.shapes);
+    for (const [code, texts] of Object.entries(tally.advice)) addCounts((mine.advice[code] ??= {}), texts);
+  }
+}
+
+/** The summaries of an input's parts, added; they must have been judged with the same settings. */
+export function mergeSummaries(parts: readonly PopulationSummary[]): PopulationSummary {
+  const settings = JSON.stringify(parts[0]!.settings);
+  const other = parts.find((part) => JSON.stringify(part.settings) !== settings);
+  if (other) throw new Error(`the summaries were judged with different settings (${settings} and ${JSON.stringify(other.settings)}); judge every shard alike`);
+  const merged = emptySummary(parts[0]!.settings);
+  for (const part of parts) addSummary(merged, part);
+  merged.parts = parts.reduce((sum, part) => sum + part.parts, 0);
+  return merged;
+}
+
+/**
+ * A shard's summary leaves its machine, and holds every shape with its count, those fewer than k users share
+ * included (the merge needs them to add up). So each shape is sealed (AES-256-GCM) with a key that every shard and
+ * the merge are given (`POPULATION_SHARD_KEY`): without it, a shard's file shows no shape at all.
+ */
+export const shardKeyVariable = 'POPULATION_SHARD_KEY';
+const sealedPrefix = 'sealed:';
+const keyOf = (secret: string) => createHash('sha256').update(secret).digest();
+
+function sealShape(shape: string, key: Buffer): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const sealed = Buffer.concat([cipher.update(shape, 'utf8'), cipher.final()]);
+  return sealedPrefix + Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
+}
+
+function openShape(sealed: string, key: Buffer): string {
+  if (!sealed.startsWith(sealedPrefix)) return sealed;
+  const bytes = Buffer.from(sealed.slice(sealedPrefix.length), 'base64url');
+  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12));
+  decipher.setAuthTag(bytes.subarray(12, 28));
+  try {
+    return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
+  } catch {
+    throw new Error(`a shape of a shard's summary does not open with ${shardKeyVariable}: give the merge the key its shards were given`);
+  }
+}
+
+const mapShapes = (summary: PopulationSummary, map: (shape: string) => string): PopulationSummary => ({
+  ...summary,
+  rules: Object.fromEntries(
+    Object.entries(summary.rules).map(([id, tally]) => {
+      const shapes: Record<string, number> = {};
+      for (const [shape, count] of Object.entries(tally.shapes)) bump(shapes, map(shape), count);
+      return [id, { ...tally, shapes }];
+    }),
+  ),
+});
+
+export const sealShapes = (summary: PopulationSummary, secret: string) => mapShapes(summary, (shape) => sealShape(shape, keyOf(secret)));
+export const openShapes = (summary: PopulationSummary, secret: string) => mapShapes(summary, (shape) => openShape(shape, keyOf(secret)));

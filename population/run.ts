@@ -1,0 +1,90 @@
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { readPopulation, type InputFormat } from './input';
+import { mergeSummaries } from './merge';
+import type { PopulationSummary, Settings } from './summary-schema';
+import type { FromWorker, ToWorker, WorkerSetup } from './worker';
+
+/**
+ * The population check over one input: this thread reads it in batches (population/input.ts) and hands them to a
+ * worker per core, at most two batches waiting on each, so memory stays bounded whatever the input's size; the
+ * workers' summaries are added at the end.
+ */
+export interface PopulationRun {
+  settings: Settings;
+  shard?: { index: number; count: number };
+  format?: InputFormat;
+  workers?: number;
+  numberColumns?: ReadonlySet<string>;
+  /** Called as batches are judged: records so far. */
+  onProgress?: (records: number) => void;
+}
+
+// The worker is this folder's worker.js once built; in a clone, worker.ts, which tsx loads in the worker too.
+const underTsx = path.extname(__filename) === '.ts';
+const workerFile = path.join(__dirname, `worker${path.extname(__filename)}`);
+// Each worker's heap is kept small (its summary is bounded: population/tally.ts), so the run's memory stays low.
+const resourceLimits = { maxOldGenerationSizeMb: 80 };
+const startWorker = (workerData: WorkerSetup) =>
+  underTsx
+    ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(workerFile)});`, { eval: true, workerData, resourceLimits })
+    : new Worker(workerFile, { workerData, resourceLimits });
+
+export async function judgePopulation(source: string, run: PopulationRun): Promise<PopulationSummary> {
+  const count = Math.max(1, run.workers ?? availableParallelism());
+  const setup: WorkerSetup = { settings: run.settings, ...(run.shard ? { shard: run.shard } : {}) };
+  const workers = Array.from({ length: count }, () => startWorker(setup));
+  const waiting = workers.map(() => 0);
+  const failures: Error[] = [];
+  let records = 0;
+  let wake: (() => void) | undefined;
+  const summaries = workers.map(
+    (worker, i) =>
+      new Promise<PopulationSummary>((resolve, reject) => {
+        worker.on('message', (message: FromWorker) => {
+          if ('summary' in message) return resolve(message.summary);
+          waiting[i]!--;
+          run.onProgress?.((records += message.judged));
+          wake?.();
+        });
+        worker.on('error', (error) => {
+          failures.push(error);
+          reject(error);
+          wake?.();
+        });
+      }),
+  );
+  const problems: string[] = [];
+  try {
+    for await (const item of readPopulation(source, {
+      ...(run.format ? { format: run.format } : {}),
+      ...(run.numberColumns ? { numberColumns: run.numberColumns } : {}),
+    })) {
+      if ('problem' in item) {
+        problems.push(`${item.problem} (after line ${item.afterLine}; the records before it are judged)`);
+        continue;
+      }
+      let free = waiting.findIndex((n) => n < 2);
+      while (free < 0 && failures.length === 0) {
+        await new Promise<void>((resolve) => (wake = resolve));
+        free = waiting.findIndex((n) => n < 2);
+      }
+      if (failures.length > 0) throw failures[0]!;
+      waiting[free]!++;
+      // Handed over, not copied: a view of a larger buffer (Node's pool) is copied first, so nothing else loses its bytes.
+      const bytes = whole(item.batch.bytes);
+      const lines = whole(item.batch.lines);
+      workers[free]!.postMessage({ batch: { bytes, lines } } satisfies ToWorker, [bytes.buffer as ArrayBuffer, lines.buffer as ArrayBuffer]);
+    }
+    for (const worker of workers) worker.postMessage({ end: true } satisfies ToWorker);
+    const summary = mergeSummaries(await Promise.all(summaries));
+    summary.input.problems.push(...problems);
+    return run.shard ? { ...summary, shard: run.shard, parts: 1 } : { ...summary, parts: 1 };
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+}
+
+const whole = <T extends Uint8Array | Int32Array>(view: T): T =>
+  view.byteOffset === 0 && view.byteLength === view.buffer.byteLength ? view : (view.slice() as T);

@@ -1,0 +1,36 @@
+/**
+ * A value as an example that carries no one's data (DESIGN §7): a capital letter becomes `A`, a small one `a`
+ * (letters beyond ASCII `Ä` and `ä`, since a diacritic is what fails a name), a digit `#`; spaces and ASCII
+ * punctuation stay, as they are what a rule refuses; other characters become `·`. A run of one kind of letter is
+ * cut at 4, so lengths of names split no one out, and the whole at `longest` characters. `O'Brien` → `A'Aaaaa`,
+ * `PO Box 12` → `AA Aaa ##`, `(212) 555 0142` → `(###) ### ####`.
+ */
+export function shapeOf(value: string, longest = 24): string {
+  let out = '';
+  let last = '';
+  let run = 0;
+  for (const char of value) {
+    const mark = markOf(char);
+    run = mark === last ? run + 1 : 1;
+    last = mark;
+    if (run > 4 && isLetterMark(mark)) continue;
+    if (out.length >= longest) return `${out}…`;
+    out += mark;
+  }
+  return out;
+}
+
+const isLetterMark = (mark: string) => mark === 'A' || mark === 'a' || mark === 'Ä' || mark === 'ä';
+
+function markOf(char: string): string {
+  const code = char.charCodeAt(0);
+  if (code >= 65 && code <= 90) return 'A';
+  if (code >= 97 && code <= 122) return 'a';
+  if (code >= 48 && code <= 57) return '#';
+  if (code === 32 || (code > 32 && code < 127)) return char;
+  if (/\p{Lu}/u.test(char)) return 'Ä';
+  if (/\p{L}/u.test(char)) return 'ä';
+  if (/\p{N}/u.test(char)) return '#';
+  if (/\s/.test(char)) return '_';
+  return '·';
+}

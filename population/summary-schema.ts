@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+/**
+ * What a population check hands its reports, and what shards hand their merge (population/merge.ts): counts and
+ * histograms only, so summaries add up. Versioned, and read back with this schema.
+ */
+
+/** The outcome a user meets at sign-on, one per user (DESIGN §7), under one set of the settings below. */
+export const outcomeKeys = ['signs-in', 'asked-before-payment', 'typed-at-sign-on', 'error-screen'] as const;
+export type OutcomeKey = (typeof outcomeKeys)[number];
+
+const counts = z.record(z.string(), z.number().int().nonnegative());
+export const outcomeCounts = z.object(Object.fromEntries(outcomeKeys.map((key) => [key, z.number().int().nonnegative()])) as Record<OutcomeKey, z.ZodNumber>);
+export type OutcomeCounts = z.infer<typeof outcomeCounts>;
+
+/** What the spec leaves open about an outcome: a setting, the bundled emulator's choice by default. */
+export const settingsSchema = z.object({
+  /** The partner's collectMissingAccountInfo (spec §7.2): a missing Yes* field is typed at sign-on, or the error screen. */
+  collectMissingAccountInfo: z.boolean(),
+  /** A Yes* value that is present but invalid: the error screen (the emulator), or typed again at sign-on (a platform may). */
+  invalidRequired: z.enum(['error-screen', 'typed-again']),
+  /** A no**, no* or optional value that is present but invalid: sign-on is refused (the emulator), or the value is dropped. */
+  invalidOptional: z.enum(['error-screen', 'dropped']),
+  /** The run date, YYYY-MM-DD: ages are judged on it. */
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+export const emulatorSettings = { invalidRequired: 'error-screen', invalidOptional: 'error-screen' } as const satisfies Partial<Settings>;
+
+/** One rule's tally over the users it failed or warned. */
+export const ruleTallySchema = z.object({
+  /** Users for whom the rule failed (a MUST) or warned (a SHOULD): each user counted once per rule. */
+  failed: z.number().int().nonnegative(),
+  warned: z.number().int().nonnegative(),
+  /** Users per problem code (`missing`, `pattern`, `po-box`, …). */
+  codes: counts,
+  /** Users per shape of the value at fault (population/shape.ts); ids, e-mails, tax ids and bank numbers have none. */
+  shapes: counts,
+  /** The certification's advice for each problem code, its values turned to shapes, and how many users it was given to. */
+  advice: z.record(z.string(), counts),
+});
+export type RuleTally = z.infer<typeof ruleTallySchema>;
+
+export const summarySchema = z.object({
+  version: z.literal(1),
+  settings: settingsSchema,
+  /** Which part of the input this is: `{index: 1, count: 4}` for `--shard 1/4`; absent for a whole input or a merge. */
+  shard: z.object({ index: z.number().int().positive(), count: z.number().int().positive() }).optional(),
+  /** Shards added into this summary (1 for a run of its own). */
+  parts: z.number().int().positive(),
+  input: z.object({
+    /** Payloads judged: every record that was a JSON object. */
+    payloads: z.number().int().nonnegative(),
+    /** Records that were not JSON, or not an object, by problem; with the first line numbers of each. */
+    unreadable: counts,
+    unreadableLines: z.record(z.string(), z.array(z.number().int().positive())),
+    /** What cut the input short (a truncated gzip, a CSV without a header): the rest before it was judged. */
+    problems: z.array(z.string()),
+  }),
+  outcomes: outcomeCounts,
+  /** Users shown the error screen, by the platform's reason (checks/sign-on-decision.ts). */
+  errorReasons: counts,
+  /** Users who type at sign-on, by how many fields they type. */
+  typedFields: counts,
+  /** Users who get in (at once or after typing) and are asked for no** fields before their first payment, per field; `users`: any. */
+  beforePayment: counts,
+  /** The outcomes if one setting were the other way, all else equal. */
+  alternatives: z.object({ collectMissingAccountInfo: outcomeCounts, invalidRequired: outcomeCounts, invalidOptional: outcomeCounts }),
+  rules: z.record(z.string(), ruleTallySchema),
+});
+export type PopulationSummary = z.infer<typeof summarySchema>;

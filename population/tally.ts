@@ -1,0 +1,116 @@
+import { accountInfoFieldRules } from '../checks/account-info';
+import type { Issue } from '../checks/finding';
+import { shown, type Located } from '../checks/payload';
+import { jsonType } from '../checks/evidence';
+import type { RuleProblem } from './judge';
+import { userOutcome, type OutcomeSettings } from './outcome';
+import { shapeOf } from './shape';
+import { outcomeKeys, type OutcomeCounts, type PopulationSummary, type RuleTally, type Settings } from './summary-schema';
+
+/** A population's counts as its users are judged: every count a sum, so parts add up (population/merge.ts). */
+
+export const noOutcomes = (): OutcomeCounts => Object.fromEntries(outcomeKeys.map((key) => [key, 0])) as OutcomeCounts;
+
+export function emptySummary(settings: Settings): PopulationSummary {
+  return {
+    version: 1,
+    settings,
+    parts: 1,
+    input: { payloads: 0, unreadable: {}, unreadableLines: {}, problems: [] },
+    outcomes: noOutcomes(),
+    errorReasons: {},
+    typedFields: {},
+    beforePayment: {},
+    alternatives: { collectMissingAccountInfo: noOutcomes(), invalidRequired: noOutcomes(), invalidOptional: noOutcomes() },
+    rules: {},
+  };
+}
+
+/** Line numbers kept per problem of an unreadable record: the report names the first ones, and counts them all. */
+export const linesKept = 20;
+/** Shapes and advice texts kept per rule: past these, a new one is counted under `…`, so memory is bounded whatever the input. */
+const shapesKept = 2000;
+const adviceKept = 32;
+
+export const bump = (counts: Record<string, number>, key: string, by = 1) => void (counts[key] = (counts[key] ?? 0) + by);
+
+export function addUnreadable(summary: PopulationSummary, problem: string, line: number): void {
+  bump(summary.input.unreadable, problem);
+  const lines = (summary.input.unreadableLines[problem] ??= []);
+  if (lines.length < linesKept) lines.push(line);
+}
+
+/** Whose values never become shapes, not even a count of one: ids, e-mail addresses, and the fields messages show by their last 4 (tax ids). */
+const privatePaths = /(^|\.)(id|email)$/;
+const isPrivate = (problem: RuleProblem) => problem.rule.subject.sensitive === true || privatePaths.test(problem.rule.subject.path);
+
+const flipped = {
+  collectMissingAccountInfo: (s: OutcomeSettings): OutcomeSettings => ({ ...s, collectMissingAccountInfo: !s.collectMissingAccountInfo }),
+  invalidRequired: (s: OutcomeSettings): OutcomeSettings => ({ ...s, invalidRequired: s.invalidRequired === 'error-screen' ? 'typed-again' : 'error-screen' }),
+  invalidOptional: (s: OutcomeSettings): OutcomeSettings => ({ ...s, invalidOptional: s.invalidOptional === 'error-screen' ? 'dropped' : 'error-screen' }),
+};
+
+/** Adds one user's payload, judged, to the summary. */
+export function addUser(summary: PopulationSummary, problems: readonly RuleProblem[]): void {
+  const settings = summary.settings;
+  summary.input.payloads++;
+  const user = userOutcome(problems, settings);
+  summary.outcomes[user.outcome]++;
+  if (user.reason) bump(summary.errorReasons, user.reason);
+  if (user.typed > 0) bump(summary.typedFields, String(user.typed));
+  if (user.beforePayment.length > 0) bump(summary.beforePayment, 'users');
+  for (const path of user.beforePayment) bump(summary.beforePayment, path);
+  for (const [setting, flip] of Object.entries(flipped) as [keyof typeof flipped, (s: OutcomeSettings) => OutcomeSettings][]) {
+    summary.alternatives[setting][userOutcome(problems, flip(settings)).outcome]++;
+  }
+  for (const problem of problems) tallyRule(summary, problem);
+}
+
+function tallyRule(summary: PopulationSummary, problem: RuleProblem): void {
+  const failed = problem.issues.some(({ outcome }) => outcome === 'failed');
+  if (!failed && !problem.issues.some(({ outcome }) => outcome === 'warning')) return;
+  const tally: RuleTally = (summary.rules[problem.rule.id] ??= { failed: 0, warned: 0, codes: {}, shapes: {}, advice: {} });
+  if (failed) tally.failed++;
+  else tally.warned++;
+  const codes = new Set<string>();
+  const shapes = new Set<string>();
+  for (const { issue } of problem.issues) {
+    if (!codes.has(issue.code)) {
+      codes.add(issue.code);
+      const advice = (tally.advice[issue.code] ??= {});
+      const text = adviceOf(problem, issue);
+      if (text in advice || Object.keys(advice).length < adviceKept) bump(advice, text);
+    }
+    if (issue.field !== undefined && !isPrivate(problem)) {
+      const value = valueAt(problem, issue.field);
+      if (value !== undefined) shapes.add(typeof value === 'string' ? shapeOf(value) : `(${jsonType(value)})`);
+    }
+  }
+  for (const code of codes) bump(tally.codes, code);
+  for (const shape of shapes) bump(tally.shapes, shape in tally.shapes || Object.keys(tally.shapes).length < shapesKept ? shape : '…');
+}
+
+const valueAt = ({ where }: RuleProblem, field: string): unknown =>
+  'found' in where ? where.found.find((located: Located) => located.field === field)?.value : undefined;
+
+/**
+ * The certification's message as advice that holds none of the user's values, so that users given the same advice
+ * count together: the value it quotes (`"user.lastName" is "O'Brien"; …`, checks/payload.ts shown) becomes `…`, any
+ * other quoted text longer than 3 characters its shape (a business type no one expected), every digit outside the
+ * harness's names `#` (an age, a count of digits, the run's date). What stays of a value is a character a rule refuses.
+ */
+export function adviceOf(problem: RuleProblem, issue: Issue): string {
+  const value = issue.field === undefined ? undefined : valueAt(problem, issue.field);
+  const message = value === undefined ? issue.message : issue.message.split(shown(problem.rule.subject, value)).join('…');
+  // Quoted texts and the rest in turn (quotes pair up from the left, as the messages write them).
+  return message.replace(/"((?:[^"\\]|\\.)*)"|[^"]+/g, (part, quoted: string | undefined) => {
+    if (quoted === undefined) return part.replace(/\d/g, '#');
+    if (harnessNames.has(quoted) || quoted === issue.field) return part;
+    return `"${quoted.length <= 3 ? quoted.replace(/\d/g, '#') : shapeOf(quoted)}"`;
+  });
+}
+
+/** The names messages quote that are the harness's: field paths, the profile's setting, and the values the rules' schemas name (enums). */
+const stringsIn = (node: unknown): string[] =>
+  typeof node === 'string' ? [node] : node && typeof node === 'object' ? Object.values(node).flatMap(stringsIn) : [];
+const harnessNames = new Set([...accountInfoFieldRules.flatMap((rule) => [rule.field, ...stringsIn(rule.schema?.fragment)]), 'collectMissingAccountInfo']);

@@ -1,0 +1,18 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { populationReport, type PopulationReport } from './report-model';
+import { populationHtml } from './report-html';
+import type { PopulationSummary } from './summary-schema';
+
+/** population.json and population.html in `out`: the summary seen through the privacy rule (shapes k users share). */
+export function writeReports(
+  summary: PopulationSummary,
+  { k, out }: { k: number; out: string },
+): { model: PopulationReport; files: { html: string; json: string } } {
+  const model = populationReport(summary, { k });
+  mkdirSync(out, { recursive: true });
+  const files = { json: path.join(out, 'population.json'), html: path.join(out, 'population.html') };
+  writeFileSync(files.json, `${JSON.stringify(model, null, 2)}\n`);
+  writeFileSync(files.html, populationHtml(model));
+  return { model, files };
+}

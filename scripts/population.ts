@@ -1,0 +1,195 @@
+// `npx partner-certify population <input> [options]` (`npm run population -- …` in a clone): how a partner's users
+// will fare at sign-on (DESIGN §7); `population merge <summary.json…>` adds shards' summaries; `population generate`
+// writes a synthetic population. Exits 2 on a usage error, naming the option and the fix.
+import { createWriteStream, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { defects, generatePopulation } from '../population/generate';
+import { openShapes, mergeSummaries, sealShapes, shardKeyVariable } from '../population/merge';
+import { populationConsole } from '../population/report-html';
+import { writeReports } from '../population/write';
+import { judgePopulation } from '../population/run';
+import { emulatorSettings, summarySchema, type Settings } from '../population/summary-schema';
+
+const usage = `usage: partner-certify population <input | -> [options]      how every user will fare at sign-on
+       partner-certify population merge <summary.json…> [--out <dir>] [--k <n>]
+       partner-certify population generate --users <n> [--seed <n>] [--now YYYY-MM-DD] [--out <file>]
+
+<input>: account-information payloads, one a user: JSON Lines, a JSON array, or CSV whose columns are spec paths
+(user.firstName, company.address.line1, …); gzip or not; - reads standard input.
+  --collect-missing-account-info   the partner's collectMissingAccountInfo is on (default: off, or the profile's)
+  --profile <partners/x.json>      read collectMissingAccountInfo from a partner profile
+  --now <YYYY-MM-DD>               the date ages are judged on (default: today, UTC)
+  --invalid-required <error-screen|typed-again>   a present but invalid Yes* value (default: error-screen, the emulator's)
+  --invalid-optional <error-screen|dropped>       a present but invalid no**/no*/no value (default: error-screen, the emulator's)
+  --k <n>                          show a shape only when at least n users share it (default 5)
+  --out <dir>                      where the reports go (default population-report)
+  --shard <i/n>                    judge part i of n; writes a summary for \`population merge\` (needs ${shardKeyVariable})
+  --format <jsonl|json-array|csv>  instead of detecting it;   --workers <n>: worker threads (default: one a core)`;
+
+function fail(message: string): never {
+  console.error(`${message}\n\n${usage}`);
+  process.exit(2);
+}
+
+const argv = process.argv.slice(process.argv[2] === 'population' ? 3 : 2);
+const subcommand = argv[0] === 'merge' || argv[0] === 'generate' ? argv.shift() : undefined;
+let parsed;
+try {
+  parsed = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      'collect-missing-account-info': { type: 'boolean' },
+      profile: { type: 'string' },
+      now: { type: 'string' },
+      'invalid-required': { type: 'string' },
+      'invalid-optional': { type: 'string' },
+      k: { type: 'string' },
+      out: { type: 'string' },
+      shard: { type: 'string' },
+      format: { type: 'string' },
+      workers: { type: 'string' },
+      users: { type: 'string' },
+      seed: { type: 'string' },
+    },
+  });
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
+}
+const { values: options, positionals } = parsed;
+if (options.help) {
+  console.log(usage);
+  process.exit(0);
+}
+
+const positive = (name: string, value: string | undefined, fallback: number) => {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) fail(`--${name} ${value}: give a whole number of 1 or more`);
+  return n;
+};
+const date = options.now ?? new Date().toISOString().slice(0, 10);
+if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date))) fail(`--now ${date}: give a date as YYYY-MM-DD`);
+const k = positive('k', options.k, 5);
+const out = options.out ?? 'population-report';
+
+async function main() {
+  if (subcommand === 'generate') {
+    const users = positive('users', options.users, 0);
+    if (options.users === undefined) fail('population generate: give --users <n>');
+    const stream = options.out ? createWriteStream(options.out) : process.stdout;
+    let text = '';
+    for (const payload of generatePopulation({ users, seed: positive('seed', options.seed, 1), now: new Date(`${date}T00:00:00Z`) })) {
+      text += `${JSON.stringify(payload)}\n`;
+      if (text.length > 1 << 20 && !stream.write(text)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
+      if (text.length > 1 << 20) text = '';
+    }
+    stream.end(text);
+    if (options.out)
+      console.error(`wrote ${users.toLocaleString('en-US')} users to ${options.out} (${defects.length} kinds of defect: population/generate.ts)`);
+  } else if (subcommand === 'merge') {
+    if (positionals.length === 0) fail("population merge: name the shards' summary files");
+    const secret = process.env[shardKeyVariable];
+    if (!secret) fail(`population merge: set ${shardKeyVariable} to the key the shards were given (their shapes are sealed with it)`);
+    const parts = positionals.map((file) => {
+      const result = summarySchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+      if (!result.success) fail(`${file}: not a population summary (${result.error.issues[0]?.path.join('.')}: ${result.error.issues[0]?.message})`);
+      return openShapes(result.data, secret);
+    });
+    report(mergeSummaries(parts));
+  } else {
+    const [input] = positionals;
+    if (input === undefined) fail('population: name the input file, or - for standard input');
+    if (input !== '-') {
+      try {
+        statSync(input);
+      } catch {
+        fail(`population: no such file ${input}`);
+      }
+    }
+    const settings: Settings = {
+      collectMissingAccountInfo: options['collect-missing-account-info'] ?? profileSetting(options.profile),
+      invalidRequired: choice('invalid-required', options['invalid-required'], ['error-screen', 'typed-again'], emulatorSettings.invalidRequired),
+      invalidOptional: choice('invalid-optional', options['invalid-optional'], ['error-screen', 'dropped'], emulatorSettings.invalidOptional),
+      date,
+    };
+    const shard = options.shard === undefined ? undefined : shardOf(options.shard);
+    const secret = process.env[shardKeyVariable];
+    if (shard && !secret) fail(`--shard: set ${shardKeyVariable} to a random key (e.g. \`openssl rand -hex 32\`) in every shard's and the merge's environment`);
+    const format = options.format === undefined ? undefined : choice('format', options.format, ['jsonl', 'json-array', 'csv'] as const, 'jsonl');
+    const started = performance.now();
+    const progress = progressBar();
+    const summary = await judgePopulation(input, {
+      settings,
+      ...(shard ? { shard } : {}),
+      ...(format ? { format } : {}),
+      workers: positive('workers', options.workers, 0) || undefined,
+      numberColumns: new Set(['company.industry.naicsCode']),
+      onProgress: progress,
+    });
+    progress(undefined);
+    const seconds = (performance.now() - started) / 1000;
+    const records = summary.input.payloads + Object.values(summary.input.unreadable).reduce((sum, n) => sum + n, 0);
+    const peak = Math.round(process.resourceUsage().maxRSS / 1024);
+    const stats = `judged ${records.toLocaleString('en-US')} records in ${seconds.toFixed(1)} s (${Math.round(records / seconds).toLocaleString('en-US')}/s), peak memory ${peak} MB`;
+    if (shard) {
+      mkdirSync(out, { recursive: true });
+      const file = path.join(out, `population-summary.${shard.index}-of-${shard.count}.json`);
+      writeFileSync(file, `${JSON.stringify(sealShapes(summary, secret!), null, 2)}\n`);
+      console.log(`shard ${shard.index}/${shard.count}: ${stats}; summary: ${file}`);
+    } else {
+      report(summary);
+      console.log(stats);
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`population: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
+
+function report(summary: ReturnType<typeof mergeSummaries>) {
+  const { model, files } = writeReports(summary, { k, out });
+  console.log(populationConsole(model, files));
+}
+
+function profileSetting(file: string | undefined): boolean {
+  if (file === undefined) return false;
+  try {
+    const profile = JSON.parse(readFileSync(file, 'utf8')) as { collectMissingAccountInfo?: unknown };
+    return profile.collectMissingAccountInfo === true;
+  } catch (error) {
+    fail(`--profile ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function choice<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) fail(`--${name} ${value}: give one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+function shardOf(value: string) {
+  const match = /^(\d+)\/(\d+)$/.exec(value);
+  const [index, count] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+  if (!match || index < 1 || count < 1 || index > count) fail(`--shard ${value}: give i/n with 1 ≤ i ≤ n, e.g. --shard 1/4`);
+  return { index, count };
+}
+
+/** On a terminal: records judged so far, and their rate. */
+function progressBar(): (records: number | undefined) => void {
+  if (!process.stderr.isTTY) return () => {};
+  const started = performance.now();
+  let last = 0;
+  return (records) => {
+    if (records === undefined) return void process.stderr.write('\r\x1b[K');
+    const now = performance.now();
+    if (now - last < 200) return;
+    last = now;
+    const rate = records / ((now - started) / 1000);
+    process.stderr.write(`\r\x1b[Kjudged ${records.toLocaleString('en-US')} users · ${Math.round(rate).toLocaleString('en-US')}/s`);
+  };
+}

@@ -1,0 +1,132 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { expect, test } from '@playwright/test';
+import { expectedOutcomes, generatePopulation } from '../../population/generate';
+import { populationReportSchema } from '../../population/report-model';
+import { tempDir } from '../support/temp';
+
+/**
+ * `partner-certify population`, run as a user runs it: the counts the generator's documented mix implies (it was
+ * written from the spec alone), no planted value in any output, shards that add up to one run, and bad input named.
+ */
+
+const cli = [path.resolve('node_modules/tsx/dist/cli.mjs'), path.resolve('scripts/population.ts')];
+const now = '2026-11-27';
+const population = (args: string[], input?: string | Buffer, env: Record<string, string> = {}) =>
+  spawnSync(process.execPath, [...cli, ...args], { input, encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 28 });
+const reportIn = (dir: string) => populationReportSchema.parse(JSON.parse(readFileSync(path.join(dir, 'population.json'), 'utf8')));
+const countsOf = (outcomes: Record<string, { count: number }>) => Object.fromEntries(Object.entries(outcomes).map(([outcome, { count }]) => [outcome, count]));
+const jsonLines = (payloads: Iterable<unknown>) => [...payloads].map((payload) => JSON.stringify(payload)).join('\n');
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => (statSync(path.join(dir, name)).isDirectory() ? filesUnder(path.join(dir, name)) : [path.join(dir, name)]));
+
+test('generate 100,000 users, seed 1, piped into the check: exactly the counts the generator documents', () => {
+  const out = tempDir('population-');
+  const generated = execFileSync(process.execPath, [...cli, 'generate', '--users', '100000', '--seed', '1', '--now', now], { maxBuffer: 1 << 28 });
+  const run = population(['-', '--now', now, '--out', out], generated);
+  expect(run.status, run.stderr).toBe(0);
+  const expected = expectedOutcomes(100_000, { seed: 1, collectMissingAccountInfo: false });
+  const report = reportIn(out);
+  expect(countsOf(report.outcomes)).toEqual(expected.outcomes);
+  expect(report.input.payloads).toBe(100_000);
+  expect(run.stdout).toContain('How will your users fare? 100,000');
+  // With collectMissingAccountInfo, the missing Yes* fields are typed: every count of typed fields as documented.
+  const on = expectedOutcomes(100_000, { seed: 1, collectMissingAccountInfo: true });
+  const alternative = report.alternatives.find((one) => one.setting === 'collectMissingAccountInfo')!;
+  expect(countsOf(alternative.outcomes)).toEqual(on.outcomes);
+});
+
+test('no planted value, nor its digits, in any output; no shape fewer than k users share', () => {
+  const out = tempDir('population-');
+  const planted: string[] = [];
+  const payloads = [...generatePopulation({ users: 400, seed: 7, now: new Date(`${now}T00:00:00Z`) })].map((payload, i) => {
+    const user = payload.user as Record<string, unknown>;
+    const company = payload.company as Record<string, unknown>;
+    const mark = `${i}`.padStart(3, '0');
+    const values = {
+      lastName: `Qv'Zorblax${'abcdefghij'[i % 10]}${mark.replace(/\d/g, (d) => 'klmnopqrst'[Number(d)]!)}`,
+      phone: `646 71${mark} 0${mark}`,
+      email: `planted.${mark}@zorblax.example`,
+      id: `planted-id-${mark}${mark}`,
+    };
+    Object.assign(user, i % 2 === 0 ? values : { email: values.email, id: values.id });
+    company.taxInfo = { type: 'ITIN', identifier: `8${mark}-47-${mark}9` };
+    company.address = { line1: `PO Box 7${mark}3`, city: 'Springfield', state: 'IL', postalcode: '62701' };
+    planted.push(...Object.values(values), `8${mark}47${mark}9`, `7${mark}3`, `71${mark}`);
+    return payload;
+  });
+  const input = path.join(out, 'users.jsonl');
+  writeFileSync(input, jsonLines(payloads));
+  const run = population([input, '--now', now, '--out', path.join(out, 'report'), '--k', '5']);
+  expect(run.status, run.stderr).toBe(0);
+  const shard = population([input, '--now', now, '--out', path.join(out, 'shards'), '--shard', '1/2'], undefined, { POPULATION_SHARD_KEY: 'k'.repeat(32) });
+  expect(shard.status, shard.stderr).toBe(0);
+  const report = reportIn(path.join(out, 'report'));
+  // The control: the planted defects were judged, and their common shapes shown.
+  const lastName = report.fixFirst.find((fix) => fix.rule === 'account-info/user.lastName/pattern')!;
+  expect(lastName.users).toBeGreaterThanOrEqual(200);
+  expect(lastName.rareShapes).toBeGreaterThan(0);
+  for (const file of [...filesUnder(path.join(out, 'report')), ...filesUnder(path.join(out, 'shards'))]) {
+    const text = readFileSync(file, 'utf8');
+    for (const value of planted) expect(text, `${value} in ${file}`).not.toContain(value);
+    expect(text).not.toMatch(/zorblax/i);
+  }
+  for (const fix of report.fixFirst) for (const { count } of fix.shapes) expect(count).toBeGreaterThanOrEqual(5);
+  for (const value of planted) expect(run.stdout + run.stderr).not.toContain(value);
+  expect(run.stdout + run.stderr).not.toMatch(/zorblax/i);
+});
+
+test('4 shards, merged, give the JSON one run gives; a shard without the key, or a merge of mixed settings, is refused', () => {
+  const out = tempDir('population-');
+  const input = path.join(out, 'users.jsonl');
+  writeFileSync(input, jsonLines(generatePopulation({ users: 8000, seed: 3, now: new Date(`${now}T00:00:00Z`) })));
+  const key = { POPULATION_SHARD_KEY: 'shard-key-'.repeat(4) };
+  expect(population([input, '--now', now, '--out', path.join(out, 'whole')]).status).toBe(0);
+  const summaries = [1, 2, 3, 4].map((index) => {
+    const shard = population([input, '--now', now, '--out', path.join(out, 'parts'), '--shard', `${index}/4`], undefined, key);
+    expect(shard.status, shard.stderr).toBe(0);
+    return path.join(out, 'parts', `population-summary.${index}-of-4.json`);
+  });
+  const merge = population(['merge', ...summaries, '--out', path.join(out, 'merged')], undefined, key);
+  expect(merge.status, merge.stderr).toBe(0);
+  expect(reportIn(path.join(out, 'merged'))).toEqual(reportIn(path.join(out, 'whole')));
+  const keyless = population([input, '--now', now, '--shard', '1/4', '--out', path.join(out, 'x')]);
+  expect(keyless.status).toBe(2);
+  expect(keyless.stderr).toContain('POPULATION_SHARD_KEY');
+  const other = population([input, '--now', '2026-11-28', '--out', path.join(out, 'parts'), '--shard', '1/4'], undefined, key);
+  expect(other.status).toBe(0);
+  const mixed = population(['merge', summaries[1]!, path.join(out, 'parts', 'population-summary.1-of-4.json')], undefined, key);
+  expect(mixed.status).toBe(1);
+  expect(mixed.stderr).toContain('different settings');
+});
+
+test('a line that is not JSON, one that is not an object, and a truncated gzip are each named, and the rest judged', () => {
+  const out = tempDir('population-');
+  const users = [...generatePopulation({ users: 3000, seed: 5, now: new Date(`${now}T00:00:00Z`) })];
+  const lines = jsonLines(users).split('\n');
+  lines.splice(10, 0, '{"user": {"id": "u-1"', '[1, 2, 3]');
+  const input = path.join(out, 'users.jsonl.gz');
+  const gzipped = gzipSync(lines.join('\n'));
+  writeFileSync(input, gzipped.subarray(0, Math.floor(gzipped.length * 0.6)));
+  const run = population([input, '--now', now, '--out', out]);
+  expect(run.status, run.stderr).toBe(0);
+  const report = reportIn(out);
+  expect(report.input.unreadable).toEqual([
+    { problem: 'not-an-object', count: 1, lines: [12] },
+    { problem: 'not-json', count: 1, lines: [11] },
+  ]);
+  expect(report.input.problems.join()).toMatch(/gzip|truncated|unexpected end/i);
+  expect(report.input.payloads).toBeGreaterThan(1000);
+  expect(report.input.payloads).toBeLessThan(3000);
+  expect(run.stdout).toMatch(/not-json|unreadable|not JSON/i);
+});
+
+test('--help, and a mistake named with its fix before anything is read', () => {
+  expect(population(['--help']).stdout).toContain('partner-certify population merge');
+  const missing = population(['no-such-file.jsonl']);
+  expect([missing.status, missing.stderr]).toEqual([2, expect.stringContaining('no such file no-such-file.jsonl')]);
+  const bad = population(['-', '--invalid-required', 'maybe'], '');
+  expect([bad.status, bad.stderr]).toEqual([2, expect.stringContaining('--invalid-required maybe: give one of error-screen, typed-again')]);
+});

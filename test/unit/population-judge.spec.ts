@@ -1,0 +1,127 @@
+import { expect, test } from '@playwright/test';
+import fc from 'fast-check';
+import { accountInfoFieldRules } from '../../checks/account-info';
+import { evaluateAll } from '../../checks/finding';
+import type { Payload } from '../../checks/payload';
+import { signOnDecision } from '../../checks/sign-on-decision';
+import { problemsOf } from '../../population/judge';
+import { userOutcome } from '../../population/outcome';
+import { shapeOf } from '../../population/shape';
+import { adviceOf } from '../../population/tally';
+import { users } from '../../sandbox/reference-partner/users';
+
+/** The population's fast path is the certification's rules: the same problems, and the platform's own decision. */
+
+const now = new Date('2026-11-27T00:00:00Z');
+const paths = [
+  'user',
+  'user.id',
+  'user.email',
+  'user.firstName',
+  'user.lastName',
+  'user.phone',
+  'user.dateOfBirth',
+  'company',
+  'company.id',
+  'company.name',
+  'company.address',
+  'company.address.line1',
+  'company.address.state',
+  'company.address.postalCode',
+  'company.legalAddress.city',
+  'company.legalName',
+  'company.businessType',
+  'company.taxInfo',
+  'company.taxInfo.type',
+  'company.taxInfo.identifier',
+  'company.industry.naicsCode',
+  'company.phoneNumber',
+];
+const oddValue = fc.oneof(
+  fc.constantFrom<unknown>(
+    undefined,
+    null,
+    '',
+    "O'Brien",
+    'José',
+    'PO Box 12',
+    '212 555 0142',
+    '2008-11-28',
+    '1906-11-27',
+    'XX',
+    'ITIN',
+    'llc',
+    '9123',
+    12,
+    5,
+    1234567,
+  ),
+  fc.string({ maxLength: 12 }),
+  fc.integer(),
+  fc.constant({}),
+);
+const payloads = fc.array(fc.tuple(fc.constantFrom(...paths), oddValue), { maxLength: 4 }).map((edits) => {
+  const payload = structuredClone(users.complete.data().accountInfo) as Payload;
+  for (const [path, value] of edits) {
+    const steps = path.split('.');
+    const last = steps.pop()!;
+    let node: Record<string, unknown> = payload;
+    for (const step of steps) {
+      if (typeof node[step] !== 'object' || node[step] === null) node[step] = {};
+      node = node[step] as Record<string, unknown>;
+    }
+    if (value === undefined) delete node[last];
+    else node[last] = value;
+  }
+  return payload;
+});
+
+test('the fast path finds what evaluateAll finds, rule by rule, and the outcome is the platform decision at sign-on', () => {
+  fc.assert(
+    fc.property(payloads, fc.boolean(), (payload, collectMissingAccountInfo) => {
+      const ctx = { now, collectMissingAccountInfo };
+      const fast = problemsOf(payload, ctx).flatMap(({ rule, issues }) => issues.map(({ issue, outcome }) => `${rule.id} ${issue.code} ${outcome}`));
+      const slow = evaluateAll(accountInfoFieldRules, payload, ctx)
+        .filter((f) => f.code !== undefined && (f.outcome === 'failed' || f.outcome === 'warning' || (f.outcome === 'info' && f.rule.endsWith('/present'))))
+        .map((f) => `${f.rule} ${f.code} ${f.outcome}`);
+      expect(fast).toEqual(slow);
+      const decision = signOnDecision(payload, ctx);
+      const user = userOutcome(problemsOf(payload, ctx), { collectMissingAccountInfo, invalidRequired: 'error-screen', invalidOptional: 'error-screen' });
+      if (decision.screen === 'error') expect(user).toMatchObject({ outcome: 'error-screen', reason: decision.reason });
+      else if (decision.screen === 'collect') expect(user).toMatchObject({ outcome: 'typed-at-sign-on', typed: decision.fields.length });
+      else expect(['signs-in', 'asked-before-payment']).toContain(user.outcome);
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+test('the settings the spec leaves open: an invalid Yes* value typed again, an invalid no** value dropped', () => {
+  const payload = structuredClone(users.complete.data().accountInfo) as Payload;
+  (payload.user as Payload).lastName = "O'Brien";
+  (payload.company as Payload).businessType = 'guild';
+  const problems = problemsOf(payload, { now, collectMissingAccountInfo: false });
+  const emulator = { collectMissingAccountInfo: false, invalidRequired: 'error-screen', invalidOptional: 'error-screen' } as const;
+  expect(userOutcome(problems, emulator)).toMatchObject({ outcome: 'error-screen', reason: 'INVALID_ACCOUNT_INFO' });
+  expect(userOutcome(problems, { ...emulator, invalidOptional: 'dropped' })).toMatchObject({ outcome: 'error-screen' });
+  expect(userOutcome(problems, { ...emulator, invalidRequired: 'typed-again', invalidOptional: 'dropped' })).toEqual({
+    outcome: 'typed-at-sign-on',
+    typed: 1,
+    beforePayment: ['company.businessType'],
+  });
+});
+
+test("shapes carry no one's letters or digits; advice keeps the harness's words and drops the values", () => {
+  expect(shapeOf("O'Brien")).toBe("A'Aaaaa");
+  expect(shapeOf('PO Box 12')).toBe('AA Aaa ##');
+  expect(shapeOf('(212) 555 0142')).toBe('(###) ### ####');
+  expect(shapeOf('José')).toBe('Aaaä');
+  expect(shapeOf('x'.repeat(100) + '1'.repeat(100))).toBe('aaaa####################…');
+  const payload = structuredClone(users.complete.data().accountInfo) as Payload;
+  (payload.user as Payload).lastName = "Zyx'Quorble";
+  (payload.user as Payload).dateOfBirth = '2010-03-14';
+  const advice = problemsOf(payload, { now, collectMissingAccountInfo: false }).flatMap((problem) =>
+    problem.issues.map(({ issue }) => adviceOf(problem, issue)),
+  );
+  expect(advice.join('\n')).not.toMatch(/Zyx|Quorble|2010|03-14/);
+  expect(advice.join('\n')).toContain('"user.lastName" is …; the platform accepts only');
+});
