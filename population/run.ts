@@ -25,7 +25,7 @@ export interface PopulationRun {
 const underTsx = path.extname(__filename) === '.ts';
 const workerFile = path.join(__dirname, `worker${path.extname(__filename)}`);
 // Each worker's heap is kept small (its summary is bounded: population/tally.ts), so the run's memory stays low.
-const resourceLimits = { maxOldGenerationSizeMb: 80 };
+const resourceLimits = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 };
 const startWorker = (workerData: WorkerSetup) =>
   underTsx
     ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(workerFile)});`, { eval: true, workerData, resourceLimits })
