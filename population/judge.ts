@@ -1,6 +1,7 @@
 import { accountInfoFieldRules } from '../checks/account-info';
+import { fundingSourceRules } from '../checks/funding-sources';
 import type { Issue, Outcome } from '../checks/finding';
-import type { Locate, Payload, PayloadContext, PayloadRule, Where } from '../checks/payload';
+import type { Endpoint, Locate, Payload, PayloadContext, PayloadRule, Where } from '../checks/payload';
 
 /**
  * The certification's account-information rules (checks/), run for a population: each field is located once for
@@ -28,13 +29,16 @@ function fieldGroups(rules: readonly PayloadRule[]): FieldGroup[] {
   return [...groups].map(([locate, rules]) => ({ locate, rules }));
 }
 
-const groups = fieldGroups(accountInfoFieldRules);
+const groupsOf: Record<Endpoint, FieldGroup[]> = {
+  'account-info': fieldGroups(accountInfoFieldRules),
+  'funding-sources': fieldGroups(fundingSourceRules),
+};
 const outcomeOfLevel = { MUST: 'failed', SHOULD: 'warning', INFO: 'info' } as const;
 
-/** The rules that failed or warned on `payload`, as the certification's evaluateAll would find them (a rule that throws fails). */
-export function problemsOf(payload: Payload, ctx: PayloadContext): RuleProblem[] {
+/** The rules of an endpoint's answers that failed or warned on `payload`, as the certification's evaluateAll would find them (a rule that throws fails). */
+export function problemsOf(payload: Payload, ctx: PayloadContext, endpoint: Endpoint = 'account-info'): RuleProblem[] {
   const problems: RuleProblem[] = [];
-  for (const { locate, rules } of groups) {
+  for (const { locate, rules } of groupsOf[endpoint]) {
     let where: Where;
     try {
       where = locate(payload);

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { bump, emptySummary, linesKept } from './tally';
-import { outcomeKeys, type OutcomeCounts, type PopulationSummary } from './summary-schema';
+import { bump, emptyFunding, emptySummary, linesKept } from './tally';
+import { outcomeKeys, type FundingSummary, type OutcomeCounts, type PopulationSummary } from './summary-schema';
 
 /**
  * Summaries add up: every count is a sum, so the parts of one input (workers, `--shard i/n` on several machines)
@@ -14,27 +14,44 @@ const addOutcomes = (into: OutcomeCounts, from: OutcomeCounts) => {
   for (const key of outcomeKeys) into[key] += from[key];
 };
 
-/** Adds `from` into `into` (same settings: the caller checks). */
-export function addSummary(into: PopulationSummary, from: PopulationSummary): void {
-  into.input.payloads += from.input.payloads;
-  addCounts(into.input.unreadable, from.input.unreadable);
-  for (const [problem, lines] of Object.entries(from.input.unreadableLines)) {
-    into.input.unreadableLines[problem] = [...(into.input.unreadableLines[problem] ?? []), ...lines].sort((a, b) => a - b).slice(0, linesKept);
+function addInput(into: PopulationSummary['input'], from: PopulationSummary['input']): void {
+  into.payloads += from.payloads;
+  addCounts(into.unreadable, from.unreadable);
+  for (const [problem, lines] of Object.entries(from.unreadableLines)) {
+    into.unreadableLines[problem] = [...(into.unreadableLines[problem] ?? []), ...lines].sort((a, b) => a - b).slice(0, linesKept);
   }
-  into.input.problems = [...new Set([...into.input.problems, ...from.input.problems])];
-  addOutcomes(into.outcomes, from.outcomes);
-  addCounts(into.errorReasons, from.errorReasons);
-  addCounts(into.typedFields, from.typedFields);
-  addCounts(into.beforePayment, from.beforePayment);
-  for (const key of ['collectMissingAccountInfo', 'invalidRequired', 'invalidOptional'] as const) addOutcomes(into.alternatives[key], from.alternatives[key]);
-  for (const [id, tally] of Object.entries(from.rules)) {
-    const mine = (into.rules[id] ??= { failed: 0, warned: 0, codes: {}, shapes: {}, advice: {} });
+  into.problems = [...new Set([...into.problems, ...from.problems])];
+}
+
+function addRules(into: PopulationSummary['rules'], from: PopulationSummary['rules']): void {
+  for (const [id, tally] of Object.entries(from)) {
+    const mine = (into[id] ??= { failed: 0, warned: 0, codes: {}, shapes: {}, advice: {} });
     mine.failed += tally.failed;
     mine.warned += tally.warned;
     addCounts(mine.codes, tally.codes);
     addCounts(mine.shapes, tally.shapes);
     for (const [code, texts] of Object.entries(tally.advice)) addCounts((mine.advice[code] ??= {}), texts);
   }
+}
+
+function addFunding(into: FundingSummary, from: FundingSummary): void {
+  addInput(into.input, from.input);
+  addCounts(into.outcomes, from.outcomes);
+  into.sources += from.sources;
+  into.unusableSources += from.unusableSources;
+  addRules(into.rules, from.rules);
+}
+
+/** Adds `from` into `into` (same settings: the caller checks). */
+export function addSummary(into: PopulationSummary, from: PopulationSummary): void {
+  addInput(into.input, from.input);
+  addOutcomes(into.outcomes, from.outcomes);
+  addCounts(into.errorReasons, from.errorReasons);
+  addCounts(into.typedFields, from.typedFields);
+  addCounts(into.beforePayment, from.beforePayment);
+  for (const key of ['collectMissingAccountInfo', 'invalidRequired', 'invalidOptional'] as const) addOutcomes(into.alternatives[key], from.alternatives[key]);
+  addRules(into.rules, from.rules);
+  if (from.funding) addFunding((into.funding ??= emptyFunding()), from.funding);
 }
 
 /** The summaries of an input's parts, added; they must have been judged with the same settings. */
@@ -76,15 +93,18 @@ function openShape(sealed: string, key: Buffer): string {
   }
 }
 
-const mapShapes = (summary: PopulationSummary, map: (shape: string) => string): PopulationSummary => ({
-  ...summary,
-  rules: Object.fromEntries(
-    Object.entries(summary.rules).map(([id, tally]) => {
+const mapRuleShapes = (rules: PopulationSummary['rules'], map: (shape: string) => string): PopulationSummary['rules'] =>
+  Object.fromEntries(
+    Object.entries(rules).map(([id, tally]) => {
       const shapes: Record<string, number> = {};
       for (const [shape, count] of Object.entries(tally.shapes)) bump(shapes, map(shape), count);
       return [id, { ...tally, shapes }];
     }),
-  ),
+  );
+const mapShapes = (summary: PopulationSummary, map: (shape: string) => string): PopulationSummary => ({
+  ...summary,
+  rules: mapRuleShapes(summary.rules, map),
+  ...(summary.funding ? { funding: { ...summary.funding, rules: mapRuleShapes(summary.funding.rules, map) } } : {}),
 });
 
 export const sealShapes = (summary: PopulationSummary, secret: string) => mapShapes(summary, (shape) => sealShape(shape, keyOf(secret)));

@@ -147,6 +147,25 @@ function settings(report: PopulationReport): Html {
   return html`<table id="settings"><tr><th>Setting</th><th>Value</th><th>Default?</th></tr>
 ${names.map((name) => html`<tr><td><code>${name}</code></td><td><code>${String(report.settings[name])}</code></td><td>${settingOrigin(report, name)}</td></tr>`)}</table>`;
 }
+const fundingLabels: Record<keyof NonNullable<PopulationReport['funding']>['outcomes'], string> = {
+  'all-usable': 'can pay from every source listed',
+  'some-unusable': 'can pay from some sources: others are refused',
+  'none-usable': 'can pay from none of the sources listed',
+  'no-sources': 'list no source',
+};
+
+function funding({ funding: answers }: PopulationReport): Html | undefined {
+  if (!answers) return undefined;
+  const rows = Object.entries(answers.outcomes).map(
+    ([key, { count, share }]) =>
+      html`<tr><td>${fundingLabels[key as keyof typeof fundingLabels]}</td><td class="n">${number(count)}</td><td class="n">${percent(share)}</td></tr>`,
+  );
+  const more = answers.fixFirst.length - fixesShown;
+  return html`<section id="funding"><h2>Can your users pay? Their funding sources</h2>
+<p>${plural(answers.input.payloads, 'answer')} judged; ${number(answers.unusableSources)} of ${plural(answers.sources, 'source')} are refused and never added (spec §2.4).</p>
+<table><thead><tr><th>Users who</th><th class="n">Users</th><th class="n">Share</th></tr></thead><tbody>${rows}</tbody></table>
+${answers.fixFirst.length > 0 ? html`<ol class="fixes">${answers.fixFirst.slice(0, fixesShown).map(fix)}</ol>` : ''}${more > 0 ? html`<p class="muted">and ${plural(more, 'rule')} more, in population.json</p>` : ''}</section>`;
+}
 
 export function populationHtml(report: PopulationReport): string {
   const { outcomes, input } = report;
@@ -162,6 +181,7 @@ ${settingsMatter(report)}
 <section id="typed"><h2>How many fields users type at sign-on</h2>${typedFields(report)}</section>
 <section id="alternatives"><h2>If the settings were the other way</h2>${report.alternatives.map((a) => alternative(report, a))}</section>
 <section id="before-payment-section"><h2>Asked before the first payment</h2>${beforePayment(report)}</section>
+${funding(report)}
 <section id="input"><h2>Unreadable records</h2>${unreadable(report)}</section>
 <section id="settings-section"><h2>The settings used</h2>${settings(report)}</section>
 <footer class="muted" id="privacy">Examples are shapes, never values: letters become A/a, digits #; a shape is shown only when at least ${report.k} users share it.</footer>
@@ -204,6 +224,11 @@ export function populationConsole(report: PopulationReport, files: { html: strin
     ...(fixes.length > 0 ? ['Fix these first:', ...fixes.map(fixLine)] : ['Fix these first: nothing, no rule failed or warned.']),
     ...alternativeLines(report),
     ...inputLines(report),
+    ...(report.funding
+      ? [
+          `Funding sources: ${number(report.funding.outcomes['all-usable'].count)} of ${plural(report.funding.input.payloads, 'answer')} can pay from every source; ${number(report.funding.unusableSources)} sources are refused.`,
+        ]
+      : []),
     `Report: ${files.html}`,
     `JSON:   ${files.json}`,
   ].join('\n');

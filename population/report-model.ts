@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import {
   emulatorSettings,
+  fundingKeys,
   outcomeKeys,
   settingsSchema,
+  type FundingKey,
+  type FundingSummary,
   type OutcomeCounts,
   type OutcomeKey,
   type PopulationSummary,
@@ -46,17 +49,19 @@ const fixSchema = z.object({
   otherShapes: count.describe(`users whose shape is shared by at least k users but is not among the ${maxShapes} named`),
 });
 
+const inputSchema = z.object({
+  payloads: count,
+  unreadable: z.array(z.object({ problem: z.string(), count, lines: z.array(z.number().int().positive()).max(maxLines) })),
+  problems: z.array(z.string()),
+});
+
 export const populationReportSchema = z
   .object({
     version: z.literal(1),
     settings: settingsSchema,
     notEmulatorDefaults: z.array(z.enum(emulatorChoices)).describe("the settings that are not the bundled emulator's choice"),
     k: z.number().int().positive().describe('the fewest users a shape must be shared by to be named'),
-    input: z.object({
-      payloads: count,
-      unreadable: z.array(z.object({ problem: z.string(), count, lines: z.array(z.number().int().positive()).max(maxLines) })),
-      problems: z.array(z.string()),
-    }),
+    input: inputSchema,
     outcomes: byOutcome(counted),
     errorReasons: z.array(counted.extend({ reason: z.string() })),
     typedFields: z.array(counted.extend({ fields: count })).describe('users who type at sign-on, by how many fields, fewest first'),
@@ -70,9 +75,19 @@ export const populationReportSchema = z
       }),
     ),
     fixFirst: z.array(fixSchema).describe('rules by users failed, then warned, then id'),
+    funding: z
+      .object({
+        input: inputSchema,
+        outcomes: z.object(Object.fromEntries(fundingKeys.map((key) => [key, counted])) as Record<FundingKey, typeof counted>),
+        sources: count,
+        unusableSources: count,
+        fixFirst: z.array(fixSchema),
+      })
+      .optional()
+      .describe("the users' funding-sources answers, when given: what each user can pay from"),
   })
   .superRefine((report, context) => {
-    for (const fix of report.fixFirst)
+    for (const fix of [...report.fixFirst, ...(report.funding?.fixFirst ?? [])])
       for (const { shape, count } of fix.shapes)
         if (count < report.k)
           context.addIssue({ code: 'custom', message: `a shape of ${fix.rule} is shared by fewer than k users`, path: ['fixFirst'], input: shape });
@@ -208,5 +223,19 @@ export function populationReport(summary: PopulationSummary, { k }: { k: number 
     beforePayment: beforePaymentOf(summary.beforePayment, payloads),
     alternatives: alternativeSettings.map((setting) => alternativeOf(setting, summary)),
     fixFirst: fixFirstOf(summary.rules, payloads, k),
+    ...(summary.funding ? { funding: fundingOf(summary.funding, k) } : {}),
+  };
+}
+
+function fundingOf(funding: FundingSummary, k: number): NonNullable<PopulationReport['funding']> {
+  const answers = funding.input.payloads;
+  return {
+    input: inputOf(funding.input),
+    outcomes: Object.fromEntries(
+      fundingKeys.map((key) => [key, { count: funding.outcomes[key], share: shareOf(funding.outcomes[key], answers) }]),
+    ) as NonNullable<PopulationReport['funding']>['outcomes'],
+    sources: funding.sources,
+    unusableSources: funding.unusableSources,
+    fixFirst: fixFirstOf(funding.rules, answers, k),
   };
 }

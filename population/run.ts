@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import type { Endpoint } from '../checks/payload';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { readPopulation, type InputFormat } from './input';
@@ -13,6 +14,8 @@ import type { FromWorker, ToWorker, WorkerSetup } from './worker';
  */
 export interface PopulationRun {
   settings: Settings;
+  /** Whose answers the input holds (population/worker.ts). */
+  endpoint?: Endpoint;
   shard?: { index: number; count: number };
   format?: InputFormat;
   workers?: number;
@@ -33,7 +36,7 @@ const startWorker = (workerData: WorkerSetup) =>
 
 export async function judgePopulation(source: string, run: PopulationRun): Promise<PopulationSummary> {
   const count = Math.max(1, run.workers ?? availableParallelism());
-  const setup: WorkerSetup = { settings: run.settings, ...(run.shard ? { shard: run.shard } : {}) };
+  const setup: WorkerSetup = { settings: run.settings, ...(run.endpoint ? { endpoint: run.endpoint } : {}), ...(run.shard ? { shard: run.shard } : {}) };
   const workers = Array.from({ length: count }, () => startWorker(setup));
   const waiting = workers.map(() => 0);
   const failures: Error[] = [];
@@ -79,7 +82,7 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
     }
     for (const worker of workers) worker.postMessage({ end: true } satisfies ToWorker);
     const summary = mergeSummaries(await Promise.all(summaries));
-    summary.input.problems.push(...problems);
+    (summary.funding?.input ?? summary.input).problems.push(...problems);
     return run.shard ? { ...summary, shard: run.shard, parts: 1 } : { ...summary, parts: 1 };
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));

@@ -41,6 +41,31 @@ export const ruleTallySchema = z.object({
 });
 export type RuleTally = z.infer<typeof ruleTallySchema>;
 
+/** What a user's funding-sources answer lets them pay from (spec §2.4: a source a rule refuses is not added). */
+export const fundingKeys = ['all-usable', 'some-unusable', 'none-usable', 'no-sources'] as const;
+export type FundingKey = (typeof fundingKeys)[number];
+
+const inputSchema = z.object({
+  /** Payloads judged: every record that was a JSON object. */
+  payloads: z.number().int().nonnegative(),
+  /** Records that were not JSON, or not an object, by problem; with the first line numbers of each. */
+  unreadable: counts,
+  unreadableLines: z.record(z.string(), z.array(z.number().int().positive())),
+  /** What cut the input short (a truncated gzip, a CSV without a header): the rest before it was judged. */
+  problems: z.array(z.string()),
+});
+
+/** The second input, when given: each user's funding-sources answer, judged on its own. */
+export const fundingSummarySchema = z.object({
+  input: inputSchema,
+  outcomes: z.object(Object.fromEntries(fundingKeys.map((key) => [key, z.number().int().nonnegative()])) as Record<FundingKey, z.ZodNumber>),
+  /** Funding sources listed, and those a rule refused. */
+  sources: z.number().int().nonnegative(),
+  unusableSources: z.number().int().nonnegative(),
+  rules: z.record(z.string(), ruleTallySchema),
+});
+export type FundingSummary = z.infer<typeof fundingSummarySchema>;
+
 export const summarySchema = z.object({
   version: z.literal(1),
   settings: settingsSchema,
@@ -48,15 +73,7 @@ export const summarySchema = z.object({
   shard: z.object({ index: z.number().int().positive(), count: z.number().int().positive() }).optional(),
   /** Shards added into this summary (1 for a run of its own). */
   parts: z.number().int().positive(),
-  input: z.object({
-    /** Payloads judged: every record that was a JSON object. */
-    payloads: z.number().int().nonnegative(),
-    /** Records that were not JSON, or not an object, by problem; with the first line numbers of each. */
-    unreadable: counts,
-    unreadableLines: z.record(z.string(), z.array(z.number().int().positive())),
-    /** What cut the input short (a truncated gzip, a CSV without a header): the rest before it was judged. */
-    problems: z.array(z.string()),
-  }),
+  input: inputSchema,
   outcomes: outcomeCounts,
   /** Users shown the error screen, by the platform's reason (checks/sign-on-decision.ts). */
   errorReasons: counts,
@@ -67,5 +84,6 @@ export const summarySchema = z.object({
   /** The outcomes if one setting were the other way, all else equal. */
   alternatives: z.object({ collectMissingAccountInfo: outcomeCounts, invalidRequired: outcomeCounts, invalidOptional: outcomeCounts }),
   rules: z.record(z.string(), ruleTallySchema),
+  funding: fundingSummarySchema.optional(),
 });
 export type PopulationSummary = z.infer<typeof summarySchema>;

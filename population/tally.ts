@@ -1,11 +1,12 @@
 import { accountInfoFieldRules } from '../checks/account-info';
+import { fundingSourceRules } from '../checks/funding-sources';
 import type { Issue } from '../checks/finding';
-import { shown, type Located } from '../checks/payload';
+import { shown, type Located, type Payload } from '../checks/payload';
 import { jsonType } from '../checks/evidence';
 import type { RuleProblem } from './judge';
 import { userOutcome, type OutcomeSettings } from './outcome';
 import { shapeOf } from './shape';
-import { outcomeKeys, type OutcomeCounts, type PopulationSummary, type RuleTally, type Settings } from './summary-schema';
+import { fundingKeys, outcomeKeys, type FundingSummary, type OutcomeCounts, type PopulationSummary, type RuleTally, type Settings } from './summary-schema';
 
 /** A population's counts as its users are judged: every count a sum, so parts add up (population/merge.ts). */
 
@@ -16,7 +17,7 @@ export function emptySummary(settings: Settings): PopulationSummary {
     version: 1,
     settings,
     parts: 1,
-    input: { payloads: 0, unreadable: {}, unreadableLines: {}, problems: [] },
+    input: emptyInput(),
     outcomes: noOutcomes(),
     errorReasons: {},
     typedFields: {},
@@ -34,14 +35,52 @@ const adviceKept = 32;
 
 export const bump = (counts: Record<string, number>, key: string, by = 1) => void (counts[key] = (counts[key] ?? 0) + by);
 
-export function addUnreadable(summary: PopulationSummary, problem: string, line: number): void {
-  bump(summary.input.unreadable, problem);
-  const lines = (summary.input.unreadableLines[problem] ??= []);
+export function addUnreadable(input: PopulationSummary['input'], problem: string, line: number): void {
+  bump(input.unreadable, problem);
+  const lines = (input.unreadableLines[problem] ??= []);
   if (lines.length < linesKept) lines.push(line);
 }
 
-/** Whose values never become shapes, not even a count of one: ids, e-mail addresses, and the fields messages show by their last 4 (tax ids). */
-const privatePaths = /(^|\.)(id|email)$/;
+export const emptyInput = (): PopulationSummary['input'] => ({ payloads: 0, unreadable: {}, unreadableLines: {}, problems: [] });
+export const emptyFunding = (): FundingSummary => ({
+  input: emptyInput(),
+  outcomes: Object.fromEntries(fundingKeys.map((key) => [key, 0])) as FundingSummary['outcomes'],
+  sources: 0,
+  unusableSources: 0,
+  rules: {},
+});
+
+/**
+ * Adds one user's funding-sources answer: the sources a failed rule names by index cannot be added (spec §2.4); a
+ * list that is missing, not a list, or fails as a whole, none.
+ */
+export function addFundingAnswer(funding: FundingSummary, payload: Payload, problems: readonly RuleProblem[]): void {
+  funding.input.payloads++;
+  const listed = Array.isArray(payload.fundingSources) ? payload.fundingSources.length : 0;
+  const unusable = new Set<number>();
+  let wholeList = !Array.isArray(payload.fundingSources);
+  for (const { issues } of problems) {
+    for (const { issue, outcome } of issues) {
+      if (outcome !== 'failed') continue;
+      const index = /^fundingSources\[(\d+)\]/.exec(issue.field ?? '');
+      if (index) unusable.add(Number(index[1]));
+      else wholeList = true;
+    }
+  }
+  const refused = wholeList ? listed : unusable.size;
+  funding.sources += listed;
+  funding.unusableSources += refused;
+  const outcome =
+    wholeList && listed === 0 ? 'none-usable' : listed === 0 ? 'no-sources' : refused === 0 ? 'all-usable' : refused < listed ? 'some-unusable' : 'none-usable';
+  funding.outcomes[outcome]++;
+  for (const problem of problems) tallyRule(funding.rules, problem);
+}
+
+/**
+ * Whose values never become shapes, not even a count of one: ids, e-mail addresses, bank routing numbers and the last 4
+ * digits of an account, and the fields messages show by their last 4 (tax ids, bank account numbers).
+ */
+const privatePaths = /(^|\.)(id|email|bankRoutingNumber|accountNumberLast4Digits)$/;
 const isPrivate = (problem: RuleProblem) => problem.rule.subject.sensitive === true || privatePaths.test(problem.rule.subject.path);
 
 const flipped = {
@@ -63,13 +102,13 @@ export function addUser(summary: PopulationSummary, problems: readonly RuleProbl
   for (const [setting, flip] of Object.entries(flipped) as [keyof typeof flipped, (s: OutcomeSettings) => OutcomeSettings][]) {
     summary.alternatives[setting][userOutcome(problems, flip(settings)).outcome]++;
   }
-  for (const problem of problems) tallyRule(summary, problem);
+  for (const problem of problems) tallyRule(summary.rules, problem);
 }
 
-function tallyRule(summary: PopulationSummary, problem: RuleProblem): void {
+function tallyRule(rules: PopulationSummary['rules'], problem: RuleProblem): void {
   const failed = problem.issues.some(({ outcome }) => outcome === 'failed');
   if (!failed && !problem.issues.some(({ outcome }) => outcome === 'warning')) return;
-  const tally: RuleTally = (summary.rules[problem.rule.id] ??= { failed: 0, warned: 0, codes: {}, shapes: {}, advice: {} });
+  const tally: RuleTally = (rules[problem.rule.id] ??= { failed: 0, warned: 0, codes: {}, shapes: {}, advice: {} });
   if (failed) tally.failed++;
   else tally.warned++;
   const codes = new Set<string>();

@@ -19,6 +19,7 @@ const usage = `usage: partner-certify population <input | -> [options]      how 
 (user.firstName, company.address.line1, …); gzip or not; - reads standard input.
   --collect-missing-account-info   the partner's collectMissingAccountInfo is on (default: off, or the profile's)
   --profile <partners/x.json>      read collectMissingAccountInfo from a partner profile
+  --funding <input>                the users' funding-sources answers too ({"fundingSources": […]} a user, any format)
   --now <YYYY-MM-DD>               the date ages are judged on (default: today, UTC)
   --invalid-required <error-screen|typed-again>   a present but invalid Yes* value (default: error-screen, the emulator's)
   --invalid-optional <error-screen|dropped>       a present but invalid no**/no*/no value (default: error-screen, the emulator's)
@@ -43,6 +44,7 @@ try {
       help: { type: 'boolean', short: 'h' },
       'collect-missing-account-info': { type: 'boolean' },
       profile: { type: 'string' },
+      funding: { type: 'string' },
       now: { type: 'string' },
       'invalid-required': { type: 'string' },
       'invalid-optional': { type: 'string' },
@@ -129,9 +131,14 @@ async function main() {
       numberColumns: new Set(['company.industry.naicsCode']),
       onProgress: progress,
     });
+    if (options.funding !== undefined) {
+      const funding = await judgePopulation(options.funding, { settings, endpoint: 'funding-sources', ...(shard ? { shard } : {}), onProgress: progress });
+      summary.funding = funding.funding;
+    }
     progress(undefined);
     const seconds = (performance.now() - started) / 1000;
-    const records = summary.input.payloads + Object.values(summary.input.unreadable).reduce((sum, n) => sum + n, 0);
+    const inputs = [summary.input, ...(summary.funding ? [summary.funding.input] : [])];
+    const records = inputs.reduce((sum, { payloads, unreadable }) => sum + payloads + Object.values(unreadable).reduce((a, n) => a + n, 0), 0);
     const peak = Math.round(process.resourceUsage().maxRSS / 1024);
     const stats = `judged ${records.toLocaleString('en-US')} records in ${seconds.toFixed(1)} s (${Math.round(records / seconds).toLocaleString('en-US')}/s), peak memory ${peak} MB`;
     if (shard) {

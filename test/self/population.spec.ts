@@ -123,6 +123,40 @@ test('a line that is not JSON, one that is not an object, and a truncated gzip a
   expect(run.stdout).toMatch(/not-json|unreadable|not JSON/i);
 });
 
+test('the funding-sources answers: what each user can pay from, counted exactly, and no bank number in any output', () => {
+  const out = tempDir('population-');
+  const accounts: string[] = [];
+  const source = (i: number, n: number) => {
+    const account = String(7_300_000_000 + i * 7 + n);
+    accounts.push(account);
+    return { id: `fs-${i}-${n}`, type: 'ach', nickname: 'Operating', bankAccountNumber: account, bankRoutingNumber: '011000015' };
+  };
+  const answers = Array.from({ length: 500 }, (_, i) => {
+    const kind = i % 5;
+    const fundingSources =
+      kind === 0
+        ? []
+        : kind === 1
+          ? [source(i, 1), { ...source(i, 2), type: 'card' }]
+          : kind === 2
+            ? [{ ...source(i, 1), type: 'card' }]
+            : [source(i, 1), source(i, 2)];
+    return kind === 3 ? { userId: `u-${i}` } : { userId: `u-${i}`, fundingSources };
+  });
+  writeFileSync(path.join(out, 'users.jsonl'), jsonLines(generatePopulation({ users: 500, seed: 9, now: new Date(`${now}T00:00:00Z`) })));
+  writeFileSync(path.join(out, 'funding.jsonl'), jsonLines(answers));
+  const run = population([path.join(out, 'users.jsonl'), '--funding', path.join(out, 'funding.jsonl'), '--now', now, '--out', path.join(out, 'report')]);
+  expect(run.status, run.stderr).toBe(0);
+  const funding = reportIn(path.join(out, 'report')).funding!;
+  expect(countsOf(funding.outcomes)).toEqual({ 'all-usable': 100, 'some-unusable': 100, 'none-usable': 200, 'no-sources': 100 });
+  expect([funding.sources, funding.unusableSources]).toEqual([100 * 2 + 100 + 100 * 2, 200]);
+  expect(funding.fixFirst.map((fix) => [fix.rule, fix.users])).toEqual([
+    ['funding-sources/type/enum', 200],
+    ['funding-sources/fundingSources/present', 100],
+  ]);
+  for (const file of filesUnder(path.join(out, 'report'))) for (const account of accounts) expect(readFileSync(file, 'utf8')).not.toContain(account.slice(-6));
+});
+
 test('--help, and a mistake named with its fix before anything is read', () => {
   expect(population(['--help']).stdout).toContain('partner-certify population merge');
   const missing = population(['no-such-file.jsonl']);

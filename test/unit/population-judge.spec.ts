@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { accountInfoFieldRules } from '../../checks/account-info';
 import { evaluateAll } from '../../checks/finding';
+import { fundingSourceRules } from '../../checks/funding-sources';
 import type { Payload } from '../../checks/payload';
 import { signOnDecision } from '../../checks/sign-on-decision';
 import { problemsOf } from '../../population/judge';
@@ -92,6 +93,39 @@ test('the fast path finds what evaluateAll finds, rule by rule, and the outcome 
       else expect(['signs-in', 'asked-before-payment']).toContain(user.outcome);
     }),
     { numRuns: 3000 },
+  );
+});
+
+test('the fast path finds what evaluateAll finds on funding-sources answers too', () => {
+  const item = fc.record(
+    {
+      id: fc.oneof(fc.constantFrom('fs-1', 'fs-2', ''), fc.integer()),
+      type: fc.constantFrom<unknown>('ach', 'card', null),
+      nickname: fc.string({ maxLength: 45 }),
+      nickName: fc.constantFrom('Payroll', 'x'),
+      bankAccountNumber: fc.constantFrom<unknown>('000123456789', '', 42),
+      bankRoutingNumber: fc.constantFrom<unknown>('011000015', '123456789', 'abc'),
+      accountNumberLast4Digits: fc.constantFrom<unknown>('6789', '12', 6789),
+    },
+    { requiredKeys: [] },
+  );
+  const answer = fc.oneof(
+    fc.record({ fundingSources: fc.array(fc.oneof(item, fc.constant<unknown>('text')), { maxLength: 4 }) }),
+    fc.constant({}),
+    fc.constant({ fundingSources: 'none' }),
+  );
+  fc.assert(
+    fc.property(answer, (payload) => {
+      const ctx = { now, collectMissingAccountInfo: false };
+      const fast = problemsOf(payload, ctx, 'funding-sources').flatMap(({ rule, issues }) =>
+        issues.map(({ issue, outcome }) => `${rule.id} ${issue.code} ${outcome}`),
+      );
+      const slow = evaluateAll(fundingSourceRules, payload, ctx)
+        .filter((f) => f.code !== undefined && (f.outcome === 'failed' || f.outcome === 'warning' || (f.outcome === 'info' && f.rule.endsWith('/present'))))
+        .map((f) => `${f.rule} ${f.code} ${f.outcome}`);
+      expect(fast).toEqual(slow);
+    }),
+    { numRuns: 1000 },
   );
 });
 
