@@ -152,4 +152,7 @@ export function adviceOf(problem: RuleProblem, issue: Issue): string {
 /** The names messages quote that are the harness's: field paths, the profile's setting, and the values the rules' schemas name (enums). */
 const stringsIn = (node: unknown): string[] =>
   typeof node === 'string' ? [node] : node && typeof node === 'object' ? Object.values(node).flatMap(stringsIn) : [];
-const harnessNames = new Set([...accountInfoFieldRules.flatMap((rule) => [rule.field, ...stringsIn(rule.schema?.fragment)]), 'collectMissingAccountInfo']);
+const harnessNames = new Set([
+  ...[...accountInfoFieldRules, ...fundingSourceRules].flatMap((rule) => [rule.field, ...stringsIn(rule.schema?.fragment)]),
+  'collectMissingAccountInfo',
+]);
