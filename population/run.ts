@@ -20,8 +20,8 @@ export interface PopulationRun {
   format?: InputFormat;
   workers?: number;
   numberColumns?: ReadonlySet<string>;
-  /** Called as batches are judged: records so far. */
-  onProgress?: (records: number) => void;
+  /** Called as batches are judged: records so far, and the bytes of the (decompressed) input read so far. */
+  onProgress?: (records: number, bytesRead: number) => void;
 }
 
 // The worker is this folder's worker.js once built; in a clone, worker.ts, which tsx loads in the worker too.
@@ -41,6 +41,7 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
   const waiting = workers.map(() => 0);
   const failures: Error[] = [];
   let records = 0;
+  let bytesRead = 0;
   let wake: (() => void) | undefined;
   const summaries = workers.map(
     (worker, i) =>
@@ -48,7 +49,7 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
         worker.on('message', (message: FromWorker) => {
           if ('summary' in message) return resolve(message.summary);
           waiting[i]!--;
-          run.onProgress?.((records += message.judged));
+          run.onProgress?.((records += message.judged), bytesRead);
           wake?.();
         });
         worker.on('error', (error) => {
@@ -75,6 +76,7 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
       }
       if (failures.length > 0) throw failures[0]!;
       waiting[free]!++;
+      bytesRead += item.batch.bytes.length;
       // Handed over, not copied: a view of a larger buffer (Node's pool) is copied first, so nothing else loses its bytes.
       const bytes = whole(item.batch.bytes);
       const lines = whole(item.batch.lines);

@@ -1,7 +1,7 @@
 // `npx partner-certify population <input> [options]` (`npm run population -- …` in a clone): how a partner's users
 // will fare at sign-on (DESIGN §7); `population merge <summary.json…>` adds shards' summaries; `population generate`
 // writes a synthetic population. Exits 2 on a usage error, naming the option and the fix.
-import { createWriteStream, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, createWriteStream, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defects, generatePopulation } from '../population/generate';
@@ -122,7 +122,7 @@ async function main() {
     if (shard && !secret) fail(`--shard: set ${shardKeyVariable} to a random key (e.g. \`openssl rand -hex 32\`) in every shard's and the merge's environment`);
     const format = options.format === undefined ? undefined : choice('format', options.format, ['jsonl', 'json-array', 'csv'] as const, 'jsonl');
     const started = performance.now();
-    const progress = progressBar();
+    const progress = progressBar(input);
     const summary = await judgePopulation(input, {
       settings,
       ...(shard ? { shard } : {}),
@@ -132,7 +132,12 @@ async function main() {
       onProgress: progress,
     });
     if (options.funding !== undefined) {
-      const funding = await judgePopulation(options.funding, { settings, endpoint: 'funding-sources', ...(shard ? { shard } : {}), onProgress: progress });
+      const funding = await judgePopulation(options.funding, {
+        settings,
+        endpoint: 'funding-sources',
+        ...(shard ? { shard } : {}),
+        onProgress: progressBar(options.funding),
+      });
       summary.funding = funding.funding;
     }
     progress(undefined);
@@ -186,17 +191,33 @@ function shardOf(value: string) {
   return { index, count };
 }
 
-/** On a terminal: records judged so far, and their rate. */
-function progressBar(): (records: number | undefined) => void {
+/**
+ * On a terminal: records judged so far, their rate, and, for a plain file (not gzip, not standard input), the time
+ * left by the share of its bytes read.
+ */
+function progressBar(input: string): (records: number | undefined, bytesRead?: number) => void {
   if (!process.stderr.isTTY) return () => {};
+  const size = input === '-' || isGzip(input) ? undefined : statSync(input).size;
   const started = performance.now();
   let last = 0;
-  return (records) => {
+  return (records, bytesRead = 0) => {
     if (records === undefined) return void process.stderr.write('\r\x1b[K');
     const now = performance.now();
     if (now - last < 200) return;
     last = now;
-    const rate = records / ((now - started) / 1000);
-    process.stderr.write(`\r\x1b[Kjudged ${records.toLocaleString('en-US')} users · ${Math.round(rate).toLocaleString('en-US')}/s`);
+    const seconds = (now - started) / 1000;
+    const left = size && bytesRead > 0 ? ` · about ${Math.ceil((seconds * (size - bytesRead)) / bytesRead)} s left` : '';
+    process.stderr.write(`\r\x1b[Kjudged ${records.toLocaleString('en-US')} records · ${Math.round(records / seconds).toLocaleString('en-US')}/s${left}`);
   };
+}
+
+function isGzip(file: string): boolean {
+  const head = Buffer.alloc(2);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, head, 0, 2, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return head[0] === 0x1f && head[1] === 0x8b;
 }
