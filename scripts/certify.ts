@@ -19,7 +19,7 @@ function fail(message: string): never {
 const [partner, ...rest] = process.argv.slice(2);
 if (partner === '--help' || partner === '-h') {
   console.log(
-    `${usage}\n  npx partner-certify init <name> [--token-url … --account-url … --funding-url … --mint-url … --client-id … --encoding form|json]: writes partners/<name>.json\n  npx partner-certify verify <certification.json> [--key <public key or its SHA-256 thumbprint>]: checks a signed certificate`,
+    `${usage}\n  npx partner-certify init <name> [--token-url … --account-url … --funding-url … --mint-url … --client-id … --encoding form|json]: writes partners/<name>.json\n  npx partner-certify verify <certification.json> [--key <public key or its SHA-256 thumbprint>]: checks a signed certificate\n  npx partner-certify population <input> [options]: how every user will fare at sign-on (population --help)`,
   );
   process.exit(0);
 }
