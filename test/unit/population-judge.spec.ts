@@ -5,6 +5,7 @@ import { evaluateAll } from '../../checks/finding';
 import { fundingSourceRules } from '../../checks/funding-sources';
 import type { Payload } from '../../checks/payload';
 import { signOnDecision } from '../../checks/sign-on-decision';
+import { generatePopulation } from '../../population/generate';
 import { problemsOf } from '../../population/judge';
 import { userOutcome } from '../../population/outcome';
 import { shapeOf } from '../../population/shape';
@@ -94,6 +95,18 @@ test('the fast path finds what evaluateAll finds, rule by rule, and the outcome 
     }),
     { numRuns: 3000 },
   );
+});
+
+test("on the generator's users (written from the spec alone), each outcome is the platform's decision at sign-on", () => {
+  for (const collectMissingAccountInfo of [false, true]) {
+    const ctx = { now, collectMissingAccountInfo };
+    for (const payload of generatePopulation({ users: 1000, seed: 4, now })) {
+      const decision = signOnDecision(payload, ctx);
+      const user = userOutcome(problemsOf(payload, ctx), { collectMissingAccountInfo, invalidRequired: 'error-screen', invalidOptional: 'error-screen' });
+      const expected = decision.screen === 'error' ? 'error-screen' : decision.screen === 'collect' ? 'typed-at-sign-on' : user.outcome;
+      expect([user.outcome, user.typed], JSON.stringify(payload)).toEqual([expected, decision.screen === 'collect' ? decision.fields.length : 0]);
+    }
+  }
 });
 
 test('the fast path finds what evaluateAll finds on funding-sources answers too', () => {
