@@ -4,6 +4,7 @@
 import { closeSync, createWriteStream, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { parse as parseJsonc } from 'jsonc-parser';
 import { defects, generatePopulation } from '../population/generate';
 import { openShapes, mergeSummaries, sealShapes, shardKeyVariable } from '../population/merge';
 import { populationConsole } from '../population/report-html';
@@ -170,12 +171,15 @@ function report(summary: ReturnType<typeof mergeSummaries>) {
 
 function profileSetting(file: string | undefined): boolean {
   if (file === undefined) return false;
+  let text: string;
   try {
-    const profile = JSON.parse(readFileSync(file, 'utf8')) as { collectMissingAccountInfo?: unknown };
-    return profile.collectMissingAccountInfo === true;
-  } catch (error) {
-    fail(`--profile ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    text = readFileSync(file, 'utf8');
+  } catch {
+    fail(`--profile ${file}: no such file; give the partner's profile (partners/<name>.json), or --collect-missing-account-info`);
   }
+  const profile = parseJsonc(text) as { collectMissingAccountInfo?: unknown } | undefined;
+  if (typeof profile !== 'object' || profile === null) fail(`--profile ${file}: not a JSON object; give the partner's profile (partners/<name>.json)`);
+  return profile.collectMissingAccountInfo === true;
 }
 
 function choice<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
