@@ -89,19 +89,31 @@ const flipped = {
   invalidOptional: (s: OutcomeSettings): OutcomeSettings => ({ ...s, invalidOptional: s.invalidOptional === 'error-screen' ? 'dropped' : 'error-screen' }),
 };
 
+/** The settings with each one the other way: made once per summary, not per user. */
+const variantsMade = new WeakMap<Settings, [keyof typeof flipped, OutcomeSettings][]>();
+function variantsOf(settings: Settings): [keyof typeof flipped, OutcomeSettings][] {
+  let variants = variantsMade.get(settings);
+  if (!variants) variantsMade.set(settings, (variants = Object.entries(flipped).map(([key, flip]) => [key as keyof typeof flipped, flip(settings)])));
+  return variants;
+}
+
 /** Adds one user's payload, judged, to the summary. */
 export function addUser(summary: PopulationSummary, problems: readonly RuleProblem[]): void {
   const settings = summary.settings;
   summary.input.payloads++;
+  if (problems.length === 0) {
+    // Nothing found: the user signs in, whatever the settings (most users, so said at once).
+    summary.outcomes['signs-in']++;
+    for (const [setting] of variantsOf(settings)) summary.alternatives[setting]['signs-in']++;
+    return;
+  }
   const user = userOutcome(problems, settings);
   summary.outcomes[user.outcome]++;
   if (user.reason) bump(summary.errorReasons, user.reason);
   if (user.typed > 0) bump(summary.typedFields, String(user.typed));
   if (user.beforePayment.length > 0) bump(summary.beforePayment, 'users');
   for (const path of user.beforePayment) bump(summary.beforePayment, path);
-  for (const [setting, flip] of Object.entries(flipped) as [keyof typeof flipped, (s: OutcomeSettings) => OutcomeSettings][]) {
-    summary.alternatives[setting][userOutcome(problems, flip(settings)).outcome]++;
-  }
+  for (const [setting, variant] of variantsOf(settings)) summary.alternatives[setting][userOutcome(problems, variant).outcome]++;
   for (const problem of problems) tallyRule(summary.rules, problem);
 }
 
