@@ -149,7 +149,7 @@ export const valueGrounds = (field: Field): MustGrounds => ({
 /** Either spelling is accepted and reported; both with different values is a failure (DESIGN §5). */
 export function spelling(field: Field): PayloadRule {
   const names = [lastSegment(field.path), ...(field.spellings ?? [])];
-  const notes = new Map<string, Issue>();
+  const notes = new Map<string, Map<string, Issue>>();
   const locate = locator(field);
   return {
     judges: 'spelling',
@@ -164,23 +164,23 @@ export function spelling(field: Field): PayloadRule {
     subject: field,
     ...inTwoSteps(locate, (where) => {
       if ('unreachable' in where) return skippedBecause(where);
-      return where.found.flatMap(({ field: seen, parent }): Issue[] => {
+      const issues: Issue[] = [];
+      for (const { field: seen, parent } of where.found) {
         const spelled = names.filter((name) => parent[name] !== undefined);
-        if (spelled.length === 0) return [];
-        const values = spelled.length > 1 ? new Set(spelled.map((name) => JSON.stringify(parent[name]))) : undefined;
-        if (values && values.size > 1) {
-          return [
-            {
-              code: 'spellings-differ',
-              field: seen,
-              params: { spellings: spelled.join(', ') },
-              message: `"${seen}" is sent as ${spelled.map((n) => `"${n}"`).join(' and ')} with different values; send one spelling only`,
-            },
-          ];
+        if (spelled.length === 0) continue;
+        if (spelled.length > 1 && new Set(spelled.map((name) => JSON.stringify(parent[name]))).size > 1) {
+          issues.push({
+            code: 'spellings-differ',
+            field: seen,
+            params: { spellings: spelled.join(', ') },
+            message: `"${seen}" is sent as ${spelled.map((n) => `"${n}"`).join(' and ')} with different values; send one spelling only`,
+          });
+          continue;
         }
         // The same note for every payload spelled alike: made once (a population sends it for each user).
-        const key = `${seen}\u0000${spelled.join()}`;
-        let note = notes.get(key);
+        const key = spelled.length === 1 ? spelled[0]! : spelled.join();
+        const ofField = notes.get(seen) ?? new Map<string, Issue>();
+        let note = ofField.get(key);
         if (!note) {
           note = {
             code: 'spelling',
@@ -190,10 +190,11 @@ export function spelling(field: Field): PayloadRule {
             outcome: 'info',
           };
           if (notes.size >= 1000) notes.clear();
-          notes.set(key, note);
+          notes.set(seen, ofField.set(key, note));
         }
-        return [note];
-      });
+        issues.push(note);
+      }
+      return issues;
     }),
   };
 }

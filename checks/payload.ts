@@ -114,7 +114,8 @@ function newLocator(field: Field): Locate {
   const all = field.path.split('.');
   const names = [all.pop()!, ...(field.spellings ?? [])];
   const steps = all.map((step) => (step.endsWith('[]') ? { name: step.slice(0, -2), many: true } : { name: step, many: false }));
-  const spelled = (node: Record<string, unknown>) => names.find((candidate) => node[candidate] !== undefined) ?? names[0]!;
+  const [only] = names;
+  const spelled = names.length === 1 ? () => only! : (node: Record<string, unknown>) => names.find((candidate) => node[candidate] !== undefined) ?? names[0]!;
   if (steps.every((step) => !step.many)) {
     // No array on the way (all of §2.3): every string is known up front.
     const prefix = all.map((step) => `${step}.`).join('');
