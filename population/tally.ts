@@ -153,13 +153,20 @@ const valueAt = ({ where }: RuleProblem, field: string): unknown =>
 export function adviceOf(problem: RuleProblem, issue: Issue): string {
   const value = issue.field === undefined ? undefined : valueAt(problem, issue.field);
   const message = value === undefined ? issue.message : issue.message.split(shown(problem.rule.subject, value)).join('…');
+  // A message that quoted no value (a field missing) is the same for every user it is given to: made into advice once.
+  const known = advised.get(message);
+  if (known !== undefined) return known;
   // Quoted texts and the rest in turn (quotes pair up from the left, as the messages write them).
-  return message.replace(/"((?:[^"\\]|\\.)*)"|[^"]+/g, (part, quoted: string | undefined) => {
+  const advice = message.replace(/"((?:[^"\\]|\\.)*)"|[^"]+/g, (part, quoted: string | undefined) => {
     if (quoted === undefined) return part.replace(/\d/g, '#');
     if (harnessNames.has(quoted) || quoted === issue.field) return part;
     return `"${quoted.length <= 3 ? quoted.replace(/\d/g, '#') : shapeOf(quoted)}"`;
   });
+  if (advised.size >= 10_000) advised.clear();
+  advised.set(message, advice);
+  return advice;
 }
+const advised = new Map<string, string>();
 
 /** The names messages quote that are the harness's: field paths, the profile's setting, and the values the rules' schemas name (enums). */
 const stringsIn = (node: unknown): string[] =>
