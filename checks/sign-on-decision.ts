@@ -22,7 +22,7 @@ const collectable = accountInfoFieldRules.filter((rule) => isPresence(rule) && r
 const presenceRuleIds = new Set(accountInfoFieldRules.filter(isPresence).map((rule) => rule.id));
 
 /** A missing Yes* object is typed as its Yes* string parts: `company.address` → line1, city, state, postalcode. */
-function typedFieldsOf(field: Field): Field[] {
+export function typedFieldsOf(field: Field): Field[] {
   if (field.kind === 'string') return [field];
   return collectable.map((rule) => rule.subject).filter((part) => part.kind === 'string' && part.path.startsWith(`${field.path}.`));
 }

@@ -1,5 +1,5 @@
-import { accountInfoFieldRules } from '../checks/account-info';
 import type { Field, PayloadRule } from '../checks/payload';
+import { typedFieldsOf } from '../checks/sign-on-decision';
 import type { RuleProblem } from './judge';
 import type { OutcomeKey, Settings } from './summary-schema';
 
@@ -21,11 +21,8 @@ export interface UserOutcome {
 
 export type OutcomeSettings = Pick<Settings, 'collectMissingAccountInfo' | 'invalidRequired' | 'invalidOptional'>;
 
-const yesStarStrings = accountInfoFieldRules
-  .filter((rule) => rule.judges === 'presence' && rule.subject.marker === 'Yes*' && rule.subject.kind === 'string')
-  .map((rule) => rule.subject.path);
-/** A missing Yes* object is typed as its Yes* string parts: `company.address` → line1, city, state, postalcode. */
-const typedPaths = (field: Field): string[] => (field.kind === 'string' ? [field.path] : yesStarStrings.filter((path) => path.startsWith(`${field.path}.`)));
+/** What the user types for a field, as the collection screen asks for it (a missing address: its four parts). */
+const typedPaths = (field: Field): string[] => typedFieldsOf(field).map((part) => part.path);
 
 const isYesStarPresence = (rule: PayloadRule) => rule.judges === 'presence' && rule.subject.marker === 'Yes*';
 const isOptional = (rule: PayloadRule) => rule.subject.marker === 'no**' || rule.subject.marker === 'no*' || rule.subject.marker === 'no';
