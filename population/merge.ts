@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { bump, emptyFunding, emptySummary, linesKept } from './tally';
-import { outcomeKeys, type FundingSummary, type OutcomeCounts, type PopulationSummary } from './summary-schema';
+import { alternativeSettings, outcomeKeys, type FundingSummary, type OutcomeCounts, type PopulationSummary } from './summary-schema';
 
 /**
  * Summaries add up: every count is a sum, so the parts of one input (workers, `--shard i/n` on several machines)
@@ -49,7 +49,7 @@ export function addSummary(into: PopulationSummary, from: PopulationSummary): vo
   addCounts(into.errorReasons, from.errorReasons);
   addCounts(into.typedFields, from.typedFields);
   addCounts(into.beforePayment, from.beforePayment);
-  for (const key of ['collectMissingAccountInfo', 'invalidRequired', 'invalidOptional'] as const) addOutcomes(into.alternatives[key], from.alternatives[key]);
+  for (const setting of alternativeSettings) addOutcomes(into.alternatives[setting], from.alternatives[setting]);
   addRules(into.rules, from.rules);
   if (from.funding) addFunding((into.funding ??= emptyFunding()), from.funding);
 }

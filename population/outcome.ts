@@ -1,7 +1,7 @@
 import type { Field, PayloadRule } from '../checks/payload';
 import { typedFieldsOf } from '../checks/sign-on-decision';
 import type { RuleProblem } from './judge';
-import type { OutcomeKey, Settings } from './summary-schema';
+import type { AlternativeSetting, OutcomeKey, Settings } from './summary-schema';
 
 /**
  * The outcome a user meets at sign-on, from what the rules found (population/judge.ts), under the settings that
@@ -19,7 +19,7 @@ export interface UserOutcome {
   beforePayment: string[];
 }
 
-export type OutcomeSettings = Pick<Settings, 'collectMissingAccountInfo' | 'invalidRequired' | 'invalidOptional'>;
+export type OutcomeSettings = Pick<Settings, AlternativeSetting>;
 
 /** What the user types for a field, as the collection screen asks for it (a missing address: its four parts). */
 const typedPaths = (field: Field): string[] => typedFieldsOf(field).map((part) => part.path);

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import {
+  alternativeSettings,
   emulatorSettings,
+  otherWay,
+  type AlternativeSetting,
   fundingKeys,
   outcomeKeys,
   settingsSchema,
@@ -23,8 +26,6 @@ const share = z.number().min(0).max(1).describe('of the payloads judged, rounded
 const counted = z.object({ count, share });
 const byOutcome = <T extends z.ZodType>(value: T) => z.object(Object.fromEntries(outcomeKeys.map((key) => [key, value])) as Record<OutcomeKey, T>);
 const emulatorChoices = Object.keys(emulatorSettings) as (keyof typeof emulatorSettings)[];
-const alternativeSettings = ['collectMissingAccountInfo', 'invalidRequired', 'invalidOptional'] as const;
-export type AlternativeSetting = (typeof alternativeSettings)[number];
 
 export const maxLines = 20;
 export const maxShapes = 10;
@@ -139,13 +140,6 @@ function beforePaymentOf({ users = 0, ...fields }: Record<string, number>, paylo
     users: { count: users, share: shareOf(users, payloads) },
     fields: ranked(fields).map(({ key, count }) => ({ field: key, count, share: shareOf(count, payloads) })),
   };
-}
-
-/** The value a setting would take the other way. */
-function otherWay(setting: AlternativeSetting, settings: Settings): boolean | string {
-  if (setting === 'collectMissingAccountInfo') return !settings.collectMissingAccountInfo;
-  if (setting === 'invalidRequired') return settings.invalidRequired === 'error-screen' ? 'typed-again' : 'error-screen';
-  return settings.invalidOptional === 'error-screen' ? 'dropped' : 'error-screen';
 }
 
 export const movesMany = (change: number, payloads: number) => change !== 0 && (Math.abs(change) >= payloads / 100 || Math.abs(change) >= 100);

@@ -27,6 +27,17 @@ export const settingsSchema = z.object({
 export type Settings = z.infer<typeof settingsSchema>;
 export const emulatorSettings = { invalidRequired: 'error-screen', invalidOptional: 'error-screen' } as const satisfies Partial<Settings>;
 
+/** The settings that decide a user's outcome, each of which the report also shows the other way. */
+export const alternativeSettings = ['collectMissingAccountInfo', 'invalidRequired', 'invalidOptional'] as const;
+export type AlternativeSetting = (typeof alternativeSettings)[number];
+
+/** The value a setting would take the other way. */
+export function otherWay(setting: AlternativeSetting, settings: Pick<Settings, AlternativeSetting>): boolean | string {
+  if (setting === 'collectMissingAccountInfo') return !settings.collectMissingAccountInfo;
+  if (setting === 'invalidRequired') return settings.invalidRequired === 'error-screen' ? 'typed-again' : 'error-screen';
+  return settings.invalidOptional === 'error-screen' ? 'dropped' : 'error-screen';
+}
+
 /** One rule's tally over the users it failed or warned. */
 export const ruleTallySchema = z.object({
   /** Users for whom the rule failed (a MUST) or warned (a SHOULD): each user counted once per rule. */
@@ -82,7 +93,9 @@ export const summarySchema = z.object({
   /** Users who get in (at once or after typing) and are asked for no** fields before their first payment, per field; `users`: any. */
   beforePayment: counts,
   /** The outcomes if one setting were the other way, all else equal. */
-  alternatives: z.object({ collectMissingAccountInfo: outcomeCounts, invalidRequired: outcomeCounts, invalidOptional: outcomeCounts }),
+  alternatives: z.object(
+    Object.fromEntries(alternativeSettings.map((setting) => [setting, outcomeCounts])) as Record<AlternativeSetting, typeof outcomeCounts>,
+  ),
   rules: z.record(z.string(), ruleTallySchema),
   funding: fundingSummarySchema.optional(),
 });

@@ -6,7 +6,18 @@ import { jsonType } from '../checks/evidence';
 import type { RuleProblem } from './judge';
 import { userOutcome, type OutcomeSettings } from './outcome';
 import { shapeOf } from './shape';
-import { fundingKeys, outcomeKeys, type FundingSummary, type OutcomeCounts, type PopulationSummary, type RuleTally, type Settings } from './summary-schema';
+import {
+  alternativeSettings,
+  fundingKeys,
+  otherWay,
+  outcomeKeys,
+  type AlternativeSetting,
+  type FundingSummary,
+  type OutcomeCounts,
+  type PopulationSummary,
+  type RuleTally,
+  type Settings,
+} from './summary-schema';
 
 /** A population's counts as its users are judged: every count a sum, so parts add up (population/merge.ts). */
 
@@ -22,7 +33,7 @@ export function emptySummary(settings: Settings): PopulationSummary {
     errorReasons: {},
     typedFields: {},
     beforePayment: {},
-    alternatives: { collectMissingAccountInfo: noOutcomes(), invalidRequired: noOutcomes(), invalidOptional: noOutcomes() },
+    alternatives: Object.fromEntries(alternativeSettings.map((setting) => [setting, noOutcomes()])) as PopulationSummary['alternatives'],
     rules: {},
   };
 }
@@ -83,17 +94,12 @@ export function addFundingAnswer(funding: FundingSummary, payload: Payload, prob
 const privatePaths = /(^|\.)(id|email|bankRoutingNumber|accountNumberLast4Digits)$/;
 const isPrivate = (problem: RuleProblem) => problem.rule.subject.sensitive === true || privatePaths.test(problem.rule.subject.path);
 
-const flipped = {
-  collectMissingAccountInfo: (s: OutcomeSettings): OutcomeSettings => ({ ...s, collectMissingAccountInfo: !s.collectMissingAccountInfo }),
-  invalidRequired: (s: OutcomeSettings): OutcomeSettings => ({ ...s, invalidRequired: s.invalidRequired === 'error-screen' ? 'typed-again' : 'error-screen' }),
-  invalidOptional: (s: OutcomeSettings): OutcomeSettings => ({ ...s, invalidOptional: s.invalidOptional === 'error-screen' ? 'dropped' : 'error-screen' }),
-};
-
 /** The settings with each one the other way: made once per summary, not per user. */
-const variantsMade = new WeakMap<Settings, [keyof typeof flipped, OutcomeSettings][]>();
-function variantsOf(settings: Settings): [keyof typeof flipped, OutcomeSettings][] {
+const variantsMade = new WeakMap<Settings, [AlternativeSetting, OutcomeSettings][]>();
+function variantsOf(settings: Settings): [AlternativeSetting, OutcomeSettings][] {
   let variants = variantsMade.get(settings);
-  if (!variants) variantsMade.set(settings, (variants = Object.entries(flipped).map(([key, flip]) => [key as keyof typeof flipped, flip(settings)])));
+  if (!variants)
+    variantsMade.set(settings, (variants = alternativeSettings.map((setting) => [setting, { ...settings, [setting]: otherWay(setting, settings) }])));
   return variants;
 }
 
