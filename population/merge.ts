@@ -107,5 +107,11 @@ const mapShapes = (summary: PopulationSummary, map: (shape: string) => string): 
   ...(summary.funding ? { funding: { ...summary.funding, rules: mapRuleShapes(summary.funding.rules, map) } } : {}),
 });
 
-export const sealShapes = (summary: PopulationSummary, secret: string) => mapShapes(summary, (shape) => sealShape(shape, keyOf(secret)));
-export const openShapes = (summary: PopulationSummary, secret: string) => mapShapes(summary, (shape) => openShape(shape, keyOf(secret)));
+export function sealShapes(summary: PopulationSummary, secret: string): PopulationSummary {
+  const key = keyOf(secret);
+  return mapShapes(summary, (shape) => sealShape(shape, key));
+}
+export function openShapes(summary: PopulationSummary, secret: string): PopulationSummary {
+  const key = keyOf(secret);
+  return mapShapes(summary, (shape) => openShape(shape, key));
+}
