@@ -5,6 +5,7 @@ import { type Field } from './payload';
 import { constraint } from './payload-constraint';
 import { kind, presentAndTyped, lazyValidator, presence } from './payload-rules';
 import { field, length, nonEmpty } from './account-info-fields';
+import { remembered } from './remembered';
 
 // ---- user ------------------------------------------------------------------------------------------
 
@@ -57,12 +58,7 @@ const phoneVerdicts = new Map<string, string | undefined>();
 const nanpTenDigits = /^(\+?1)?([2-9]\d{5})\d{4}$/;
 export function usPhoneProblem(value: string): string | undefined {
   const nanp = nanpTenDigits.exec(value);
-  const key = nanp ? `${nanp[1] ?? ''}${nanp[2]}-` : value;
-  if (phoneVerdicts.has(key)) return phoneVerdicts.get(key);
-  const verdict = usPhoneVerdict(value);
-  if (phoneVerdicts.size >= 100_000) phoneVerdicts.clear();
-  phoneVerdicts.set(key, verdict);
-  return verdict;
+  return remembered(phoneVerdicts, 100_000, nanp ? `${nanp[1] ?? ''}${nanp[2]}-` : value, () => usPhoneVerdict(value));
 }
 
 export const phoneRules = (subject: Field<'string'>, level: Level) => ({
@@ -104,17 +100,10 @@ const runDate = (now: Date) => new Date(now.getUTCFullYear(), now.getUTCMonth(),
  * 1 March in common years, as date-fns counts it.
  */
 export function ageOn(dateOfBirth: string, now: Date): number | undefined {
-  // Remembered per date of birth for the run date, boundedly: a population has far fewer birthdays than users.
-  const day = Math.floor(now.getTime() / 86_400_000);
-  if (day !== agesOn) [agesOn, ages] = [day, new Map<string, number | undefined>()];
-  if (ages.has(dateOfBirth)) return ages.get(dateOfBirth);
-  const age = computedAge(dateOfBirth, now);
-  if (ages.size >= 100_000) ages.clear();
-  ages.set(dateOfBirth, age);
-  return age;
+  // Remembered per date of birth and run date, boundedly: a population has far fewer birthdays than users.
+  return remembered(ages, 100_000, `${Math.floor(now.getTime() / 86_400_000)} ${dateOfBirth}`, () => computedAge(dateOfBirth, now));
 }
-let agesOn = NaN;
-let ages = new Map<string, number | undefined>();
+const ages = new Map<string, number | undefined>();
 
 function computedAge(dateOfBirth: string, now: Date): number | undefined {
   const match = isoDate.exec(dateOfBirth);

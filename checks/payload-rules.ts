@@ -18,6 +18,7 @@ import {
   type PayloadContext,
   type PayloadRule,
 } from './payload';
+import { remembered } from './remembered';
 
 /** The builders of the field rules: presence, type and spellings, each deciding with ajv where JSON Schema can (constraints: payload-constraint.ts). */
 
@@ -149,7 +150,7 @@ export const valueGrounds = (field: Field): MustGrounds => ({
 /** Either spelling is accepted and reported; both with different values is a failure (DESIGN §5). */
 export function spelling(field: Field): PayloadRule {
   const names = [lastSegment(field.path), ...(field.spellings ?? [])];
-  const notes = new Map<string, Map<string, Issue>>();
+  const notes = new Map<string, Issue>();
   const locate = locator(field);
   return {
     judges: 'spelling',
@@ -178,20 +179,13 @@ export function spelling(field: Field): PayloadRule {
           continue;
         }
         // The same note for every payload spelled alike: made once (a population sends it for each user).
-        const key = spelled.length === 1 ? spelled[0]! : spelled.join();
-        const ofField = notes.get(seen) ?? new Map<string, Issue>();
-        let note = ofField.get(key);
-        if (!note) {
-          note = {
-            code: 'spelling',
-            field: seen,
-            params: { spellings: spelled.join(', ') },
-            message: `"${seen}" is spelled ${spelled.map((n) => `"${n}"`).join(' and ')}; the platform accepts either`,
-            outcome: 'info',
-          };
-          if (notes.size >= 1000) notes.clear();
-          notes.set(seen, ofField.set(key, note));
-        }
+        const note = remembered(notes, 1000, `${seen}\u0000${spelled.join()}`, () => ({
+          code: 'spelling',
+          field: seen,
+          params: { spellings: spelled.join(', ') },
+          message: `"${seen}" is spelled ${spelled.map((n) => `"${n}"`).join(' and ')}; the platform accepts either`,
+          outcome: 'info' as const,
+        }));
         issues.push(note);
       }
       return issues;

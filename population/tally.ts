@@ -3,6 +3,7 @@ import { fundingSourceRules } from '../checks/funding-sources';
 import type { Issue } from '../checks/finding';
 import { shown, type Located, type Payload } from '../checks/payload';
 import { jsonType } from '../checks/evidence';
+import { remembered } from '../checks/remembered';
 import type { RuleProblem } from './judge';
 import { userOutcome, type OutcomeSettings } from './outcome';
 import { shapeOf } from './shape';
@@ -160,17 +161,14 @@ export function adviceOf(problem: RuleProblem, issue: Issue): string {
   const value = issue.field === undefined ? undefined : valueAt(problem, issue.field);
   const message = value === undefined ? issue.message : issue.message.split(shown(problem.rule.subject, value)).join('…');
   // A message that quoted no value (a field missing) is the same for every user it is given to: made into advice once.
-  const known = advised.get(message);
-  if (known !== undefined) return known;
-  // Quoted texts and the rest in turn (quotes pair up from the left, as the messages write them).
-  const advice = message.replace(/"((?:[^"\\]|\\.)*)"|[^"]+/g, (part, quoted: string | undefined) => {
-    if (quoted === undefined) return part.replace(/\d/g, '#');
-    if (harnessNames.has(quoted) || quoted === issue.field) return part;
-    return `"${quoted.length <= 3 ? quoted.replace(/\d/g, '#') : shapeOf(quoted)}"`;
-  });
-  if (advised.size >= 10_000) advised.clear();
-  advised.set(message, advice);
-  return advice;
+  return remembered(advised, 10_000, message, () =>
+    // Quoted texts and the rest in turn (quotes pair up from the left, as the messages write them).
+    message.replace(/"((?:[^"\\]|\\.)*)"|[^"]+/g, (part, quoted: string | undefined) => {
+      if (quoted === undefined) return part.replace(/\d/g, '#');
+      if (harnessNames.has(quoted) || quoted === issue.field) return part;
+      return `"${quoted.length <= 3 ? quoted.replace(/\d/g, '#') : shapeOf(quoted)}"`;
+    }),
+  );
 }
 const advised = new Map<string, string>();
 
