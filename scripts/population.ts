@@ -3,6 +3,7 @@
 // writes a synthetic population. Exits 2 on a usage error, naming the option and the fix.
 import { closeSync, createWriteStream, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { defects, generatePopulation } from '../population/generate';
@@ -86,8 +87,10 @@ async function main() {
     let text = '';
     for (const payload of generatePopulation({ users, seed: positive('seed', options.seed, 1), now: new Date(`${date}T00:00:00Z`) })) {
       text += `${JSON.stringify(payload)}\n`;
-      if (text.length > 1 << 20 && !stream.write(text)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
-      if (text.length > 1 << 20) text = '';
+      if (text.length <= 1 << 20) continue;
+      const flushed = stream.write(text);
+      text = '';
+      if (!flushed) await once(stream, 'drain');
     }
     stream.end(text);
     if (options.out)
@@ -105,13 +108,19 @@ async function main() {
   } else {
     const [input] = positionals;
     if (input === undefined) fail('population: name the input file, or - for standard input');
-    if (input !== '-') {
+    // Both inputs are there before either is read: a missing funding file would otherwise stop the run after the first.
+    for (const [file, name] of [
+      [input, 'population'],
+      [options.funding, '--funding'],
+    ] as const) {
+      if (file === undefined || file === '-') continue;
       try {
-        statSync(input);
+        statSync(file);
       } catch {
-        fail(`population: no such file ${input}`);
+        fail(`${name}: no such file ${file}`);
       }
     }
+    if (input === '-' && options.funding === '-') fail('--funding -: only one input can be standard input; give the funding file by name');
     const settings: Settings = {
       collectMissingAccountInfo: options['collect-missing-account-info'] ?? profileSetting(options.profile),
       invalidRequired: choice('invalid-required', options['invalid-required'], ['error-screen', 'typed-again'], emulatorSettings.invalidRequired),

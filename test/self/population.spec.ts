@@ -163,6 +163,8 @@ test('--help, and a mistake named with its fix before anything is read', () => {
   expect([missing.status, missing.stderr]).toEqual([2, expect.stringContaining('no such file no-such-file.jsonl')]);
   const bad = population(['-', '--invalid-required', 'maybe'], '');
   expect([bad.status, bad.stderr]).toEqual([2, expect.stringContaining('--invalid-required maybe: give one of error-screen, typed-again')]);
+  const funding = population(['-', '--funding', 'no-such-funding.jsonl'], '');
+  expect([funding.status, funding.stderr]).toEqual([2, expect.stringContaining('--funding: no such file no-such-funding.jsonl')]);
   const profile = population(['-', '--profile', 'partners/nobody.json'], '');
   expect([profile.status, profile.stderr]).toEqual([2, expect.stringContaining("--profile partners/nobody.json: no such file; give the partner's profile")]);
 });
