@@ -6,6 +6,9 @@ import { createGunzip } from 'node:zlib';
 
 export const MiB = 1024 * 1024;
 
+/** Whether bytes begin as gzip data does (its magic number), whatever the file is named. */
+export const isGzipped = (head: Uint8Array) => head[0] === 0x1f && head[1] === 0x8b;
+
 export async function fileStream(path: string): Promise<Readable> {
   const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
     const why = error.code === 'ENOENT' || error.code === 'ENOTDIR' ? 'no such file' : error.code === 'EACCES' ? 'permission denied' : error.message;

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { Chunks, MiB, fileStream, gather, gunzipped } from './input-chunks';
+import { Chunks, MiB, fileStream, gather, gunzipped, isGzipped } from './input-chunks';
 import { Batcher, InputProblem, isBlank, parsers, type Batch, type Position } from './input-formats';
 
 /**
@@ -10,6 +10,7 @@ import { Batcher, InputProblem, isBlank, parsers, type Batch, type Position } fr
  */
 export type InputFormat = 'jsonl' | 'json-array' | 'csv';
 export type { Batch };
+export { isGzipped };
 export interface ReadOptions {
   /** Detected by default from the first byte that is not white space (detectedFormat). */
   format?: InputFormat;
@@ -46,7 +47,7 @@ export async function* readPopulation(source: string, options: ReadOptions = {})
   try {
     const magic = await gather(chunks, (_, total) => total >= 2);
     chunks.unshift(magic);
-    if (magic[0] === 0x1f && magic[1] === 0x8b) chunks = gunzipped(chunks);
+    if (isGzipped(magic)) chunks = gunzipped(chunks);
     // Past a MiB of white space, the format is JSON Lines (blank lines are skipped) rather than more held to decide.
     const head = await gather(chunks, (last, total) => total > MiB || last.some((byte) => !isBlank(byte) && !bom.includes(byte)));
     chunks.unshift(bom.every((byte, i) => head[i] === byte) ? head.subarray(3) : head);

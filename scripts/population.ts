@@ -10,6 +10,7 @@ import { defects, generatePopulation } from '../population/generate';
 import { openShapes, mergeSummaries, sealShapes, shardKeyVariable } from '../population/merge';
 import { populationConsole } from '../population/report-html';
 import { writeReports } from '../population/write';
+import { isGzipped } from '../population/input';
 import { judgePopulation } from '../population/run';
 import { emulatorSettings, summarySchema, type Settings } from '../population/summary-schema';
 
@@ -232,5 +233,5 @@ function isGzip(file: string): boolean {
   } finally {
     closeSync(fd);
   }
-  return head[0] === 0x1f && head[1] === 0x8b;
+  return isGzipped(head);
 }
