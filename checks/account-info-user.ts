@@ -54,11 +54,14 @@ export function usPhoneVerdict(value: string): string | undefined {
  * differences); test/unit/account-info-rules.spec.ts compares the two on random numbers. A population of distinct
  * numbers then costs a parse per area code and exchange, not one per user.
  */
-const phoneVerdicts = new Map<string, string | undefined>();
+const phoneVerdicts = new Map<string | number, string | undefined>();
 const nanpTenDigits = /^(\+?1)?([2-9]\d{5})\d{4}$/;
+const nanpForms = ['', '1', '+1'];
 export function usPhoneProblem(value: string): string | undefined {
   const nanp = nanpTenDigits.exec(value);
-  return remembered(phoneVerdicts, 100_000, nanp ? `${nanp[1] ?? ''}${nanp[2]}-` : value, () => usPhoneVerdict(value));
+  // A NANP number's key is a number (its first 6 digits and its form), any other's the text: the two never meet.
+  const key = nanp ? Number(nanp[2]) * nanpForms.length + nanpForms.indexOf(nanp[1] ?? '') : value;
+  return remembered(phoneVerdicts, 100_000, key, () => usPhoneVerdict(value));
 }
 
 export const phoneRules = (subject: Field<'string'>, level: Level) => ({
@@ -100,10 +103,11 @@ const runDate = (now: Date) => new Date(now.getUTCFullYear(), now.getUTCMonth(),
  * 1 March in common years, as date-fns counts it.
  */
 export function ageOn(dateOfBirth: string, now: Date): number | undefined {
-  // Remembered per date of birth and run date, boundedly: a population has far fewer birthdays than users.
-  return remembered(ages, 100_000, `${Math.floor(now.getTime() / 86_400_000)} ${dateOfBirth}`, () => computedAge(dateOfBirth, now));
+  // Remembered per run date, then per date of birth, boundedly: a population has far fewer birthdays than users.
+  const agesOn = remembered(ages, 10, Math.floor(now.getTime() / 86_400_000), () => new Map<string, number | undefined>());
+  return remembered(agesOn, 100_000, dateOfBirth, () => computedAge(dateOfBirth, now));
 }
-const ages = new Map<string, number | undefined>();
+const ages = new Map<number, Map<string, number | undefined>>();
 
 function computedAge(dateOfBirth: string, now: Date): number | undefined {
   const match = isoDate.exec(dateOfBirth);

@@ -110,7 +110,7 @@ export interface Rule<Input, Ctx = void> {
   /** For a rule below MUST judged by effect (DESIGN §5 (iii)): what a browser or client suffers without it. */
   effect?: string;
   impact: string;
-  check(input: Input, ctx: Ctx): Issue[];
+  check(input: Input, ctx: Ctx): readonly Issue[];
 }
 
 /** Any rule, whatever it reads: what lists of rules (a probe's, the catalogue) hold. */
@@ -138,7 +138,7 @@ export function evaluate<I, C>(rule: Rule<I, C>, input: I, ctx: C): Finding[] {
 export function evaluateAll<I, C>(rules: readonly Rule<I, C>[], input: I, ctx: C): Finding[] {
   const findings: Finding[] = [];
   for (const rule of rules) {
-    let issues: Issue[];
+    let issues: readonly Issue[];
     try {
       issues = rule.check(input, ctx);
     } catch (error) {

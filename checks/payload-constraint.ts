@@ -6,6 +6,7 @@ import {
   inTwoSteps,
   kindOf,
   locator,
+  noIssues,
   present,
   shown,
   type Field,
@@ -56,6 +57,7 @@ export function constraint<K extends Kind>(field: Field<K>, name: string, spec: 
   const locate = locator(field);
   const decides = (value: unknown, payload: Payload) => valid?.(spec.schemaAt === undefined ? value : valueAt(payload, spec.schemaAt));
   const nothingToJudge = skipped(`no ${field.kind} value of "${field.path}" to judge`);
+  const notJudged = spec.notJudged === undefined ? undefined : skipped(spec.notJudged);
   return {
     judges: 'value',
     id: `${field.endpoint}/${idPath(field.path)}/${name}`,
@@ -70,7 +72,7 @@ export function constraint<K extends Kind>(field: Field<K>, name: string, spec: 
     ...(spec.schema ? { schema: { at: spec.schemaAt ?? field.path, fragment: spec.schema } } : {}),
     ...inTwoSteps(locate, (where, payload, ctx) => {
       if ('unreachable' in where) return skippedBecause(where);
-      const issues: Issue[] = [];
+      let issues: Issue[] | undefined;
       let judgedAny = false;
       let refused = false;
       for (const located of where.found) {
@@ -84,14 +86,14 @@ export function constraint<K extends Kind>(field: Field<K>, name: string, spec: 
         if (decides(value, payload)) continue;
         const problem = spec.problem({ value, field: located.field, parent: located.parent, payload, ctx });
         if (problem === undefined && !valid) continue;
-        issues.push({
+        (issues ??= []).push({
           code: name,
           field: located.field,
           params: { value: shown(field, value) },
           message: `"${located.field}" is ${shown(field, value)}; ${problem ?? spec.requirement}`,
         });
       }
-      return judgedAny ? issues : refused && spec.notJudged ? skipped(spec.notJudged) : nothingToJudge;
+      return judgedAny ? (issues ?? noIssues) : refused && notJudged ? notJudged : nothingToJudge;
     }),
   };
 }

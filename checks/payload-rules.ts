@@ -7,6 +7,7 @@ import {
   inTwoSteps,
   lastSegment,
   locator,
+  noIssues,
   markerLegend,
   present,
   shown,
@@ -90,9 +91,9 @@ export function presence(field: Field): PayloadRule {
     subject: field,
     ...inTwoSteps(locate, (where, _payload, ctx) => {
       if ('unreachable' in where) return skippedBecause(where);
-      const issues: Issue[] = [];
-      for (const located of where.found) if (!present(located)) issues.push(omission(field, located, ctx));
-      return issues;
+      let issues: Issue[] | undefined;
+      for (const located of where.found) if (!present(located)) (issues ??= []).push(omission(field, located, ctx));
+      return issues ?? noIssues;
     }),
   };
 }
@@ -119,21 +120,21 @@ export function kind(field: Field, level: Level = 'MUST'): PayloadRule {
     schema: { at: field.path, fragment },
     ...inTwoSteps(locate, (where) => {
       if ('unreachable' in where) return skippedBecause(where);
-      const issues: Issue[] = [];
+      let issues: Issue[] | undefined;
       let anyPresent = false;
       for (const located of where.found) {
         if (!present(located)) continue;
         anyPresent = true;
         if (valid(located.value)) continue;
         const what = `${jsonType(located.value)}${field.sensitive ? '' : ` (${shown(field, located.value)})`}`;
-        issues.push({
+        (issues ??= []).push({
           code: 'type',
           field: located.field,
           params: { expected: field.kind, actual: jsonType(located.value) },
           message: `"${located.field}" is ${what}; send ${article(field.kind)} ${field.kind === 'number' ? 'JSON number' : field.kind}`,
         });
       }
-      return anyPresent ? issues : absent;
+      return anyPresent ? (issues ?? noIssues) : absent;
     }),
   };
 }
@@ -150,7 +151,9 @@ export const valueGrounds = (field: Field): MustGrounds => ({
 /** Either spelling is accepted and reported; both with different values is a failure (DESIGN §5). */
 export function spelling(field: Field): PayloadRule {
   const names = [lastSegment(field.path), ...(field.spellings ?? [])];
-  const notes = new Map<string, Issue>();
+  // The same note for every payload spelled alike, made once (a population sends it for each user): by where it
+  // was seen (one string per field, checks/payload.ts locator), then by the spellings.
+  const notes = new Map<string, Map<string, Issue>>();
   const locate = locator(field);
   return {
     judges: 'spelling',
@@ -165,12 +168,12 @@ export function spelling(field: Field): PayloadRule {
     subject: field,
     ...inTwoSteps(locate, (where) => {
       if ('unreachable' in where) return skippedBecause(where);
-      const issues: Issue[] = [];
+      let issues: Issue[] | undefined;
       for (const { field: seen, parent } of where.found) {
         const spelled = names.filter((name) => parent[name] !== undefined);
         if (spelled.length === 0) continue;
         if (spelled.length > 1 && new Set(spelled.map((name) => JSON.stringify(parent[name]))).size > 1) {
-          issues.push({
+          (issues ??= []).push({
             code: 'spellings-differ',
             field: seen,
             params: { spellings: spelled.join(', ') },
@@ -178,17 +181,17 @@ export function spelling(field: Field): PayloadRule {
           });
           continue;
         }
-        // The same note for every payload spelled alike: made once (a population sends it for each user).
-        const note = remembered(notes, 1000, `${seen}\u0000${spelled.join()}`, () => ({
+        const noteOf = remembered(notes, 1000, seen, () => new Map<string, Issue>());
+        const note = remembered(noteOf, names.length * names.length, spelled.join(), () => ({
           code: 'spelling',
           field: seen,
           params: { spellings: spelled.join(', ') },
           message: `"${seen}" is spelled ${spelled.map((n) => `"${n}"`).join(' and ')}; the platform accepts either`,
           outcome: 'info' as const,
         }));
-        issues.push(note);
+        (issues ??= []).push(note);
       }
-      return issues;
+      return issues ?? noIssues;
     }),
   };
 }

@@ -71,7 +71,7 @@ export interface PayloadRule extends Rule<Payload, PayloadContext> {
    * field), then judging what was found. A population of users locates each field once for all its rules.
    */
   locate: Locate;
-  judgeAt(where: Where, payload: Payload, ctx: PayloadContext): Issue[];
+  judgeAt: (where: Where, payload: Payload, ctx: PayloadContext) => readonly Issue[];
   /** The rule's requirement in JSON Schema, and the path of the node it constrains. */
   schema?: { at: string; fragment: JsonSchema };
 }
@@ -89,6 +89,8 @@ export interface Located {
 
 export type Where = { found: Located[] } | { unreachable: string };
 export type Locate = (payload: Payload) => Where;
+/** What a rule returns when it finds nothing wrong: one array for all, since most rules pass on most payloads. */
+export const noIssues: readonly Issue[] = Object.freeze([]);
 
 export const lastSegment = (path: string) => path.slice(path.lastIndexOf('.') + 1);
 /** `fundingSources[].nickname` → `nickname`: rule ids name the field as the spec's table does. */
@@ -117,8 +119,9 @@ function newLocator(field: Field): Locate {
   const [only] = names;
   const spelled = names.length === 1 ? () => only! : (node: Record<string, unknown>) => names.find((candidate) => node[candidate] !== undefined) ?? names[0]!;
   if (steps.every((step) => !step.many)) {
-    // No array on the way (all of §2.3): every string is known up front.
+    // No array on the way (all of §2.3): every string is known up front, the paths of each spelling included.
     const prefix = all.map((step) => `${step}.`).join('');
+    const paths = new Map(names.map((name) => [name, prefix + name]));
     const missing = steps.map((_, i) => ({ unreachable: `"${all.slice(0, i + 1).join('.')}" is missing` }));
     const notObject = steps.map((_, i) => ({ unreachable: `"${all.slice(0, i + 1).join('.')}" is not an object` }));
     return (payload) => {
@@ -130,7 +133,7 @@ function newLocator(field: Field): Locate {
         node = child;
       }
       const name = spelled(node);
-      return { found: [{ field: prefix + name, value: node[name], parent: node }] };
+      return { found: [{ field: paths.get(name)!, value: node[name], parent: node }] };
     };
   }
   return (payload) => {
