@@ -18,45 +18,58 @@ export interface RuleProblem {
   where: Where;
 }
 
+/** A rule as the loop below reads it: what it needs, in objects of one shape (rules have many), so reading them stays fast. */
+interface Judge {
+  rule: PayloadRule;
+  judgeAt: PayloadRule['judgeAt'];
+  /** The outcome of an issue that names none. */
+  outcome: Outcome;
+  /** A presence rule keeps its notes: a missing no** field is one. */
+  keepsNotes: boolean;
+}
+
 interface FieldGroup {
   locate: Locate;
-  rules: PayloadRule[];
+  judges: Judge[];
 }
 
 function fieldGroups(rules: readonly PayloadRule[]): FieldGroup[] {
-  const groups = new Map<Locate, PayloadRule[]>();
-  for (const rule of rules) groups.set(rule.locate, [...(groups.get(rule.locate) ?? []), rule]);
-  return [...groups].map(([locate, rules]) => ({ locate, rules }));
+  const groups = new Map<Locate, Judge[]>();
+  for (const rule of rules) {
+    const judge = { rule, judgeAt: rule.judgeAt, outcome: outcomeOfLevel[rule.level], keepsNotes: rule.judges === 'presence' };
+    groups.set(rule.locate, [...(groups.get(rule.locate) ?? []), judge]);
+  }
+  return [...groups].map(([locate, judges]) => ({ locate, judges }));
 }
+const outcomeOfLevel = { MUST: 'failed', SHOULD: 'warning', INFO: 'info' } as const;
 
 const groupsOf: Record<Endpoint, FieldGroup[]> = {
   'account-info': fieldGroups(accountInfoFieldRules),
   'funding-sources': fieldGroups(fundingSourceRules),
 };
-const outcomeOfLevel = { MUST: 'failed', SHOULD: 'warning', INFO: 'info' } as const;
 
 /** The rules of an endpoint's answers that failed or warned on `payload`, as the certification's evaluateAll would find them (a rule that throws fails). */
 export function problemsOf(payload: Payload, ctx: PayloadContext, endpoint: Endpoint = 'account-info'): RuleProblem[] {
   const problems: RuleProblem[] = [];
-  for (const { locate, rules } of groupsOf[endpoint]) {
+  for (const { locate, judges } of groupsOf[endpoint]) {
     let where: Where;
     try {
       where = locate(payload);
     } catch (error) {
       where = { unreachable: String(error) };
     }
-    for (const rule of rules) {
-      let issues: Issue[];
+    for (const { rule, judgeAt, outcome: unnamed, keepsNotes } of judges) {
+      let issues: readonly Issue[];
       try {
-        issues = rule.judgeAt(where, payload, ctx);
+        issues = judgeAt(where, payload, ctx);
       } catch (error) {
         issues = [{ code: 'rule-crashed', message: `rule crashed (${String(error)}); please report this harness bug`, outcome: 'failed' }];
       }
       if (issues.length === 0) continue;
       let kept: RuleProblem['issues'] | undefined;
       for (const issue of issues) {
-        const outcome = issue.outcome ?? outcomeOfLevel[rule.level];
-        if (outcome !== 'failed' && outcome !== 'warning' && !(rule.judges === 'presence' && outcome === 'info')) continue;
+        const outcome = issue.outcome ?? unnamed;
+        if (outcome !== 'failed' && outcome !== 'warning' && !(keepsNotes && outcome === 'info')) continue;
         (kept ??= []).push({ issue, outcome });
       }
       if (kept) problems.push({ rule, issues: kept, where });
