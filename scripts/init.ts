@@ -7,9 +7,9 @@ import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { loadProfile } from '../partners/profile';
+import { asksForHelp, optionsProblem, usageOf } from './commands';
 
-const usage =
-  'usage: npx partner-certify init <name> --token-url <url> --account-url <url> [--funding-url <url>] --mint-url <url> [--client-id <id>] [--encoding form|json] [--collect-missing]';
+const usage = usageOf('init');
 
 function fail(message: string): never {
   console.error(message);
@@ -25,20 +25,28 @@ const questions = [
 ] as const;
 const optional = new Set(['funding-url', 'client-id']);
 
+function parsed(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: {
+        ...Object.fromEntries(questions.map(([name]): [string, { type: 'string' }] => [name, { type: 'string' }])),
+        encoding: { type: 'string' },
+        'collect-missing': { type: 'boolean' },
+      },
+      allowPositionals: true,
+    });
+  } catch (error) {
+    return fail(optionsProblem('init', error));
+  }
+}
+
 async function main() {
-  if (process.argv.slice(3).some((arg) => arg === '--help' || arg === '-h')) {
-    console.log(`${usage}\n  writes partners/<name>.json, a .env line for its client secret and a playwright.config.js; asks for what the flags leave out`);
+  if (asksForHelp(process.argv.slice(3))) {
+    console.log(usage);
     process.exit(0);
   }
-  const { values, positionals } = parseArgs({
-    args: process.argv.slice(3),
-    options: {
-      ...Object.fromEntries(questions.map(([name]): [string, { type: 'string' }] => [name, { type: 'string' }])),
-      encoding: { type: 'string' },
-      'collect-missing': { type: 'boolean' },
-    },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parsed(process.argv.slice(3));
   const [name] = positionals;
   if (!name) fail(usage);
   const file = path.join('partners', `${name}.json`);

@@ -36,11 +36,37 @@ test('npm pack, installed into an empty folder: init writes a profile, and the p
   const installed = run('npm', ['install', '--prefer-offline', '--no-package-lock', tarball], folder);
   expect(installed.status, installed.output).toBe(0);
 
-  // --help, for the tool and each of its commands, in a folder that has no partners/ yet: usage, exit 0, nothing written.
-  for (const args of [['--help'], ['init', '--help'], ['verify', '--help']]) {
+  // --help, for the tool and each of its commands, in a folder that has no partners/ nor a playwright config yet:
+  // usage as the installed tool is run, exit 0, nothing written.
+  for (const [args, first] of [
+    [['--help'], 'usage: npx partner-certify <partner> [options] [playwright test options]'],
+    [['acme', '--help'], 'usage: npx partner-certify <partner> [options] [playwright test options]'],
+    [['init', '--help'], 'usage: npx partner-certify init <name> [options]'],
+    [['verify', '--help'], 'usage: npx partner-certify verify <certification.json> [--key <public key>]'],
+    [['population', '--help'], 'usage: npx partner-certify population <input | -> [options]'],
+  ] as const) {
     const help = run('npx', ['partner-certify', ...args], folder);
     expect(help.status, `${args.join(' ')}: ${help.output}`).toBe(0);
-    expect(help.stdout, args.join(' ')).toMatch(/usage: /);
+    expect(help.stdout.split('\n')[0], args.join(' ')).toBe(first);
+    expect(help.stdout, args.join(' ')).not.toContain('npm run');
+  }
+  const all = run('npx', ['partner-certify', '--help'], folder).stdout;
+  for (const option of ['--slow', '--compare', '--token-url', '--collect-missing', '--key', '--shard'])
+    expect(all, `--help lists ${option}`).toMatch(new RegExp(`^ +${option}`, 'm'));
+  // An unknown option or command: one line naming it and the commands.
+  const commands =
+    'commands: npx partner-certify <partner> | npx partner-certify init <name> | npx partner-certify verify <certification.json> | npx partner-certify population <input | ->; add --help for their options';
+  for (const [args, said] of [
+    [['--frobnicate'], `unknown option --frobnicate; ${commands}`],
+    [['certfy'], `no partner "certfy"; partners: none yet (partners/*.json and $PARTNERS_DIR/*.json; npx partner-certify init <name> adds one); ${commands}`],
+    [
+      ['init', 'acme', '--tokenurl', 'x'],
+      `init: unknown option --tokenurl; its options: --token-url, --account-url, --funding-url, --mint-url, --client-id, --encoding, --collect-missing; ${commands}`,
+    ],
+  ] as const) {
+    const wrong = run('npx', ['partner-certify', ...args], folder);
+    expect(wrong.status, args.join(' ')).toBe(2);
+    expect(wrong.stderr, args.join(' ')).toBe(`${said}\n`);
   }
   expect(readdirSync(folder).sort()).toEqual(['node_modules', 'package.json']);
 
