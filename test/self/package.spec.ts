@@ -5,6 +5,7 @@ import { expect, test } from '@playwright/test';
 import type { Certification } from '../../reports/certification';
 import { parentEnv } from '../support/run-playwright';
 import { tempDir } from '../support/temp';
+import { expectInitWrote } from '../support/installed-init';
 
 /**
  * Run from a partner's own folder: `npm pack` of this project installs into an empty folder, where
@@ -73,7 +74,7 @@ test('npm pack, installed into an empty folder: init writes a profile, and the p
   // No URL given and no one at the terminal: named, and nothing written.
   const asked = run('npx', ['partner-certify', 'init', 'refcopy'], folder);
   expect(asked.status).toBe(2);
-  expect(asked.stderr).toContain('--token-url, --account-url, --mint-url are missing');
+  expect(asked.stderr).toBe('init: --token-url, --account-url, --mint-url are missing; give them (npx partner-certify init --help)\n');
   expect(existsSync(path.join(folder, 'partners'))).toBe(false);
 
   const sandbox = 'http://127.0.0.1:4400';
@@ -100,12 +101,7 @@ test('npm pack, installed into an empty folder: init writes a profile, and the p
     folder,
   );
   expect(init.status, init.output).toBe(0);
-  expect(init.stdout).toContain('put the client secret in .env, as PARTNER_REFCOPY_CLIENT_SECRET=…');
-  expect(readFileSync(path.join(folder, '.env'), 'utf8')).toBe('PARTNER_REFCOPY_CLIENT_SECRET=\n');
-  expect(JSON.parse(readFileSync(path.join(folder, 'partners', 'refcopy.json'), 'utf8'))).toMatchObject({
-    clientSecret: 'env:PARTNER_REFCOPY_CLIENT_SECRET',
-    tokenExchangeEncoding: 'json',
-  });
+  expectInitWrote(folder, init.stdout, sandbox);
   writeFileSync(path.join(folder, '.env'), 'PARTNER_REFCOPY_CLIENT_SECRET=reference-sandbox-secret-4b1d\n');
 
   const certified = run('npx', ['partner-certify', 'refcopy'], folder);
