@@ -51,23 +51,39 @@ function formatIssue(issue: z.core.$ZodIssue): string {
   return issue.path.length === 0 ? `the profile ${issue.message}` : `"${fieldName(issue.path)}" ${issue.message}`;
 }
 
+/** Why `name` cannot be a profile's name (the rule of every profile file and of `init`), in words `subject` begins. */
+export function profileNameProblem(name: string, { subject = 'the file name', counted = ' before ".json"', fix = 'rename the file' } = {}): string | undefined {
+  if (!profileName.test(name)) return `${subject} must be lower-case letters, digits and dashes, since it becomes the project name`;
+  if (name.length > longestProfileName)
+    return `${subject} has ${name.length} characters${counted}; the project name is part of the report's folder names, so keep it to ${longestProfileName}`;
+  const whose = { history: "the history's folder", platform: "the platform's waivers, platform.waivers.json" }[name] ?? 'its own test project';
+  if (reservedNames.has(name)) return `"${name}" is a name the harness keeps for itself (${whose}); ${fix}`;
+  return undefined;
+}
+
 /** Loads one profile file. Each error is one line naming the file, the field and the fix. `now` dates the waivers' limits. */
 export function loadProfile(file: string, env: NodeJS.ProcessEnv = process.env, now: Date = new Date()): { profile?: LoadedProfile; errors: string[] } {
-  const name = path.basename(file, '.json');
   const fail = (...problems: string[]) => ({ errors: problems.map((problem) => `${display(file)}: ${problem}`) });
-  if (!profileName.test(name)) return fail(`the file name must be lower-case letters, digits and dashes, since it becomes the project name`);
-  if (name.length > longestProfileName)
-    return fail(
-      `the file name has ${name.length} characters before ".json"; the project name is part of the report's folder names, so keep it to ${longestProfileName}`,
-    );
-  const whose = { history: "the history's folder", platform: "the platform's waivers, platform.waivers.json" }[name] ?? 'its own test project';
-  if (reservedNames.has(name)) return fail(`"${name}" is a name the harness keeps for itself (${whose}); rename the file`);
+  const nameProblem = profileNameProblem(path.basename(file, '.json'));
+  if (nameProblem) return fail(nameProblem);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     return fail(`is not valid JSON (${error instanceof Error ? error.message : String(error)}); fix the syntax`);
   }
+  return profileOf(file, raw, env, now);
+}
+
+/** A profile's parsed JSON, checked as `loadProfile` checks the file `file` (which need not exist yet: `init` checks before it writes). */
+export function profileOf(
+  file: string,
+  raw: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+  now: Date = new Date(),
+): { profile?: LoadedProfile; errors: string[] } {
+  const name = path.basename(file, '.json');
+  const fail = (...problems: string[]) => ({ errors: problems.map((problem) => `${display(file)}: ${problem}`) });
   const reading: EnvReading = { env, prefixes: envPrefixes(env).prefixes, errors: [], values: [] };
   const resolved = resolveEnv(raw, [], reading);
   if (reading.errors.length > 0) return fail(...reading.errors);

@@ -1,4 +1,5 @@
-// `npm run certify -- <partner> [--slow] [--no-preflight] [--compare <certification.json or folder>] [playwright options…]`:
+// `npx partner-certify <partner> [--slow] [--no-preflight] [--compare <certification.json or folder>] [playwright options…]`
+// (in a clone, `npm run certify -- <partner> …`):
 // one partner's project, with Playwright's progress as it runs; the certification reporter prints the
 // verdict and the report's path at the end. It exits as Playwright does (0 certified, 1 not), but 3 where
 // Playwright's 1 meant only INCOMPLETE: nothing failed, run it again (reports/run-outcome.ts).
@@ -8,8 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadProfiles } from '../partners/profile';
 import { exitCodeOf, outcomeFileVariable } from '../reports/run-outcome';
-
-const usage = 'usage: npm run certify -- <partner> [--slow] [--no-preflight] [--compare <previous certification.json>] [playwright test options]';
+import { asksForHelp, commandsLine, helpText, invocation, usageOf } from './commands';
 
 function fail(message: string): never {
   console.error(message);
@@ -17,18 +17,22 @@ function fail(message: string): never {
 }
 
 const [partner, ...rest] = process.argv.slice(2);
-if (partner === '--help' || partner === '-h') {
-  console.log(
-    `${usage}\n  npx partner-certify init <name> [--token-url … --account-url … --funding-url … --mint-url … --client-id … --encoding form|json]: writes partners/<name>.json\n  npx partner-certify verify <certification.json> [--key <public key or its SHA-256 thumbprint>]: checks a signed certificate\n  npx partner-certify population <input> [options]: how every user will fare at sign-on (population --help)`,
-  );
+if (partner === 'help' || asksForHelp(process.argv.slice(2, 3))) {
+  console.log(helpText());
   process.exit(0);
 }
+if (asksForHelp(rest)) {
+  console.log(usageOf('certify'));
+  process.exit(0);
+}
+if (partner?.startsWith('-')) fail(`unknown option ${partner}; ${commandsLine()}`);
 // Only the partner asked for is read: another profile's mistake is not this run's.
 const { profiles, errors, others } = loadProfiles('partners', { only: (name) => name === partner });
 const names = [...profiles.map((profile) => profile.name), ...others].sort();
-if (!partner || partner.startsWith('-')) fail(`${usage}\npartners: ${names.join(', ') || '(none: add partners/<name>.json)'}`);
+const known = `${names.join(', ') || 'none yet'} (partners/*.json and $PARTNERS_DIR/*.json${names.length > 0 ? '' : `; ${invocation('init')} <name> adds one`})`;
+if (!partner) fail(`${usageOf('certify')}\npartners: ${known}`);
 if (errors.length > 0) fail(errors.map((error) => `invalid partner profile: ${error}`).join('\n'));
-if (!names.includes(partner)) fail(`no partner "${partner}"; partners: ${names.join(', ')} (partners/*.json and $PARTNERS_DIR/*.json)`);
+if (!names.includes(partner)) fail(`no partner "${partner}"; partners: ${known}; ${commandsLine()}`);
 
 const passThrough: string[] = [];
 let compare: string | undefined;
@@ -41,7 +45,7 @@ for (let i = 0; i < rest.length; i++) {
   } else if (arg === '--no-preflight') {
     noPreflight = true;
   } else if (arg === '--compare') {
-    compare = rest[++i] ?? fail(`--compare needs a path\n${usage}`);
+    compare = rest[++i] ?? fail(`--compare needs a path: --compare <previous certification.json or its folder>`);
   } else if (arg.startsWith('--compare=')) {
     compare = arg.slice('--compare='.length);
   } else {

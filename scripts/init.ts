@@ -1,91 +1,150 @@
-// `npx partner-certify init <name> [--token-url … --account-url … --funding-url … --mint-url … --client-id … --encoding form|json --collect-missing]`:
-// writes partners/<name>.json in this folder, its client secret read from env: with a line for it in .env,
-// and a playwright.config.js that runs the harness's own configuration, so `npx playwright test --project=<name>`
-// works here too. Asks for what the flags leave out when a person is at the terminal; otherwise names it.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+// `npx partner-certify init <name> [options]` (scripts/commands.ts lists them): writes partners/<name>.json, its client
+// secret read from env: with a line for it in .env, the .gitignore lines a partner's repository needs, a
+// playwright.config.js that runs the harness's own configuration (so `npx playwright test --project=<name>` works
+// here too) and a GitHub Actions workflow that certifies it. Asks for what the options leave out when a person is at
+// the terminal; otherwise names it. Everything is checked before the first byte is written, and a file that is
+// there already is kept.
+import { existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { loadProfile } from '../partners/profile';
-
-const usage =
-  'usage: npx partner-certify init <name> --token-url <url> --account-url <url> [--funding-url <url>] --mint-url <url> [--client-id <id>] [--encoding form|json] [--collect-missing]';
+import { profileNameProblem, profileOf } from '../partners/profile';
+import { asksForHelp, invocation, optionsProblem, usageOf } from './commands';
+import { appendedLines, missingIgnores, playwrightConfig, profileFor, schemaReference, secretVariable, workflowFile, workflowFor } from './init-files';
+import { wayProblem, writeAll, type PlannedWrite } from './safe-write';
 
 function fail(message: string): never {
   console.error(message);
   process.exit(2);
 }
 
+// Each option, the profile field it fills, and the question asked when it is left out.
 const questions = [
-  ['token-url', 'Token exchange URL (TokenExchangeUrl)'],
-  ['account-url', 'Account information URL (AccountInfoUrl)'],
-  ['funding-url', 'Funding sources URL (FundingSourcesUrl; empty if none)'],
-  ['mint-url', 'Staging hook that mints a fresh code (POST, answers {"code": "…"})'],
-  ['client-id', 'The client_id the platform sends you (empty if none)'],
+  ['token-url', 'tokenExchangeUrl', 'Token exchange URL (TokenExchangeUrl)'],
+  ['account-url', 'accountInfoUrl', 'Account information URL (AccountInfoUrl)'],
+  ['funding-url', 'fundingSourcesUrl', 'Funding sources URL (FundingSourcesUrl; empty if none)'],
+  ['mint-url', 'codes.mintUrl', 'Staging hook that mints a fresh code (POST, answers {"code": "…"})'],
+  ['client-id', 'clientId', 'The client_id the platform sends you (empty if none)'],
 ] as const;
 const optional = new Set(['funding-url', 'client-id']);
+const options = {
+  ...Object.fromEntries(questions.map(([flag]): [string, { type: 'string' }] => [flag, { type: 'string' }])),
+  encoding: { type: 'string' },
+  'collect-missing': { type: 'boolean' },
+} as const;
+
+function parsed(args: string[]) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true });
+  } catch (error) {
+    return fail(optionsProblem('init', error));
+  }
+}
+
+async function ask(answers: Record<string, string | boolean | undefined>) {
+  const missing = questions.filter(([flag]) => answers[flag] === undefined);
+  if (missing.length === 0 || !process.stdin.isTTY) return;
+  const terminal = createInterface({ input: process.stdin, output: process.stdout });
+  for (const [flag, , question] of missing) answers[flag] = (await terminal.question(`${question}: `)).trim();
+  terminal.close();
+}
+
+/** A profile problem named by the option that gave the field: `--token-url: "tokenExchangeUrl" is not …`. */
+const asOption = (problem: string) => {
+  const question = questions.find(([, field]) => problem.startsWith(`"${field}" `));
+  return question ? `--${question[0]}: ${problem}` : problem;
+};
+
+const readIfThere = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+
+/** What to write beside the profile, and one line for each file: what was written, or that it was kept. */
+function companions(name: string, clientId: string | undefined): { writes: PlannedWrite[]; lines: string[] } {
+  const writes: PlannedWrite[] = [];
+  const lines: string[] = [];
+  const write = (planned: PlannedWrite, line: string) => {
+    writes.push(planned);
+    lines.push(line);
+  };
+  const variable = secretVariable(name);
+  if (clientId) {
+    const env = readIfThere('.env');
+    if (env.split(/\r?\n/).some((line) => line.startsWith(`${variable}=`))) lines.push(`kept .env: it has ${variable}`);
+    else write({ file: '.env', mode: 'append', text: appendedLines(env, [`${variable}=`]) }, `${existsSync('.env') ? 'added to' : 'wrote'} .env: ${variable}=`);
+  }
+  const gitignore = readIfThere('.gitignore');
+  const ignores = missingIgnores(gitignore);
+  if (ignores.length === 0) lines.push('kept .gitignore: it ignores them all');
+  else
+    write(
+      { file: '.gitignore', mode: 'append', text: appendedLines(gitignore, ignores) },
+      `${existsSync('.gitignore') ? 'added to' : 'wrote'} .gitignore: ${ignores.join(' ')}`,
+    );
+  const config = ['playwright.config.js', 'playwright.config.ts'].find((file) => existsSync(file));
+  if (config) lines.push(`kept ${config}: it is there already`);
+  else write({ file: 'playwright.config.js', mode: 'create', text: playwrightConfig }, 'wrote playwright.config.js');
+  const workflow = workflowFile(name);
+  if (existsSync(workflow)) lines.push(`kept ${workflow}: it is there already`);
+  else write({ file: workflow, mode: 'create', text: workflowFor(name, clientId !== undefined) }, `wrote ${workflow}`);
+  return { writes, lines };
+}
 
 async function main() {
-  if (process.argv.slice(3).some((arg) => arg === '--help' || arg === '-h')) {
-    console.log(`${usage}\n  writes partners/<name>.json, a .env line for its client secret and a playwright.config.js; asks for what the flags leave out`);
+  const args = process.argv.slice(3);
+  if (asksForHelp(args)) {
+    console.log(usageOf('init'));
     process.exit(0);
   }
-  const { values, positionals } = parseArgs({
-    args: process.argv.slice(3),
-    options: {
-      ...Object.fromEntries(questions.map(([name]): [string, { type: 'string' }] => [name, { type: 'string' }])),
-      encoding: { type: 'string' },
-      'collect-missing': { type: 'boolean' },
-    },
-    allowPositionals: true,
-  });
-  const [name] = positionals;
-  if (!name) fail(usage);
-  const file = path.join('partners', `${name}.json`);
-  if (existsSync(file)) fail(`${file} exists already; edit it, or choose another name`);
+  const { values, positionals } = parsed(args);
+  const [name, ...extra] = positionals;
+  if (!name) fail(`init: name the partner: ${invocation('init')} <name>, for example ${invocation('init')} acme`);
+  if (extra.length > 0)
+    fail(`init: one name only, and "${extra.join(' ')}" is one more; join words with dashes: ${invocation('init')} ${[name, ...extra].join('-')}`);
+  const nameProblem = profileNameProblem(name, { subject: `the name "${name}"`, counted: '', fix: 'choose another name' });
+  if (nameProblem) fail(`init: ${nameProblem}`);
+  const file = `partners/${name}.json`;
+  const way = [file, '.env', '.gitignore', 'playwright.config.js', 'playwright.config.ts', workflowFile(name)].map(wayProblem).find(Boolean);
+  if (way) fail(`init: ${way}`);
+  if (existsSync(file)) fail(`init: ${file} exists already; edit it, or choose another name`);
+
   const answers = values as Record<string, string | boolean | undefined>;
-  const missing = questions.filter(([flag]) => answers[flag] === undefined);
-  if (missing.length > 0 && process.stdin.isTTY) {
-    const terminal = createInterface({ input: process.stdin, output: process.stdout });
-    for (const [flag, question] of missing) answers[flag] = (await terminal.question(`${question}: `)).trim();
-    terminal.close();
-  }
+  await ask(answers);
   const absent = questions.filter(([flag]) => !optional.has(flag) && !answers[flag]).map(([flag]) => `--${flag}`);
-  if (absent.length > 0) fail(`${absent.join(', ')} ${absent.length === 1 ? 'is' : 'are'} missing\n${usage}`);
+  if (absent.length > 0)
+    fail(
+      `init: ${absent.join(', ')} ${absent.length === 1 ? 'is' : 'are'} missing; give ${absent.length === 1 ? 'it' : 'them'} (${invocation('init')} --help)`,
+    );
   const encoding = answers.encoding ?? 'form';
   if (encoding !== 'form' && encoding !== 'json')
-    fail(`--encoding is "${String(encoding)}"; write form (what OAuth libraries take) or json, as the platform is configured to send it\n${usage}`);
-  const variable = `PARTNER_${name.toUpperCase().replace(/-/g, '_')}_CLIENT_SECRET`;
-  const clientId = answers['client-id'] || undefined;
-  const profile = {
-    tokenExchangeUrl: answers['token-url'],
-    accountInfoUrl: answers['account-url'],
-    ...(answers['funding-url'] ? { fundingSourcesUrl: answers['funding-url'] } : {}),
-    tokenExchangeEncoding: encoding,
-    ...(clientId ? { clientId, clientSecret: `env:${variable}` } : {}),
-    collectMissingAccountInfo: answers['collect-missing'] === true,
-    codes: { mintUrl: answers['mint-url'] },
-  };
-  mkdirSync('partners', { recursive: true });
-  writeFileSync(file, `${JSON.stringify(profile, null, 2)}\n`);
-  // The profile is checked as a run would (the secret may not be set yet).
-  const problems = loadProfile(file, { [variable]: 'set-later' }).errors;
-  if (problems.length > 0) {
-    console.error(problems.join('\n'));
-    fail(`${file} was written, but it is not valid yet; fix what is named above`);
+    fail(`init: --encoding is "${String(encoding)}"; write form (what OAuth libraries take) or json, as the platform is configured to send it`);
+  const text = (flag: string) => (typeof answers[flag] === 'string' && answers[flag] !== '' ? answers[flag] : undefined);
+  const clientId = text('client-id');
+  const profile = profileFor(
+    name,
+    {
+      tokenUrl: text('token-url')!,
+      accountUrl: text('account-url')!,
+      fundingUrl: text('funding-url'),
+      mintUrl: text('mint-url')!,
+      clientId,
+      encoding,
+      collectMissing: answers['collect-missing'] === true,
+    },
+    schemaReference('partners'),
+  );
+  // Checked as a run would check it (the secret may not be set yet), before anything is written.
+  const problems = profileOf(file, profile, { [secretVariable(name)]: 'set-later' }).errors;
+  if (problems.length > 0) fail(problems.map((problem) => `init: ${asOption(problem.replace(`${file}: `, ''))}`).join('\n'));
+
+  const { writes, lines } = companions(name, clientId);
+  const all: PlannedWrite[] = [{ file, mode: 'create', text: `${JSON.stringify(profile, null, 2)}\n` }, ...writes];
+  try {
+    writeAll(all);
+  } catch (error) {
+    fail(`init: wrote nothing, since ${error instanceof Error ? error.message : String(error)}; fix that, and run init again`);
   }
-  if (clientId) {
-    const env = existsSync('.env') ? readFileSync('.env', 'utf8') : '';
-    if (!env.split('\n').some((line) => line.startsWith(`${variable}=`)))
-      appendFileSync('.env', `${env === '' || env.endsWith('\n') ? '' : '\n'}${variable}=\n`);
-  }
-  if (!existsSync('playwright.config.js') && !existsSync('playwright.config.ts'))
-    writeFileSync(
-      'playwright.config.js',
-      "// The harness's configuration: every partners/*.json here is a project.\nmodule.exports = require('partner-certify/playwright.config');\n",
-    );
-  console.log(`wrote ${file}${clientId ? `; put the client secret in .env, as ${variable}=…` : ''}`);
-  console.log(`then: npx partner-certify ${name}`);
+  console.log([`wrote ${file}`, ...lines].join('\n'));
+  const secretStep = clientId ? `put the client secret after ${secretVariable(name)}= in .env, then ` : '';
+  const ciStep = clientId ? `; on GitHub, add the repository secret ${secretVariable(name)}` : '';
+  console.log(`next: ${secretStep}run ${invocation('certify')} ${name}${ciStep}`);
 }
 
 main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

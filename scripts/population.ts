@@ -13,23 +13,9 @@ import { writeReports } from '../population/write';
 import { isGzipped } from '../population/input';
 import { judgePopulation } from '../population/run';
 import { emulatorSettings, summarySchema, type Settings } from '../population/summary-schema';
+import { optionsProblem, usageOf } from './commands';
 
-const usage = `usage: partner-certify population <input | -> [options]      how every user will fare at sign-on
-       partner-certify population merge <summary.json…> [--out <dir>] [--k <n>]
-       partner-certify population generate --users <n> [--seed <n>] [--now YYYY-MM-DD] [--out <file>]
-
-<input>: account-information payloads, one a user: JSON Lines, a JSON array, or CSV whose columns are spec paths
-(user.firstName, company.address.line1, …); gzip or not; - reads standard input.
-  --collect-missing-account-info   the partner's collectMissingAccountInfo is on (default: off, or the profile's)
-  --profile <partners/x.json>      read collectMissingAccountInfo from a partner profile
-  --funding <input>                the users' funding-sources answers too ({"fundingSources": […]} a user, any format)
-  --now <YYYY-MM-DD>               the date ages are judged on (default: today, UTC)
-  --invalid-required <error-screen|typed-again>   a present but invalid Yes* value (default: error-screen, the emulator's)
-  --invalid-optional <error-screen|dropped>       a present but invalid no**/no*/no value (default: error-screen, the emulator's)
-  --k <n>                          show a shape only when at least n users share it (default 5)
-  --out <dir>                      where the reports go (default population-report)
-  --shard <i/n>                    judge part i of n; writes a summary for \`population merge\` (needs ${shardKeyVariable})
-  --format <jsonl|json-array|csv>  instead of detecting it;   --workers <n>: worker threads (default: one a core)`;
+const usage = usageOf('population');
 
 function fail(message: string): never {
   console.error(`${message}\n\n${usage}`);
@@ -61,7 +47,8 @@ try {
     },
   });
 } catch (error) {
-  fail(error instanceof Error ? error.message : String(error));
+  console.error(optionsProblem('population', error));
+  process.exit(2);
 }
 const { values: options, positionals } = parsed;
 if (options.help) {

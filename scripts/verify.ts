@@ -1,4 +1,4 @@
-// `npm run verify -- <certification.json> [--key <public key file, or its SHA-256 thumbprint>]`: checks the
+// `npx partner-certify verify <certification.json> [--key <public key file, or its SHA-256 thumbprint>]`: checks the
 // signature beside the file (certification.json.jws) and the digests it holds, against the key given or
 // those of trusted-signers.pub. Exit 0 when all hold and a trusted key signed; 1 when any file changed, the
 // signature does not hold, or no trusted key was there to check it against; 2 for a usage error.
@@ -6,8 +6,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { trustedKeysOf } from '../reports/signing';
 import { trustedSignersFile, verifyCertification } from '../reports/verify';
+import { asksForHelp, optionsProblem, usageOf } from './commands';
 
-const usage = `usage: npm run verify -- <certification.json> [--key <public key: a PEM or JWK file, or its SHA-256 thumbprint>]; without --key, the keys in ${trustedSignersFile}`;
+const usage = usageOf('verify');
 
 function fail(message: string): never {
   console.error(message);
@@ -15,10 +16,8 @@ function fail(message: string): never {
 }
 
 async function main() {
-  if (process.argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {
-    console.log(
-      `${usage}\n  exit 0: every file holds and a trusted key signed; 1: a file changed, the signature does not hold, or no trusted key checked it; 2: a usage error`,
-    );
+  if (asksForHelp(process.argv.slice(2))) {
+    console.log(usage);
     process.exit(0);
   }
   let parsed;
@@ -31,7 +30,7 @@ async function main() {
       );
     parsed = parseArgs({ args, options: { key: { type: 'string' } }, allowPositionals: true });
   } catch (error) {
-    fail(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
+    fail(optionsProblem('verify', error));
   }
   const {
     values: { key: keyArg },

@@ -5,6 +5,7 @@ import { expect, test } from '@playwright/test';
 import type { Certification } from '../../reports/certification';
 import { parentEnv } from '../support/run-playwright';
 import { tempDir } from '../support/temp';
+import { expectInitWrote } from '../support/installed-init';
 
 /**
  * Run from a partner's own folder: `npm pack` of this project installs into an empty folder, where
@@ -36,18 +37,44 @@ test('npm pack, installed into an empty folder: init writes a profile, and the p
   const installed = run('npm', ['install', '--prefer-offline', '--no-package-lock', tarball], folder);
   expect(installed.status, installed.output).toBe(0);
 
-  // --help, for the tool and each of its commands, in a folder that has no partners/ yet: usage, exit 0, nothing written.
-  for (const args of [['--help'], ['init', '--help'], ['verify', '--help']]) {
+  // --help, for the tool and each of its commands, in a folder that has no partners/ nor a playwright config yet:
+  // usage as the installed tool is run, exit 0, nothing written.
+  for (const [args, first] of [
+    [['--help'], 'usage: npx partner-certify <partner> [options] [playwright test options]'],
+    [['acme', '--help'], 'usage: npx partner-certify <partner> [options] [playwright test options]'],
+    [['init', '--help'], 'usage: npx partner-certify init <name> [options]'],
+    [['verify', '--help'], 'usage: npx partner-certify verify <certification.json> [--key <public key>]'],
+    [['population', '--help'], 'usage: npx partner-certify population <input | -> [options]'],
+  ] as const) {
     const help = run('npx', ['partner-certify', ...args], folder);
     expect(help.status, `${args.join(' ')}: ${help.output}`).toBe(0);
-    expect(help.stdout, args.join(' ')).toMatch(/usage: /);
+    expect(help.stdout.split('\n')[0], args.join(' ')).toBe(first);
+    expect(help.stdout, args.join(' ')).not.toContain('npm run');
+  }
+  const all = run('npx', ['partner-certify', '--help'], folder).stdout;
+  for (const option of ['--slow', '--compare', '--token-url', '--collect-missing', '--key', '--shard'])
+    expect(all, `--help lists ${option}`).toMatch(new RegExp(`^ +${option}`, 'm'));
+  // An unknown option or command: one line naming it and the commands.
+  const commands =
+    'commands: npx partner-certify <partner> | npx partner-certify init <name> | npx partner-certify verify <certification.json> | npx partner-certify population <input | ->; add --help for their options';
+  for (const [args, said] of [
+    [['--frobnicate'], `unknown option --frobnicate; ${commands}`],
+    [['certfy'], `no partner "certfy"; partners: none yet (partners/*.json and $PARTNERS_DIR/*.json; npx partner-certify init <name> adds one); ${commands}`],
+    [
+      ['init', 'acme', '--tokenurl', 'x'],
+      `init: unknown option --tokenurl; its options: --token-url, --account-url, --funding-url, --mint-url, --client-id, --encoding, --collect-missing; ${commands}`,
+    ],
+  ] as const) {
+    const wrong = run('npx', ['partner-certify', ...args], folder);
+    expect(wrong.status, args.join(' ')).toBe(2);
+    expect(wrong.stderr, args.join(' ')).toBe(`${said}\n`);
   }
   expect(readdirSync(folder).sort()).toEqual(['node_modules', 'package.json']);
 
   // No URL given and no one at the terminal: named, and nothing written.
   const asked = run('npx', ['partner-certify', 'init', 'refcopy'], folder);
   expect(asked.status).toBe(2);
-  expect(asked.stderr).toContain('--token-url, --account-url, --mint-url are missing');
+  expect(asked.stderr).toBe('init: --token-url, --account-url, --mint-url are missing; give them (npx partner-certify init --help)\n');
   expect(existsSync(path.join(folder, 'partners'))).toBe(false);
 
   const sandbox = 'http://127.0.0.1:4400';
@@ -74,12 +101,7 @@ test('npm pack, installed into an empty folder: init writes a profile, and the p
     folder,
   );
   expect(init.status, init.output).toBe(0);
-  expect(init.stdout).toContain('put the client secret in .env, as PARTNER_REFCOPY_CLIENT_SECRET=…');
-  expect(readFileSync(path.join(folder, '.env'), 'utf8')).toBe('PARTNER_REFCOPY_CLIENT_SECRET=\n');
-  expect(JSON.parse(readFileSync(path.join(folder, 'partners', 'refcopy.json'), 'utf8'))).toMatchObject({
-    clientSecret: 'env:PARTNER_REFCOPY_CLIENT_SECRET',
-    tokenExchangeEncoding: 'json',
-  });
+  expectInitWrote(folder, init.stdout, sandbox);
   writeFileSync(path.join(folder, '.env'), 'PARTNER_REFCOPY_CLIENT_SECRET=reference-sandbox-secret-4b1d\n');
 
   const certified = run('npx', ['partner-certify', 'refcopy'], folder);

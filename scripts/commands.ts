@@ -1,0 +1,106 @@
+// The commands and their options, as `--help` and the usage errors name them: one source for cli.ts, certify.ts,
+// init.ts, verify.ts and population.ts. Installed, the package runs compiled (`npx partner-certify …`); in a clone,
+// through tsx, where the same commands are npm scripts.
+import path from 'node:path';
+import { shardKeyVariable } from '../population/merge';
+
+export type Command = 'certify' | 'init' | 'verify' | 'population';
+
+const installed = path.extname(__filename) !== '.ts';
+
+/** How the user runs `command` here: `npx partner-certify init` installed, `npx tsx scripts/cli.ts init` in a clone. */
+export const invocation = (command: Command): string =>
+  installed
+    ? `npx partner-certify${command === 'certify' ? '' : ` ${command}`}`
+    : { certify: 'npm run certify --', init: 'npx tsx scripts/cli.ts init', verify: 'npm run verify --', population: 'npm run population --' }[command];
+
+interface Usage {
+  synopsis: string[];
+  about: string;
+  options: [string, string][];
+  after?: string;
+}
+
+const usages: Record<Command, Usage> = {
+  certify: {
+    synopsis: ['<partner> [options] [playwright test options]'],
+    about: "certifies partners/<partner>.json: the preflight, the tests, then the verdict and the report's path",
+    options: [
+      ['--slow', 'the opt-in slow checks too (about 10 minutes more)'],
+      ['--no-preflight', 'skip the checks of the set-up before the tests'],
+      ['--compare <certification.json or folder>', 'compare with that run instead of the previous one'],
+    ],
+    after: 'exit 0: CERTIFIED; 1: NOT CERTIFIED; 3: INCOMPLETE (nothing failed: run it again); 2: a usage error',
+  },
+  init: {
+    synopsis: ['<name> [options]'],
+    about:
+      'writes partners/<name>.json, a .env line for its client secret, .gitignore lines, a playwright.config.js and .github/workflows/certify-<name>.yml; asks for what the options leave out; keeps every file that exists',
+    options: [
+      ['--token-url <url>', 'your token exchange endpoint (TokenExchangeUrl)'],
+      ['--account-url <url>', 'your account information endpoint (AccountInfoUrl)'],
+      ['--funding-url <url>', 'your funding sources endpoint (FundingSourcesUrl), if you have one'],
+      ['--mint-url <url>', 'a staging hook that mints a fresh code (POST, answers {"code": "…"})'],
+      ['--client-id <id>', 'the client_id the platform sends you, if any (its secret goes in .env)'],
+      ['--encoding form|json', 'the token request body the platform sends you (default form)'],
+      ['--collect-missing', 'the platform asks your users for missing Yes* fields (collectMissingAccountInfo)'],
+    ],
+  },
+  verify: {
+    synopsis: ['<certification.json> [--key <public key>]'],
+    about: 'checks a signed certificate: the signature beside the file (certification.json.jws) and the digests it holds',
+    options: [['--key <PEM or JWK file, or its SHA-256 thumbprint>', 'the signer to trust (default: the keys in trusted-signers.pub)']],
+    after: 'exit 0: every file holds and a trusted key signed; 1: a file changed, the signature does not hold, or no trusted key checked it; 2: a usage error',
+  },
+  population: {
+    synopsis: ['<input | -> [options]', 'merge <summary.json…> [--out <dir>] [--k <n>]', 'generate --users <n> [--seed <n>] [--now YYYY-MM-DD] [--out <file>]'],
+    about:
+      'how every user will fare at sign-on. <input>: account-information payloads, one a user: JSON Lines, a JSON array, or CSV whose columns are spec paths (user.firstName, company.address.line1, …); gzip or not; - reads standard input',
+    options: [
+      ['--collect-missing-account-info', "the partner's collectMissingAccountInfo is on (default: off, or the profile's)"],
+      ['--profile <partners/x.json>', 'read collectMissingAccountInfo from a partner profile'],
+      ['--funding <input>', 'the users\' funding-sources answers too ({"fundingSources": […]} a user, any format)'],
+      ['--now <YYYY-MM-DD>', 'the date ages are judged on (default: today, UTC)'],
+      ['--invalid-required <error-screen|typed-again>', "a present but invalid Yes* value (default: error-screen, the emulator's)"],
+      ['--invalid-optional <error-screen|dropped>', "a present but invalid no**/no*/no value (default: error-screen, the emulator's)"],
+      ['--k <n>', 'show a shape only when at least n users share it (default 5)'],
+      ['--out <dir>', 'where the reports go (default population-report)'],
+      ['--shard <i/n>', `judge part i of n; writes a summary for \`population merge\` (needs ${shardKeyVariable})`],
+      ['--format <jsonl|json-array|csv>', 'instead of detecting it'],
+      ['--workers <n>', 'worker threads (default: one a core)'],
+    ],
+  },
+};
+
+const commandOrder: Command[] = ['certify', 'init', 'verify', 'population'];
+
+/** `command`'s usage: its synopsis, what it does, and one line per option. */
+export function usageOf(command: Command): string {
+  const { synopsis, about, options, after } = usages[command];
+  const width = Math.max(...options.map(([flag]) => flag.length));
+  return [
+    ...synopsis.map((line, i) => `${i === 0 ? 'usage:' : '      '} ${invocation(command)} ${line}`),
+    `  ${about}`,
+    ...options.map(([flag, text]) => `    ${flag.padEnd(width)}  ${text}`),
+    ...(after ? [`  ${after}`] : []),
+  ].join('\n');
+}
+
+/** Every command's usage, for `--help`. */
+export const helpText = (): string => commandOrder.map(usageOf).join('\n\n');
+
+/** The commands on one line, for the end of a usage error. */
+export const commandsLine = (): string =>
+  `commands: ${commandOrder.map((command) => `${invocation(command)} ${usages[command].synopsis[0]!.replace(/ \[.*$/, '')}`).join(' | ')}; add --help for their options`;
+
+/** Whether the arguments ask for help. */
+export const asksForHelp = (args: readonly string[]): boolean => args.some((arg) => arg === '--help' || arg === '-h');
+
+/** One line for an argument `parseArgs` refused (an unknown option, a value missing), naming it and `command`'s options. */
+export function optionsProblem(command: Command, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const option = /'(-[^']*)'/.exec(message)?.[1];
+  const known = usages[command].options.map(([flag]) => flag.split(' ')[0]).join(', ');
+  const what = (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option ? `unknown option ${option}` : message.split('\n')[0];
+  return `${command}: ${what}; its options: ${known}; ${commandsLine()}`;
+}
