@@ -65,15 +65,16 @@ export const workflowFile = (name: string): string => `.github/workflows/certify
 
 /**
  * The steps that make a runner ready, the same as the repository's example (.github/workflows/certify-partners.yml,
- * which test/self/init.spec.ts compares): Debian's or Ubuntu's Chromium, and certutil to hand it a private CA.
+ * which test/self/init.spec.ts compares): Playwright's own Chromium, since GitHub's Ubuntu has no Debian chromium
+ * package (the job sets PLAYWRIGHT_BUNDLED_BROWSER), and certutil to hand it a private CA.
  */
 export const setupSteps = `      - uses: actions/checkout@v4
       - uses: actions/setup-node@v4
         with:
-          node-version: 20
+          node-version: 24
           cache: npm
       - run: npm ci
-      - run: sudo apt-get update && sudo apt-get install -y chromium libnss3-tools
+      - run: npx playwright install --with-deps chromium && sudo apt-get install -y libnss3-tools
 `;
 
 /** A workflow that certifies `name` by hand and every weekday, and keeps the report as an artifact whatever the verdict. */
@@ -92,6 +93,8 @@ jobs:
   certify:
     runs-on: ubuntu-latest
     timeout-minutes: 20
+    env:
+      PLAYWRIGHT_BUNDLED_BROWSER: '1'
     steps:
 ${setupSteps}      - run: npx partner-certify ${name}${withSecret ? `\n        env:\n          ${variable}: \${{ secrets.${variable} }}` : ''}
       - uses: actions/upload-artifact@v4

@@ -71,7 +71,7 @@ export function expectInitWrote(folder: string, stdout: string, sandbox: string)
     'actions/checkout@v4',
     'actions/setup-node@v4',
     'npm ci',
-    'sudo apt-get update && sudo apt-get install -y chromium libnss3-tools',
+    'npx playwright install --with-deps chromium && sudo apt-get install -y libnss3-tools',
     'npx partner-certify refcopy',
     'actions/upload-artifact@v4',
   ]);
