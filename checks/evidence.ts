@@ -84,12 +84,15 @@ export function depthOf(value: unknown, limit = Infinity): number {
   return deepest;
 }
 
+/** Node 24 adds "(line 1 column 34)" to JSON.parse's "at position 33": a partner's message is the same on every Node. */
+const withoutLineAndColumn = (message: string) => message.replace(/(at position \d+) \(line \d+ column \d+\)/, '$1');
+
 export function parseJson(body: string): JsonBody {
   let value: unknown;
   try {
     value = JSON.parse(body) as unknown;
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: error instanceof Error ? withoutLineAndColumn(error.message) : String(error) };
   }
   if (depthOf(value, maxJsonDepth) > maxJsonDepth) return { ok: false, error: `it nests more than ${maxJsonDepth} levels deep` };
   return { ok: true, value };

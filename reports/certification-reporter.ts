@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { platformJudges } from '../run/platform-judges';
 import { ensureRunId } from '../run/run-identity';
@@ -39,6 +40,9 @@ export default class CertificationReporter implements Reporter {
 
   constructor(options: CertificationReporterOptions = {}) {
     this.dirs = reportDirsOf(options);
+    // A merge reads no configuration, which names the JUnit file of a run: a JUnit reporter named after this one
+    // writes beside the certification there too, never to standard output.
+    if (this.merging) process.env.PLAYWRIGHT_JUNIT_OUTPUT_FILE ??= path.join(this.dirs.outputDir, 'junit.xml');
   }
 
   printsToStdio() {
