@@ -1,4 +1,4 @@
-import { html, type Html } from '../html/template';
+import { html, styleSheet, type Html } from '../html/template';
 import type { Certification } from './certification';
 import { evidence, screenshots, type TestEvidence } from './html-evidence';
 import { failureGroups, moreLikeIt } from './failure-groups';
@@ -159,7 +159,7 @@ export function certificationHtml(cert: Certification, tests: readonly TestEvide
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${cert.verdict}: ${cert.run.partner} partner certification</title><style>${style}</style></head><body>
+<title>${cert.verdict}: ${cert.run.partner} partner certification</title>${styleSheet(style)}</head><body>
 <h1>Partner certification: ${cert.run.partner}</h1>${banner(cert)}
 ${part('The platform', () => platformLine(cert))}
 ${part('What to fix first', () => fixFirst(cert))}
