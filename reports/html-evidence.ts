@@ -6,8 +6,8 @@ import { curlOf } from './reproduce';
 import { plural } from './verdict-counts';
 
 /**
- * The evidence in certification.html: each failing test's exchanges, masked, with a command that reproduces
- * each, and the embedded app's screens.
+ * The evidence in certification.html: the exchanges of each test that found a failure or a warning, masked, with a
+ * command that reproduces each, and the embedded app's screens; all folded, and unfolded in print.
  */
 
 export interface TestEvidence {
