@@ -8,8 +8,8 @@ import { plural } from './verdict-counts';
  * one line, what to fix first; and, further down, what changed since the previous run, in one line when nothing did.
  */
 
-/** The root causes shown on the first screen; the others are folded under them. */
-const causesShown = 5;
+/** The root causes shown on the first screen, which must also hold the counts under them; the others are folded. */
+const causesShown = 3;
 /** The warnings named in their one line; the others are counted. */
 const warningsNamed = 8;
 
@@ -62,7 +62,7 @@ export function fixFirst(cert: Certification): Html | undefined {
   if (causes.length === 0) return undefined;
   const rest = causes.slice(causesShown);
   return html`<section id="fix-first"><h2>What to fix first</h2><ol>${causes.slice(0, causesShown).map((rule) => cause(cert, rule))}</ol>
-${rest.length > 0 ? html`<details class="more-causes"><summary>${rest.length} more</summary><ol start="${causesShown + 1}">${rest.map((rule) => cause(cert, rule))}</ol></details>` : ''}</section>`;
+${rest.length > 0 ? html`<details class="more-causes"><summary>${plural(rest.length, 'more root cause')}</summary><ol start="${causesShown + 1}">${rest.map((rule) => cause(cert, rule))}</ol></details>` : ''}</section>`;
 }
 
 const unchangedWords: Record<'fixed' | 'regressed' | 'new', string> = { fixed: 'nothing fixed', regressed: 'nothing regressed', new: 'no new failure' };

@@ -22,7 +22,7 @@ pre{background:#f8f9fa;border:1px solid var(--line);padding:.5rem;overflow-x:aut
 tr.failed td{background:#fce8e6}tr.warning td{background:#fef7e0}tr.waived td{background:#f1ecfa}.detail{margin:.25rem 0}
 figure{display:inline-block;margin:0 1rem 1rem 0;vertical-align:top;max-width:16rem}figure img{max-width:100%;border:1px solid var(--line);cursor:zoom-in}figcaption{font-size:12px;color:var(--muted)}
 figure:target{display:block;max-width:none}figure:target img{max-width:none;cursor:zoom-out}
-#fix-first{border:2px solid var(--fail);border-radius:6px;padding:0 1rem .5rem;margin:1rem 0}#fix-first h2{border:0;margin:.5rem 0 0}#fix-first ol{margin:.25rem 0}#fix-first li{margin:.4rem 0}#fix-first .detail{margin:0}
+#fix-first{border:2px solid var(--fail);border-radius:6px;padding:0 1rem .5rem;margin:1rem 0}#fix-first h2{border:0;margin:.5rem 0 0}#fix-first ol{margin:.25rem 0}#fix-first li{margin:.4rem 0}#fix-first .detail{margin:0}#fix-first>details{margin:0 0 .25rem 1.5rem}#summary>h2{margin-top:1.25rem}
 #warnings{margin:.5rem 0}summary{cursor:pointer}details.passed>summary,details.not-judged>summary{color:var(--muted);margin:.25rem 0}
 details.evidence{border:1px solid var(--line);border-radius:4px;padding:.3rem .5rem;margin:.4rem 0}
 @media print{body{max-width:none;padding:0}details::details-content{content-visibility:visible}.banner{-webkit-print-color-adjust:exact;print-color-adjust:exact}section,figure,tr{break-inside:avoid}pre{max-height:none}}

@@ -123,7 +123,7 @@ test('the HTML report opens offline in Chromium: the banner, failures first, evi
     '"lastName": "O\'Brien"',
   );
   // The first screen is what to do: the root causes only, each once, what they blocked folded under them.
-  const fixFirst = page.locator('#fix-first > ol > li');
+  const fixFirst = page.locator('#fix-first li[data-rule]');
   expect((await fixFirst.evaluateAll((items) => items.map((item) => item.getAttribute('data-rule')))).sort()).toEqual([
     'account-info/company.address.line1/po-box',
     'account-info/company.legalAddress.line1/po-box',
@@ -168,6 +168,9 @@ test("a failed report's first screen (1280×800) holds the verdict, what to fix 
   await page.goto(`file://${path.join(faulty.out, 'certification', 'faulty', 'certification.html')}`);
   for (const part of ['#verdict', '#fix-first', '#summary']) expect((await boxOnPage(page, part)).bottom, part).toBeLessThanOrEqual(firstScreen.height);
   await expect(page.locator('#summary tr')).toHaveCount(1 + 4);
+  // Three root causes shown, the fourth folded under them.
+  await expect(page.locator('#fix-first > ol > li')).toHaveCount(3);
+  await expect(page.locator('#fix-first > details > summary')).toHaveText('1 more root cause');
   // The evidence and the screens are folded: the report was 13,901 px tall at this width (20,800 px with more faults).
   const height = await pageHeight(page);
   testInfo.annotations.push({ type: 'page height', description: `${height} px` });
