@@ -25,6 +25,12 @@ export function html(strings: TemplateStringsArray, ...values: Interpolated[]): 
   return new Html(strings.reduce((out, string, i) => out + string + (i < values.length ? render(values[i]) : ''), ''));
 }
 
+/**
+ * A stylesheet of the harness's own, in a <style> element. Its text is not escaped: entities are not decoded in
+ * CSS, so an escaped `[data-verdict="NOT CHECKED"]` or `ol>li` would be a selector that matches nothing.
+ */
+export const styleSheet = (css: string) => new Html(`<style>${css.replace(/<\//g, '<\\/')}</style>`);
+
 /** Markup taken as is: only for the emulator's `unescaped-html` fault. */
 export const unsafeRaw = (text: string) => new Html(text);
 

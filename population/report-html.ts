@@ -1,4 +1,4 @@
-import { html, type Html } from '../html/template';
+import { html, styleSheet, type Html } from '../html/template';
 import { baseStyle } from '../html/style';
 import { outcomeKeys, type OutcomeKey } from './summary-schema';
 import type { Alternative, PopulationReport, RuleFix } from './report-model';
@@ -172,7 +172,7 @@ export function populationHtml(report: PopulationReport): string {
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<title>How will your users fare? partner-certify population</title><style>${style}</style></head><body>
+<title>How will your users fare? partner-certify population</title>${styleSheet(style)}</head><body>
 <h1>How will your users fare?</h1>
 <p class="lede"><strong>${percent(outcomes['signs-in'].share)}</strong> of ${plural(input.payloads, 'user')} sign in with nothing asked; <strong>${percent(outcomes['error-screen'].share)}</strong> see the error screen.</p>
 <section id="outcomes">${outcomeBar(report)}${legend(report)}${errorReasons(report)}</section>

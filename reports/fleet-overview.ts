@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { html, type Html } from '../html/template';
+import { html, styleSheet, type Html } from '../html/template';
 import type { Certification } from './certification';
 import { baseStyle } from '../html/style';
 
@@ -109,7 +109,7 @@ export function overviewHtml(overview: Overview): string {
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Partner certification: ${partners(overview.partners.length)}</title><style>${style}</style></head><body>
+<title>Partner certification: ${partners(overview.partners.length)}</title>${styleSheet(style)}</head><body>
 <h1>Partner certification</h1>
 <p id="totals">${partners(overview.partners.length)}, run ${day(overview.generatedAt)} UTC: ${tally(by('CERTIFIED'), 'certified', 'v-CERTIFIED')}, ${tally(by('NOT CERTIFIED'), 'not certified', 'v-NOT-CERTIFIED')}${by('PARTIAL') ? `, ${by('PARTIAL')} partial` : ''}${by('INCOMPLETE') ? html`, ${tally(by('INCOMPLETE'), 'incomplete', 'v-INCOMPLETE')}` : ''}; ${tally(regressed, 'regressed', 'regressed')} since their previous run.</p>
 <table id="partners"><tr><th>Partner</th><th>Verdict</th><th>Platform</th><th class="n">Failed</th><th class="n">Warnings</th><th class="n">Waived</th><th>Run (UTC)</th><th>Since the previous run</th><th>Last ${historyShown} runs</th></tr>

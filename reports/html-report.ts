@@ -1,9 +1,10 @@
-import { html, type Html } from '../html/template';
+import { html, styleSheet, type Html } from '../html/template';
 import type { Certification } from './certification';
-import { evidence, screenshots, type TestEvidence } from './html-evidence';
-import { failureGroups, moreLikeIt } from './failure-groups';
+import { evidence, evidenceShown, screenshots, type TestEvidence } from './html-evidence';
+import { banner, comparison, fixFirst, platformLine, warningsLine } from './html-first-screen';
 import { areaSummary, platformConformance, rulesByArea } from './html-rules';
 import { baseStyle } from '../html/style';
+import { plural } from './verdict-counts';
 
 /**
  * certification.html: one self-contained file (inline CSS, images as data URLs, a CSP that forbids every
@@ -19,23 +20,13 @@ pre{background:#f8f9fa;border:1px solid var(--line);padding:.5rem;overflow-x:aut
 .platform-verdict strong{color:var(--pass)}.platform-verdict[data-verdict="DOES NOT CONFORM"] strong{color:var(--fail)}.platform-verdict[data-verdict="INCOMPLETE"] strong{color:var(--warn)}.platform-verdict[data-verdict="NOT CHECKED"] strong{color:var(--muted)}
 .outcome{font-weight:600;white-space:nowrap}.o-failed{color:var(--fail)}.o-warning{color:var(--warn)}.o-passed{color:var(--pass)}.o-waived{color:var(--waive)}.o-info,.o-skipped,.o-not-checked{color:var(--muted)}
 tr.failed td{background:#fce8e6}tr.warning td{background:#fef7e0}tr.waived td{background:#f1ecfa}.detail{margin:.25rem 0}
-figure{display:inline-block;margin:0 1rem 1rem 0;vertical-align:top;max-width:32rem}figure img{max-width:100%;border:1px solid var(--line);cursor:zoom-in}figcaption{font-size:12px;color:var(--muted)}
+figure{display:inline-block;margin:0 1rem 1rem 0;vertical-align:top;max-width:16rem}figure img{max-width:100%;border:1px solid var(--line);cursor:zoom-in}figcaption{font-size:12px;color:var(--muted)}
 figure:target{display:block;max-width:none}figure:target img{max-width:none;cursor:zoom-out}
-#fix-first{border:2px solid var(--fail);border-radius:6px;padding:.25rem 1rem 1rem;margin:1rem 0}#fix-first h2{border:0;margin-top:.75rem}#fix-first li{margin:.5rem 0}
-details.passed summary{cursor:pointer;color:var(--muted);margin:.25rem 0}
-@media print{body{max-width:none;padding:0}.banner{-webkit-print-color-adjust:exact;print-color-adjust:exact}section,figure,tr{break-inside:avoid}pre{max-height:none}}
+#fix-first{border:2px solid var(--fail);border-radius:6px;padding:0 1rem .5rem;margin:1rem 0}#fix-first h2{border:0;margin:.5rem 0 0}#fix-first ol{margin:.25rem 0}#fix-first li{margin:.4rem 0}#fix-first .detail{margin:0}#fix-first>details{margin:0 0 .25rem 1.5rem}#summary>h2{margin-top:1.25rem}
+#warnings{margin:.5rem 0}summary{cursor:pointer}details.passed>summary,details.not-judged>summary{color:var(--muted);margin:.25rem 0}
+details.evidence{border:1px solid var(--line);border-radius:4px;padding:.3rem .5rem;margin:.4rem 0}
+@media print{body{max-width:none;padding:0}details::details-content{content-visibility:visible}.banner{-webkit-print-color-adjust:exact;print-color-adjust:exact}section,figure,tr{break-inside:avoid}pre{max-height:none}}
 `;
-
-/** The banner's colour: a certificate that rests on waivers has its own, so it is never read as a clean one. */
-export const verdictKind = (cert: Pick<Certification, 'verdict' | 'counts'>) =>
-  cert.verdict === 'CERTIFIED' && cert.counts.waived > 0 ? 'certified-waived' : cert.verdict.toLowerCase().replace(' ', '-');
-
-function banner(cert: Certification): Html {
-  const split = cert.summary.indexOf(': ');
-  const [headline, rest] = split < 0 ? [cert.summary, ''] : [cert.summary.slice(0, split), cert.summary.slice(split + 2)];
-  return html`<div class="banner ${verdictKind(cert)}" id="verdict" data-verdict="${cert.verdict}">
-<strong>${headline}</strong>${rest}${cert.incomplete.length > 0 ? html`<ul id="incomplete-reasons">${cert.incomplete.map((reason) => html`<li>${reason}</li>`)}</ul>` : ''}</div>`;
-}
 
 function runTable({ run, signing }: Certification): Html {
   const rows: [string, string][] = [
@@ -51,39 +42,6 @@ function runTable({ run, signing }: Certification): Html {
     ],
   ];
   return html`<table class="run">${rows.map(([name, value]) => html`<tr><th>${name}</th><td><code>${value}</code></td></tr>`)}</table>`;
-}
-
-function comparison(cert: Certification): Html | undefined {
-  const c = cert.comparison;
-  if (!c) return undefined;
-  const list = (title: string, ids: readonly string[]) =>
-    html`<h3>${title} (${ids.length})</h3>${ids.length === 0 ? html`<p class="muted">none</p>` : html`<ul>${ids.map((id) => html`<li><code>${id}</code></li>`)}</ul>`}`;
-  return html`<section id="comparison"><h2>Since the previous run</h2><p class="muted">Compared with the run that finished ${c.previous.finishedAt} (${c.previous.verdict}).</p>
-${list('Fixed', c.fixed)}${list('Regressed', c.regressed)}${list('New failures', c.new)}</section>`;
-}
-
-/** The second verdict, under the first: the platform's, which is never the partner's to fix. */
-function platformLine(cert: Certification): Html | undefined {
-  const platform = cert.platform;
-  if (!platform) return undefined;
-  return html`<p class="platform-verdict" data-verdict="${platform.verdict}">The platform: <strong>${platform.verdict}</strong>, ${platform.summary.replace(/^[A-Z ]+: /, '')}. ${platform.verdict === 'DOES NOT CONFORM' ? 'Not yours to fix: ' : ''}<a href="#platform">its checks</a>.</p>`;
-}
-
-/**
- * The first screen is what to do: each failed rule of the partner's that nothing else explains (a root
- * cause), with its fix; the rules it kept from being judged are listed under it, not beside it.
- */
-function fixFirst(cert: Certification): Html | undefined {
-  const causes = cert.rules.filter((rule) => rule.owner === 'partner' && rule.outcome === 'failed');
-  if (causes.length === 0) return undefined;
-  const blockedBy = (id: string) => cert.rules.filter((rule) => rule.blockedBy === id);
-  return html`<section id="fix-first"><h2>What to fix first</h2><ol>${causes.map((rule) => {
-    const groups = failureGroups(cert.findings.filter((f) => f.rule === rule.id && f.outcome === 'failed'));
-    const blocked = blockedBy(rule.id);
-    return html`<li data-rule="${rule.id}"><a href="#rule-${rule.id}"><code>${rule.id}</code></a> ${groups.slice(0, 3).map((group) => html`<div class="detail"><strong>${group.message}</strong>${moreLikeIt(group)}</div>`)}${groups.length > 3 ? html`<div class="detail muted">and ${groups.length - 3} other kinds of problem</div>` : ''}
-<div class="detail">The rule: ${rule.requirement}</div>
-${blocked.length > 0 ? html`<details><summary>${blocked.length} rule${blocked.length === 1 ? '' : 's'} could not be judged until this is fixed</summary><ul>${blocked.map((b) => html`<li><code>${b.id}</code></li>`)}</ul></details>` : ''}</li>`;
-  })}</ol></section>`;
 }
 
 const waiverStatus: Record<Certification['waivers'][number]['status'], string> = {
@@ -143,7 +101,7 @@ ${cert.latency.map((l) => html`<tr><td><code>${l.endpoint}</code></td><td class=
 function skipped(cert: Certification): Html | undefined {
   const tests = cert.tests.filter((t) => t.status === 'skipped' || t.status === 'not-run');
   if (tests.length === 0) return undefined;
-  return html`<section id="skipped"><h2>Not run</h2><table><tr><th>Test</th><th>Why</th></tr>${tests.map((t) => html`<tr><td>${t.title}</td><td>${t.skipReason ?? t.status}</td></tr>`)}</table></section>`;
+  return html`<section id="skipped"><h2>Not run</h2><details><summary>${plural(tests.length, 'test')} not run, and why</summary><table><tr><th>Test</th><th>Why</th></tr>${tests.map((t) => html`<tr><td>${t.title}</td><td>${t.skipReason ?? t.status}</td></tr>`)}</table></details></section>`;
 }
 
 /** One part of the report; a part that cannot be built says so, and the rest of the report is still written. */
@@ -156,25 +114,28 @@ function part(name: string, build: () => Html | undefined): Html | undefined {
 }
 
 export function certificationHtml(cert: Certification, tests: readonly TestEvidence[]): string {
+  // The tests whose exchanges are shown: a rule links to its evidence only there, so every link lands.
+  const evidenced = evidenceShown(cert, tests);
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${cert.verdict}: ${cert.run.partner} partner certification</title><style>${style}</style></head><body>
+<title>${cert.verdict}: ${cert.run.partner} partner certification</title>${styleSheet(style)}</head><body>
 <h1>Partner certification: ${cert.run.partner}</h1>${banner(cert)}
 ${part('The platform', () => platformLine(cert))}
+${part('Warnings', () => warningsLine(cert))}
 ${part('What to fix first', () => fixFirst(cert))}
-${part('The run', () => runTable(cert))}
+<section id="summary"><h2>Summary by area</h2>${part('Summary by area', () => areaSummary(cert))}</section>
 ${part('Partial run', () => partialRun(cert))}
 ${part('Comparison', () => comparison(cert))}
 ${part('Waivers', () => waivers(cert))}
-<section id="summary"><h2>Summary by area</h2>${part('Summary by area', () => areaSummary(cert))}</section>
+<section id="run"><h2>The run</h2>${part('The run', () => runTable(cert))}</section>
 ${part('Tests that did not finish', () => incompleteTests(cert))}
 ${part('Tests run more than once', () => retriedTests(cert))}
-<section id="rules"><h2>Every rule of yours, by endpoint, failures first</h2>${part('Rules', () => rulesByArea(cert, 'partner'))}</section>
-${part("The platform's conformance", () => platformConformance(cert))}
+<section id="rules"><h2>Every rule of yours, by endpoint, failures first</h2>${part('Rules', () => rulesByArea(cert, 'partner', evidenced))}</section>
+${part("The platform's conformance", () => platformConformance(cert, evidenced))}
 <section id="typing-section"><h2>What your users will be asked to type</h2>${part('Typing', () => typing(cert))}</section>
 <section id="latency-section"><h2>Latency per endpoint</h2>${part('Latency', () => latency(cert))}</section>
-<section id="evidence"><h2>Evidence for each failure</h2>${part('Evidence', () => evidence(cert, tests))}</section>
+<section id="evidence"><h2>Evidence for each failure and warning</h2>${part('Evidence', () => evidence(cert, tests, evidenced))}</section>
 <section id="screenshots"><h2>Embedded app screens</h2>${part('Screens', () => screenshots(tests))}</section>
 ${part('Not run', () => skipped(cert))}
 </body></html>`.text;

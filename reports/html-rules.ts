@@ -11,12 +11,16 @@ const outcomeLabel: Record<RuleOutcome, string> = {
   failed: '✗ failed',
   waived: '≈ waived',
   warning: '! warning',
-  info: 'i info',
+  info: 'i note',
   passed: '✓ passed',
   skipped: '– skipped',
   'not-checked': '· not checked',
 };
 const outcomeCell = (outcome: RuleOutcome) => html`<span class="outcome o-${outcome}">${outcomeLabel[outcome]}</span>`;
+type Rule = Certification['rules'][number];
+/** The level an outcome is reported at: a note is INFO and a warning SHOULD, whatever level the rule fails at. */
+const levelShown = (rule: Rule) => (rule.outcome === 'info' ? 'INFO' : rule.outcome === 'warning' ? 'SHOULD' : rule.level);
+const notJudged = (rule: Rule) => rule.outcome === 'skipped' || rule.outcome === 'not-checked';
 
 /** The areas that hold rules of `owner`, with the counts of those rules only. */
 function areasOf(cert: Certification, owner: Owner) {
@@ -45,7 +49,13 @@ export function areaSummary(cert: Certification): Html {
 ${areasOf(cert, 'partner').map((a) => html`<tr><td><a href="#area-${a.area}">${a.title}</a></td><td class="n o-failed">${a.failed || ''}</td><td class="n o-waived">${a.waived || ''}</td><td class="n o-warning">${a.warning || ''}</td><td class="n">${a.passed}</td><td class="n">${a.info || ''}</td><td class="n">${a.skipped || ''}</td><td class="n">${a.notChecked || ''}</td></tr>`)}</table>`;
 }
 
-function ruleRows(cert: Certification, rules: readonly Certification['rules'][number][], owner: Owner): Html {
+/** Where a rule's findings came from: a link to the test's evidence where the report shows it, else the test's title. */
+const foundBy = (test: string, evidenced: ReadonlySet<string>) =>
+  evidenced.has(test)
+    ? html`<div class="detail muted">Evidence: <a href="#${anchor(test)}">${test}</a></div>`
+    : html`<div class="detail muted">Found by: ${test}</div>`;
+
+function ruleRows(cert: Certification, rules: readonly Rule[], owner: Owner, evidenced: ReadonlySet<string>): Html {
   const elsewhere = owner === 'platform' ? cert.platform?.judgedBy : null;
   return html`${rules.map((rule) => {
     const findings = cert.findings.filter((f) => f.rule === rule.id && f.outcome === rule.outcome);
@@ -64,24 +74,35 @@ ${
   detailed
     ? html`<div class="detail">${owner === 'platform' ? 'What the platform must do:' : 'Fix:'} ${rule.requirement || 'see the message'}</div><div class="detail muted">Impact: ${findings[0]?.impact ?? ''}</div>
 <div class="detail muted">${rule.clause}: ${clauses[rule.clause as keyof typeof clauses] ?? ''}</div>
-${[...new Set(findings.map((f) => f.test))].map((test) => html`<div class="detail muted">Evidence: <a href="#${anchor(test)}">${test}</a></div>`)}`
+${[...new Set(findings.map((f) => f.test))].map((test) => foundBy(test, evidenced))}`
     : ''
 }</td>
-<td>${rule.level}</td><td>${rule.clause}</td></tr>`;
+<td data-level="${levelShown(rule)}">${levelShown(rule)}</td><td>${rule.clause}</td></tr>`;
   })}`;
 }
 
-export function rulesByArea(cert: Certification, owner: Owner): Html {
+/** "6 not judged (4 not applicable, 2 not checked)", or "4 not applicable" when they are of one kind. */
+function notJudgedSummary(rules: readonly Rule[]): string {
+  const [skipped, notChecked] = [rules.filter((r) => r.outcome === 'skipped').length, rules.filter((r) => r.outcome === 'not-checked').length];
+  const parts = [skipped > 0 && `${skipped} not applicable`, notChecked > 0 && `${notChecked} not checked`].filter(Boolean);
+  return parts.length === 1 ? String(parts[0]) : `${rules.length} not judged (${parts.join(', ')})`;
+}
+
+export function rulesByArea(cert: Certification, owner: Owner, evidenced: ReadonlySet<string>): Html {
   const areas = areasOf(cert, owner).sort((a, b) => Number(b.failed > 0) - Number(a.failed > 0) || Number(b.warning > 0) - Number(a.warning > 0));
   const prefix = owner === 'platform' ? 'platform-area' : 'area';
   const head = html`<tr><th>Outcome</th><th>Rule</th><th>Level</th><th>Clause</th></tr>`;
-  // What needs reading first; the passed rules, each with what it requires, folded.
+  const table = (rules: readonly Rule[]) => html`<table>${head}${ruleRows(cert, rules, owner, evidenced)}</table>`;
+  // What needs reading first; then, folded, the passed rules, each with what it requires, and the rules not judged, with why.
   return html`${areas.map((a) => {
     const rules = cert.rules.filter((rule) => rule.area === a.area && rule.owner === owner).sort(bySeverity);
-    const [passed, rest] = [rules.filter((rule) => rule.outcome === 'passed'), rules.filter((rule) => rule.outcome !== 'passed')];
+    const judged = rules.filter((rule) => rule.outcome !== 'passed' && !notJudged(rule));
+    const passed = rules.filter((rule) => rule.outcome === 'passed');
+    const unjudged = rules.filter(notJudged);
     return html`<section class="area" id="${prefix}-${a.area}"><h3>${a.title}</h3>
-${rest.length > 0 ? html`<table>${head}${ruleRows(cert, rest, owner)}</table>` : ''}
-${passed.length > 0 ? html`<details class="passed"><summary>${passed.length} passed</summary><table>${head}${ruleRows(cert, passed, owner)}</table></details>` : ''}</section>`;
+${judged.length > 0 ? table(judged) : ''}
+${passed.length > 0 ? html`<details class="passed"><summary>${passed.length} passed</summary>${table(passed)}</details>` : ''}
+${unjudged.length > 0 ? html`<details class="not-judged"><summary>${notJudgedSummary(unjudged)}</summary>${table(unjudged)}</details>` : ''}</section>`;
   })}`;
 }
 
@@ -89,12 +110,12 @@ ${passed.length > 0 ? html`<details class="passed"><summary>${passed.length} pas
  * The platform's own rules, for the platform team: never a fix for the partner. Against the bundled
  * emulator, the harness's self-check.
  */
-export function platformConformance(cert: Certification): Html | undefined {
+export function platformConformance(cert: Certification, evidenced: ReadonlySet<string>): Html | undefined {
   const platform = cert.platform;
   if (!platform) return undefined;
   const intro = platform.emulator
     ? "The platform here is the bundled emulator: these are the harness's own checks of itself, and none is the partner's to fix."
     : "These rules judge the platform (the mock link, the embedded app's screens and messages, the data API), not the partner: they are reported to the platform team, never as something for the partner to fix, and they do not count in the partner's certification.";
   return html`<section id="platform"><h2>The platform's conformance</h2><p class="platform-verdict" data-verdict="${platform.verdict}"><strong>${platform.verdict}</strong>: ${platform.summary.replace(/^[A-Z ]+: /, '')}</p><p class="muted">${intro}</p>
-${platform.verdict === 'NOT CHECKED' ? '' : rulesByArea(cert, 'platform')}</section>`;
+${platform.verdict === 'NOT CHECKED' ? '' : rulesByArea(cert, 'platform', evidenced)}</section>`;
 }

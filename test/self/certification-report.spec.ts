@@ -5,10 +5,12 @@ import { expect, test } from '@playwright/test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { allRules } from '../../checks/catalogue';
+import { anchor as evidenceAnchor } from '../../reports/html-evidence';
 import { incompleteExitCode } from '../../reports/run-outcome';
 import type { Fault } from '../../sandbox/reference-partner/faults';
 import { endpointsOf, partnersDir, referenceAs, referenceProfile } from '../support/profiles';
 import { readCertification, runNode, runPlaywright, type NestedRun } from '../support/run-playwright';
+import { boxOnPage, firstScreen, inPageLinks, linksNotLanding, pageHeight } from '../support/report-page';
 import { tempDir } from '../support/temp';
 
 /**
@@ -121,7 +123,7 @@ test('the HTML report opens offline in Chromium: the banner, failures first, evi
     '"lastName": "O\'Brien"',
   );
   // The first screen is what to do: the root causes only, each once, what they blocked folded under them.
-  const fixFirst = page.locator('#fix-first > ol > li');
+  const fixFirst = page.locator('#fix-first li[data-rule]');
   expect((await fixFirst.evaluateAll((items) => items.map((item) => item.getAttribute('data-rule')))).sort()).toEqual([
     'account-info/company.address.line1/po-box',
     'account-info/company.legalAddress.line1/po-box',
@@ -137,9 +139,10 @@ test('the HTML report opens offline in Chromium: the banner, failures first, evi
   await expect(page.locator('details.passed').first()).not.toHaveAttribute('open');
   await expect(page.locator('details.passed tr[data-rule="token-exchange/status"]')).toContainText('has status 200');
   await expect(page.locator('tr[data-rule="token-exchange/negative-cases-encoding"]')).toContainText('the negative cases were sent');
-  // Screens of the embedded app, inlined, opening at full size.
+  // Screens of the embedded app, inlined and folded, opening at full size.
   expect(await page.locator('#screenshots img').count()).toBeGreaterThan(5);
   expect(await page.locator('#screenshots img').first().getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+  await page.locator('#screens > summary').click();
   const screen = page.locator('#screenshots figure').first();
   const small = (await screen.locator('img').boundingBox())!.width;
   await screen.locator('img').click();
@@ -158,6 +161,37 @@ test('the HTML report opens offline in Chromium: the banner, failures first, evi
   await page.close();
 });
 
+test("a failed report's first screen (1280×800) holds the verdict, what to fix first and the counts; every in-page link lands", async ({
+  browser,
+}, testInfo) => {
+  const page = await browser.newPage({ viewport: firstScreen });
+  await page.goto(`file://${path.join(faulty.out, 'certification', 'faulty', 'certification.html')}`);
+  for (const part of ['#verdict', '#fix-first', '#summary']) expect((await boxOnPage(page, part)).bottom, part).toBeLessThanOrEqual(firstScreen.height);
+  await expect(page.locator('#summary tr')).toHaveCount(1 + 4);
+  // Three root causes shown, the fourth folded under them.
+  await expect(page.locator('#fix-first > ol > li')).toHaveCount(3);
+  await expect(page.locator('#fix-first > details > summary')).toHaveText('1 more root cause');
+  // The evidence and the screens are folded: the report was 13,901 px tall at this width (20,800 px with more faults).
+  const height = await pageHeight(page);
+  testInfo.annotations.push({ type: 'page height', description: `${height} px` });
+  expect(height).toBeLessThan(6_000);
+  const { hrefs, unresolved } = await inPageLinks(page);
+  testInfo.annotations.push({ type: 'in-page links', description: String(hrefs.length) });
+  expect(unresolved).toEqual([]);
+  expect(hrefs).toContain('#rule-token-exchange/expires-in');
+  expect(hrefs).toContain(`#${evidenceAnchor("the configured encoding's token exchange issues a working token")}`);
+  expect(await linksNotLanding(page, hrefs)).toEqual([]);
+  // A link to a test's evidence lands on its folded exchanges, in any browser: one more click opens them.
+  await page.goto(`file://${path.join(faulty.out, 'certification', 'faulty', 'certification.html')}`);
+  await page.locator('tr[data-rule="token-exchange/expires-in"] a', { hasText: 'issues a working token' }).click();
+  const exchanges = page.locator(`#${evidenceAnchor("the configured encoding's token exchange issues a working token")}`);
+  await expect(exchanges.locator('> summary')).toBeInViewport();
+  await exchanges.locator('> summary').click();
+  await expect(exchanges.locator('.exchange h4').first()).toBeInViewport();
+  await expect(exchanges.locator('pre.curl').first()).toBeVisible();
+  await page.close();
+});
+
 test('--compare names what was fixed, what regressed and what is new since the previous report', async () => {
   test.setTimeout(180_000);
   // The previous run failed these; this one runs the conformant reference partner under the same name.
@@ -173,6 +207,12 @@ test('--compare names what was fixed, what regressed and what is new since the p
   expect(certification.comparison?.fixed).toEqual(expect.arrayContaining(['token-exchange/expires-in', 'account-info/user.lastName/pattern']));
   expect(certification.comparison?.regressed).toEqual([]);
   expect(certification.comparison?.new).toEqual([]);
+  // The report lists what changed, and says in words what did not.
+  const page = readFileSync(path.join(run.out, 'certification', 'faulty', 'certification.html'), 'utf8');
+  const since = page.slice(page.indexOf('<section id="comparison">'), page.indexOf('</section>', page.indexOf('<section id="comparison">')));
+  expect(since).toContain(`<h3>Fixed (${certification.comparison?.fixed.length})</h3>`);
+  expect(since).toContain('; nothing regressed, no new failure.</p>');
+  expect(since).not.toContain('<h3>Regressed');
   // The other direction: the faulty run against this one shows them as regressions.
   const back = await runPlaywright(
     ['--project=faulty', 'suites/token-exchange.spec.ts'],

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { signOnDecision, typedValueProblems } from '../../checks/sign-on-decision';
 import { syncFundingSources, type KnownSource } from '../../sandbox/platform/funding';
-import { html, unsafeRaw } from '../../html/template';
+import { html, styleSheet, unsafeRaw } from '../../html/template';
 import { users } from '../../sandbox/reference-partner/users';
 
 const now = new Date('2026-11-21T12:00:00Z');
@@ -78,6 +78,11 @@ test('funding sync (spec §4.2) adds new ids, removes vanished ones, keeps only 
   const invalid = syncFundingSources(known, { fundingSources: [{ id: 'x', type: 'card' }] }, now);
   expect(invalid).toMatchObject({ added: [], removed: [], notice: expect.stringContaining('Funding sources were not updated') });
   expect([...known.keys()]).toEqual(['fs-3001', 'fs-3002']);
+});
+
+test("a stylesheet is the harness's own text, unescaped (an escaped quote or > matches nothing), and cannot close its element", () => {
+  expect(styleSheet('p[data-verdict="NOT CHECKED"]>strong{color:grey}').text).toBe('<style>p[data-verdict="NOT CHECKED"]>strong{color:grey}</style>');
+  expect(styleSheet('a{}</style><script>').text).toBe('<style>a{}<\\/style><script></style>');
 });
 
 test('html escapes every interpolation, arrays included, unless it is html itself', () => {
