@@ -13,7 +13,10 @@ export function dateForms(iso: string): string[] {
   const [year, month, day] = iso.split('-');
   return [...new Set([`${year}${month}${day}`, `${month}/${day}/${year}`, `${year}/${month}/${day}`, `${day}/${month}/${year}`, `${day}.${month}.${year}`])];
 }
-/** A real calendar date written `YYYY-MM-DD`: a date of birth the run learns (one that is not a date is quoted by its failure). */
+/**
+ * A real calendar date written `YYYY-MM-DD`: a date of birth the run learns (one that is not a date is quoted by its
+ * failure). checks/account-info-user.ts judges the same with the published schema's format; redaction loads no rule.
+ */
 export const isCalendarDate = (value: string) =>
   /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
 const initials = (value: string) => value.replace(/(\p{L})\p{L}*/gu, `$1${dot.repeat(3)}`);
