@@ -1,5 +1,5 @@
 import type { Profile } from '../profile/profile-schema';
-import { mintedCodes } from './codes';
+import { mintedCodes } from './minted-codes';
 import { SetupError } from '../client/setup-error';
 import { profileClient } from '../client/http';
 import type { Browser } from '@playwright/test';

@@ -2,81 +2,12 @@ import { open } from 'node:fs/promises';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
-import { bodyPreview, isObject, parseJson } from '../checks/evidence';
 import type { BrowserCodes, Profile } from '../profile/profile-schema';
 import type { HttpClient } from '../client/http';
+import type { CodeReceived, CodeSource } from './code-source';
+import { mintedCodes } from './minted-codes';
 import { isSetupError, SetupError } from '../client/setup-error';
 import { fillField, navigate } from './unrecorded';
-
-/** Hands out fresh one-time authorization codes. */
-export interface CodeSource {
-  next(): Promise<string>;
-  /** Where the partner's app sent the user with this code, whole (its other parameters too), when the source saw it. */
-  addressOf?(code: string): string | undefined;
-  close?(): Promise<void>;
-}
-
-/**
- * The oldest a minted code may be when it is handed out. Libraries issue codes that live from 60 s
- * (oidc-provider's default) to 10 minutes (RFC 6749 §4.1.2's maximum); half the shortest leaves the
- * exchange room to spare.
- */
-export const codeMaxAgeMs = 30_000;
-
-/**
- * Told of each code the moment it arrives, before it is handed out or waits as the code minted ahead:
- * the redactor must know a code before any response can echo it.
- */
-export type CodeReceived = (code: string) => void;
-
-/**
- * `"codes": {"mintUrl": …}`: a POST with no body answers `{"code": "…"}`. One code is always minted
- * ahead, so a test does not wait a round trip to the partner before its first call (a worker ends with
- * one code unused). A code that waited longer than `maxAgeMs` (a worker busy with browser tests) is
- * dropped for one minted just in time, so no code is spent after a short lifetime ran out.
- */
-/** How long a mint that failed for a moment is left before it is asked once more. */
-const mintRetryPauseMs = 500;
-
-export function mintedCodes(
-  mintUrl: string,
-  http: HttpClient,
-  { maxAgeMs = codeMaxAgeMs, now = Date.now, received = () => {} }: { maxAgeMs?: number; now?: () => number; received?: CodeReceived } = {},
-): CodeSource {
-  const mintCode = async () => {
-    const ask = () => http.send({ method: 'POST', url: mintUrl, headers: { accept: 'application/json' } });
-    let { response, failure } = await ask();
-    // The mint hook is a test aid, not what is certified: a transient failure (no answer in time, a 5xx) is asked
-    // once more after a pause before the run gives up on its codes.
-    if (failure || (response && response.status >= 500)) {
-      await new Promise((resolve) => setTimeout(resolve, mintRetryPauseMs));
-      ({ response, failure } = await ask());
-    }
-    const problem = (what: string) => new SetupError('code-source', `"codes.mintUrl" ${what}; it should answer 200 with {"code": "…"}`);
-    if (failure) throw problem(`gave no usable answer, twice: ${failure.message}`);
-    if (!response || response.status < 200 || response.status > 299) throw problem(`answered ${response?.status} ${bodyPreview(response?.body ?? '')}`);
-    const json = parseJson(response.body);
-    const code = json.ok && isObject(json.value) ? json.value.code : undefined;
-    if (typeof code !== 'string' || code === '') throw problem(`answered ${bodyPreview(response.body)} without a "code" string`);
-    received(code);
-    return code;
-  };
-  // Aged from when the mint was asked for: the partner issued the code no earlier.
-  const mint = () => {
-    const mintedAt = now();
-    return mintCode().then((code) => ({ code, mintedAt }));
-  };
-  let ahead: Promise<{ code: string; mintedAt: number }> | undefined;
-  return {
-    async next() {
-      const waiting = ahead ?? mint();
-      ahead = mint();
-      ahead.catch(() => {}); // a failed mint surfaces when its code is asked for, not as an unhandled rejection
-      const { code, mintedAt } = await waiting;
-      return now() - mintedAt <= maxAgeMs ? code : (await mint()).code;
-    },
-  };
-}
 
 /**
  * `"codes": {"static": […]}`: codes handed over by the partner, each used once. Workers run in parallel

@@ -6,7 +6,7 @@ import { isObject } from '../checks/evidence';
 import { blocked, evaluate, notChecked, skip, type Finding } from '../checks/finding';
 import { answer, type HttpClient } from '../client/http';
 import { resourceRequest } from '../client/requests';
-import { mintedCodes } from './codes';
+import { mintedCodes } from './minted-codes';
 import { isSetupError } from '../client/setup-error';
 import { exchangeCode } from './exchange';
 import { addressFor, codePathBlocker, storesTestDataSkipReason, type BrowserProbeContext } from './platform';

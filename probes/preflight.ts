@@ -5,7 +5,7 @@ import { connectError } from '../client/tls';
 import { resourceRequest } from '../client/requests';
 import { bodyPreview } from '../checks/evidence';
 import type { Profile } from '../profile/profile-schema';
-import { mintedCodes } from './codes';
+import { mintedCodes } from './minted-codes';
 import { isSetupError } from '../client/setup-error';
 
 /**

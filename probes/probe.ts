@@ -4,7 +4,7 @@ import type { Profile } from '../profile/profile-schema';
 import type { AnyRule, Blocker, Owner } from '../checks/finding';
 import type { Area } from '../checks/catalogue';
 import type { Encoding } from '../checks/token-exchange';
-import type { CodeSource } from './codes';
+import type { CodeSource } from './code-source';
 import { endpointOf, recorder, type HttpClient, type Recorder } from '../client/http';
 import { evaluate, type Rule } from '../checks/finding';
 import { transportRule } from '../checks/transport';

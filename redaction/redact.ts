@@ -1,5 +1,6 @@
 import type { Exchange } from '../checks/evidence';
 import { base64Forms, SecretMatcher } from './secret-matcher';
+import { dateOfBirthShown, yearOnly } from './personal-data';
 import { last4Keys, secretKeys, type Secret } from './secrets';
 
 /**
@@ -58,6 +59,16 @@ const shapes: readonly [RegExp, string | ((...groups: string[]) => string)][] = 
     new RegExp(`(\\{\\s*\\\\*"name\\\\*"\\s*:\\s*\\\\*"(?:${secretParams}|authorization)\\\\*"\\s*,\\s*\\\\*"value\\\\*"\\s*:\\s*\\\\*")[^"\\\\]+`, 'gi'),
     `$1${mask}`,
   ],
+  // A date of birth under its name, in JSON (a bare number made a string, quoted as its key is) and in forms and URLs
+  // (user.dateOfBirth=…): its year only, whatever its form, so one the run never learned (19610723) keeps no month and day.
+  [
+    /(\\*)("dateOfBirth\\*"\s*:\s*)(\\*")?([^"\\,}\]\s]+)/gi,
+    (whole: string, escape: string, key: string, quote: string | undefined, value: string) =>
+      quote === undefined && !/^\d+$/.test(value)
+        ? whole
+        : `${escape}${key}${quote ?? `${escape}"`}${dateOfBirthShown(value)}${quote === undefined ? `${escape}"` : ''}`,
+  ],
+  [/((?:^|[?&;\s])(?:[\w.]*\.)?dateOfBirth=)([^&#\s"'<>\\]+)/gim, (_, key: string, value: string) => `${key}${dateOfBirthShown(value)}`],
   // US tax ids in their usual dashed shapes (SSN or ITIN 123-45-6789, EIN 12-3456789), wherever they are.
   [/(?<![\d-])\d{3}-\d{2}-(\d{4})(?![\d-])/g, '***-**-$1'],
   [/(?<![\d-])\d{2}-\d{3}(\d{4})(?![\d-])/g, '**-***$1'],
@@ -67,7 +78,7 @@ const shapes: readonly [RegExp, string | ((...groups: string[]) => string)][] = 
 const matchable = (secret: Secret) =>
   secret.queryName || secret.ordinary
     ? { value: '' }
-    : { value: secret.value, forms: [...(secret.forms ?? []), ...(secret.keepLast4 ? [] : base64Forms(secret.value))] };
+    : { value: secret.value, forms: [...(secret.forms ?? []), ...(secret.keepLast4 || secret.keepYear ? [] : base64Forms(secret.value))] };
 const ordinaryOf = (secrets: readonly Secret[]) => secrets.filter((secret) => secret.ordinary).map((secret) => secret.value);
 
 // One matcher per secrets array: the vault hands out the same array while nothing changed, and when a
@@ -123,7 +134,8 @@ function redactText(text: string, secrets: readonly Secret[]): string {
     let at = 0;
     for (const { from, to, owner } of hits) {
       const secret = secrets[owner]!;
-      parts.push(text.slice(at, from), secret.keepLast4 ? maskKeepingLast4(secret.value) : mask);
+      const year = secret.keepYear && yearOnly(secret.value);
+      parts.push(text.slice(at, from), secret.keepLast4 ? maskKeepingLast4(secret.value) : year ? (bareNumberAt(text, from, to) ? `"${year}"` : year) : mask);
       at = to;
     }
     parts.push(text.slice(at));
@@ -157,6 +169,7 @@ export function redactData(value: unknown, secrets: readonly Secret[]): unknown 
       if (node === '' || node === mask) return node;
       if (secretKeys.has(key.toLowerCase())) return mask;
       if (last4Keys.has(key.toLowerCase())) return maskKeepingLast4(node);
+      if (key.toLowerCase() === 'dateofbirth') return dateOfBirthShown(node);
       return redact(node, secrets);
     }
     if (Array.isArray(node)) return node.map((child) => walk(child));
@@ -177,17 +190,20 @@ export function redactData(value: unknown, secrets: readonly Secret[]): unknown 
 export function maskAccountNumbers(text: string): string {
   return text.replace(/(?<![\d.\w])\d(?:[ -]?\d){7,}(?![\d.\w])/g, (run, at: number) => {
     // A date (a date of birth) keeps its year only, as the report's personal-data mask keeps it: its last 4 digits are its month and day.
-    if (/^\d{4}-\d{2}-\d{2}$/.test(run)) return `${run.slice(0, 4)}-••-••`;
-    const digits = run.replace(/\D/g, '');
-    const masked = maskKeepingLast4(digits);
-    const before = text
-      .slice(Math.max(0, at - 8), at)
-      .trimEnd()
-      .at(-1);
-    const after = text.slice(at + run.length, at + run.length + 8).trimStart()[0];
-    const bareNumber = before !== undefined && ':[,'.includes(before) && (after === undefined || ',]}'.includes(after));
-    return bareNumber ? JSON.stringify(masked) : masked;
+    if (/^\d{4}-\d{2}-\d{2}$/.test(run)) return yearOnly(run);
+    const masked = maskKeepingLast4(run.replace(/\D/g, ''));
+    return bareNumberAt(text, at, at + run.length) ? JSON.stringify(masked) : masked;
   });
+}
+
+/** Whether `text` from `from` to `to` is a bare JSON number (a value, between `:[,` and `,]}`): masked, it is quoted, so a body stays JSON. */
+function bareNumberAt(text: string, from: number, to: number): boolean {
+  const before = text
+    .slice(Math.max(0, from - 8), from)
+    .trimEnd()
+    .at(-1);
+  const after = text.slice(to, to + 8).trimStart()[0];
+  return before !== undefined && ':[,'.includes(before) && (after === undefined || ',]}'.includes(after)) && /^\d+$/.test(text.slice(from, to));
 }
 
 /** Evidence as it may be stored: every secret masked, and account numbers in bodies and URLs. */

@@ -1,6 +1,7 @@
 import { sensitiveKeys } from '../checks/sensitive-fields';
 import { jsonResponse, parseJson, type Exchange, type JsonBody } from '../checks/evidence';
 import type { Profile } from '../profile/profile-schema';
+import { dateForms, isCalendarDate } from './personal-data';
 import { base64Forms } from './secret-matcher';
 
 /** A value redaction masks wherever it shows up (redact.ts), as a profile holds it or an exchange carried it. */
@@ -8,6 +9,11 @@ export interface Secret {
   value: string;
   /** Bank account numbers and tax ids keep their last 4 characters, so a partner can tell them apart. */
   keepLast4?: boolean;
+  /**
+   * A user's date of birth (`YYYY-MM-DD`, learned from a `dateOfBirth` field): masked wherever it shows up, in
+   * any artifact, to its year (`1961-••-••`), also in the forms of `forms` (`19610723`, `07/23/1961`…).
+   */
+  keepYear?: true;
   /** Other forms of the value to find as well: base64 of `client_id:secret`, an HTTP Basic credential. */
   forms?: readonly string[];
   /**
@@ -56,6 +62,8 @@ function secretsInBody(
       const lower = key.toLowerCase();
       if (keys.has(lower)) into.set(String(value), { value: String(value) });
       else if (last4Keys.has(lower)) into.set(String(value), { value: String(value), keepLast4: true });
+      else if (/(?:^|\.)dateofbirth$/.test(lower) && isCalendarDate(String(value)))
+        into.set(String(value), { value: String(value), keepYear: true, forms: dateForms(String(value)) });
     } else if (value && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) visit(v, Array.isArray(value) ? key : k);
     }
@@ -138,7 +146,7 @@ export function profileSecrets(profile: Profile, envValues: readonly string[] = 
   return [...secrets, ...ordinaryText(ordinaryValues(profile, values))];
 }
 
-/** The secrets an exchange carried (credentials, codes, tokens, bank account numbers, tax ids) plus `known`. */
+/** The secrets an exchange carried (credentials, codes, tokens, bank account numbers, tax ids, dates of birth) plus `known`. */
 export function secretsOf(exchanges: readonly Exchange[], known: readonly (Secret | string | undefined)[] = []): Secret[] {
   const learned = new Map<string, Secret>();
   for (const { request, response } of exchanges) {

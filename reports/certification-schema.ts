@@ -172,6 +172,12 @@ export const certificationSchema = z
       .describe(
         'set when the run did not run every test of a certification (-g, --grep-invert, a file filter, test.only, --last-failed, a shard): never CERTIFIED',
       ),
+    codeRetries: z
+      .array(z.object({ reason: z.string().describe('what the code source did: "answered 500", "answered 429", "timed out", "connection reset"'), count }))
+      .default([])
+      .describe(
+        'the code requests asked again after a transient failure of the code source ("codes.mintUrl"), by why: a test aid, not what is certified, so a retry is a note, never a finding',
+      ),
     artifacts: z
       .record(z.string(), z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/) }))
       .default({})

@@ -8,6 +8,7 @@ import { platformSection } from './platform-verdict';
 import { latencyOf, mostAtOnce, signOnCalls } from './sign-on-latency';
 import { typingOf } from './typing';
 import { blockersOf, countsOf, incomplete, plural, ruleOwner } from './verdict-counts';
+import { retriesNote, retriesOf } from './code-retries';
 import { waiversOf } from './waiver-use';
 
 export type { Certification, RuleOutcome, TestStatus };
@@ -35,6 +36,8 @@ export interface TestRecord {
   exchanges: Exchange[];
   /** The attempts before the last, when Playwright retried the test. */
   earlierAttempts?: { status: TestStatus; errors: string[] }[];
+  /** Why each code request the code source asked again while the test ran (every attempt) was retried. */
+  codeRetries?: readonly string[];
 }
 
 export type RunInfo = Certification['run'];
@@ -169,6 +172,7 @@ export function buildCertification(
     notCompleted.length > 0 && `${plural(notCompleted.length, 'test')} did not complete`,
     cutShort && ruleCounts.failed === 0 && notCompleted.length === 0 && `the run ended ${run.status}`,
   ].filter(Boolean);
+  const codeRetries = retriesOf(tests);
   const notes = [
     `${ruleCounts.passed} of ${plural(partnerRules.length, 'rule')} passed`,
     ruleCounts.waived > 0 && `${plural(ruleCounts.waived, 'rule')} waived (${plural(waiversThat('used'), 'waiver')} used)`,
@@ -178,6 +182,7 @@ export function buildCertification(
     ruleCounts.notChecked > 0 && `${ruleCounts.notChecked} not checked${blockersOf(unjudged, rules, heard)}`,
     waiversThat('expired') > 0 && plural(waiversThat('expired'), 'expired waiver'),
     waiversThat('stale') > 0 && plural(waiversThat('stale'), 'stale waiver'),
+    codeRetries.length > 0 && retriesNote(codeRetries),
   ].filter(Boolean);
   const platformRules = rules.filter((rule) => rule.owner === 'platform');
   const platformVerdict = platformSection(platformRules, platformTests, {
@@ -232,6 +237,7 @@ export function buildCertification(
     comparison: previous ? compare(partnerRules, previous) : null,
     waivers: waiverList,
     partial,
+    codeRetries,
     artifacts: {},
     signing: null,
   };

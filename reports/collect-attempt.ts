@@ -40,6 +40,7 @@ export function collectAttempt(partner: Partner, attempt: AttemptRecord): void {
     findings: [...(before?.findings ?? []), ...(decided?.findings ?? [])],
     exchanges: [...(before?.exchanges ?? []), ...(record?.exchanges ?? [])],
     ...(earlier.length > 0 ? { earlierAttempts: earlier } : {}),
+    codeRetries: [...(before?.codeRetries ?? []), ...said.codeRetries],
     screenshots: [
       ...(before?.screenshots ?? []),
       ...said.screens.filter((screen) => existsSync(screen.path)).map((screen) => ({ name: screen.name, png: readFileSync(screen.path) })),

@@ -32,6 +32,7 @@ const names = {
   judgedBy: 'platform judged by',
   record: 'probe record',
   screen: 'screen: ',
+  codeRetry: 'code request retried',
 } as const;
 
 /**
@@ -56,6 +57,8 @@ export const browserAnnotation = (browser: string): Annotation => ({ type: names
 export const runAnnotation = (stamp: RunStamp): Annotation => ({ type: names.run, description: JSON.stringify(stamp) });
 /** A platform test of a partner whose platform another partner's tests judge, once for all: which partner's. */
 export const judgedByAnnotation = (partner: string): Annotation => ({ type: names.judgedBy, description: partner });
+/** A code request the code source asked again after a transient failure, and why ("answered 500"): one annotation each. */
+export const codeRetryAnnotation = (reason: string): Annotation => ({ type: names.codeRetry, description: reason });
 
 /** The record must already be masked: the attachment is stored as it is. */
 export const recordAttachment = (record: ProbeRecord) => ({ name: names.record, body: JSON.stringify(record, null, 2), contentType: 'application/json' });
@@ -76,6 +79,8 @@ export interface TestMessage {
   recordError?: string;
   /** Screens by name, as files (the reporter reads them when it writes the report). */
   screens: { name: string; path: string }[];
+  /** Why each code request retried while the test ran was retried. */
+  codeRetries: string[];
 }
 
 function parsed<T>(body: Buffer | string | undefined, fallback: T): T {
@@ -106,6 +111,7 @@ export function readTest(annotations: readonly Annotation[], attachments: readon
     ...(skipReason !== undefined ? { skipReason } : {}),
     ...recordOf(body(names.record)),
     screens: attachments.filter((a) => a.name.startsWith(names.screen) && a.path).map((a) => ({ name: a.name.slice(names.screen.length), path: a.path! })),
+    codeRetries: annotations.filter((a) => a.type === names.codeRetry).map((a) => a.description ?? 'unknown'),
   };
 }
 

@@ -146,7 +146,7 @@ export const leakFaults = {
   },
   'personal-data-elsewhere': {
     description:
-      'account-info: a full bank account number as "accountNumber" and as "bankAccountNumber": {"value": …}, an SSN as company.taxInfo.ssn, an EIN inside company.name, and "token": "rule", "password": "request"',
+      'account-info: a full bank account number as "accountNumber" and as "bankAccountNumber": {"value": …}, an SSN as company.taxInfo.ssn, an EIN inside company.name, the date of birth as user.birthDay (a number, 19851210) and company.ownerBorn ("12/10/1985"), and "token": "rule", "password": "request"',
   },
 } as const satisfies Record<string, FaultSpec>;
 export type LeakFault = keyof typeof leakFaults;
@@ -205,5 +205,9 @@ export function leakingAccountInfo(body: unknown): unknown {
   copy.company.bankAccountNumber = { value: '000888999111' };
   copy.company.taxInfo = { ...copy.company.taxInfo, ssn: '078-05-1120' };
   copy.company.name = `${copy.company.name ?? 'Acme'} (EIN 98-7654321)`;
+  // The date of birth again, under names no mask knows: as a bare number (its last 4 digits are its month and day) and written the US way.
+  const [year, month, day] = String(copy.user.dateOfBirth).split('-');
+  copy.user.birthDay = Number(`${year}${month}${day}`);
+  copy.company.ownerBorn = `${month}/${day}/${year}`;
   return copy;
 }

@@ -37,7 +37,7 @@ function renamed(resource: Resource, body: unknown, call: number): unknown {
 }
 
 /** RFC 6750 §3: a Bearer-protected resource, with the behaviour faults of its endpoint. */
-export function bearerResource(store: Store, resource: Resource, now: () => number) {
+export function bearerResource(store: Store, resource: Resource, now: () => number, dateOfBirth?: string) {
   let calls = 0;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const faults = faultsOf(request);
@@ -63,6 +63,7 @@ export function bearerResource(store: Store, resource: Resource, now: () => numb
       if (!user) return refuse('invalid_token', 'the access token is unknown, expired or revoked');
     }
     let body = bodyOf(resource, user, new Date(now()), faults);
+    if (dateOfBirth !== undefined && resource === 'account-info') setAt(body as Record<string, unknown>, 'user.dateOfBirth', dateOfBirth);
     if (resource === 'funding-sources' && match && store.withoutLastFundingSource(match[1]!)) (body as { fundingSources: unknown[] }).fundingSources.pop();
     if (resource === 'account-info' && faults.has('personal-data-elsewhere')) body = leakingAccountInfo(body);
     if (has('unstable-ids')) body = renamed(resource, body, ++calls);

@@ -43,6 +43,8 @@ export interface ReferencePartnerOptions {
   https?: HttpsOptions;
   /** Makes the refresh token issued with an access token (`refresh-<token>` by default); planted by the masking self-tests. */
   refreshToken?: (accessToken: string) => string;
+  /** Every test user's "user.dateOfBirth", for the masking self-tests to look for. */
+  dateOfBirth?: string;
 }
 
 function loginPage(message = '') {
@@ -63,6 +65,7 @@ function partnerRoutes({
   token,
   password,
   sessionId,
+  dateOfBirth,
 }: {
   store: Store;
   platformAuthUrl: string;
@@ -70,6 +73,7 @@ function partnerRoutes({
   now: () => number;
   token: TokenEndpointOptions;
   password: string;
+  dateOfBirth: string | undefined;
   sessionId: () => string;
 }) {
   return async (app: FastifyInstance) => {
@@ -99,7 +103,7 @@ function partnerRoutes({
         return payload;
       }
     });
-    app.get('/api/account', bearerResource(store, 'account-info', now));
+    app.get('/api/account', bearerResource(store, 'account-info', now, dateOfBirth));
     app.get('/api/funding-sources', bearerResource(store, 'funding-sources', now));
     // A partner's staging test hook: a fresh code for a user, bound to the reference client unless client=none.
     app.post('/test-hooks/codes', async (request, reply) => {
@@ -142,6 +146,7 @@ export function buildReferencePartner({
   codeLifetimeMs,
   https,
   refreshToken,
+  dateOfBirth,
 }: ReferencePartnerOptions = {}) {
   // Closing ends every connection at once: a client that gave up on a hostile answer (no headers, a slow drip)
   // may leave its socket open, and waiting for it would hold the close for a minute.
@@ -188,6 +193,7 @@ export function buildReferencePartner({
     token: { clientSecret, ...(refreshToken ? { refreshToken } : {}) },
     password,
     sessionId: opaque ?? randomOpaque,
+    dateOfBirth,
   };
   void app.register(partnerRoutes(routes));
   void app.register(partnerRoutes(routes), { prefix: '/faults/:faults' });

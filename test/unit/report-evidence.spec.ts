@@ -49,6 +49,30 @@ test.describe('redaction', () => {
     expect(stored!.response!.body).toBe('{"user":{"dateOfBirth":"1990-••-••"},"bankAccountNumber":"****2333"}');
   });
 
+  test('a date of birth the run learned keeps its year only in any text and in any form; under its name, whatever its form', () => {
+    const learned = secretsOf([exchange({ method: 'GET', url: 'https://partner.example/api/account', headers: {} }, '{"user":{"dateOfBirth":"1990-01-01"}}')]);
+    expect(learned).toEqual([{ value: '1990-01-01', keepYear: true, forms: ['19900101', '01/01/1990', '1990/01/01', '01.01.1990'] }]);
+    const cases: [string, string][] = [
+      // Learned: wherever it shows up, in the forms dates are written, a bare JSON number quoted so the body stays JSON.
+      ['born 1990-01-01 (19900101, 01/01/1990, 1990/01/01, 01.01.1990)', 'born 1990-••-•• (1990-••-••, 1990-••-••, 1990-••-••, 1990-••-••)'],
+      ['{"dob":19900101,"n":1}', '{"dob":"1990-••-••","n":1}'],
+      ['\\u0031990-01-01 is escaped', '1990-••-•• is escaped'],
+      // By its name, a date the run never learned: JSON (also escaped in a string, or a bare number), forms and URLs.
+      ['{"dateOfBirth":"1985-12-10"}', '{"dateOfBirth":"1985-••-••"}'],
+      ['{\\"dateOfBirth\\":\\"12/10/1985\\"}', '{\\"dateOfBirth\\":\\"1985-••-••\\"}'],
+      ['{"dateOfBirth": 19851210}', '{"dateOfBirth": "1985-••-••"}'],
+      ['user.dateOfBirth=1985-12-10&user.phone=1', 'user.dateOfBirth=1985-••-••&user.phone=1'],
+      ['https://p.example/?dateOfBirth=12%2F10%2F1985', 'https://p.example/?dateOfBirth=1985-••-••'],
+      ['{"dateOfBirth":"1985-12-10T00:00:00Z"}', '{"dateOfBirth":"1985-••-••"}'],
+      // No year to keep; and null stays null.
+      ['{"dateOfBirth":"unknown"}', '{"dateOfBirth":"••••-••-••"}'],
+      ['{"dateOfBirth":null}', '{"dateOfBirth":null}'],
+      // The control: another date, under another name, is no date of birth.
+      ['{"expires":"2026-12-31"}', '{"expires":"2026-12-31"}'],
+    ];
+    for (const [text, masked] of cases) expect(redact(text, learned), text).toBe(masked);
+  });
+
   test('masks by shape what it never saw: JWTs, Bearer credentials, secrets by name in JSON, forms, URLs and HAR', () => {
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
     const cases: [string, string][] = [

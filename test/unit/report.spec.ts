@@ -51,6 +51,24 @@ test.describe('the certification and its verdict', () => {
     expect(cert.incomplete).toEqual([]);
   });
 
+  test('code requests the code source retried are counted by why, in the summary and in codeRetries, and change no verdict', () => {
+    const cert = buildCertification(run, [
+      everyRuleJudged([], { codeRetries: ['answered 500', 'timed out'] }),
+      record('t', [], { codeRetries: ['answered 500'] }),
+    ]);
+    expect(cert.verdict).toBe('CERTIFIED');
+    expect(cert.codeRetries).toEqual([
+      { reason: 'answered 500', count: 2 },
+      { reason: 'timed out', count: 1 },
+    ]);
+    expect(cert.summary).toBe(
+      `CERTIFIED: ${partnerRules} of ${partnerRules} rules passed, 0 warnings, 3 code requests retried (the code source answered 500 2 times, timed out once)`,
+    );
+    // The control: without retries, no note and an empty list.
+    expect(buildCertification(run, [everyRuleJudged()]).codeRetries).toEqual([]);
+    expect(buildCertification(run, [everyRuleJudged()]).summary).toBe(`CERTIFIED: ${partnerRules} of ${partnerRules} rules passed, 0 warnings`);
+  });
+
   test('INCOMPLETE, never CERTIFIED, when a single rule was not judged: no test spoke of it, or a rule it depends on could not be judged', () => {
     const missing = everyRuleJudged().findings.filter((f) => f.rule !== 'token-exchange/code-expires');
     const cert = buildCertification(run, [record('t', missing)]);
