@@ -17,6 +17,8 @@ export interface LoadedProfile {
   profile: Profile;
   /** Every value read from an `env:` variable, wherever it sits (a key in a URL, a typed password): all secrets. */
   envValues: string[];
+  /** The variable each `env:` field was read from, by field path ("clientSecret"): what a fix names. */
+  envNames: Record<string, string>;
   /** `<name>.waivers.json` beside the profile, when there is one; its waivers (of the partner's rules), in the file's order. */
   waiversFile?: string;
   waivers: Waiver[];
@@ -68,7 +70,7 @@ export function loadProfile(file: string, env: NodeJS.ProcessEnv = process.env, 
   } catch (error) {
     return fail(`is not valid JSON (${error instanceof Error ? error.message : String(error)}); fix the syntax`);
   }
-  const reading: EnvReading = { env, prefixes: envPrefixes(env).prefixes, errors: [], values: [] };
+  const reading: EnvReading = { env, prefixes: envPrefixes(env).prefixes, errors: [], values: [], names: {} };
   const resolved = resolveEnv(raw, [], reading);
   if (reading.errors.length > 0) return fail(...reading.errors);
   const envValues = reading.values;
@@ -93,6 +95,7 @@ export function loadProfile(file: string, env: NodeJS.ProcessEnv = process.env, 
       file,
       profile: parsed.data,
       envValues,
+      envNames: reading.names,
       waivers: waivers.waivers,
       platformWaivers: platformWaivers.waivers,
       ...(existsSync(waiversFile) ? { waiversFile } : {}),

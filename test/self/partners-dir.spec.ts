@@ -61,8 +61,8 @@ test('static codes are spent exactly once across parallel workers, and a run nee
 test('a run with too few static codes says how many it needs and fails clearly when they run out', async () => {
   const dir = partnersDir({ 'acme-short': acmeProfile({ static: ['spent-1', 'spent-2'] }) });
   const run = await runPlaywright(['--project=acme-short'], { PARTNERS_DIR: dir, PARTNER_ACME_CLIENT_SECRET: secret });
-  expect(run.stderr + run.stdout).toContain('acme-short: "codes.static" holds 2 codes; a full certification run needs 24');
-  expect(JSON.stringify(run.report)).toContain('\\"codes.static\\" ran out: it holds 2 codes and this run needs 24; ask the partner for 24 fresh codes');
+  expect(run.stderr + run.stdout).toContain('acme-short: "codes.static" holds 2 codes; a full certification run needs 25');
+  expect(JSON.stringify(run.report)).toContain('\\"codes.static\\" ran out: it holds 2 codes and this run needs 25; ask the partner for 25 fresh codes');
   // Made-up codes: NOT CERTIFIED when the exchange that took one was judged first, INCOMPLETE otherwise; never certified.
   expect([1, 3]).toContain(run.code);
 });
