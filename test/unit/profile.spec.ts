@@ -84,6 +84,12 @@ test('env: values are read from the environment; an unset one is named', () => {
   expect(loaded.profile?.envNames).toEqual({ clientSecret: 'PARTNER_ACME_SECRET', tokenExchangeUrl: 'PARTNER_ACME_TOKEN_URL' });
 });
 
+test('an empty clientSecret written in the profile itself keeps its own message: there is no variable to name', () => {
+  expect(errorsOf({ ...valid, clientId: 'platform', clientSecret: '' })).toEqual(['acme.json: "clientSecret" is empty; remove the field or give it a value']);
+  // The positive control: a secret written in the profile loads.
+  expect(errorsOf({ ...valid, clientId: 'platform', clientSecret: 's3cret' })).toEqual([]);
+});
+
 test("env: reads only partner variables: never the harness's own, nor a CI secret, unless the run declares its prefix", () => {
   const env = { CERTIFY_SIGNING_KEY: '-----BEGIN PRIVATE KEY-----', GITHUB_TOKEN: 'ghs_0123456789', ACME_SECRET: 's3cret' };
   expect(errorsOf({ ...valid, clientSecret: 'env:CERTIFY_SIGNING_KEY' }, env)).toEqual([
