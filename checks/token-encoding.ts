@@ -39,9 +39,15 @@ const refusesClient = (r: JsonResponse) => !grantsToken(r) && (r.status === 401 
  * the same credentials are taken by a Basic-only endpoint and refused again when the secret is wrong.
  */
 export const basicTellsApart = (r: JsonResponse, { clientId, clientSecret }: EncodingTrial['client']) =>
-  clientId !== undefined && clientSecret !== undefined && refusesClient(r);
+  clientId !== undefined && clientSecret !== undefined && refusesClient(r) && !unknownClient(r);
 
 const says = (r: JsonResponse, pattern: RegExp) => pattern.test(`${bounded(errorCode(r)) ?? ''} ${errorDescription(r) ?? ''}`);
+/** The partner says it does not know the client: no scheme would change that. */
+const unknownClient = (r: JsonResponse) =>
+  says(
+    r,
+    /(unknown|not found|not registered|no such|does not exist|not exist)[^.]{0,20}client|client[^.]{0,30}(unknown|not found|not registered|does not exist)/i,
+  );
 const complainsOfEncoding = (r: JsonResponse) => r.status === 415 || says(r, /content.?type|urlencoded|application\/json|media type|json bod|form bod/i);
 
 /**
@@ -62,12 +68,7 @@ function rootCause(r: JsonResponse, client: EncodingTrial['client'], basic?: Jso
   if (clientId === undefined || clientSecret === undefined) {
     return 'the partner requires client authentication, and the profile has no "clientId" and "clientSecret", so the platform sends none (spec §5.3); predefine the client credentials in the platform\'s configuration for this partner (profile "clientId" and "clientSecret")';
   }
-  if (
-    says(
-      r,
-      /(unknown|not found|not registered|no such|does not exist|not exist)[^.]{0,20}client|client[^.]{0,30}(unknown|not found|not registered|does not exist)/i,
-    )
-  ) {
+  if (unknownClient(r)) {
     return `the partner does not know the client_id ${JSON.stringify(clientId)}; register the platform's client under that id, or correct "clientId" in the profile`;
   }
   // The same credentials sent with Basic decide: refused again, it is the secret; taken, it was the scheme.
@@ -111,7 +112,7 @@ export function diagnoseRefusal(trial: EncodingTrial): string {
 /** The client refused in the body and with HTTP Basic alike: the secret the platform is configured with is not the partner's. */
 function secretRefused({ clientId, secretVariable }: EncodingTrial['client'], basic: JsonResponse): string {
   const secret = secretVariable === undefined ? '"clientSecret"' : `"clientSecret" (${secretVariable})`;
-  return `the partner refused the client secret; sent with HTTP Basic instead (RFC 6749 §2.3.1), with a fresh "code", it was refused again, answered ${describeJsonResponse(basic)}: ${secret} is not the secret the partner holds for the client ${JSON.stringify(clientId)}; check the value the platform is configured with against the partner's registration of that client, and set it${secretVariable === undefined ? '' : ` (${secretVariable}=… in .env or the environment)`}`;
+  return `the partner refused the client secret; sent with HTTP Basic instead (RFC 6749 §2.3.1), with a fresh "code", it was refused again, answered ${describeJsonResponse(basic)}: ${secret} is not the secret the partner holds for the client ${JSON.stringify(clientId)}; check the value the platform is configured with against the partner's registration of that client, and put the current one ${secretVariable === undefined ? 'in the profile' : `in .env (${secretVariable}=…) or the environment`}`;
 }
 
 /** A fresh code refused as invalid, with nothing in the partner's words to say why: the likely causes, most likely first, and how to tell them apart. */

@@ -234,7 +234,7 @@ test('a Basic-only endpoint and a refused secret, answered alike at @node-oauth/
   expect(failures('stale-secret')).toEqual([
     [
       'token-exchange/encoding',
-      `${refused}: the partner refused the client secret; sent with HTTP Basic instead (RFC 6749 §2.3.1), with a fresh "code", it was refused again, answered 401 with "error": "invalid_client", "error_description": "Invalid client: client is invalid": "clientSecret" (PARTNER_STALE_SECRET) is not the secret the partner holds for the client "platform-client"; check the value the platform is configured with against the partner's registration of that client, and set it (PARTNER_STALE_SECRET=… in .env or the environment)`,
+      `${refused}: the partner refused the client secret; sent with HTTP Basic instead (RFC 6749 §2.3.1), with a fresh "code", it was refused again, answered 401 with "error": "invalid_client", "error_description": "Invalid client: client is invalid": "clientSecret" (PARTNER_STALE_SECRET) is not the secret the partner holds for the client "platform-client"; check the value the platform is configured with against the partner's registration of that client, and put the current one in .env (PARTNER_STALE_SECRET=…) or the environment`,
     ],
   ]);
   for (const name of ['basic-only', 'stale-secret']) expect(certification(name).verdict, name).toBe('NOT CERTIFIED');

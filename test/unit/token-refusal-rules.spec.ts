@@ -133,13 +133,14 @@ test('a client refused with "WWW-Authenticate: Basic": the same credentials sent
   expect(basicTellsApart(challenged, { clientId: 'platform' })).toBe(false);
   expect(basicTellsApart(response(400, { error: 'invalid_grant' }), withEnv)).toBe(false);
   expect(basicTellsApart(response(400, { error: 'invalid_client' }), withEnv)).toBe(true);
+  expect(basicTellsApart(response(401, { error: 'invalid_client', error_description: 'client not found' }), withEnv)).toBe(false);
   const diagnosis = (basic: JsonResponse, who: EncodingTrial['client'] = withEnv) =>
     diagnoseRefusal({ encoding: 'form', response: challenged, client: who, basic });
   expect(diagnosis(challenged)).toBe(
-    'a form-encoded token request with a fresh "code" was answered 401 with "error": "invalid_client", "error_description": "Invalid client: client is invalid": the partner refused the client secret; sent with HTTP Basic instead (RFC 6749 §2.3.1), with a fresh "code", it was refused again, answered 401 with "error": "invalid_client", "error_description": "Invalid client: client is invalid": "clientSecret" (PARTNER_ACME_CLIENT_SECRET) is not the secret the partner holds for the client "platform"; check the value the platform is configured with against the partner\'s registration of that client, and set it (PARTNER_ACME_CLIENT_SECRET=… in .env or the environment)',
+    'a form-encoded token request with a fresh "code" was answered 401 with "error": "invalid_client", "error_description": "Invalid client: client is invalid": the partner refused the client secret; sent with HTTP Basic instead (RFC 6749 §2.3.1), with a fresh "code", it was refused again, answered 401 with "error": "invalid_client", "error_description": "Invalid client: client is invalid": "clientSecret" (PARTNER_ACME_CLIENT_SECRET) is not the secret the partner holds for the client "platform"; check the value the platform is configured with against the partner\'s registration of that client, and put the current one in .env (PARTNER_ACME_CLIENT_SECRET=…) or the environment',
   );
   expect(diagnosis(response(401, { error: 'invalid_client' }), client)).toContain(
-    ': "clientSecret" is not the secret the partner holds for the client "platform"; check the value the platform is configured with against the partner\'s registration of that client, and set it',
+    ': "clientSecret" is not the secret the partner holds for the client "platform"; check the value the platform is configured with against the partner\'s registration of that client, and put the current one in the profile',
   );
   expect(diagnosis(response(200, good))).toBe(
     'a form-encoded token request with a fresh "code" was answered 401 with "error": "invalid_client", "error_description": "Invalid client: client is invalid": the partner requires HTTP Basic client authentication, while the platform sends "client_id" and "client_secret" in the body (client_secret_post; spec §4.2, §5.3): the same credentials sent with HTTP Basic (RFC 6749 §2.3.1) and a fresh "code" were answered with a token; allow client_secret_post for the platform\'s client (RFC 6749 §2.3.1 lets a server accept credentials in the body)',
