@@ -9,6 +9,7 @@ import { oauth2ServerClient, startOauth2ServerPartner } from '../support/oauth2-
 import { oidcClient, startOidcPartner } from '../support/oidc-partner';
 import { partnersDir } from '../support/profiles';
 import { runPlaywright } from '../support/run-playwright';
+import { leaksOf, textsUnder } from '../support/leaks';
 import {
   concurrentRedemption,
   credentialsInUriRefused,
@@ -240,4 +241,15 @@ test('a Basic-only endpoint and a refused secret, answered alike at @node-oauth/
   for (const name of ['basic-only', 'stale-secret']) expect(certification(name).verdict, name).toBe('NOT CERTIFIED');
   expect(failures('post-accepted')).toEqual([]);
   expect(certification('post-accepted').verdict).toBe('CERTIFIED');
+  // The Basic requests are in the evidence, their credentials masked in every form (client_id:secret in base64 too).
+  const texts = [...textsUnder(run.out), { file: 'stdout', text: run.stdout }, { file: 'stderr', text: run.stderr }];
+  expect(texts.some(({ file, text }) => file.endsWith('exchanges.har') && text.includes('"value": "Basic [redacted]"'))).toBe(true);
+  const basicOf = (secret: string) => `${oauth2ServerClient.id}:${secret}`;
+  const planted = {
+    secret: oauth2ServerClient.secret,
+    stale: 'rotated-away-secret-0b7c',
+    basic: basicOf(oauth2ServerClient.secret),
+    staleBasic: basicOf('rotated-away-secret-0b7c'),
+  };
+  expect(leaksOf(planted, texts)).toEqual([]);
 });
