@@ -54,7 +54,7 @@ const complainsOfEncoding = (r: JsonResponse) => r.status === 415 || says(r, /co
  * The common root causes of a refused exchange, recognised from the partner's own error and
  * error_description, each with its fix in the partner's terms. Undefined when none is recognised.
  */
-function rootCause(r: JsonResponse, client: EncodingTrial['client'], basic?: JsonResponse): string | undefined {
+function rootCause(r: JsonResponse, client: EncodingTrial['client'], basic?: JsonResponse): string | Diagnosis | undefined {
   const { clientId, clientSecret } = client;
   if (r.status === 404) return 'nothing is served at "tokenExchangeUrl": check the path in the profile';
   if (says(r, /redirect.?uri/i)) {
@@ -88,31 +88,50 @@ function rootCause(r: JsonResponse, client: EncodingTrial['client'], basic?: Jso
   return `the partner refused the platform's client credentials; check that "clientId" (${JSON.stringify(clientId)}) is registered, that "clientSecret" is its current secret, and that the client may send its credentials in the body (client_secret_post, RFC 6749 §2.3.1)`;
 }
 
+/** A refusal's message, with the field and code of a cause the encoding's rule does not name itself. */
+interface Diagnosis {
+  message: string;
+  field?: string;
+  code?: string;
+}
+const messageOf = (cause: string | Diagnosis | undefined) => (typeof cause === 'object' ? cause.message : cause);
+
 /** One message for a refused exchange: the partner's words, the root cause and its fix (both fixes for an encoding). */
-export function diagnoseRefusal(trial: EncodingTrial): string {
+export const diagnoseRefusal = (trial: EncodingTrial): string => diagnose(trial).message;
+
+function diagnose(trial: EncodingTrial): Diagnosis {
   const { label, contentType } = encodings[trial.encoding];
   const alternative = otherEncoding(trial.encoding);
   const other = encodings[alternative];
   const head = `a ${label} token request with a fresh "code" was answered ${describeJsonResponse(trial.response)}`;
   if (trial.other && issuedToken(trial.other)) {
-    return `${head}, while the same request ${other.label} was answered with a token: the partner does not accept ${contentType} bodies; either accept ${contentType} token requests (spec §4.2 lets the platform send either), or have the platform configured to send ${other.contentType} for this partner ("tokenExchangeEncoding": "${alternative}")`;
+    return {
+      message: `${head}, while the same request ${other.label} was answered with a token: the partner does not accept ${contentType} bodies; either accept ${contentType} token requests (spec §4.2 lets the platform send either), or have the platform configured to send ${other.contentType} for this partner ("tokenExchangeEncoding": "${alternative}")`,
+    };
   }
   const cause = rootCause(trial.response, trial.client, trial.basic);
-  if (cause) return `${head}: ${cause}`;
+  if (typeof cause === 'object') return { ...cause, message: `${head}: ${cause.message}` };
+  if (cause) return { message: `${head}: ${cause}` };
   if (trial.other && complainsOfEncoding(trial.response)) {
     // The other encoding got past the body parser: its refusal names the cause behind the encoding.
     const further = `the same request ${other.label} got further and was answered ${describeJsonResponse(trial.other)}`;
-    const otherCause = rootCause(trial.other, trial.client);
-    return `${head}; ${further}: accept ${contentType} bodies (or have the platform send ${other.contentType}, "tokenExchangeEncoding": "${alternative}")${otherCause ? `, and then: ${otherCause}` : ', and answer that request with a token'}`;
+    const otherCause = messageOf(rootCause(trial.other, trial.client));
+    return {
+      message: `${head}; ${further}: accept ${contentType} bodies (or have the platform send ${other.contentType}, "tokenExchangeEncoding": "${alternative}")${otherCause ? `, and then: ${otherCause}` : ', and answer that request with a token'}`,
+    };
   }
-  if (errorCode(trial.response) === 'invalid_grant') return `${head}: ${freshCodeRefused(trial.client)}`;
-  return `${head}; answer a token request with a fresh "code" with 200 and an "access_token"`;
+  if (errorCode(trial.response) === 'invalid_grant') return { message: `${head}: ${freshCodeRefused(trial.client)}` };
+  return { message: `${head}; answer a token request with a fresh "code" with 200 and an "access_token"` };
 }
 
 /** The client refused in the body and with HTTP Basic alike: the secret the platform is configured with is not the partner's. */
-function secretRefused({ clientId, secretVariable }: EncodingTrial['client'], basic: JsonResponse): string {
+function secretRefused({ clientId, secretVariable }: EncodingTrial['client'], basic: JsonResponse): Diagnosis {
   const secret = secretVariable === undefined ? '"clientSecret"' : `"clientSecret" (${secretVariable})`;
-  return `the partner refused the client secret; sent with HTTP Basic instead (RFC 6749 §2.3.1), with a fresh "code", it was refused again, answered ${describeJsonResponse(basic)}: ${secret} is not the secret the partner holds for the client ${JSON.stringify(clientId)}; check the value the platform is configured with against the partner's registration of that client, and put the current one ${secretVariable === undefined ? 'in the profile' : `in .env (${secretVariable}=…) or the environment`}`;
+  return {
+    code: 'secret-refused',
+    field: 'clientSecret',
+    message: `the partner refused the client secret; sent with HTTP Basic instead (RFC 6749 §2.3.1), with a fresh "code", it was refused again, answered ${describeJsonResponse(basic)}: ${secret} is not the secret the partner holds for the client ${JSON.stringify(clientId)}; check the value the platform is configured with against the partner's registration of that client, and put the current one ${secretVariable === undefined ? 'in the profile' : `in .env (${secretVariable}=…) or the environment`}`,
+  };
 }
 
 /** A fresh code refused as invalid, with nothing in the partner's words to say why: the likely causes, most likely first, and how to tell them apart. */
@@ -133,7 +152,11 @@ export const configuredEncodingAccepted: Rule<EncodingTrial> = {
   requirement: 'a token request with a fresh code, in the encoding the platform is configured to send ("tokenExchangeEncoding"), is answered with a token',
   impact: signOnFails,
   must: { signOn: 'the platform sends this encoding only: every sign-on fails', spec: 'spec §4.2: the body is JSON or form, as configured for the partner' },
-  check: (trial) => (isSuccess(trial.response.status) ? [] : [{ code: 'refused', message: diagnoseRefusal(trial) }]),
+  check: (trial) => {
+    if (isSuccess(trial.response.status)) return [];
+    const { code = 'refused', ...diagnosis } = diagnose(trial);
+    return [{ code, ...diagnosis }];
+  },
 };
 
 export const otherEncodingNoted: Rule<{ encoding: Encoding; exchange: Exchange }> = {

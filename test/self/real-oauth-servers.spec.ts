@@ -223,18 +223,20 @@ test('a Basic-only endpoint and a refused secret, answered alike at @node-oauth/
   const failures = (name: string) =>
     certification(name)
       .findings.filter((f) => f.outcome === 'failed')
-      .map((f) => [f.rule, f.message]);
+      .map((f) => [f.rule, f.field, f.message]);
   const refused =
     'a form-encoded token request with a fresh "code" was answered 401 with "error": "invalid_client", "error_description": "Invalid client: client is invalid"';
   expect(failures('basic-only')).toEqual([
     [
       'token-exchange/encoding',
+      'tokenExchangeEncoding',
       `${refused}: the partner requires HTTP Basic client authentication, while the platform sends "client_id" and "client_secret" in the body (client_secret_post; spec §4.2, §5.3): the same credentials sent with HTTP Basic (RFC 6749 §2.3.1) and a fresh "code" were answered with a token; allow client_secret_post for the platform's client (RFC 6749 §2.3.1 lets a server accept credentials in the body)`,
     ],
   ]);
   expect(failures('stale-secret')).toEqual([
     [
       'token-exchange/encoding',
+      'clientSecret',
       `${refused}: the partner refused the client secret; sent with HTTP Basic instead (RFC 6749 §2.3.1), with a fresh "code", it was refused again, answered 401 with "error": "invalid_client", "error_description": "Invalid client: client is invalid": "clientSecret" (PARTNER_STALE_SECRET) is not the secret the partner holds for the client "platform-client"; check the value the platform is configured with against the partner's registration of that client, and put the current one in .env (PARTNER_STALE_SECRET=…) or the environment`,
     ],
   ]);

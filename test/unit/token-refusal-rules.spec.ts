@@ -10,7 +10,8 @@ import {
   unsupportedGrantTypeRejected,
   wrongSecretInvalidClient,
 } from '../../checks/token-refusals';
-import { basicTellsApart, diagnoseRefusal, type EncodingTrial } from '../../checks/token-encoding';
+import { basicTellsApart, configuredEncodingAccepted, diagnoseRefusal, type EncodingTrial } from '../../checks/token-encoding';
+import { evaluate } from '../../checks/finding';
 import { byRule, client, good, messages, outcomes, response } from '../support/token-responses';
 
 const body = (answer: JsonResponse) => ({ response: answer, scheme: undefined });
@@ -145,6 +146,16 @@ test('a client refused with "WWW-Authenticate: Basic": the same credentials sent
   expect(diagnosis(response(200, good))).toBe(
     'a form-encoded token request with a fresh "code" was answered 401 with "error": "invalid_client", "error_description": "Invalid client: client is invalid": the partner requires HTTP Basic client authentication, while the platform sends "client_id" and "client_secret" in the body (client_secret_post; spec §4.2, §5.3): the same credentials sent with HTTP Basic (RFC 6749 §2.3.1) and a fresh "code" were answered with a token; allow client_secret_post for the platform\'s client (RFC 6749 §2.3.1 lets a server accept credentials in the body)',
   );
+  // The refused secret is the finding of the rule that judges the platform's request, about "clientSecret"; a Basic-only endpoint stays the encoding's.
+  const judged = (basic: JsonResponse) =>
+    evaluate(configuredEncodingAccepted, { encoding: 'form', response: challenged, client: withEnv, basic }, undefined).map((f) => [
+      f.rule,
+      f.field,
+      f.code,
+      f.outcome,
+    ]);
+  expect(judged(challenged)).toEqual([['token-exchange/encoding', 'clientSecret', 'secret-refused', 'failed']]);
+  expect(judged(response(200, good))).toEqual([['token-exchange/encoding', 'tokenExchangeEncoding', 'refused', 'failed']]);
   // Basic got past client authentication, whatever then became of the code: it was the scheme, not the secret.
   expect(diagnosis(response(400, { error: 'invalid_grant', error_description: 'code expired' }))).toContain(
     'and a fresh "code" got past client authentication (answered 400 with "error": "invalid_grant", "error_description": "code expired"); allow client_secret_post',
