@@ -97,7 +97,14 @@ export const tokenTypePresent: Rule<TokenFields> = {
   requirement: '"token_type" is present (RFC 6749 §5.1: REQUIRED)',
   impact: 'an OAuth client library that follows RFC 6749 refuses the response',
   check: ({ token_type: type }) =>
-    type === undefined ? [{ code: 'missing', message: '"token_type" is missing; RFC 6749 §5.1: "token_type REQUIRED": send "token_type": "Bearer"' }] : [],
+    type === undefined
+      ? [
+          {
+            code: 'missing',
+            message: '"token_type" is missing; RFC 6749 §5.1: "token_type REQUIRED. The type of the token issued"; add "token_type": "Bearer"',
+          },
+        ]
+      : [],
 };
 
 export const refreshTokenNoted: Rule<TokenFields> = {

@@ -12,9 +12,10 @@ export type TokenParams = Partial<Record<'code' | 'grant_type' | 'client_id' | '
 /**
  * One deviation from the platform's request, for the probes that test how an endpoint takes it (RFC 6749
  * §2.3.1, §3.2): sent as a GET with every parameter in the query; the client credentials moved from the
- * body to the query; or parameters added after the platform's, where a name may repeat one already sent.
+ * body to the query; the same credentials sent with HTTP Basic instead (RFC 6749 §2.3.1), to tell a refused secret
+ * from an endpoint that takes Basic only; or parameters added after the platform's, where a name may repeat one already sent.
  */
-export type RequestBend = { method: 'GET' } | { credentialsInQuery: true } | { extra: readonly (readonly [string, string])[] };
+export type RequestBend = { method: 'GET' } | { credentialsInQuery: true } | { basic: true } | { extra: readonly (readonly [string, string])[] };
 
 /**
  * The token request as the platform sends it (spec §4.2, §5.3): code and grant_type, plus client_id,
@@ -35,11 +36,17 @@ export function tokenRequest(profile: TokenClient, encoding: Encoding, overrides
   }
   const isCredential = ([name]: readonly [string, string]) => name === 'client_id' || name === 'client_secret';
   const inQuery = bend && 'credentialsInQuery' in bend ? present.filter(isCredential) : [];
-  const inBody = [...present.filter((entry) => !inQuery.includes(entry)), ...(bend && 'extra' in bend ? bend.extra : [])];
+  const basic = bend && 'basic' in bend && params.client_id !== undefined && params.client_secret !== undefined;
+  const moved = basic ? present.filter(isCredential) : inQuery;
+  const inBody = [...present.filter((entry) => !moved.includes(entry)), ...(bend && 'extra' in bend ? bend.extra : [])];
   return {
     method: 'POST',
     url: withQuery(profile.tokenExchangeUrl, inQuery),
-    headers: { 'content-type': encodings[encoding].contentType, accept: 'application/json' },
+    headers: {
+      'content-type': encodings[encoding].contentType,
+      accept: 'application/json',
+      ...(basic ? { authorization: basicCredentials(params.client_id!, params.client_secret!) } : {}),
+    },
     // Written pair by pair, so a name sent twice stays twice, in JSON as in a form.
     body:
       encoding === 'json'
@@ -47,6 +54,10 @@ export function tokenRequest(profile: TokenClient, encoding: Encoding, overrides
         : new URLSearchParams(inBody.map(([n, v]) => [n, v])).toString(),
   };
 }
+
+/** RFC 6749 §2.3.1: the client id and secret, each form-encoded (Appendix B), joined by ":" and sent as HTTP Basic. */
+const formEncoded = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
+const basicCredentials = (clientId: string, secret: string) => `Basic ${Buffer.from(`${formEncoded(clientId)}:${formEncoded(secret)}`).toString('base64')}`;
 
 function withQuery(url: string, params: readonly (readonly [string, string])[]): string {
   if (params.length === 0) return url;

@@ -45,6 +45,8 @@ export interface EnvReading {
   errors: string[];
   /** The values read: each a secret, but for a URL only its credentials and query values (urlSecretParts). */
   values: string[];
+  /** The variable each field was read from, by its path ("clientSecret", "platform.apiKey"). */
+  names: Record<string, string>;
 }
 
 /** Replaces every `env:NAME` string with the value of NAME; an unset or forbidden variable is an error naming it. */
@@ -57,6 +59,7 @@ export function resolveEnv(value: unknown, at: string[], reading: EnvReading): u
       reading.errors.push(`"${at.join('.')}" reads env:${name}, which ${refused}`);
       return undefined;
     }
+    reading.names[at.join('.')] = name;
     const resolved = reading.env[name];
     if (resolved === undefined) reading.errors.push(`"${at.join('.')}" reads env:${name}, which is not set; export ${name}=… or add it to .env`);
     // An empty value is a line of .env still to fill in (npx partner-certify init writes it so), not a field to remove.

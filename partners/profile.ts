@@ -17,6 +17,8 @@ export interface LoadedProfile {
   profile: Profile;
   /** Every value read from an `env:` variable, wherever it sits (a key in a URL, a typed password): all secrets. */
   envValues: string[];
+  /** The variable each `env:` field was read from, by field path ("clientSecret"): what a fix names. */
+  envNames: Record<string, string>;
   /** `<name>.waivers.json` beside the profile, when there is one; its waivers (of the partner's rules), in the file's order. */
   waiversFile?: string;
   waivers: Waiver[];
@@ -84,7 +86,7 @@ export function profileOf(
 ): { profile?: LoadedProfile; errors: string[] } {
   const name = path.basename(file, '.json');
   const fail = (...problems: string[]) => ({ errors: problems.map((problem) => `${display(file)}: ${problem}`) });
-  const reading: EnvReading = { env, prefixes: envPrefixes(env).prefixes, errors: [], values: [] };
+  const reading: EnvReading = { env, prefixes: envPrefixes(env).prefixes, errors: [], values: [], names: {} };
   const resolved = resolveEnv(raw, [], reading);
   if (reading.errors.length > 0) return fail(...reading.errors);
   const envValues = reading.values;
@@ -109,6 +111,7 @@ export function profileOf(
       file,
       profile: parsed.data,
       envValues,
+      envNames: reading.names,
       waivers: waivers.waivers,
       platformWaivers: platformWaivers.waivers,
       ...(existsSync(waiversFile) ? { waiversFile } : {}),

@@ -21,6 +21,8 @@ export interface ProbeContext {
   profile: Profile;
   http: HttpClient;
   codes: CodeSource;
+  /** The variable each `env:` field of the profile was read from, by field path ("clientSecret"): named in a fix, never a value. */
+  envNames?: Readonly<Record<string, string>>;
   /** The run's clock: rules judge ages and lifetimes against it, and tests freeze it. */
   now(): Date;
   /** The worker's one exchange of a code, made once when first asked for (probes/token-exchange.ts, workerExchangeOnce). */

@@ -19,10 +19,11 @@ import {
 } from '../checks/token-refusals';
 import { checkJsonResponse, issuedTokenAccepted, successResponseRules, noTokenBlocker, tokenFieldRules } from '../checks/token-response';
 import { issuedToken } from '../checks/token-exchange';
-import { configuredEncodingAccepted, negativeCasesEncoding, otherEncodingNoted } from '../checks/token-encoding';
-import { jsonResponse } from '../checks/evidence';
+import { basicTellsApart, configuredEncodingAccepted, negativeCasesEncoding, otherEncodingNoted } from '../checks/token-encoding';
+import { jsonResponse, type JsonResponse } from '../checks/evidence';
+import type { HttpClient } from '../client/http';
 import { exchangeCode } from './exchange';
-import { recorded, type Probe } from './probe';
+import { recorded, type Probe, type ProbeContext } from './probe';
 import { judgeEcho, judgeTransport, judgedBy, negativeCase, perCall, refusalProbe, secretOf } from './token-calls';
 import { noEchoedCredentials } from '../checks/token-hardening';
 import { tokenHardeningProbes } from './token-hardening';
@@ -35,7 +36,8 @@ const configuredExchangeProbe: Probe = {
   area: 'token-exchange',
   title: "the configured encoding's token exchange issues a working token",
   rules: [...tokenTransportRules, ...judgedByConfigured],
-  codes: 1,
+  // One more when the client is refused, for the same credentials sent with HTTP Basic (basicTellsApart).
+  codes: (profile) => (profile.clientId !== undefined && profile.clientSecret !== undefined ? 2 : 1),
   run: (ctx) =>
     recorded(ctx, async (http) => {
       const encoding = ctx.profile.tokenExchangeEncoding;
@@ -44,12 +46,13 @@ const configuredExchangeProbe: Probe = {
       const [first, retried] = (await exchangeCode(http, ctx.profile, code)).exchanges;
       const call = judgeTransport(first!, judgedByConfigured);
       if (!call.response) return call.findings;
-      const client = { clientId: ctx.profile.clientId, clientSecret: ctx.profile.clientSecret };
+      const client = { clientId: ctx.profile.clientId, clientSecret: ctx.profile.clientSecret, secretVariable: ctx.envNames?.clientSecret };
       const other = retried?.response && jsonResponse(retried.response);
+      const basic = !(other && grantsToken(other)) && basicTellsApart(call.response, client) ? await sentWithBasic(http, ctx) : undefined;
       const sent = [...secretOf(ctx.profile), { what: 'the code', value: code }];
       const findings = [
         ...call.findings,
-        ...checkJsonResponse({ encoding, response: call.response, client, ...(other ? { other } : {}) }),
+        ...checkJsonResponse({ encoding, response: call.response, client, ...(other ? { other } : {}), ...(basic ? { basic } : {}) }),
         ...judgeEcho(ctx.profile, call.response, sent),
       ];
       const token = issuedToken(call.response);
@@ -58,6 +61,16 @@ const configuredExchangeProbe: Probe = {
       return [...findings, ...evaluate(issuedTokenAccepted, { encoding, exchange: use }, undefined)];
     }),
 };
+
+/**
+ * The platform's request with its client credentials sent with HTTP Basic instead (RFC 6749 §2.3.1), and a
+ * fresh code: the first was sent twice already and may be spent. Only to tell a refused secret from a
+ * Basic-only endpoint: the platform never sends Basic, so nothing else is judged on the answer.
+ */
+async function sentWithBasic(http: Pick<HttpClient, 'send'>, ctx: ProbeContext): Promise<JsonResponse | undefined> {
+  const { response } = await http.send(tokenRequest(ctx.profile, ctx.profile.tokenExchangeEncoding, { code: await ctx.codes.next() }, { basic: true }));
+  return response && jsonResponse(response);
+}
 
 /** The other encoding, tried with a fresh code for information: could the platform be switched? */
 const otherEncodingProbe: Probe = {

@@ -1,11 +1,13 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { loadProfile } from '../../partners/profile';
+import { loadProfile, loadProfiles } from '../../partners/profile';
 import { codesForRun } from '../../probes/certification';
 import { startExternalPartner } from '../support/external-partner';
 import { partnersDir } from '../support/profiles';
 import { parentEnv, runPlaywright, skipReasons } from '../support/run-playwright';
+import { tempDir } from '../support/temp';
 
 const secret = 'acme-staging-secret-7f3a';
 let acme: Awaited<ReturnType<typeof startExternalPartner>>;
@@ -61,8 +63,8 @@ test('static codes are spent exactly once across parallel workers, and a run nee
 test('a run with too few static codes says how many it needs and fails clearly when they run out', async () => {
   const dir = partnersDir({ 'acme-short': acmeProfile({ static: ['spent-1', 'spent-2'] }) });
   const run = await runPlaywright(['--project=acme-short'], { PARTNERS_DIR: dir, PARTNER_ACME_CLIENT_SECRET: secret });
-  expect(run.stderr + run.stdout).toContain('acme-short: "codes.static" holds 2 codes; a full certification run needs 24');
-  expect(JSON.stringify(run.report)).toContain('\\"codes.static\\" ran out: it holds 2 codes and this run needs 24; ask the partner for 24 fresh codes');
+  expect(run.stderr + run.stdout).toContain('acme-short: "codes.static" holds 2 codes; a full certification run needs 25');
+  expect(JSON.stringify(run.report)).toContain('\\"codes.static\\" ran out: it holds 2 codes and this run needs 25; ask the partner for 25 fresh codes');
   // Made-up codes: NOT CERTIFIED when the exchange that took one was judged first, INCOMPLETE otherwise; never certified.
   expect([1, 3]).toContain(run.code);
 });
@@ -108,4 +110,27 @@ test('invalid profiles that were asked for stop the run before any test, with on
     expect.stringMatching(/unset-env\.json: "clientSecret" reads env:PARTNER_TEST_UNSET, which is not set; export PARTNER_TEST_UNSET=… or add it to \.env$/),
   ]);
   expect(run.stderr.trim().split('\n')).toHaveLength(3);
+});
+
+test('after init, the empty line it leaves in .env is named with its variable and .env by npx partner-certify, and so is a line left out', () => {
+  const folder = tempDir('init-folder-');
+  const cli = (...args: string[]) =>
+    spawnSync(path.resolve('node_modules/.bin/tsx'), [path.resolve('scripts/cli.ts'), ...args], { cwd: folder, encoding: 'utf8', env: parentEnv() });
+  const urls = ['--token-url', 'https://p.example/token', '--account-url', 'https://p.example/account', '--mint-url', 'https://p.example/codes'];
+  expect(cli('init', 'acme', ...urls, '--client-id', 'acme-platform').status).toBe(0);
+  expect(readFileSync(path.join(folder, '.env'), 'utf8')).toBe('PARTNER_ACME_CLIENT_SECRET=\n');
+  const empty = cli('acme');
+  expect(empty.status).toBe(2);
+  expect(empty.stderr.trim()).toBe(
+    'invalid partner profile: partners/acme.json: "clientSecret" reads env:PARTNER_ACME_CLIENT_SECRET, which is empty; give it its value in .env (PARTNER_ACME_CLIENT_SECRET=…) or export it',
+  );
+  writeFileSync(path.join(folder, '.env'), '');
+  expect(cli('acme').stderr.trim()).toBe(
+    'invalid partner profile: partners/acme.json: "clientSecret" reads env:PARTNER_ACME_CLIENT_SECRET, which is not set; export PARTNER_ACME_CLIENT_SECRET=… or add it to .env',
+  );
+  // The positive control: with its value in .env, the profile loads as the command loads it.
+  writeFileSync(path.join(folder, '.env'), 'PARTNER_ACME_CLIENT_SECRET=acme-secret-set-4e1f\n');
+  const loaded = loadProfiles(path.join(folder, 'partners'), { env: {}, envFile: path.join(folder, '.env') });
+  expect(loaded.errors).toEqual([]);
+  expect(loaded.profiles.map(({ profile }) => profile.clientSecret)).toEqual(['acme-secret-set-4e1f']);
 });

@@ -9,6 +9,7 @@ import { oauth2ServerClient, startOauth2ServerPartner } from '../support/oauth2-
 import { oidcClient, startOidcPartner } from '../support/oidc-partner';
 import { partnersDir } from '../support/profiles';
 import { runPlaywright } from '../support/run-playwright';
+import { leaksOf, textsUnder } from '../support/leaks';
 import {
   concurrentRedemption,
   credentialsInUriRefused,
@@ -191,4 +192,66 @@ test('a platform configured for JSON with a form-only library: the code sign-on 
     ['sign-on/app/shown', 'not-checked', 'token-exchange/encoding'],
     ['sign-on/message/navigated', 'not-checked', 'token-exchange/encoding'],
   ]);
+});
+
+test('a Basic-only endpoint and a refused secret, answered alike at @node-oauth/oauth2-server: one failure each, told apart by the same credentials sent with Basic', async () => {
+  test.setTimeout(300_000);
+  // Both answer the platform's request 401 "invalid_client" with "WWW-Authenticate: Basic", as Authlib does.
+  const basicOnly = await started(startOauth2ServerPartner({ challengeBasic: true, basicOnly: true }));
+  const postAccepted = await started(startOauth2ServerPartner({ challengeBasic: true }));
+  const profileOf = (origin: string, secret: string) => ({
+    tokenExchangeUrl: `${origin}/oauth/token`,
+    ...resources(origin),
+    clientId: oauth2ServerClient.id,
+    clientSecret: `env:${secret}`,
+    tokenExchangeEncoding: 'form',
+    codes: { mintUrl: `${origin}/test-hooks/codes` },
+  });
+  const dir = partnersDir({
+    'basic-only': profileOf(basicOnly.origin, 'PARTNER_BASIC_ONLY_SECRET'),
+    'stale-secret': profileOf(postAccepted.origin, 'PARTNER_STALE_SECRET'),
+    // The positive control: the same server with the secret it holds.
+    'post-accepted': profileOf(postAccepted.origin, 'PARTNER_BASIC_ONLY_SECRET'),
+  });
+  const run = await runPlaywright(
+    ['--project=basic-only', '--project=stale-secret', '--project=post-accepted', '--workers=2'],
+    // The second platform is configured with a secret the partner rotated away.
+    { PARTNERS_DIR: dir, PARTNER_BASIC_ONLY_SECRET: oauth2ServerClient.secret, PARTNER_STALE_SECRET: 'rotated-away-secret-0b7c' },
+    { reporters: ['certification'] },
+  );
+  const certification = (name: string) => JSON.parse(readFileSync(path.join(run.out, 'certification', name, 'certification.json'), 'utf8')) as Certification;
+  const failures = (name: string) =>
+    certification(name)
+      .findings.filter((f) => f.outcome === 'failed')
+      .map((f) => [f.rule, f.field, f.message]);
+  const refused =
+    'a form-encoded token request with a fresh "code" was answered 401 with "error": "invalid_client", "error_description": "Invalid client: client is invalid"';
+  expect(failures('basic-only')).toEqual([
+    [
+      'token-exchange/encoding',
+      'tokenExchangeEncoding',
+      `${refused}: the partner requires HTTP Basic client authentication, while the platform sends "client_id" and "client_secret" in the body (client_secret_post; spec §4.2, §5.3): the same credentials sent with HTTP Basic (RFC 6749 §2.3.1) and a fresh "code" were answered with a token; allow client_secret_post for the platform's client (RFC 6749 §2.3.1 lets a server accept credentials in the body)`,
+    ],
+  ]);
+  expect(failures('stale-secret')).toEqual([
+    [
+      'token-exchange/encoding',
+      'clientSecret',
+      `${refused}: the partner refused the client secret; sent with HTTP Basic instead (RFC 6749 §2.3.1), with a fresh "code", it was refused again, answered 401 with "error": "invalid_client", "error_description": "Invalid client: client is invalid": "clientSecret" (PARTNER_STALE_SECRET) is not the secret the partner holds for the client "platform-client"; check the value the platform is configured with against the partner's registration of that client, and put the current one in .env (PARTNER_STALE_SECRET=…) or the environment`,
+    ],
+  ]);
+  for (const name of ['basic-only', 'stale-secret']) expect(certification(name).verdict, name).toBe('NOT CERTIFIED');
+  expect(failures('post-accepted')).toEqual([]);
+  expect(certification('post-accepted').verdict).toBe('CERTIFIED');
+  // The Basic requests are in the evidence, their credentials masked in every form (client_id:secret in base64 too).
+  const texts = [...textsUnder(run.out), { file: 'stdout', text: run.stdout }, { file: 'stderr', text: run.stderr }];
+  expect(texts.some(({ file, text }) => file.endsWith('exchanges.har') && text.includes('"value": "Basic [redacted]"'))).toBe(true);
+  const basicOf = (secret: string) => `${oauth2ServerClient.id}:${secret}`;
+  const planted = {
+    secret: oauth2ServerClient.secret,
+    stale: 'rotated-away-secret-0b7c',
+    basic: basicOf(oauth2ServerClient.secret),
+    staleBasic: basicOf('rotated-away-secret-0b7c'),
+  };
+  expect(leaksOf(planted, texts)).toEqual([]);
 });

@@ -9,11 +9,20 @@ import { bodyOf } from '../../sandbox/reference-partner/resources';
  * A partner built on @node-oauth/oauth2-server 5, the Express/Koa-agnostic OAuth 2.0 server library:
  * its token endpoint is the library's `token()` handler, unchanged, behind a minimal in-memory model.
  * With `bindRedirectUri`, codes keep the redirect URI of their authorization request, as the library's
- * own authorize handler stores it, so the token request must repeat it (RFC 6749 §4.1.3).
+ * own authorize handler stores it, so the token request must repeat it (RFC 6749 §4.1.3). With
+ * `challengeBasic`, every "invalid_client" is a 401 with "WWW-Authenticate: Basic", whatever scheme the
+ * credentials came in, as Authlib answers for a client that may use client_secret_basic: a wrong secret
+ * sent in the body then reads like an endpoint that takes Basic only. With `basicOnly`, credentials in the body
+ * are refused before the library sees them, with the library's own error for a client it cannot authenticate,
+ * as a deployment that allows client_secret_basic alone does: the platform's request is answered as a wrong secret is.
  */
 export const oauth2ServerClient = { id: 'platform-client', secret: 'oauth2-server-secret-8d41f0' };
 
-export async function startOauth2ServerPartner({ bindRedirectUri = false }: { bindRedirectUri?: boolean } = {}) {
+export async function startOauth2ServerPartner({
+  bindRedirectUri = false,
+  challengeBasic = false,
+  basicOnly = false,
+}: { bindRedirectUri?: boolean; challengeBasic?: boolean; basicOnly?: boolean } = {}) {
   const client = { id: oauth2ServerClient.id, grants: ['authorization_code'], redirectUris: ['https://platform.example/acme/auth'] };
   const user = { id: 'complete' };
   const codes = new Map<string, { expiresAt: Date; redirectUri?: string }>();
@@ -46,6 +55,8 @@ export async function startOauth2ServerPartner({ bindRedirectUri = false }: { bi
   /** What express-oauth-server and koa-oauth-server do with the library's errors: its status, name and message. */
   const sendError = (res: ServerResponse, error: unknown, response: OAuth2Server.Response) => {
     const { code = 500, name = 'server_error', message = '' } = error as { code?: number; name?: string; message?: string };
+    if (challengeBasic && name === 'invalid_client')
+      return send(res, 401, { error: name, error_description: message }, { ...response.headers, 'www-authenticate': 'Basic realm="Service"' });
     return send(res, code, { error: name, error_description: message }, response.headers);
   };
   const readForm = async (req: IncomingMessage) => {
@@ -65,9 +76,11 @@ export async function startOauth2ServerPartner({ bindRedirectUri = false }: { bi
         return send(res, 200, { code });
       }
       if (req.method === 'POST' && path === '/oauth/token') {
-        const request = new OAuth2Server.Request({ method: req.method, headers: req.headers as Record<string, string>, query: {}, body: await readForm(req) });
+        const body = await readForm(req);
+        const request = new OAuth2Server.Request({ method: req.method, headers: req.headers as Record<string, string>, query: {}, body });
         const response = new OAuth2Server.Response();
         try {
+          if (basicOnly && body.client_secret !== undefined) throw new OAuth2Server.InvalidClientError('Invalid client: client is invalid');
           await oauth.token(request, response);
           return send(res, response.status ?? 200, response.body, response.headers);
         } catch (error) {

@@ -18,7 +18,11 @@ export interface OidcPartnerOptions {
    * library no longer fills in an omitted redirect_uri (RFC 6749 §4.1.3), and the platform sends none.
    */
   bindRedirectUri?: boolean;
-  /** How the client authenticates: client_secret_post is what the platform sends (spec §4.2, §5.3). */
+  /**
+   * How the client is registered: client_secret_post is what the platform sends (spec §4.2, §5.3). oidc-provider 8
+   * takes the secret in the body and with Basic alike whichever of the two is registered (lib/shared/token_auth.js),
+   * so client_secret_basic here makes no Basic-only endpoint: test/support/oauth2-server-partner.ts `basicOnly` does.
+   */
   authMethod?: 'client_secret_post' | 'client_secret_basic';
 }
 

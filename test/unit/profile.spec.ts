@@ -31,6 +31,7 @@ test('a minimal profile loads with its defaults', () => {
     file: path.join(dir, 'acme.json'),
     profile: { ...valid, collectMissingAccountInfo: false, requestTimeoutMs: 10_000, slowChecks: false, maxCodeLifetimeSeconds: 600, environment: 'staging' },
     envValues: [],
+    envNames: {},
     waivers: [],
     platformWaivers: [],
   });
@@ -79,6 +80,14 @@ test('env: values are read from the environment; an unset one is named', () => {
   const dir = folderWith({ 'acme.json': withEnv });
   const loaded = loadProfile(path.join(dir, 'acme.json'), { PARTNER_ACME_SECRET: 's3cret', PARTNER_ACME_TOKEN_URL: valid.tokenExchangeUrl });
   expect(loaded.profile?.profile).toMatchObject({ clientSecret: 's3cret', tokenExchangeUrl: valid.tokenExchangeUrl });
+  // Each field's variable, by name only: what a finding's fix names ("clientSecret" (PARTNER_ACME_SECRET)).
+  expect(loaded.profile?.envNames).toEqual({ clientSecret: 'PARTNER_ACME_SECRET', tokenExchangeUrl: 'PARTNER_ACME_TOKEN_URL' });
+});
+
+test('an empty clientSecret written in the profile itself keeps its own message: there is no variable to name', () => {
+  expect(errorsOf({ ...valid, clientId: 'platform', clientSecret: '' })).toEqual(['acme.json: "clientSecret" is empty; remove the field or give it a value']);
+  // The positive control: a secret written in the profile loads.
+  expect(errorsOf({ ...valid, clientId: 'platform', clientSecret: 's3cret' })).toEqual([]);
 });
 
 test("env: reads only partner variables: never the harness's own, nor a CI secret, unless the run declares its prefix", () => {

@@ -84,9 +84,14 @@ test('token_type: Bearer in any case, or absent', () => {
   expect(outcomes(tokenTypeBearer, { token_type: 1 })).toEqual(['failed']);
   // Left out, it is no failure (the platform sends the token as Bearer), but RFC 6749 §5.1 makes it REQUIRED: a warning that quotes it.
   expect(outcomes(tokenTypePresent, { token_type: 'Bearer' })).toEqual(['passed']);
-  expect(evaluate(tokenTypePresent, {}, undefined).map((f) => `${f.outcome}: ${f.message}`)).toEqual([
-    'warning: "token_type" is missing; RFC 6749 §5.1: "token_type REQUIRED": send "token_type": "Bearer"',
+  expect(evaluate(tokenTypePresent, {}, undefined).map((f) => `${f.rule} ${f.level} ${f.outcome}: ${f.message}`)).toEqual([
+    'token-exchange/token-type-present SHOULD warning: "token_type" is missing; RFC 6749 §5.1: "token_type REQUIRED. The type of the token issued"; add "token_type": "Bearer"',
   ]);
+  // A present value that is not Bearer keeps its own verdict, a MUST failure, and is not "missing".
+  expect(evaluate(tokenTypeBearer, { token_type: 'mac' }, undefined).map((f) => `${f.rule} ${f.level} ${f.outcome}`)).toEqual([
+    'token-exchange/token-type MUST failed',
+  ]);
+  expect(outcomes(tokenTypePresent, { token_type: 'mac' })).toEqual(['passed']);
 });
 
 test('expires_in: a positive integer JSON number when present; absent is a SHOULD warning', () => {

@@ -10,7 +10,8 @@ import {
   unsupportedGrantTypeRejected,
   wrongSecretInvalidClient,
 } from '../../checks/token-refusals';
-import { diagnoseRefusal } from '../../checks/token-encoding';
+import { basicTellsApart, configuredEncodingAccepted, diagnoseRefusal, type EncodingTrial } from '../../checks/token-encoding';
+import { evaluate } from '../../checks/finding';
 import { byRule, client, good, messages, outcomes, response } from '../support/token-responses';
 
 const body = (answer: JsonResponse) => ({ response: answer, scheme: undefined });
@@ -118,6 +119,46 @@ test("a refused exchange is diagnosed from the partner's own error and error_des
   // Nothing recognised: the partner's words, and what a valid request deserves.
   expect(diagnosis(refused('server_error', 'database down', 500))).toMatch(
     /"error_description": "database down"; answer a token request with a fresh "code" with 200 and an "access_token"$/,
+  );
+});
+
+test('a client refused with "WWW-Authenticate: Basic": the same credentials sent with Basic tell a refused secret from a Basic-only endpoint', () => {
+  const challenged = response(
+    401,
+    { error: 'invalid_client', error_description: 'Invalid client: client is invalid' },
+    { 'www-authenticate': 'Basic realm="Service"' },
+  );
+  const withEnv = { ...client, secretVariable: 'PARTNER_ACME_CLIENT_SECRET' };
+  expect(basicTellsApart(challenged, withEnv)).toBe(true);
+  // Positive controls: nothing to tell apart without both credentials, or when the refusal is not of the client.
+  expect(basicTellsApart(challenged, { clientId: 'platform' })).toBe(false);
+  expect(basicTellsApart(response(400, { error: 'invalid_grant' }), withEnv)).toBe(false);
+  expect(basicTellsApart(response(400, { error: 'invalid_client' }), withEnv)).toBe(true);
+  expect(basicTellsApart(response(401, { error: 'invalid_client', error_description: 'client not found' }), withEnv)).toBe(false);
+  const diagnosis = (basic: JsonResponse, who: EncodingTrial['client'] = withEnv) =>
+    diagnoseRefusal({ encoding: 'form', response: challenged, client: who, basic });
+  expect(diagnosis(challenged)).toBe(
+    'a form-encoded token request with a fresh "code" was answered 401 with "error": "invalid_client", "error_description": "Invalid client: client is invalid": the partner refused the client secret; sent with HTTP Basic instead (RFC 6749 §2.3.1), with a fresh "code", it was refused again, answered 401 with "error": "invalid_client", "error_description": "Invalid client: client is invalid": "clientSecret" (PARTNER_ACME_CLIENT_SECRET) is not the secret the partner holds for the client "platform"; check the value the platform is configured with against the partner\'s registration of that client, and put the current one in .env (PARTNER_ACME_CLIENT_SECRET=…) or the environment',
+  );
+  expect(diagnosis(response(401, { error: 'invalid_client' }), client)).toContain(
+    ': "clientSecret" is not the secret the partner holds for the client "platform"; check the value the platform is configured with against the partner\'s registration of that client, and put the current one in the profile',
+  );
+  expect(diagnosis(response(200, good))).toBe(
+    'a form-encoded token request with a fresh "code" was answered 401 with "error": "invalid_client", "error_description": "Invalid client: client is invalid": the partner requires HTTP Basic client authentication, while the platform sends "client_id" and "client_secret" in the body (client_secret_post; spec §4.2, §5.3): the same credentials sent with HTTP Basic (RFC 6749 §2.3.1) and a fresh "code" were answered with a token; allow client_secret_post for the platform\'s client (RFC 6749 §2.3.1 lets a server accept credentials in the body)',
+  );
+  // The refused secret is the finding of the rule that judges the platform's request, about "clientSecret"; a Basic-only endpoint stays the encoding's.
+  const judged = (basic: JsonResponse) =>
+    evaluate(configuredEncodingAccepted, { encoding: 'form', response: challenged, client: withEnv, basic }, undefined).map((f) => [
+      f.rule,
+      f.field,
+      f.code,
+      f.outcome,
+    ]);
+  expect(judged(challenged)).toEqual([['token-exchange/encoding', 'clientSecret', 'secret-refused', 'failed']]);
+  expect(judged(response(200, good))).toEqual([['token-exchange/encoding', 'tokenExchangeEncoding', 'refused', 'failed']]);
+  // Basic got past client authentication, whatever then became of the code: it was the scheme, not the secret.
+  expect(diagnosis(response(400, { error: 'invalid_grant', error_description: 'code expired' }))).toContain(
+    'and a fresh "code" got past client authentication (answered 400 with "error": "invalid_grant", "error_description": "code expired"); allow client_secret_post',
   );
 });
 

@@ -41,3 +41,14 @@ test('a negative case can bend or drop one parameter', () => {
   expect(JSON.parse(tokenRequest(bare, 'json', { code: 'c', grant_type: undefined }).body!)).toEqual({ code: 'c' });
   expect(JSON.parse(tokenRequest(bare, 'json', { code: 'c', grant_type: 'password' }).body!)).toEqual({ code: 'c', grant_type: 'password' });
 });
+
+test('the credentials sent with HTTP Basic instead (RFC 6749 §2.3.1): each form-encoded, joined by ":", and out of the body', () => {
+  const configured = { ...bare, clientId: 'platform client', clientSecret: 's3cr:t/+' };
+  const sent = tokenRequest(configured, 'form', { code: 'c' }, { basic: true });
+  expect(sent.headers?.authorization).toBe(`Basic ${Buffer.from('platform+client:s3cr%3At%2F%2B').toString('base64')}`);
+  expect(Object.fromEntries(new URLSearchParams(sent.body))).toEqual({ grant_type: 'authorization_code', code: 'c' });
+  // Without both credentials there is nothing to send with Basic: the platform's own request.
+  expect(tokenRequest({ ...bare, clientId: 'id' }, 'json', { code: 'c' }, { basic: true })).toEqual(
+    tokenRequest({ ...bare, clientId: 'id' }, 'json', { code: 'c' }),
+  );
+});
