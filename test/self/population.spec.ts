@@ -158,7 +158,7 @@ test('the funding-sources answers: what each user can pay from, counted exactly,
 });
 
 test('--help, and a mistake named with its fix before anything is read', () => {
-  expect(population(['--help']).stdout).toContain('partner-certify population merge');
+  expect(population(['--help']).stdout).toContain('npm run population -- merge <summary.json…>');
   const missing = population(['no-such-file.jsonl']);
   expect([missing.status, missing.stderr]).toEqual([2, expect.stringContaining('no such file no-such-file.jsonl')]);
   const bad = population(['-', '--invalid-required', 'maybe'], '');
