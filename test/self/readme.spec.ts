@@ -138,7 +138,7 @@ test("Your app that embeds the platform, word for word through the bundled emula
     expect(cert.rules.filter((rule) => rule.id.startsWith('sign-on/partner-app/')).map((rule) => `${rule.id}: ${rule.outcome}`)).toEqual(
       partnerAppRules.map((rule) => `${rule.id}: passed`),
     );
-    expect(run.code).toBe(0);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
   } finally {
     await partner.close();
   }
