@@ -52,7 +52,7 @@ const save = (dir: string, { file, profile }: { file: string; profile: string },
 /** The sections whose worked example ends in a runnable command. */
 const examples = ['Certify your endpoints', 'Your app that embeds the platform'];
 
-/** Runs a README's `npm run certify -- …` as npm would, its report and history in a folder of the test's own. */
+/** Runs a README's `npm run certify -- …` as npm would, its reports and history in a folder of the test's own. */
 async function certify(command: string, env: Record<string, string>) {
   const words = command.split(/\s+/);
   expect(words.slice(0, 4)).toEqual(['npm', 'run', 'certify', '--']);
@@ -61,6 +61,8 @@ async function certify(command: string, env: Record<string, string>) {
     ...env,
     CERTIFICATION_REPORT_DIR: out,
     CERTIFY_HISTORY_DIR: path.join(out, 'history'),
+    // Not the clone's playwright-report/: two of these runs at once would rewrite it while each masks it as it exits.
+    PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(out, 'html-report'),
   });
   console.log(
     run.stdout
