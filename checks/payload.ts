@@ -89,8 +89,11 @@ export interface Located {
 
 export type Where = { found: Located[] } | { unreachable: string };
 export type Locate = (payload: Payload) => Where;
-/** What a rule returns when it finds nothing wrong: one array for all, since most rules pass on most payloads. */
-export const noIssues: readonly Issue[] = Object.freeze([]);
+/**
+ * What a rule returns when it finds nothing wrong: one array for all, since most rules pass on most payloads. Not
+ * frozen (its type keeps it empty): V8 slices a frozen array on a slow path, which made evaluateAll a quarter slower.
+ */
+export const noIssues: readonly Issue[] = [];
 
 export const lastSegment = (path: string) => path.slice(path.lastIndexOf('.') + 1);
 /** `fundingSources[].nickname` → `nickname`: rule ids name the field as the spec's table does. */
