@@ -17,7 +17,7 @@ const mayImport = {
   redaction: ['checks', 'profile'],
   client: ['checks', 'profile'],
   partners: ['checks', 'profile', 'redaction'],
-  run: ['checks', 'profile', 'redaction'],
+  run: ['checks', 'profile', 'redaction', 'partners'],
   probes: ['checks', 'profile', 'html', 'redaction', 'client', 'partners'],
   fixtures: ['checks', 'profile', 'html', 'redaction', 'client', 'partners', 'probes', 'run'],
   suites: ['checks', 'profile', 'client', 'partners', 'probes', 'fixtures', 'run'],

@@ -6,8 +6,9 @@ import type { PartnerMetadata } from './reports/run-info';
 import { chromiumLaunchOptions } from './fixtures/browser';
 import { loadProfiles } from './partners/profile';
 import { allProbes, codesForRun } from './probes/certification';
-import { openRunDir } from './run/run-dir';
-import { ensureRunId, targetsOf } from './run/run-identity';
+import { coordinator } from './run/coordinator';
+import { runIdProblem, targetsOf } from './run/run-identity';
+import { platformKind } from './profile/platform-kind';
 import { isTestCommand, runsProject } from './run/command-line';
 import { sandboxOrigins, usesSandbox } from './profile/sandbox-origins';
 
@@ -17,40 +18,28 @@ const isMainProcess = process.env.TEST_WORKER_INDEX === undefined;
 const own = (file: string) => path.join(__dirname, `${file}${path.extname(__filename)}`);
 const certificationReporter = own('reports/certification-reporter');
 const developing = existsSync(path.join(__dirname, 'test'));
-// Every partners/*.json (and $PARTNERS_DIR/*.json) is a project. A run reads only the profiles it was asked
-// for (--project), so one partner's mistake stops no one else's run and the harness's own tests read none
-// but the reference; the workers read what the main process did. An invalid profile that was asked for stops
-// the run before any test, one line a problem.
-const askedVariable = 'CERTIFY_PROFILES_READ';
-if (isMainProcess) delete process.env[askedVariable];
-const read = process.env[askedVariable]?.split(',');
-const asked = (name: string) => (read ? read.includes(name) : !isTestCommand(process.argv) || runsProject(process.argv, name));
+// Every partners/*.json (and $PARTNERS_DIR/*.json) is a project. The run's main process reads only the profiles it
+// was asked for (--project), so one partner's mistake stops no one else's run and the harness's own tests read none
+// but the reference; an invalid profile that was asked for stops the run before any test, one line a problem. Its
+// coordinator (run/coordinator.ts) hands each worker its partner's profile as it read it: a worker reads the
+// profiles only to know the projects.
+const asked = (name: string) => !isMainProcess || !isTestCommand(process.argv) || runsProject(process.argv, name);
 const { profiles, errors } = loadProfiles('partners', { only: asked });
 if (isMainProcess) {
-  if (errors.length > 0) {
-    console.error(errors.map((error) => `invalid partner profile: ${error}`).join('\n'));
-    process.exit(2);
+  const run = coordinator();
+  const runId = runIdProblem();
+  if (errors.length > 0 || runId) run.stop([...errors.map((error) => ({ line: `invalid partner profile: ${error}` })), ...(runId ? [{ line: runId }] : [])]);
+  run.register(profiles);
+  for (const { name, profile } of profiles) {
+    const handed = profile.codes.static?.length;
+    const needed = codesForRun(profile);
+    if (handed !== undefined && handed < needed)
+      run.egress.for(name).warn(`${name}: "codes.static" holds ${handed} codes; a full certification run needs ${needed}`);
   }
-  process.env[askedVariable] = profiles.map(({ name }) => name).join(',');
 }
 
 // Probes wait on the network, not the CPU: more workers than cores shortens a run of several partners.
 const workers = 4;
-// Where the workers share the secrets they learn and the run's plan (run/run-dir.ts).
-if (isMainProcess) {
-  openRunDir();
-  try {
-    ensureRunId();
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
-    process.exit(1);
-  }
-  for (const { name, profile } of profiles) {
-    const handed = profile.codes.static?.length;
-    const needed = codesForRun(profile);
-    if (handed !== undefined && handed < needed) console.warn(`${name}: "codes.static" holds ${handed} codes; a full certification run needs ${needed}`);
-  }
-}
 
 /** The harness's own tests, in a clone (an installed package has none). */
 const ownProjects = [
@@ -70,15 +59,15 @@ const junitFile = path.join(process.env.CERTIFICATION_REPORT_DIR ?? 'reports/out
 process.env.PLAYWRIGHT_JUNIT_OUTPUT_FILE ??= junitFile;
 
 export default defineConfig<object, HarnessWorkerOptions>({
-  // Before any test: every partner's URLs, code source and browser (fixtures/preflight.ts). After the last:
-  // the certification, from the records the workers left, whatever reporters the command names.
-  globalSetup: own('fixtures/preflight'),
-  globalTeardown: own('reports/certification-teardown'),
+  // The run's coordinator (run/coordinator.ts) plans before any worker starts (the preflight: fixtures/preflight.ts)
+  // and, after the last test, writes the certification from what the workers said, whatever reporters the command names.
+  globalSetup: own('fixtures/global-setup'),
+  globalTeardown: own('reports/global-teardown'),
   fullyParallel: true,
   workers,
   forbidOnly: Boolean(process.env.CI),
-  // The certification reporter plans the run (the tests it chose) and fails it for a partner not certified;
-  // any others may replace it (--reporter): what the workers hand Playwright is masked at its source.
+  // The certification reporter hands the coordinator the tests the run chose, so each partner's probes start at
+  // once; any others may replace it (--reporter): the run certifies all the same, each probe when its test comes.
   reporter: [[certificationReporter], ['list'], ['html', { open: 'never' }], ['junit', { outputFile: junitFile }]],
   // A failing test keeps its trace: actions, DOM snapshots, network, console. Not the screencast: each screen
   // is attached as a screenshot already, and filming every context cost a second of a 2-core run's 8.
@@ -97,7 +86,7 @@ export default defineConfig<object, HarnessWorkerOptions>({
       : undefined,
   projects: [
     ...(developing ? ownProjects : []),
-    ...profiles.map(({ name, file, profile }) => ({
+    ...profiles.map(({ name, file, profile, waivers, platformWaivers }) => ({
       name,
       testDir: path.join(__dirname, 'suites'),
 
@@ -106,14 +95,21 @@ export default defineConfig<object, HarnessWorkerOptions>({
       // One worker a partner, which starts all the partner's probes at once (fixtures/probe-runs.ts): a
       // worker costs a process and its modules, and the partner's latency is paid once, not once a test.
       workers: 1,
-      // Playwright's own tracing stops a test's browser contexts when the test ends, so every test would have
-      // to wait for the browser probes started with it: each browser probe traces its own context instead
-      // (probes/browser-session.ts), and its test keeps the trace where something failed.
+      // The probes' browser is the harness's own (fixtures/browser.ts), which Playwright's tracing never sees: each
+      // browser probe traces its own context, and its test keeps the trace, masked, where something failed (and
+      // always with --trace=on). Playwright's own trace of a partner's test holds its steps and attachments.
       use: { profileFile: file, trace: 'off' as const },
       // Also here: a blob report (sharding) keeps a project's metadata but not its "use". The plan (every
-      // probe a certification runs) and the targets are taken now, so a merge judges what ran against
-      // them, and names the endpoints this run called, not those the profile names when it is merged.
-      metadata: { profileFile: file, plan: allProbes.map(({ id, title }) => ({ probe: id, title })), targets: targetsOf(profile) } satisfies PartnerMetadata,
+      // probe a certification runs), the targets and the waivers the run decides with are taken now, so a merge
+      // judges what ran against them, and names the endpoints this run called, not those of the profile at merge time.
+      metadata: {
+        profileFile: file,
+        plan: allProbes.map(({ id, title }) => ({ probe: id, title })),
+        targets: targetsOf(profile),
+        emulator: profile.platform !== undefined && platformKind(profile.platform) === 'emulator',
+        waivers,
+        platformWaivers,
+      } satisfies PartnerMetadata,
     })),
   ],
 });

@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 
 import { redact, redactData } from './redact';
+import { base64Forms, SecretMatcher } from './secret-matcher';
 import type { Secret } from './secrets';
 
 // ---- files: text, zip archives (Playwright traces) and zips embedded as data URLs (its HTML report) --
@@ -57,37 +58,25 @@ function asData(text: string, secrets: readonly Secret[]): string | undefined {
   return parsed.map((line, i) => (line?.ok ? JSON.stringify(redactData(line.value, secrets)) : lines[i])).join('\n');
 }
 
-/** Synchronous, so a reporter can mask a file before the reporters after it copy it; throws when it cannot. */
-export function redactFile(file: string, secrets: readonly Secret[]): void {
-  const bytes = readFileSync(file);
-  const clean = redactBytes(bytes, secrets);
-  if (clean !== bytes) writeFileSync(file, clean);
-}
-
 /**
- * Every file under `dir`, recursively (or `dir` itself, a file); a missing one is nothing to do. Synchronous, so
- * it can run as the process exits, after every reporter wrote. certification.json is masked as
- * data when it is written, and is left alone here, where masking text could rewrite a key; so is its
- * signature (`.jws`), which has the shape of a token but holds only a public key and a signature. With `since`,
- * only the files written from then on: an older file was masked by the run that wrote it (2 s earlier, for
- * file systems that store coarse times). Returns the files that could not be masked, each with why, so the
- * caller can say so; the others are masked anyway.
+ * What tells whether a file's bytes hold any of `secrets`, by value (redaction/secret-matcher.ts: every form,
+ * fragments included), also inside zips (traces, the blob report) and zips embedded as data URLs (Playwright's
+ * HTML report). It reads, never rewrites: the run's final scan (run/scan.ts) is a detector.
  */
-export function redactTree(dir: string, secrets: readonly Secret[], { since }: { since?: Date } = {}): string[] {
-  const files = filesUnder(dir).filter((file) => path.basename(file) !== 'certification.json' && !file.endsWith('.jws'));
-  const failures: string[] = [];
-  for (const file of files) {
-    try {
-      if (since && statSync(file).mtimeMs < since.getTime() - 2000) continue;
-      redactFile(file, secrets);
-    } catch (error) {
-      failures.push(`${file} (${error instanceof Error ? error.message : String(error)})`);
-    }
-  }
-  return failures;
+export function secretFinder(secrets: readonly Secret[]): (bytes: Uint8Array) => boolean {
+  const matcher = new SecretMatcher(secrets.map(({ value, forms }) => ({ value, forms: [...(forms ?? []), ...base64Forms(value)] })));
+  const holds = (bytes: Uint8Array): boolean => {
+    if (isZip(bytes)) return Object.values(unzipSync(bytes)).some(holds);
+    const text = textOf(bytes);
+    if (text === undefined) return false;
+    if (matcher.find(text).length > 0) return true;
+    return [...text.matchAll(embeddedZip)].some(([, base64]) => holds(Buffer.from(base64!, 'base64')));
+  };
+  return holds;
 }
 
-function filesUnder(dir: string): string[] {
+/** Every file under `dir`, recursively (or `dir` itself, a file); none when it is missing. */
+export function filesUnder(dir: string): string[] {
   try {
     if (statSync(dir).isFile()) return [dir];
     return readdirSync(dir, { recursive: true, withFileTypes: true })

@@ -1,5 +1,3 @@
-import { appendFileSync, closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
-import path from 'node:path';
 import type { Exchange } from '../checks/evidence';
 import { guessability, minimumBits } from '../checks/token-entropy';
 import { secretsOf, shortestSecret, type Secret } from './secrets';
@@ -8,85 +6,82 @@ import { secretsOf, shortestSecret, type Secret } from './secrets';
 export type ScopedSecret = Secret & { partner?: string };
 
 /**
- * The secrets of one run, shared by its processes: each worker adds every secret its exchanges carried
- * (codes, tokens, credentials), so a partner that echoes a token issued to another of its probes is
- * masked there too, and the reporter masks them in what Playwright stores (steps, errors, traces).
+ * The secrets one process knows: the profiles' (handed in), and every secret the run's exchanges carried
+ * (codes, tokens, credentials), so a partner that echoes a token issued to another of its probes is masked
+ * there too.
  *
- * Each secret is a partner's, or the harness's own (the signing key): a value learned from one partner
- * masks that partner's artifacts only, so a partner whose token is "NOT CERTIFIED" or another partner's
- * name cannot rewrite another partner's report. `secrets(partner)` is the harness's and that partner's.
- * The run's main process, which writes the files that stay, masks a partner's files with that partner's, then
- * with `runWideSecrets()`: every partner's with a secret's entropy, which can occur in another partner's files
- * only as that secret: a code one profile was issued, echoed by the same server under another profile, is
- * masked there too. The workers keep to their own partner's, whose lists grow all run long.
+ * Each secret is a partner's, or the harness's own (the signing key): a value learned from one partner masks
+ * that partner's artifacts only, so a partner whose token is "NOT CERTIFIED" or another partner's name cannot
+ * rewrite another partner's report, with one exception: a value with a secret's entropy (`runWide`) can occur
+ * in another partner's files only as that secret, so it masks every partner's (a code one profile was issued,
+ * echoed by the same server under another profile). `masking(partner)` is what that partner's artifacts are
+ * masked with: the harness's, the partner's own, and every partner's run-wide ones.
  *
- * It lives in the run's private folder (run/run-dir.ts): one file every process appends its lines to
- * (each line one write, so lines never interleave) and reads from where it stopped, so asking for the
- * secrets costs one stat, not one per process: a 40-partner run's reporter spent 5 s listing and sizing
- * the files of a file per process.
+ * The run's processes share it through the run's channel (run/channel.ts), in memory: what this process
+ * learns goes to `onLearn`, and what the others learned comes back through `receive`. Nothing is on disk.
  */
 export class Vault {
   /** Every secret this process knows, in the order it became known. */
   private readonly known = new Map<string, ScopedSecret>();
   /**
-   * The secrets of each scope (a partner, or `allScopes`), made when first asked for: each new secret of a
-   * scope makes a new array that starts with the last, so its matcher only adds the new ones.
+   * The secrets of each view, made when first asked for: each new secret of a view makes a new array that
+   * starts with the last, so its matcher (redaction/redact.ts) only adds the new ones.
    */
   private readonly views = new Map<string, readonly Secret[]>();
-  private readonly file: string | undefined;
-  /** The partner this process learns for (a partner's worker); undefined in the reporter. */
-  private readonly partner: string | undefined;
-  /** How much of the file has been read: it only grows. */
-  private read = 0;
 
-  /** `dir`: the folder the run's processes share it in (the run's `vault` folder); without one, this process's alone. */
-  constructor(base: readonly ScopedSecret[] = [], { dir, partner }: { dir?: string | undefined; partner?: string } = {}) {
-    this.partner = partner;
+  constructor(
+    base: readonly ScopedSecret[] = [],
+    private readonly options: {
+      /** The partner this process learns for (a partner's worker); undefined in the run's main process. */
+      partner?: string;
+      /** Where what this process learns goes, for the run's other processes. */
+      onLearn?: (fresh: readonly ScopedSecret[]) => void;
+    } = {},
+  ) {
     for (const secret of base) this.remember(secret);
-    this.file = dir ? path.join(dir, 'secrets.jsonl') : undefined;
-    if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
-  /** Remembers every secret these exchanges carried, as this process's partner's, here and for the run's other processes. */
+  /** Remembers every secret these exchanges carried, as this process's partner's. */
   learn(exchanges: readonly Exchange[]): void {
     this.learnSecrets(secretsOf(exchanges));
   }
 
-  /** Remembers values the harness handed out itself, such as the codes a code source gave. */
+  /** Remembers values the harness met itself, such as the codes a code source gave. */
   add(values: readonly string[]): void {
     this.learnSecrets(values.filter((value) => value.length >= shortestSecret).map((value) => ({ value })));
   }
 
+  /** Remembers what another process of the run learned (each already scoped); returns those it did not know. */
+  receive(secrets: readonly ScopedSecret[]): ScopedSecret[] {
+    return secrets.filter((secret) => this.remember(secret));
+  }
+
   private learnSecrets(secrets: readonly Secret[]): void {
+    const { partner, onLearn } = this.options;
     const fresh = secrets
-      .map((secret): ScopedSecret => (this.partner === undefined ? secret : { ...secret, partner: this.partner }))
+      .map((secret): ScopedSecret => (partner === undefined ? secret : { ...secret, partner }))
       .filter((secret) => !this.known.has(keyOf(secret)));
     if (fresh.length === 0) return;
     for (const secret of fresh) this.remember(secret);
-    if (this.file) appendFileSync(this.file, fresh.map((secret) => `${JSON.stringify(secret)}\n`).join(''), { mode: 0o600 });
+    onLearn?.(fresh);
   }
 
   /**
-   * The secrets of one partner's artifacts: the harness's own and that partner's (by default the partner this
-   * process learns for; `allScopes` for every partner's, in what no partner owns alone). Includes what the
-   * others have added to the vault since the last call (only the file's new bytes are read). The same
-   * array while nothing of the scope changed, so its matcher is built once.
+   * What one partner's artifacts are masked with: the harness's own secrets, the partner's, and every partner's
+   * run-wide ones. Without a partner (what is every partner's: the fleet overview, the run's own lines), the
+   * harness's and every partner's run-wide ones only. The same array while nothing of the view changed, so its
+   * matcher is built once.
    */
-  secrets(scope: string = this.partner ?? allScopes): readonly Secret[] {
-    return this.view(scope);
+  masking(partner: string | undefined = this.options.partner): readonly Secret[] {
+    return this.view(partner ?? runView);
   }
 
-  /**
-   * Every partner's secrets with a secret's entropy (`runWide`): one list for the whole run, so one matcher,
-   * which the run's main process applies after a partner's own (writing each partner's list of every
-   * partner's values made a 10-partner run's report writing take twice as long).
-   */
-  runWideSecrets(): readonly Secret[] {
-    return this.view(runWideView);
+  /** Every secret known, with its scope: what the run's final scan looks for (run/scan.ts). */
+  all(): readonly ScopedSecret[] {
+    return [...this.known.values()];
   }
 
   private view(key: string): readonly Secret[] {
-    this.readFile();
     let view = this.views.get(key);
     if (!view) {
       view = [...this.known.values()].filter((secret) => inView(secret, key));
@@ -95,31 +90,17 @@ export class Vault {
     return view;
   }
 
-  private readFile(): void {
-    const size = this.file ? safeSize(this.file) : 0;
-    if (!this.file || size <= this.read) return;
-    const text = safeRead(this.file, this.read, size);
-    const complete = text.lastIndexOf('\n') + 1; // a line still being written is read next time
-    this.read += Buffer.byteLength(text.slice(0, complete));
-    for (const line of text.slice(0, complete).split('\n')) {
-      const secret = parsed(line);
-      if (secret) this.remember(secret);
-    }
-  }
-
-  private remember(secret: ScopedSecret): void {
+  private remember(secret: ScopedSecret): boolean {
     const key = keyOf(secret);
-    if (this.known.has(key)) return;
+    if (this.known.has(key)) return false;
     this.known.set(key, secret);
-    for (const [key, view] of this.views) if (inView(secret, key)) this.views.set(key, [...view, secret]);
+    for (const [scope, view] of this.views) if (inView(secret, scope)) this.views.set(scope, [...view, secret]);
+    return true;
   }
 }
 
-/** The scope of every partner's secrets together: for what belongs to no one partner (a global error). */
-export const allScopes = '*';
-const inScope = (secret: ScopedSecret, scope: string) => scope === allScopes || secret.partner === undefined || secret.partner === scope;
-const runWideView = '\u0000run-wide';
-const inView = (secret: ScopedSecret, key: string) => (key === runWideView ? runWide(secret) : inScope(secret, key));
+const runView = '\u0000run';
+const inView = (secret: ScopedSecret, view: string) => secret.partner === undefined || secret.partner === view || runWide(secret);
 
 /**
  * A value with a secret's entropy (at least 128 bits by the guessing estimate, in a token's alphabet, letters and
@@ -134,33 +115,3 @@ const entropic = (value: string) => {
 };
 // A partner's secret and the same value of another partner's are two secrets: each masks its own artifacts.
 const keyOf = (secret: ScopedSecret) => `${secret.partner ?? ''}\u0000${secret.queryName ? '?' : secret.ordinary ? '~' : ''}${secret.value}`;
-
-const safeSize = (file: string) => {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0;
-  }
-};
-function safeRead(file: string, from: number, to: number): string {
-  try {
-    const fd = openSync(file, 'r');
-    try {
-      const buffer = Buffer.alloc(to - from);
-      readSync(fd, buffer, 0, buffer.length, from);
-      return buffer.toString('utf8');
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return '';
-  }
-}
-function parsed(line: string): ScopedSecret | undefined {
-  try {
-    const value = JSON.parse(line) as ScopedSecret;
-    return typeof value?.value === 'string' && (value.partner === undefined || typeof value.partner === 'string') ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}

@@ -1,6 +1,5 @@
 import { allRules, catalogue } from '../checks/catalogue';
-import type { Exchange } from '../checks/evidence';
-import type { Finding, Outcome, Owner } from '../checks/finding';
+import type { Outcome, Owner } from '../checks/finding';
 import type { Waiver } from '../checks/waivers';
 import type { Certification, RuleOutcome, TestStatus } from './certification-schema';
 import { compare } from './comparison';
@@ -10,35 +9,18 @@ import { typingOf } from './typing';
 import { blockersOf, countsOf, incomplete, plural, ruleOwner } from './verdict-counts';
 import { retriesNote, retriesOf } from './code-retries';
 import { waiversOf } from './waiver-use';
+import type { CollectedTest } from '../run/collected';
 
 export type { Certification, RuleOutcome, TestStatus };
 
 /**
  * How the certification document (reports/out/<project>/certification.json, its schema in
- * certification-schema.ts) is built from the results of a run. Pure: the reporter gathers the tests'
- * attachments, this decides the verdict.
+ * certification-schema.ts) is built from the results of a run. Pure: the run's coordinator gathers the tests'
+ * records (run/collected.ts), this decides the verdict.
  */
 
-/** What the reporter gathered of one test. */
-export interface TestRecord {
-  title: string;
-  /** The probe the test ran, and its area (`token-exchange`): a key of `areas[]`. */
-  probe?: string;
-  area: string;
-  /** Whose rules the test judges (its probe's); a test that says nothing of it is the partner's. */
-  owner?: Owner;
-  status: TestStatus;
-  durationMs: number;
-  errors: string[];
-  skipReason?: string;
-  /** The findings and exchanges of every attempt (with --retries, a failed first attempt still counts). */
-  findings: Finding[];
-  exchanges: Exchange[];
-  /** The attempts before the last, when Playwright retried the test. */
-  earlierAttempts?: { status: TestStatus; errors: string[] }[];
-  /** Why each code request the code source asked again while the test ran (every attempt) was retried. */
-  codeRetries?: readonly string[];
-}
+/** What the run gathered of one test (run/collected.ts). */
+export type TestRecord = Omit<CollectedTest, 'screens' | 'codeRetries'> & Partial<Pick<CollectedTest, 'screens' | 'codeRetries'>>;
 
 export type RunInfo = Certification['run'];
 

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseJson } from '../checks/evidence';
 import { certificationSchema, type Certification } from './certification-schema';
+import type { Egress } from '../run/egress';
 
 /**
  * Every run's certification.json, kept: `<history>/<partner>/<finishedAt>.json`. The folder is
@@ -79,7 +80,7 @@ export function recentRuns(
   historyDir: string,
   partner: string,
   n: number,
-  { now = new Date(), warn = (line: string) => console.warn(line) }: { now?: Date; warn?: (line: string) => void } = {},
+  { now = new Date(), warn }: { now?: Date; warn: (line: string) => void },
 ): Certification[] {
   const runs: Certification[] = [];
   const problems: string[] = [];
@@ -97,26 +98,22 @@ export function recentRuns(
   return runs;
 }
 
-/** Keeps the run in the partner's history: its certification.json, byte for byte as written (masked). */
-export function keepRun(historyDir: string, json: string, certification: Certification): string {
-  const dir = path.join(historyDir, certification.run.partner);
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, fileOf(certification.run.finishedAt));
-  writeFileSync(file, json);
-  return file;
+/** Keeps the run in the partner's history: its certification.json, byte for byte as the egress wrote it. */
+export async function keepRun(historyDir: string, { json, certification }: { json: string; certification: Certification }, egress: Egress): Promise<void> {
+  await egress.writeFiles(path.join(historyDir, certification.run.partner), {}, () => ({ [fileOf(certification.run.finishedAt)]: json }));
 }
 
 /**
  * The run `--compare` names: a certification.json, or a folder holding `<partner>/certification.json`.
  * Says why on the console when it cannot be read: the report is written without the comparison.
  */
-export function comparedRun(compare: string, partner: string): Certification | undefined {
+export function comparedRun(compare: string, partner: string, warn: (line: string) => void): Certification | undefined {
   let file = path.resolve(compare);
   if (existsSync(file) && statSync(file).isDirectory()) {
     const inProject = path.join(file, partner, 'certification.json');
     file = existsSync(inProject) ? inProject : path.join(file, 'certification.json');
   }
   const { certification, problem } = readCertification(file);
-  if (problem) console.warn(`--compare: ${problem}; the report is written without a comparison`);
+  if (problem) warn(`--compare: ${problem}; the report is written without a comparison`);
   return certification;
 }

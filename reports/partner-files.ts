@@ -1,19 +1,19 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Certification, TestRecord } from './certification';
 import { harOf } from './har';
 import type { TestEvidence } from './html-evidence';
 import { certificationHtml } from './html-report';
 import { sha256, signDetached, type SigningKey } from './signing';
-import { redactEvidence, redactValue } from '../redaction/redact';
-import type { Secret } from '../redaction/secrets';
+import type { Egress } from '../run/egress';
 import { packageRoot } from '../run/package-root';
 
 /**
- * One partner's files in `<outputDir>/<partner>/`: exchanges.har, certification.html, certification.json
- * (with the SHA-256 of the other two) and, with a signing key, certification.json.jws. Each is masked as
- * it is written; the JSON is written last because it holds the others' digests, and the signature is over
- * its bytes as written.
+ * One partner's files in `<outputDir>/<partner>/`: exchanges.har, certification.html, certification.json (with the
+ * SHA-256 of the other two) and, with a signing key, certification.json.jws. They are rendered from the
+ * certification and the evidence as the run's egress hands them over, masked as data, string by string (run/egress.ts):
+ * a secret (or a partner's "token" that reads "NOT CERTIFIED" or '"request": {') can then never rewrite a key, the
+ * structure or another partner's words, and the report is always written. The JSON comes last because it holds the
+ * others' digests, and the signature is over its bytes as written.
  */
 export const files = { json: 'certification.json', html: 'certification.html', har: 'exchanges.har', jws: 'certification.json.jws' } as const;
 
@@ -28,54 +28,19 @@ export async function writePartnerFiles(
   dir: string,
   cert: Certification,
   tests: readonly (TestRecord & TestEvidence)[],
-  {
-    secrets,
-    runWide = [],
-    signing,
-    creator,
-  }: { secrets: readonly Secret[]; runWide?: readonly Secret[]; signing: SigningKey | undefined; creator: { name: string; version: string } },
+  { egress, signing, creator }: { egress: Egress; signing: SigningKey | undefined; creator: { name: string; version: string } },
 ): Promise<Written> {
-  mkdirSync(dir, { recursive: true });
-  // Masked as data, string by string, never as text over a document: a secret (or a partner's "token" that
-  // reads "NOT CERTIFIED" or '"request": {') can then never rewrite a key, the structure or the harness's
-  // own words, and the report is always written.
-  // Then with every partner's values of a secret's entropy (redaction/vault.ts, runWideSecrets): one list, one matcher, for every partner.
   const signed = { ...cert, signing: signing ? { keyThumbprint: signing.thumbprint, signer: signing.signer } : null };
-  const safe = maskCertification(maskCertification(signed, secrets), runWide);
-  // The evidence as the tests attached it, masked again with every secret the partner's run learned since.
-  const evidence = tests.map((test) => ({ ...test, exchanges: redactEvidence(redactEvidence(test.exchanges, secrets), runWide) }));
-  const har = `${JSON.stringify(harOf(evidence, creator), null, 2)}\n`;
-  const html = certificationHtml(safe, evidence);
-  writeFileSync(path.join(dir, files.har), har);
-  writeFileSync(path.join(dir, files.html), html);
-  const $schema = path.relative(dir, path.join(packageRoot, 'schemas/certification.schema.json'));
-  const certification: Certification = { ...safe, artifacts: { [files.html]: { sha256: sha256(html) }, [files.har]: { sha256: sha256(har) } } };
-  const json = `${JSON.stringify({ $schema, ...certification }, null, 2)}\n`;
-  writeFileSync(path.join(dir, files.json), json);
-  // An unsigned run removes an earlier run's signature, which no longer signs anything here.
-  if (signing) writeFileSync(path.join(dir, files.jws), `${await signDetached(Buffer.from(json), signing, new Date())}\n`);
-  else rmSync(path.join(dir, files.jws), { force: true });
-  return { dir, json, certification };
-}
-
-/**
- * A certification with what the partner's answers and the run's errors put in it masked: the findings,
- * the tests' errors and skip reasons, the endpoints and the waivers' terms. The verdict, the summary, the
- * rules, the run's names and dates are the harness's own words and are left as they are.
- */
-export function maskCertification(cert: Certification, secrets: readonly Secret[]): Certification {
-  const masked = <T>(value: T) => redactValue(value, secrets);
-  return {
-    ...cert,
-    run: { ...cert.run, targets: masked(cert.run.targets) },
-    findings: masked(cert.findings),
-    tests: cert.tests.map((test) => ({
-      ...test,
-      errors: masked(test.errors),
-      earlierAttempts: masked(test.earlierAttempts),
-      ...(test.skipReason !== undefined ? { skipReason: masked(test.skipReason) } : {}),
-    })),
-    latency: masked(cert.latency),
-    waivers: masked(cert.waivers),
-  };
+  let written: Certification | undefined;
+  const out = await egress.writeFiles(dir, { cert: signed, tests }, async ({ cert: safe, tests: evidence }) => {
+    const har = `${JSON.stringify(harOf(evidence, creator), null, 2)}\n`;
+    const html = certificationHtml(safe, evidence);
+    const $schema = path.relative(dir, path.join(packageRoot, 'schemas/certification.schema.json'));
+    written = { ...safe, artifacts: { [files.html]: { sha256: sha256(html) }, [files.har]: { sha256: sha256(har) } } };
+    const json = `${JSON.stringify({ $schema, ...written }, null, 2)}\n`;
+    // An unsigned run leaves no signature: an earlier run's would no longer sign anything here.
+    const jws = signing ? `${await signDetached(Buffer.from(json), signing, new Date())}\n` : null;
+    return { [files.har]: har, [files.html]: html, [files.json]: json, [files.jws]: jws };
+  });
+  return { dir, json: out[files.json]!, certification: written! };
 }

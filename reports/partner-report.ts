@@ -1,20 +1,23 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import type { FullConfig, FullResult } from '@playwright/test/reporter';
 import { buildCertification, type Certification, type RunInfo } from './certification';
-import type { Vault } from '../redaction/vault';
-import type { RunStamp } from '../run/channel';
-import { keepRun } from './history';
+import type { CollectedPartner } from '../run/collected';
+import type { Egress } from '../run/egress';
+import type { RunStamp } from '../run/events';
+import { comparedRun, keepRun, recentRuns } from './history';
+import { historyShown } from './fleet-overview';
 import { files, writePartnerFiles, type Written } from './partner-files';
-import type { Partner } from './partner-state';
-import { partialOf, runProblems, shardsOf } from './run-info';
-import { runIdVariable, targetsOf } from '../run/run-identity';
+import type { ReportDirs } from './report-dirs';
+import { partialOf, runProblems, shardsOf, type PartnerMetadata } from './run-info';
+import { targetsOf } from '../run/run-identity';
 import type { SigningKey } from './signing';
 import { platformKind } from '../profile/platform-kind';
 
-/** How the certification reporter writes one partner's report when the run ends. */
+/** How one partner's report is written when the run ends. */
 
-/** What every partner's report is written with: the run's and the reporter's. */
+/** What every partner's report is written with: the run's. */
 export interface ReportContext {
   result: FullResult;
   span: { startedAt: Date; finishedAt: Date };
@@ -22,21 +25,25 @@ export interface ReportContext {
   harness: Certification['run']['harness'];
   config: FullConfig;
   /** Every partner of the run: the one that judged a partner's platform is among them. */
-  partners: ReadonlyMap<string, Partner>;
-  vault: Vault;
+  partners: ReadonlyMap<string, CollectedPartner>;
+  egress: Egress;
   signing: SigningKey | undefined;
-  historyDir: string;
+  dirs: ReportDirs;
 }
 
+/** What the project's metadata says the run set out to run and call (also in a merge: a blob keeps it). */
+export const metadataOf = (config: FullConfig, name: string): Partial<PartnerMetadata> =>
+  config.projects.find((project) => project.name === name)?.metadata ?? {};
+
 /** The run as one partner's report states it. */
-function runInfoOf(partner: Partner, { result, span, stamps, harness, config }: ReportContext): RunInfo {
+function runInfoOf(partner: CollectedPartner, { result, span, stamps, harness, config }: ReportContext): RunInfo {
   const ids = [...new Set(stamps.map((stamp) => stamp.id))];
   return {
     partner: partner.name,
-    id: ids.join(' + ') || (process.env[runIdVariable] ?? 'unknown'),
+    id: ids.join(' + ') || 'unknown',
     shards: config.shard ? null : shardsOf(stamps),
     // As the run began: a merge reports the endpoints the shards called, not the profile's at merge time.
-    targets: partner.metadata.targets ?? targetsOf(partner.profile),
+    targets: metadataOf(config, partner.name).targets ?? targetsOf(partner.loaded?.profile),
     harness,
     startedAt: span.startedAt.toISOString(),
     finishedAt: span.finishedAt.toISOString(),
@@ -49,35 +56,44 @@ function runInfoOf(partner: Partner, { result, span, stamps, harness, config }: 
 }
 
 /** Writes one partner's files, keeps the run in its history, and prints its verdict. */
-export async function writePartnerReport(partner: Partner, context: ReportContext): Promise<Written> {
-  const { stamps, harness, config, partners, vault, signing, historyDir } = context;
-  const tests = [...partner.tests.values()];
+export async function writePartnerReport(partner: CollectedPartner, context: ReportContext): Promise<Written & { history: readonly Certification[] }> {
+  const { stamps, harness, config, partners, signing, dirs } = context;
+  const egress = context.egress.for(partner.name);
+  const tests = [...partner.tests.values()].map((test) => ({ ...test, screenshots: test.screens.flatMap(readScreen) }));
+  const history = recentRuns(dirs.historyDir, partner.name, historyShown, { warn: (line) => egress.warn(line) });
+  // Read before this run overwrites it, so `--compare reports/out/<project>/certification.json` works.
+  const previous = dirs.compare ? comparedRun(dirs.compare, partner.name, (line) => egress.warn(line)) : history.at(-1);
   const run = runInfoOf(partner, context);
-  const chosen = partialOf(tests, partner.metadata.plan, partner.previous, config.shard);
+  const metadata = metadataOf(config, partner.name);
+  const chosen = partialOf(tests, metadata.plan, previous, config.shard);
   // A shard is partial by nature; only a merge (or a run) that should hold every shard misses one. Results
   // that are not one whole run are that, whatever chose their tests.
   const problems = runProblems(stamps, partner.stamps, !config.shard && (chosen?.leftOut.length ?? 0) > 0);
   const partial = problems.length > 0 ? null : chosen;
   const judge = partner.platformJudgedBy === undefined ? undefined : partners.get(partner.platformJudgedBy);
+  const profile = partner.loaded?.profile;
   const platform = {
-    emulator: partner.profile?.platform !== undefined && platformKind(partner.profile.platform) === 'emulator',
+    emulator: metadata.emulator ?? (profile?.platform !== undefined && platformKind(profile.platform) === 'emulator'),
     ...(judge ? { judgedBy: judge.name, tests: [...judge.tests.values()].filter((test) => test.owner === 'platform') } : {}),
-    setupProblems: partner.setupProblems ?? [],
+    setupProblems: partner.setupProblems,
   };
-  const cert = buildCertification(run, tests, partner.previous, { waivers: partner.waivers, partial, runProblems: problems, platform });
+  const cert = buildCertification(run, tests, previous, { waivers: partner.waivers, partial, runProblems: problems, platform });
   const creator = { name: 'partner-certify', version: harness.version };
-  const out = await writePartnerFiles(partner.outputDir, cert, tests, {
-    secrets: vault.secrets(partner.name),
-    runWide: vault.runWideSecrets(),
-    signing,
-    creator,
-  });
-  // A shard's run is a part of one: the merged report's run is the one to keep.
+  const out = await writePartnerFiles(path.join(dirs.outputDir, partner.name), cert, tests, { egress, signing, creator });
   // The history keeps whole runs: a shard, or a run some tests were left out of, is no previous run.
-  if (!config.shard && out.certification.verdict !== 'PARTIAL') keepRun(historyDir, out.json, out.certification);
-  const report = path.relative(process.cwd(), path.join(partner.outputDir, files.html));
-  console.log(
+  if (!config.shard && out.certification.verdict !== 'PARTIAL') await keepRun(dirs.historyDir, out, egress);
+  const report = path.relative(process.cwd(), path.join(out.dir, files.html));
+  egress.print(
     `\n${partner.name}: ${cert.summary}\n  platform: ${cert.platform?.summary}\n  report: ${report} (and ${files.json}, ${files.har}${signing ? `, ${files.jws}` : ''} beside it)`,
   );
-  return out;
+  return { ...out, history };
+}
+
+/** A screen a browser showed, as its test left it (a file the test attached); one that is gone is left out. */
+function readScreen({ name, path: file }: { name: string; path: string }): { name: string; png: Buffer }[] {
+  try {
+    return [{ name, png: readFileSync(file) }];
+  } catch {
+    return [];
+  }
 }

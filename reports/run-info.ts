@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RunStamp } from '../run/channel';
+import { z } from 'zod';
+import type { RunStamp } from '../run/events';
 import { runIdVariable } from '../run/run-identity';
+import type { Waiver } from '../checks/waivers';
 import type { Certification } from './certification';
 import { packageRoot } from '../run/package-root';
 
@@ -17,12 +19,17 @@ export interface PartnerMetadata {
   profileFile: string;
   plan: readonly { probe: string; title: string }[];
   targets: Record<string, string>;
+  /** Whether the partner signs on through the bundled emulator. */
+  emulator: boolean;
+  /** The waivers the run decided with, as loaded when it began: a merge decides nothing, and reports these. */
+  waivers: readonly Waiver[];
+  platformWaivers: readonly Waiver[];
 }
 
 export function harnessVersion(rootDir: string): Certification['run']['harness'] {
   let version = 'unknown';
   try {
-    version = (JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { version?: string }).version ?? version;
+    version = z.object({ version: z.string() }).safeParse(JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8'))).data?.version ?? version;
   } catch {
     // no package.json beside the harness
   }

@@ -1,132 +1,171 @@
-import type { Area } from '../checks/catalogue';
-import type { Owner } from '../checks/finding';
-import { parseProbeRecord, type ProbeRecord } from './probe-record';
+import net from 'node:net';
+import path from 'node:path';
+import { z } from 'zod';
+import { eventsVersion, issuesOf, workerEventSchema } from './events';
+import { leftOutcomeSchema, partnerPlanSchema, scopedSecretSchema, type PartnerPlan } from './plan';
 
 /**
- * What a test hands the certification reporter, through Playwright's annotations and attachments: the
- * probe and its area (declared with the test, so known before it runs), its record (run/probe-record.ts:
- * findings, evidence and the clock they were decided with), the screens a browser showed and the browser
- * that showed them. The fixtures write with these functions and
- * the reporter reads with `readTest`, so neither side spells a name.
+ * How the run's workers and its coordinator talk: a socket in the run's private folder (0700), one JSON message a
+ * line, each validated where it is read. A worker joins (`hello`) and is handed its partner's plan; it sends what
+ * it learns (shared with the other workers at once, in memory: no secret is on disk) and its events; before it
+ * hands anything out, it asks to be brought up to date (`sync`), and the answer comes after every secret the
+ * coordinator knew by then.
  */
 
-interface Annotation {
-  type: string;
-  description?: string;
+const toCoordinator = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('hello'), version: z.number(), project: z.string() }),
+  z.strictObject({ type: z.literal('learned'), secrets: z.array(scopedSecretSchema) }),
+  z.strictObject({ type: z.literal('sync'), id: z.number() }),
+  z.strictObject({ type: z.literal('event'), event: workerEventSchema }),
+  z.strictObject({ type: z.literal('leaving'), pending: z.array(z.string()) }),
+  z.strictObject({ type: z.literal('left'), probe: z.string(), outcome: leftOutcomeSchema }),
+  z.strictObject({ type: z.literal('take'), probe: z.string() }),
+]);
+const toWorker = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('plan'), plan: partnerPlanSchema }),
+  z.strictObject({ type: z.literal('refused'), reason: z.string() }),
+  z.strictObject({ type: z.literal('secrets'), secrets: z.array(scopedSecretSchema) }),
+  z.strictObject({ type: z.literal('synced'), id: z.number() }),
+  z.strictObject({ type: z.literal('left'), probe: z.string(), outcome: leftOutcomeSchema }),
+]);
+export type ToCoordinator = z.infer<typeof toCoordinator>;
+export type ToWorker = z.infer<typeof toWorker>;
+
+/** The socket of a run's folder (a named pipe on Windows, whose sockets are not files). */
+export const channelPath = (runDir: string) =>
+  process.platform === 'win32' ? `\\\\?\\pipe\\partner-certify-${path.basename(runDir)}` : path.join(runDir, 'channel.sock');
+
+/** Reads one message a line from a socket, each parsed with `schema`; a line that does not parse goes to `invalid`. */
+function readLines<T>(socket: net.Socket, schema: z.ZodType<T>, onMessage: (message: T) => void, invalid: (problem: string) => void): void {
+  let pending = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    pending += chunk;
+    let end: number;
+    while ((end = pending.indexOf('\n')) >= 0) {
+      const line = pending.slice(0, end);
+      pending = pending.slice(end + 1);
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (error) {
+        invalid(`a message that is not JSON (${error instanceof Error ? error.message : String(error)})`);
+        continue;
+      }
+      const parsed = schema.safeParse(value);
+      if (parsed.success) onMessage(parsed.data);
+      else invalid(`a message that does not parse: ${issuesOf(parsed.error)}`);
+    }
+  });
 }
 
-interface Attachment {
-  name: string;
-  contentType: string;
-  body?: Buffer | string;
-  path?: string;
+const write = (socket: net.Socket, message: ToCoordinator | ToWorker) => {
+  if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
+};
+
+/** One worker's connection, as the coordinator holds it. */
+export interface WorkerLink {
+  project: string | undefined;
+  send(message: ToWorker): void;
 }
 
-const names = {
-  probe: 'probe',
-  area: 'area',
-  owner: 'owner',
-  browser: 'browser',
-  skip: 'skip',
-  run: 'certification run',
-  judgedBy: 'platform judged by',
-  record: 'probe record',
-  screen: 'screen: ',
-  codeRetry: 'code request retried',
-} as const;
-
-/**
- * Which run a test's outcome belongs to, as the test itself records it: the run's id (CERTIFY_RUN_ID, one
- * for all the shards of a run), its shard, and the digest of the profile it ran with. A merge of blob
- * reports reads it to refuse the blobs of other runs and to find the shards that are missing.
- */
-export interface RunStamp {
-  id: string;
-  shard: { current: number; total: number } | null;
-  profile: string;
+export interface ChannelHandlers {
+  /** A message of a worker, after its `hello`; `hello` itself is answered with what this returns. */
+  message(link: WorkerLink, message: ToCoordinator): void;
+  hello(project: string): { plan: PartnerPlan } | { refused: string };
+  /** A worker's connection ended (it stopped, or died). */
+  closed(link: WorkerLink): void;
+  /** A message that could not be read: a harness bug or a version mix, named in the run's outcome. */
+  invalid(problem: string): void;
 }
 
-/** The test details of a probe's test: its id, area and owner (whose rules it judges) travel with the test. */
-export const probeAnnotations = ({ id, area, owner }: { id: string; area: Area; owner: Owner }): Annotation[] => [
-  { type: names.probe, description: id },
-  { type: names.area, description: area },
-  { type: names.owner, description: owner },
-];
-
-export const browserAnnotation = (browser: string): Annotation => ({ type: names.browser, description: browser });
-export const runAnnotation = (stamp: RunStamp): Annotation => ({ type: names.run, description: JSON.stringify(stamp) });
-/** A platform test of a partner whose platform another partner's tests judge, once for all: which partner's. */
-export const judgedByAnnotation = (partner: string): Annotation => ({ type: names.judgedBy, description: partner });
-/** A code request the code source asked again after a transient failure, and why ("answered 500"): one annotation each. */
-export const codeRetryAnnotation = (reason: string): Annotation => ({ type: names.codeRetry, description: reason });
-
-/** The record must already be masked: the attachment is stored as it is. */
-export const recordAttachment = (record: ProbeRecord) => ({ name: names.record, body: JSON.stringify(record, null, 2), contentType: 'application/json' });
-export const screenAttachment = (screen: string, path: string) => ({ name: `${names.screen}${screen}`, path, contentType: 'image/png' });
-
-export interface TestMessage {
-  probe?: string;
-  area?: Area;
-  owner?: Owner;
-  browser?: string;
-  skipReason?: string;
-  run?: RunStamp;
-  /** For a platform test this partner did not run: the partner whose tests judged the platform. */
-  judgedBy?: string;
-  /** What the probe found, when the test got that far. */
-  record?: ProbeRecord;
-  /** Why the record the test attached could not be read. */
-  recordError?: string;
-  /** Screens by name, as files (the reporter reads them when it writes the report). */
-  screens: { name: string; path: string }[];
-  /** Why each code request retried while the test ran was retried. */
-  codeRetries: string[];
-}
-
-function parsed<T>(body: Buffer | string | undefined, fallback: T): T {
-  if (body === undefined) return fallback;
-  try {
-    return JSON.parse(body.toString()) as T;
-  } catch {
-    return fallback;
-  }
-}
-
-/** What a test said, from its annotations (the test's and its result's) and its result's attachments. */
-export function readTest(annotations: readonly Annotation[], attachments: readonly Attachment[] = []): TestMessage {
-  const annotation = (type: string) => annotations.find((a) => a.type === type)?.description;
-  const body = (name: string) => attachments.find((a) => a.name === name)?.body;
-  const area = annotation(names.area) as Area | undefined;
-  const owner = annotation(names.owner);
-  const [probe, browser, skipReason] = [annotation(names.probe), annotation(names.browser), annotation(names.skip)];
-  const run = stampOf(annotation(names.run));
-  const judgedBy = annotation(names.judgedBy);
+/** The coordinator's side: listens until closed. */
+export async function serveChannel(runDir: string, handlers: ChannelHandlers): Promise<{ close(): Promise<void>; links: ReadonlySet<WorkerLink> }> {
+  const links = new Set<WorkerLink>();
+  const server = net.createServer((socket) => {
+    const link: WorkerLink = { project: undefined, send: (message) => write(socket, message) };
+    links.add(link);
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => {
+      links.delete(link);
+      handlers.closed(link);
+    });
+    readLines(
+      socket,
+      toCoordinator,
+      (message) => {
+        if (message.type !== 'hello') return handlers.message(link, message);
+        if (message.version !== eventsVersion)
+          return link.send({ type: 'refused', reason: `this worker speaks version ${message.version}, the run ${eventsVersion}` });
+        link.project = message.project;
+        const answer = handlers.hello(message.project);
+        link.send('plan' in answer ? { type: 'plan', plan: answer.plan } : { type: 'refused', reason: answer.refused });
+      },
+      (problem) => handlers.invalid(problem),
+    );
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(channelPath(runDir), resolve));
+  server.unref();
   return {
-    ...(probe !== undefined ? { probe } : {}),
-    ...(run !== undefined ? { run } : {}),
-    ...(judgedBy !== undefined ? { judgedBy } : {}),
-    ...(area !== undefined ? { area } : {}),
-    ...(owner === 'partner' || owner === 'platform' ? { owner } : {}),
-    ...(browser !== undefined ? { browser } : {}),
-    ...(skipReason !== undefined ? { skipReason } : {}),
-    ...recordOf(body(names.record)),
-    screens: attachments.filter((a) => a.name.startsWith(names.screen) && a.path).map((a) => ({ name: a.name.slice(names.screen.length), path: a.path! })),
-    codeRetries: annotations.filter((a) => a.type === names.codeRetry).map((a) => a.description ?? 'unknown'),
+    links,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 
-function recordOf(body: Buffer | string | undefined): Pick<TestMessage, 'record' | 'recordError'> {
-  if (body === undefined) return {};
-  const read = parseProbeRecord(body);
-  return 'record' in read ? { record: read.record } : { recordError: read.error };
+/** A worker's side of the channel, once its plan came. */
+export interface Joined {
+  plan: PartnerPlan;
+  send(message: ToCoordinator): void;
+  /** Resolves once every secret the coordinator knew when it was asked has been received. */
+  sync(): Promise<void>;
+  /** Each message of the coordinator's, but the answers above. */
+  onMessage(listener: (message: ToWorker) => void): void;
+  close(): void;
 }
 
-function stampOf(description: string | undefined): RunStamp | undefined {
-  const stamp = parsed<Partial<RunStamp> | undefined>(description, undefined);
-  if (!stamp || typeof stamp.id !== 'string' || typeof stamp.profile !== 'string') return undefined;
-  const shard =
-    stamp.shard && Number.isInteger(stamp.shard.current) && Number.isInteger(stamp.shard.total)
-      ? { current: stamp.shard.current, total: stamp.shard.total }
-      : null;
-  return { id: stamp.id, shard, profile: stamp.profile };
+/** Joins the run as `project`'s worker and waits for its plan; throws, naming why, when the coordinator refuses it. */
+export async function joinChannel(runDir: string, project: string): Promise<Joined> {
+  const socket = net.connect(channelPath(runDir));
+  const listeners: ((message: ToWorker) => void)[] = [];
+  const syncs = new Map<number, () => void>();
+  let nextSync = 0;
+  let problem: string | undefined;
+  const planned = new Promise<PartnerPlan>((resolve, reject) => {
+    socket.once('error', (error) => reject(new Error(`the run's coordinator cannot be reached (${error.message})`)));
+    readLines(
+      socket,
+      toWorker,
+      (message) => {
+        if (message.type === 'plan') resolve(message.plan);
+        else if (message.type === 'refused') reject(new Error(`the run's coordinator refused this worker: ${message.reason}`));
+        else if (message.type === 'synced') {
+          syncs.get(message.id)?.();
+          syncs.delete(message.id);
+        } else for (const listener of listeners) listener(message);
+      },
+      (invalid) => (problem = invalid),
+    );
+  });
+  socket.on('close', () => {
+    for (const resolve of syncs.values()) resolve();
+    syncs.clear();
+  });
+  write(socket, { type: 'hello', version: eventsVersion, project });
+  const plan = await planned;
+  socket.unref();
+  return {
+    plan,
+    send: (message) => write(socket, message),
+    sync: () => {
+      if (problem) throw new Error(`the run's coordinator sent ${problem}`);
+      if (socket.destroyed) return Promise.resolve();
+      const id = nextSync++;
+      return new Promise<void>((resolve) => {
+        syncs.set(id, resolve);
+        write(socket, { type: 'sync', id });
+      });
+    },
+    onMessage: (listener) => void listeners.push(listener),
+    close: () => void socket.end(),
+  };
 }

@@ -1,17 +1,18 @@
 import { z } from 'zod';
+import { clauses, type ClauseId } from '../checks/clauses';
 import type { Exchange } from '../checks/evidence';
 import type { Finding } from '../checks/finding';
 
 /**
- * What a probe's test hands the report, as one versioned, validated record: the findings as the probe
- * found them (masked, before any waiver), the clock the test decided them with (checks/outcome.ts), and the
- * exchanges. The test writes it and the report reads it with this schema; a record that does not parse is
- * an error of its test, never an empty list.
+ * What a probe's test found, as one versioned, validated record: the findings as the test decided them (its
+ * waivers applied: checks/outcome.ts, once, in the worker), the clock it decided them with, and the exchanges.
+ * The worker's egress masks it, hands it to Playwright (so a merge of blob reports reads it) and to the run's
+ * coordinator (run/events.ts); both read it with this schema, and a record that does not parse is an error of
+ * its test, never an empty list.
  */
 
-export const probeRecordVersion = 1;
-
 const outcomes = ['passed', 'failed', 'warning', 'info', 'skipped', 'not-checked', 'waived'] as const;
+const clauseIds = Object.keys(clauses) as [ClauseId, ...ClauseId[]];
 
 export const waiverUseSchema = z.object({
   waiver: z.number().int().positive().describe("the waiver's place in the waivers file, from 1"),
@@ -24,7 +25,7 @@ export const waiverUseSchema = z.object({
 export const findingSchema = z.object({
   rule: z.string(),
   field: z.string(),
-  clause: z.string(),
+  clause: z.enum(clauseIds),
   level: z.enum(['MUST', 'SHOULD', 'INFO']),
   outcome: z
     .enum(outcomes)
@@ -45,56 +46,34 @@ export const findingSchema = z.object({
 
 const headers = z.record(z.string(), z.string());
 
-const exchangeSchema = z.looseObject({
-  request: z.looseObject({ method: z.string(), url: z.string(), headers, body: z.string().optional() }),
-  response: z.looseObject({ status: z.number(), headers, body: z.string(), bytes: z.number(), encodingProblem: z.string().optional() }).optional(),
-  failure: z.looseObject({ kind: z.string(), message: z.string() }).optional(),
+export const exchangeSchema = z.object({
+  request: z.object({ method: z.string(), url: z.string(), headers, body: z.string().optional() }),
+  response: z.object({ status: z.number(), headers, body: z.string(), bytes: z.number(), encodingProblem: z.string().optional() }).optional(),
+  failure: z
+    .object({
+      kind: z.enum(['timeout', 'connection-refused', 'connection-reset', 'body-too-large', 'dns', 'invalid-url', 'tls', 'plain-http', 'network']),
+      message: z.string(),
+    })
+    .optional(),
   startedAt: z.string(),
   durationMs: z.number(),
   rateLimited: z
-    .looseObject({ status: z.number(), retryAfter: z.string(), waitedMs: z.number().optional(), refused: z.enum(['too-long', 'again']).optional() })
+    .object({ status: z.number(), retryAfter: z.string(), waitedMs: z.number().optional(), refused: z.enum(['too-long', 'again']).optional() })
     .optional(),
   resentAfter: z.string().optional(),
 });
 
 export const probeRecordSchema = z.strictObject({
-  version: z.literal(probeRecordVersion),
+  /** The clock the test read its waivers' expiry against. */
   judgedAt: z.iso.datetime(),
   findings: z.array(findingSchema),
   exchanges: z.array(exchangeSchema),
 });
 
-export interface ProbeRecord {
-  version: typeof probeRecordVersion;
-  /** The clock the test read its waivers' expiry against. */
-  judgedAt: string;
-  findings: Finding[];
-  exchanges: Exchange[];
-}
+export type ProbeRecord = z.infer<typeof probeRecordSchema>;
+export type RecordedFinding = z.infer<typeof findingSchema>;
+export type RecordedExchange = z.infer<typeof exchangeSchema>;
 
-export const probeRecord = (findings: readonly Finding[], exchanges: readonly Exchange[], judgedAt: Date): ProbeRecord => ({
-  version: probeRecordVersion,
-  judgedAt: judgedAt.toISOString(),
-  findings: [...findings],
-  exchanges: [...exchanges],
-});
-
-/** A record as the test attached it, or what is wrong with it, naming the first fields at fault. */
-export function parseProbeRecord(body: Buffer | string): { record: ProbeRecord } | { error: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(body.toString());
-  } catch (error) {
-    return { error: `its probe record is not JSON (${error instanceof Error ? error.message : String(error)})` };
-  }
-  const version = (value as { version?: unknown } | null)?.version;
-  if (version !== probeRecordVersion) {
-    return {
-      error: `its probe record is of version ${JSON.stringify(version)}, and this harness reads version ${probeRecordVersion}: certify with one harness version`,
-    };
-  }
-  const parsed = probeRecordSchema.safeParse(value);
-  if (parsed.success) return { record: parsed.data as ProbeRecord };
-  const issues = parsed.error.issues.slice(0, 3).map((issue) => `"${issue.path.join('.')}" ${issue.message}`);
-  return { error: `its probe record does not parse: ${issues.join('; ')}` };
-}
+// What a probe finds is what a record holds: a change to either that the other does not follow is a type error here.
+type Fits<A extends B, B> = A;
+export type _RecordFits = [Fits<Finding, RecordedFinding>, Fits<RecordedFinding, Finding>, Fits<RecordedExchange, Exchange>];

@@ -1,8 +1,7 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Profile } from '../profile/profile-schema';
 import { authUrl, mockLinkUrl } from '../profile/platform-urls';
-import { mask, redactValue } from '../redaction/redact';
-import type { Secret } from '../redaction/secrets';
+import { mask } from '../redaction/redact';
 
 /**
  * What says which run a result belongs to, and what it certified. A run's id is CERTIFY_RUN_ID: set it to
@@ -13,14 +12,15 @@ import type { Secret } from '../redaction/secrets';
 export const runIdVariable = 'CERTIFY_RUN_ID';
 const runIdShape = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
 
-/** The run's id: CERTIFY_RUN_ID, or a new one set there for the workers; an unusable one is an error naming the fix. */
-export function ensureRunId(env: NodeJS.ProcessEnv = process.env): string {
+/** Why CERTIFY_RUN_ID cannot be a run id, naming the fix; undefined when it can, or is not set. */
+export function runIdProblem(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const given = env[runIdVariable];
-  if (given === undefined || given === '') return (env[runIdVariable] = randomUUID());
-  if (!runIdShape.test(given))
-    throw new Error(`${runIdVariable}="${given.slice(0, 40)}" is not a run id: give letters, digits and . _ : - (at most 100), such as your CI run's id`);
-  return given;
+  if (given === undefined || given === '' || runIdShape.test(given)) return undefined;
+  return `${runIdVariable}="${given.slice(0, 40)}" is not a run id: give letters, digits and . _ : - (at most 100), such as your CI run's id`;
 }
+
+/** The run's id: CERTIFY_RUN_ID (checked by runIdProblem before the run), or a new one; the plan hands it to the workers. */
+export const runIdOf = (env: NodeJS.ProcessEnv = process.env): string => env[runIdVariable] || randomUUID();
 
 /** A URL as a report may show it: where it goes, with its userinfo password and every query value masked. */
 export function displayUrl(url: string): string {
@@ -48,21 +48,4 @@ export function targetsOf(profile: Profile | undefined): Record<string, string> 
     'data API': profile.dataApi?.baseUrl,
   };
   return Object.fromEntries(Object.entries(targets).flatMap(([name, url]) => (url === undefined ? [] : [[name, displayUrl(url)]])));
-}
-
-/** The SHA-256 of what a profile says, its secrets masked: two shards that ran one profile have one digest. */
-export function profileDigest(profile: Profile, secrets: readonly Secret[]): string {
-  const sorted = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(sorted)
-      : value && typeof value === 'object'
-        ? Object.fromEntries(
-            Object.entries(value)
-              .sort(([a], [b]) => a.localeCompare(b))
-              .map(([k, v]) => [k, sorted(v)]),
-          )
-        : value;
-  return createHash('sha256')
-    .update(JSON.stringify(sorted(redactValue(profile, secrets))))
-    .digest('hex');
 }

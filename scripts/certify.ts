@@ -1,14 +1,14 @@
 // `npx partner-certify <partner> [--slow] [--no-preflight] [--compare <certification.json or folder>] [playwright options…]`
 // (in a clone, `npm run certify -- <partner> …`):
-// one partner's project, with Playwright's progress as it runs; the certification reporter prints the
-// verdict and the report's path at the end. It exits as Playwright does (0 certified, 1 not), but 3 where
-// Playwright's 1 meant only INCOMPLETE: nothing failed, run it again (reports/run-outcome.ts).
+// one partner's project, with Playwright's progress as it runs; the run's coordinator prints the verdict and the
+// report's path at the end. It exits with the run's outcome (run/outcome.ts): 0 certified, 1 not, 2 stopped before
+// any test, 3 INCOMPLETE (nothing failed: run it again).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadProfiles } from '../partners/profile';
-import { exitCodeOf, outcomeFileVariable } from '../reports/run-outcome';
+import { commandExitCode, keptOutcome } from '../run/outcome';
+import { makeRunDir, runDirVariable } from '../run/run-dir';
 import { asksForHelp, commandsLine, helpText, invocation, usageOf } from './commands';
 
 function fail(message: string): never {
@@ -58,15 +58,13 @@ const cli = require.resolve('@playwright/test/cli');
 const config = ['playwright.config.ts', 'playwright.config.js'].some((file) => existsSync(file))
   ? []
   : [`--config=${path.join(__dirname, '..', `playwright.config${path.extname(__filename)}`)}`];
-// A private folder for the reporter's one line of outcome, removed as this command exits.
-const outcomeDir = mkdtempSync(path.join(os.tmpdir(), 'partner-certify-outcome-'));
-const outcomeFile = path.join(outcomeDir, 'outcome.json');
-process.once('exit', () => rmSync(outcomeDir, { recursive: true, force: true }));
+// The run's private folder, where the run keeps its outcome for this command; removed as this command exits.
+const runDir = makeRunDir({ removeOnExit: true });
 const child = spawn(process.execPath, [cli, 'test', ...config, `--project=${partner}`, ...passThrough], {
   stdio: 'inherit',
   env: {
     ...process.env,
-    [outcomeFileVariable]: outcomeFile,
+    [runDirVariable]: runDir,
     ...(compare ? { CERTIFY_COMPARE: path.resolve(compare) } : {}),
     ...(slow ? { CERTIFY_SLOW: '1' } : {}),
     ...(noPreflight ? { CERTIFY_NO_PREFLIGHT: '1' } : {}),
@@ -74,4 +72,4 @@ const child = spawn(process.execPath, [cli, 'test', ...config, `--project=${part
 });
 // Ctrl-C reaches Playwright too, which stops the tests and still writes the report: wait for it.
 process.on('SIGINT', () => {});
-child.on('close', (code, signal) => process.exit(code === null ? (signal ? 1 : 0) : exitCodeOf(code, outcomeFile)));
+child.on('close', (code, signal) => process.exit(commandExitCode(keptOutcome(runDir), code ?? (signal ? 1 : 0))));

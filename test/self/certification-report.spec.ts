@@ -6,7 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { allRules } from '../../checks/catalogue';
 import { anchor as evidenceAnchor } from '../../reports/html-evidence';
-import { incompleteExitCode } from '../../reports/run-outcome';
+import { incompleteExitCode } from '../../run/outcome';
 import type { Fault } from '../../sandbox/reference-partner/faults';
 import { endpointsOf, partnersDir, referenceAs, referenceProfile } from '../support/profiles';
 import { readCertification, runNode, runPlaywright, type NestedRun } from '../support/run-playwright';

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { buildCertification } from '../../reports/certification';
 import { signDetached, signingKeyFrom } from '../../reports/signing';
-import { outcomeFileVariable } from '../../reports/run-outcome';
+import { keptOutcome } from '../../run/outcome';
+import { runDirVariable } from '../../run/run-dir';
 import { everyRuleJudged, runInfo } from '../support/certifications';
 import { partnersDir } from '../support/profiles';
 import { runPlaywright, type NestedRun } from '../support/run-playwright';
@@ -129,19 +130,19 @@ test.describe('2. CERTIFIED only for a whole run of the partner', () => {
       }),
     );
     // Past the preflight, which would stop the run at the dead endpoint: what a waiver does to a run is judged here.
-    const outcomeFile = path.join(dir, 'outcome.json');
+    const runDir = tempDir('run-');
     const run = await runPlaywright(
       ['--project=delta'],
-      { ...signing(dir), CERTIFY_NO_PREFLIGHT: '1', [outcomeFileVariable]: outcomeFile },
+      { ...signing(dir), CERTIFY_NO_PREFLIGHT: '1', [runDirVariable]: runDir },
       { reporters: ['certification'] },
     );
     const cert = certificationOf(run, 'delta');
     expect(cert.verdict, cert.summary).toBe('INCOMPLETE');
     expect(cert.rules.find((rule) => rule.id === 'token-exchange/transport')?.outcome).toBe('waived');
     expect(cert.summary).toMatch(/ not checked \(\d+ blocked by token-exchange\/transport \(waived, yet what it blocked was not judged\)/);
-    // Playwright's own exit code is 1; it tells the harness's command that only INCOMPLETE made it so (which exits 3).
+    // Playwright's own exit code is 1; the run keeps its outcome for the harness's command, which exits 3 for it.
     expect(run.code).toBe(1);
-    expect(JSON.parse(readFileSync(outcomeFile, 'utf8'))).toEqual({ incompleteOnly: true });
+    expect(keptOutcome(runDir)).toEqual({ kind: 'incomplete', uncertified: ['delta INCOMPLETE'] });
   });
 
   test('a merged certificate names the endpoints the run called, not those of the profile at merge time', async () => {

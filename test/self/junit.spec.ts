@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { incompleteExitCode } from '../../reports/run-outcome';
+import { incompleteExitCode } from '../../run/outcome';
 import { endpointsOf, partnersDir, referenceAs, referenceProfile } from '../support/profiles';
 import { readCertification, runNode, type NestedRun } from '../support/run-playwright';
 import { tempDir } from '../support/temp';
@@ -30,7 +30,13 @@ async function certify(args: string[], partners: string): Promise<NestedRun> {
 async function mergeReports(run: NestedRun, reporters: string): Promise<NestedRun> {
   const out = tempDir('merged-');
   const merged = await runNode(
-    [path.resolve('node_modules/@playwright/test/cli.js'), 'merge-reports', `--reporter=${reporters}`, path.join(run.out, 'blob-report')],
+    [
+      path.resolve('node_modules/@playwright/test/cli.js'),
+      'merge-reports',
+      '--config=playwright.config.ts',
+      `--reporter=${reporters}`,
+      path.join(run.out, 'blob-report'),
+    ],
     {
       CERTIFICATION_REPORT_DIR: path.join(out, 'certification'),
       CERTIFY_HISTORY_DIR: path.join(out, 'history'),
@@ -74,7 +80,7 @@ test('a partner failing two rules, with --reporter=list,junit,blob, then merged:
   const working = "the configured encoding's token exchange issues a working token";
   const grants = 'other grant types are refused, and none yields a token without client credentials';
   expect(failedTests).toEqual([grants, working]);
-  // The merge of the sharded CI reads no configuration: JUnit still goes beside the certification, and says the same.
+  // The merge of the sharded CI, with the configuration as docs/FLEETS.md gives it: JUnit goes beside the certification, and says the same.
   const merged = await mergeReports(run, `${path.resolve('reports/certification-reporter.ts')},junit`);
   expect(merged.code, merged.stderr).toBe(1);
   for (const output of [run, merged]) {

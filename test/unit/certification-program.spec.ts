@@ -7,11 +7,16 @@ import { overviewHtml, overviewOf } from '../../reports/fleet-overview';
 import { harOf } from '../../reports/har';
 import { writePartnerFiles } from '../../reports/partner-files';
 import { historyDirOf, keepRun, recentRuns } from '../../reports/history';
+import { Egress } from '../../run/egress';
+import { Vault } from '../../redaction/vault';
 import { partialOf, runProblems } from '../../reports/run-info';
 import { publicKeyOf, signDetached, signingKeyFrom, verifyDetached } from '../../reports/signing';
 import { redact } from '../../redaction/redact';
 import { everyRuleJudged, runInfo } from '../support/certifications';
 import { tempDir } from '../support/temp';
+
+/** The run's egress, with nothing to mask: the files as the reports render them. */
+const egress = new Egress(new Vault());
 
 const record = (title: string, status: TestRecord['status'], outcome: 'passed' | 'failed' = 'passed'): TestRecord => ({
   title,
@@ -79,14 +84,14 @@ test('the history sits beside reports/out, inside a report folder moved elsewher
   expect(historyDirOf('/tmp/x', { CERTIFY_HISTORY_DIR: 'kept' })).toBe(path.resolve('kept'));
 });
 
-test('the history keeps each run; the previous run is the newest; the overview says since when a verdict holds', () => {
+test('the history keeps each run; the previous run is the newest; the overview says since when a verdict holds', async () => {
   const dir = tempDir('history-');
   const runs = [
     certAt('acme', '2026-11-01T00:00:00.000Z', 'failed'),
     certAt('acme', '2026-11-02T00:00:00.000Z', 'passed'),
     certAt('acme', '2026-11-03T00:00:00.000Z', 'passed'),
   ];
-  for (const run of runs) keepRun(dir, `${JSON.stringify(run)}\n`, run);
+  for (const run of runs) await keepRun(dir, { json: `${JSON.stringify(run)}\n`, certification: run }, egress);
   // An entry that cannot be read, newest by its name, is passed over, and said so once.
   writeFileSync(path.join(dir, 'acme', '2026-11-09T00-00-00.000Z.json'), '{');
   const warnings: string[] = [];
@@ -109,10 +114,10 @@ test('the history keeps each run; the previous run is the newest; the overview s
   });
 });
 
-test("the history reads only what is the partner's: another partner's run, one from the future or filed under another time is left out", () => {
+test("the history reads only what is the partner's: another partner's run, one from the future or filed under another time is left out", async () => {
   const dir = tempDir('history-');
   const own = certAt('alpha2', '2026-11-02T00:00:00.000Z', 'passed');
-  keepRun(dir, `${JSON.stringify(own)}\n`, own);
+  await keepRun(dir, { json: `${JSON.stringify(own)}\n`, certification: own }, egress);
   const planted = (cert: Certification, name: string) => writeFileSync(path.join(dir, 'alpha2', name), `${JSON.stringify(cert)}\n`);
   // Another partner's certification, dated 9999, copied into alpha2's folder under its own time.
   planted(certAt('other', '9999-12-31T00:00:00.000Z', 'passed'), '9999-12-31T00-00-00.000Z.json');
@@ -185,11 +190,11 @@ test('a signed run writes the signature over certification.json as written; an u
   const key = signingKeyFrom({ CERTIFY_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() })!;
   const cert = certAt('acme', '2026-11-04T00:00:00.000Z', 'passed');
   const creator = { name: 'partner-certify', version: '0' };
-  const signed = await writePartnerFiles(dir, cert, [], { secrets: [], signing: key, creator });
+  const signed = await writePartnerFiles(dir, cert, [], { egress, signing: key, creator });
   expect(signed.certification.signing).toEqual({ keyThumbprint: key.thumbprint, signer: null });
   await expect(verifyDetached(readFileSync(path.join(dir, 'certification.json.jws'), 'utf8'), Buffer.from(signed.json))).resolves.toMatchObject({
     thumbprint: key.thumbprint,
   });
-  await writePartnerFiles(dir, cert, [], { secrets: [], signing: undefined, creator });
+  await writePartnerFiles(dir, cert, [], { egress, signing: undefined, creator });
   expect(existsSync(path.join(dir, 'certification.json.jws'))).toBe(false);
 });

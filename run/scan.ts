@@ -1,0 +1,55 @@
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { FullConfig } from '@playwright/test/reporter';
+import { filesUnder, secretFinder } from '../redaction/files';
+import { runWide, type Vault } from '../redaction/vault';
+
+/**
+ * The run's final scan, as its process exits, after every reporter wrote: a detector, never a second masking. It
+ * reads every file written since the run began in the run's outputs (the certification, Playwright's test
+ * results, the HTML, blob, JSON and JUnit reports, traces and zips opened) and names each one that holds a value
+ * with a secret's entropy the run learned, whichever partner's (a code, a token, a key), or the harness's own
+ * signing key. Nothing the egress (run/egress.ts) let out should hold one: a file named here is a harness bug,
+ * and the run fails on it.
+ */
+export function scanOutputs(config: FullConfig, vault: Vault, { since, reportDirs }: { since: Date; reportDirs: readonly string[] }): string[] {
+  const secrets = vault.all().filter((secret) => (secret.partner === undefined ? !secret.ordinary && !secret.queryName : runWide(secret)));
+  if (secrets.length === 0) return [];
+  const holdsSecret = secretFinder(secrets);
+  const roots = new Set([...reportDirs, ...config.projects.map((project) => project.outputDir), ...playwrightOutputs(config)]);
+  const files = new Set([...roots].flatMap(filesUnder));
+  const found: string[] = [];
+  for (const file of files) {
+    try {
+      // Older files were another run's (2 s earlier, for file systems that store coarse times).
+      if (statSync(file).mtimeMs < since.getTime() - 2000) continue;
+      if (holdsSecret(readFileSync(file)))
+        found.push(`${path.relative(process.cwd(), file) || file} holds a secret of this run: delete it before sharing it, and report this harness bug`);
+    } catch (error) {
+      found.push(`${file} could not be scanned (${error instanceof Error ? error.message : String(error)}): check it before sharing it`);
+    }
+  }
+  return found;
+}
+
+/**
+ * Where this run's Playwright reporters write, as they resolve it: an option, relative to the configuration's
+ * folder, then their environment variable, relative to the working folder, then their default.
+ */
+function playwrightOutputs(config: Pick<FullConfig, 'reporter' | 'configFile' | 'rootDir'>, env: NodeJS.ProcessEnv = process.env): string[] {
+  const configDir = path.dirname(config.configFile ?? path.join(config.rootDir, 'playwright.config.ts'));
+  const outputs = new Set<string>();
+  const add = (option: string | undefined, variable: string | undefined, fallback?: string) => {
+    if (option !== undefined) outputs.add(path.resolve(configDir, option));
+    else if (variable !== undefined) outputs.add(path.resolve(variable));
+    else if (fallback !== undefined) outputs.add(path.resolve(configDir, fallback));
+  };
+  for (const [name, raw] of config.reporter) {
+    const options = (raw ?? {}) as Record<string, string | undefined>;
+    if (name === 'html') add(options.outputFolder, env.PLAYWRIGHT_HTML_OUTPUT_DIR, 'playwright-report');
+    if (name === 'blob') add(options.outputFile ?? options.outputDir, env.PLAYWRIGHT_BLOB_OUTPUT_FILE ?? env.PLAYWRIGHT_BLOB_OUTPUT_DIR, 'blob-report');
+    if (name === 'json') add(options.outputFile, env.PLAYWRIGHT_JSON_OUTPUT_FILE);
+    if (name === 'junit') add(options.outputFile, env.PLAYWRIGHT_JUNIT_OUTPUT_FILE);
+  }
+  return [...outputs];
+}
