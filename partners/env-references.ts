@@ -84,7 +84,7 @@ function readInUrl(name: string, part: UrlPart, field: string, reading: EnvReadi
   const unfit = unfitCharacter(part, value);
   if (unfit !== undefined) {
     reading.errors.push(
-      `${said}, whose value holds ${JSON.stringify(unfit)}, which would end ${partWords(part).replace('its ', 'the ')} early; write it percent-encoded (${percentEncoded(unfit)}) in ${name}`,
+      `${said}, whose value holds ${JSON.stringify(unfit)}, which would end ${partWords(part, 'the')} early; write it percent-encoded (${percentEncoded(unfit)}) in ${name}`,
     );
     return undefined;
   }

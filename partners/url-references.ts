@@ -79,9 +79,9 @@ export const unfitCharacter = (part: UrlPart, value: string): string | undefined
 export const fitted = (part: UrlPart, value: string, also?: RegExp): string =>
   [...value].map((char) => (unfit[part.kind].test(char) || also?.test(char) ? percentEncoded(char) : char)).join('');
 
-/** How a message names the part: `its password`, `its query value "apiKey"`. */
-export const partWords = (part: UrlPart): string =>
-  part.kind === 'user' ? 'its user name' : part.kind === 'password' ? 'its password' : `its query value ${JSON.stringify(part.name)}`;
+/** How a message names the part: `its password`, `the query value "apiKey"`. */
+export const partWords = (part: UrlPart, article: 'its' | 'the' = 'its'): string =>
+  `${article} ${part.kind === 'user' ? 'user name' : part.kind === 'password' ? 'password' : `query value ${JSON.stringify(part.name)}`}`;
 
 /** The key of a part in `LoadedProfile.envNames`: `codes.mintUrl#password`, `codes.mintUrl#user`, `codes.mintUrl?apiKey`. */
 export const partKey = (field: string, part: UrlPart): string => (part.kind === 'query' ? `${field}?${part.name}` : `${field}#${part.kind}`);
