@@ -90,7 +90,7 @@ function envLines({ client, moved }: Secrets): { add: string[]; lines: string[] 
 function companions(name: string, secrets: Secrets): { writes: PlannedWrite[]; lines: string[] } {
   const writes: PlannedWrite[] = [];
   const { add, lines } = envLines(secrets);
-  if (add.length > 0) writes.push({ file: '.env', mode: 'append', text: appendedLines(readIfThere('.env'), add) });
+  if (add.length > 0) writes.push({ file: '.env', mode: 'append', text: appendedLines(readIfThere('.env'), add), private: true });
   const write = (planned: PlannedWrite, line: string) => {
     writes.push(planned);
     lines.push(line);

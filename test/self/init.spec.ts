@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { parse as parseDotenv } from 'dotenv';
@@ -182,6 +182,7 @@ test('init writes no credential of a URL into the profile: each goes to .env und
   ]);
   const read = (file: string) => readFileSync(path.join(folder, file), 'utf8');
   const env = parseDotenv(read('.env'));
+  expect(statSync(path.join(folder, '.env')).mode & 0o777, '.env is readable by its owner only').toBe(0o600);
   expect(env).toEqual({
     PARTNER_ACME_CLIENT_SECRET: '',
     PARTNER_ACME_TOKEN_CLIENT_SECRET: tokenSecret,
