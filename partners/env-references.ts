@@ -1,6 +1,17 @@
 import { isUrl, urlSecretParts } from '../redaction/secrets';
+import {
+  envReference,
+  formDecoded,
+  partKey,
+  partWords,
+  percentDecoded,
+  percentEncoded,
+  resolveUrlReferences,
+  unfitCharacter,
+  type UrlPart,
+} from './url-references';
 
-export const envReference = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
+export { envReference };
 
 /**
  * The variables `env:` may read (DESIGN §5, secrets): those named with a prefix the run declares, never the
@@ -45,27 +56,54 @@ export interface EnvReading {
   errors: string[];
   /** The values read: each a secret, but for a URL only its credentials and query values (urlSecretParts). */
   values: string[];
-  /** The variable each field was read from, by its path ("clientSecret", "platform.apiKey"). */
+  /** The variable each field was read from, by its path ("clientSecret", "platform.apiKey"; a URL's part: url-references.ts partKey). */
   names: Record<string, string>;
 }
 
-/** Replaces every `env:NAME` string with the value of NAME; an unset or forbidden variable is an error naming it. */
+/** The value of variable `name`, which `said` ("\"clientSecret\" reads env:NAME") reads; an unset or forbidden one is an error. */
+function read(name: string, said: string, key: string, reading: EnvReading): string | undefined {
+  const refused = envRefused(name, reading.prefixes);
+  if (refused) {
+    reading.errors.push(`${said}, which ${refused}`);
+    return undefined;
+  }
+  reading.names[key] = name;
+  const resolved = reading.env[name];
+  if (resolved === undefined) reading.errors.push(`${said}, which is not set; export ${name}=… or add it to .env`);
+  // An empty value is a line of .env still to fill in (npx partner-certify init writes it so), not a field to remove.
+  else if (resolved === '') reading.errors.push(`${said}, which is empty; give it its value in .env (${name}=…) or export it`);
+  else return resolved;
+  return undefined;
+}
+
+/** A part of a URL read from env: (url-references.ts): the value as it is, refused where it would end its part early. */
+function readInUrl(name: string, part: UrlPart, field: string, reading: EnvReading): string | undefined {
+  const said = `"${field}" reads ${partWords(part)} from env:${name}`;
+  const value = read(name, said, partKey(field, part), reading);
+  if (value === undefined) return undefined;
+  const unfit = unfitCharacter(part, value);
+  if (unfit !== undefined) {
+    reading.errors.push(
+      `${said}, whose value holds ${JSON.stringify(unfit)}, which would end ${partWords(part, 'the')} early; write it percent-encoded (${percentEncoded(unfit)}) in ${name}`,
+    );
+    return undefined;
+  }
+  reading.values.push(...new Set([value, part.kind === 'query' ? formDecoded(value) : percentDecoded(value)]));
+  return value;
+}
+
+/**
+ * Replaces every `env:NAME` string with the value of NAME, and in a URL every user name, password or query value
+ * written `env:NAME`; an unset or forbidden variable is an error naming it.
+ */
 export function resolveEnv(value: unknown, at: string[], reading: EnvReading): unknown {
   if (typeof value === 'string') {
+    const field = at.join('.');
     const name = envReference.exec(value)?.[1];
-    if (name === undefined) return value;
-    const refused = envRefused(name, reading.prefixes);
-    if (refused) {
-      reading.errors.push(`"${at.join('.')}" reads env:${name}, which ${refused}`);
-      return undefined;
-    }
-    reading.names[at.join('.')] = name;
-    const resolved = reading.env[name];
-    if (resolved === undefined) reading.errors.push(`"${at.join('.')}" reads env:${name}, which is not set; export ${name}=… or add it to .env`);
-    // An empty value is a line of .env still to fill in (npx partner-certify init writes it so), not a field to remove.
-    else if (resolved === '') reading.errors.push(`"${at.join('.')}" reads env:${name}, which is empty; give it its value in .env (${name}=…) or export it`);
+    if (name === undefined) return resolveUrlReferences(value, (inner, part) => readInUrl(inner, part, field, reading));
+    const resolved = read(name, `"${field}" reads env:${name}`, field, reading);
     // A URL is never a secret as a whole: the report must say where it certified.
-    else reading.values.push(...(isUrl(resolved) ? urlSecretParts(resolved) : [resolved]));
+    if (resolved !== undefined) reading.values.push(...(isUrl(resolved) ? urlSecretParts(resolved) : [resolved]));
     return resolved;
   }
   if (Array.isArray(value)) return value.map((item, i) => resolveEnv(item, [...at, String(i)], reading));

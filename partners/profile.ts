@@ -248,7 +248,7 @@ export function profileJsonSchema(): Record<string, unknown> {
   return {
     $id: 'https://partner-certify.invalid/partners/profile.schema.json',
     ...(allowEnvReferences(schema) as Record<string, unknown>),
-    description: 'A partner profile for partner-certify. Any string value may be written env:NAME to read it from the environment.',
+    description: "A partner-certify profile. A string, or a URL's user name, password or query value, written env:NAME is read from the environment.",
   };
 }
 

@@ -35,7 +35,7 @@ const usages: Record<Command, Usage> = {
   init: {
     synopsis: ['<name> [options]'],
     about:
-      'writes partners/<name>.json, a .env line for its client secret, .gitignore lines, a playwright.config.js and .github/workflows/certify-<name>.yml; asks for what the options leave out; keeps every file that exists',
+      'writes partners/<name>.json, .env lines for its client secret and for the credentials in its URLs (a password, an api key: the profile reads them with env:), .gitignore lines, a playwright.config.js and .github/workflows/certify-<name>.yml; asks for what the options leave out; keeps every file that exists',
     options: [
       ['--token-url <url>', 'your token exchange endpoint (TokenExchangeUrl)'],
       ['--account-url <url>', 'your account information endpoint (AccountInfoUrl)'],

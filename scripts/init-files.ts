@@ -11,12 +11,11 @@ export interface InitAnswers {
   fundingUrl?: string;
   mintUrl: string;
   clientId?: string;
+  /** The variable the client secret is read from, with a client id (init-secrets.ts `secretVariable`, or one free of it). */
+  secretVariable?: string;
   encoding: 'form' | 'json';
   collectMissing: boolean;
 }
-
-/** The variable a profile's client secret is read from: `PARTNER_ACME_STAGING_CLIENT_SECRET` for acme-staging. */
-export const secretVariable = (name: string): string => `PARTNER_${name.toUpperCase().replace(/-/g, '_')}_CLIENT_SECRET`;
 
 /**
  * `$schema` of a profile in `partnersDir`: the profile schema of the harness that runs, relative, so an editor
@@ -30,14 +29,15 @@ export function schemaReference(partnersDir: string, root: string = packageRoot)
   return relative.startsWith('.') ? relative : `./${relative}`;
 }
 
-export function profileFor(name: string, answers: InitAnswers, $schema: string): Record<string, unknown> {
+/** The profile of `answers`, whose URLs hold env: references where they had credentials (init-secrets.ts). */
+export function profileFor(answers: InitAnswers, $schema: string): Record<string, unknown> {
   return {
     $schema,
     tokenExchangeUrl: answers.tokenUrl,
     accountInfoUrl: answers.accountUrl,
     ...(answers.fundingUrl ? { fundingSourcesUrl: answers.fundingUrl } : {}),
     tokenExchangeEncoding: answers.encoding,
-    ...(answers.clientId ? { clientId: answers.clientId, clientSecret: `env:${secretVariable(name)}` } : {}),
+    ...(answers.clientId && answers.secretVariable ? { clientId: answers.clientId, clientSecret: `env:${answers.secretVariable}` } : {}),
     collectMissingAccountInfo: answers.collectMissing,
     codes: { mintUrl: answers.mintUrl },
   };
@@ -78,10 +78,11 @@ export const setupSteps = `      - uses: actions/checkout@v4
 `;
 
 /** A workflow that certifies `name` by hand and every weekday, and keeps the report as an artifact whatever the verdict. */
-export function workflowFor(name: string, withSecret: boolean): string {
-  const variable = secretVariable(name);
+export function workflowFor(name: string, variables: readonly string[]): string {
+  const secrets = variables.length === 1 ? `the repository secret ${variables[0]}` : `the repository secrets ${variables.join(', ')}`;
+  const env = variables.map((variable) => `\n          ${variable}: \${{ secrets.${variable} }}`).join('');
   return `# Certifies partners/${name}.json: by hand (Actions, "certify ${name}", Run workflow) and every weekday morning.
-# The report is the run's artifact "certification-${name}", whatever the verdict.${withSecret ? `\n# Add the repository secret ${variable} (Settings, Secrets and variables, Actions).` : ''}
+# The report is the run's artifact "certification-${name}", whatever the verdict.${variables.length > 0 ? `\n# Add ${secrets} (Settings, Secrets and variables, Actions).` : ''}
 name: certify ${name}
 
 on:
@@ -96,7 +97,7 @@ jobs:
     env:
       PLAYWRIGHT_BUNDLED_BROWSER: '1'
     steps:
-${setupSteps}      - run: npx partner-certify ${name}${withSecret ? `\n        env:\n          ${variable}: \${{ secrets.${variable} }}` : ''}
+${setupSteps}      - run: npx partner-certify ${name}${variables.length > 0 ? `\n        env:${env}` : ''}
       - uses: actions/upload-artifact@v4
         if: always()
         with:

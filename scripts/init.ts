@@ -1,5 +1,5 @@
 // `npx partner-certify init <name> [options]` (scripts/commands.ts lists them): writes partners/<name>.json, its client
-// secret read from env: with a line for it in .env, the .gitignore lines a partner's repository needs, a
+// secret read from env: with a line for it in .env, the credentials of its URLs moved to .env (init-secrets.ts), the .gitignore lines a partner's repository needs, a
 // playwright.config.js that runs the harness's own configuration (so `npx playwright test --project=<name>` works
 // here too) and a GitHub Actions workflow that certifies it. Asks for what the options leave out when a person is at
 // the terminal; otherwise names it. Everything is checked before the first byte is written, and a file that is
@@ -7,9 +7,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
+import { parse as parseDotenv } from 'dotenv';
 import { profileNameProblem, profileOf } from '../partners/profile';
+import { partWords } from '../partners/url-references';
+import { redact } from '../redaction/redact';
 import { asksForHelp, invocation, optionsProblem, usageOf } from './commands';
-import { appendedLines, missingIgnores, playwrightConfig, profileFor, schemaReference, secretVariable, workflowFile, workflowFor } from './init-files';
+import { appendedLines, missingIgnores, playwrightConfig, profileFor, schemaReference, workflowFile, workflowFor } from './init-files';
+import { credentialsIn, referencedVariables, secretVariable, variableChooser, variablePrefix, withoutCredentials, type MovedCredential } from './init-secrets';
 import { wayProblem, writeAll, type PlannedWrite } from './safe-write';
 
 function fail(message: string): never {
@@ -56,20 +60,41 @@ const asOption = (problem: string) => {
 
 const readIfThere = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
 
-/** What to write beside the profile, and one line for each file: what was written, or that it was kept. */
-function companions(name: string, clientId: string | undefined): { writes: PlannedWrite[]; lines: string[] } {
-  const writes: PlannedWrite[] = [];
+interface Secrets {
+  /** The client secret's variable, with a client id; `kept` when .env has it already. */
+  client?: { variable: string; kept: boolean };
+  moved: MovedCredential[];
+}
+
+/** The lines .env lacks, and one line of output for each variable: what was written, or that it was kept. */
+function envLines({ client, moved }: Secrets): { add: string[]; lines: string[] } {
+  const add: string[] = [];
   const lines: string[] = [];
+  if (client?.kept) lines.push(`kept .env: it has ${client.variable}`);
+  else if (client) {
+    add.push(`${client.variable}=`);
+    lines.push(`${existsSync('.env') ? 'added to' : 'wrote'} .env: ${client.variable}=`);
+  }
+  for (const { field, part, variable, value, kept } of moved) {
+    const what = `${partWords(part, 'the')} of "${field}"`;
+    if (kept) lines.push(`kept .env: it has ${variable}, ${what}`);
+    else {
+      add.push(`${variable}=${value}`);
+      lines.push(`moved ${what} to .env: ${variable}`);
+    }
+  }
+  return { add, lines };
+}
+
+/** What to write beside the profile, and one line for each file: what was written, or that it was kept. */
+function companions(name: string, secrets: Secrets): { writes: PlannedWrite[]; lines: string[] } {
+  const writes: PlannedWrite[] = [];
+  const { add, lines } = envLines(secrets);
+  if (add.length > 0) writes.push({ file: '.env', mode: 'append', text: appendedLines(readIfThere('.env'), add), private: true });
   const write = (planned: PlannedWrite, line: string) => {
     writes.push(planned);
     lines.push(line);
   };
-  const variable = secretVariable(name);
-  if (clientId) {
-    const env = readIfThere('.env');
-    if (env.split(/\r?\n/).some((line) => line.startsWith(`${variable}=`))) lines.push(`kept .env: it has ${variable}`);
-    else write({ file: '.env', mode: 'append', text: appendedLines(env, [`${variable}=`]) }, `${existsSync('.env') ? 'added to' : 'wrote'} .env: ${variable}=`);
-  }
   const gitignore = readIfThere('.gitignore');
   const ignores = missingIgnores(gitignore);
   if (ignores.length === 0) lines.push('kept .gitignore: it ignores them all');
@@ -83,9 +108,11 @@ function companions(name: string, clientId: string | undefined): { writes: Plann
   else write({ file: 'playwright.config.js', mode: 'create', text: playwrightConfig }, 'wrote playwright.config.js');
   const workflow = workflowFile(name);
   if (existsSync(workflow)) lines.push(`kept ${workflow}: it is there already`);
-  else write({ file: workflow, mode: 'create', text: workflowFor(name, clientId !== undefined) }, `wrote ${workflow}`);
+  else write({ file: workflow, mode: 'create', text: workflowFor(name, variablesOf(secrets)) }, `wrote ${workflow}`);
   return { writes, lines };
 }
+
+const variablesOf = ({ client, moved }: Secrets) => [...new Set([...(client ? [client.variable] : []), ...moved.map(({ variable }) => variable)])];
 
 async function main() {
   const args = process.argv.slice(3);
@@ -117,24 +144,47 @@ async function main() {
     fail(`init: --encoding is "${String(encoding)}"; write form (what OAuth libraries take) or json, as the platform is configured to send it`);
   const text = (flag: string) => (typeof answers[flag] === 'string' && answers[flag] !== '' ? answers[flag] : undefined);
   const clientId = text('client-id');
+  const choose = variableChooser({
+    referenced: referencedVariables(['partners', ...(process.env.PARTNERS_DIR ? [process.env.PARTNERS_DIR] : [])]),
+    dotenv: parseDotenv(readIfThere('.env')),
+    environment: process.env,
+  });
+  const secrets: Secrets = { ...(clientId ? { client: choose(secretVariable(name)) } : {}), moved: [] };
+  // Each URL's credentials go to .env as PARTNER_<NAME>_<TOKEN|ACCOUNT|FUNDING|MINT>_<PART>, env: in their place.
+  const url = (flag: (typeof questions)[number][0]) => {
+    const given = text(flag);
+    if (given === undefined) return undefined;
+    const field = questions.find(([option]) => option === flag)![1];
+    const done = withoutCredentials(given, field, `${variablePrefix(name)}_${flag.replace(/-url$/, '').toUpperCase()}`, choose);
+    secrets.moved.push(...done.moved);
+    return done.url;
+  };
   const profile = profileFor(
-    name,
     {
-      tokenUrl: text('token-url')!,
-      accountUrl: text('account-url')!,
-      fundingUrl: text('funding-url'),
-      mintUrl: text('mint-url')!,
+      tokenUrl: url('token-url')!,
+      accountUrl: url('account-url')!,
+      fundingUrl: url('funding-url'),
+      mintUrl: url('mint-url')!,
       clientId,
+      ...(secrets.client ? { secretVariable: secrets.client.variable } : {}),
       encoding,
       collectMissing: answers['collect-missing'] === true,
     },
     schemaReference('partners'),
   );
-  // Checked as a run would check it (the secret may not be set yet), before anything is written.
-  const problems = profileOf(file, profile, { [secretVariable(name)]: 'set-later' }).errors;
-  if (problems.length > 0) fail(problems.map((problem) => `init: ${asOption(problem.replace(`${file}: `, ''))}`).join('\n'));
+  // Checked as a run would check it (the secret may not be set yet), before anything is written; a URL it quotes
+  // is shown without its credentials.
+  const env: NodeJS.ProcessEnv = Object.fromEntries([
+    ...(secrets.client ? [[secrets.client.variable, 'set-later'] as const] : []),
+    ...secrets.moved.map((moved) => [moved.variable, moved.value] as const),
+  ]);
+  const problems = profileOf(file, profile, env).errors;
+  if (problems.length > 0) {
+    const given = questions.flatMap(([flag]) => credentialsIn(text(flag) ?? '')).map((value) => ({ value }));
+    fail(problems.map((problem) => redact(`init: ${asOption(problem.replace(`${file}: `, ''))}`, given)).join('\n'));
+  }
 
-  const { writes, lines } = companions(name, clientId);
+  const { writes, lines } = companions(name, secrets);
   const all: PlannedWrite[] = [{ file, mode: 'create', text: `${JSON.stringify(profile, null, 2)}\n` }, ...writes];
   try {
     writeAll(all);
@@ -142,8 +192,9 @@ async function main() {
     fail(`init: wrote nothing, since ${error instanceof Error ? error.message : String(error)}; fix that, and run init again`);
   }
   console.log([`wrote ${file}`, ...lines].join('\n'));
-  const secretStep = clientId ? `put the client secret after ${secretVariable(name)}= in .env, then ` : '';
-  const ciStep = clientId ? `; on GitHub, add the repository secret ${secretVariable(name)}` : '';
+  const variables = variablesOf(secrets);
+  const secretStep = secrets.client ? `put the client secret after ${secrets.client.variable}= in .env, then ` : '';
+  const ciStep = variables.length > 0 ? `; on GitHub, add the repository secret${variables.length > 1 ? 's' : ''} ${variables.join(', ')}` : '';
   console.log(`next: ${secretStep}run ${invocation('certify')} ${name}${ciStep}`);
 }
 

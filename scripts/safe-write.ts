@@ -9,6 +9,8 @@ export interface PlannedWrite {
   /** `create` refuses a file that is there; `append` adds to it, or creates it. */
   mode: 'create' | 'append';
   text: string;
+  /** Holds secrets (.env): a file it creates is readable by its owner only; one that is there keeps its mode. */
+  private?: true;
 }
 
 const statOf = (file: string): Stats | undefined => {
@@ -53,7 +55,7 @@ export function writeAll(writes: PlannedWrite[], root = '.'): void {
       // O_EXCL refuses any link, dangling or not, where a file is created; O_NOFOLLOW one in place of a file appended to.
       const fd =
         before === undefined || mode === 'create'
-          ? openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644)
+          ? openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, planned.private ? 0o600 : 0o644)
           : openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW);
       undo.push(before === undefined ? () => rmSync(file) : () => truncateSync(file, before.size));
       try {

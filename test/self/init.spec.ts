@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { parse as parseDotenv } from 'dotenv';
+import { loadProfile } from '../../partners/profile';
 import { workflowFor } from '../../scripts/init-files';
 import { folderListing } from '../support/folder-listing';
 import { workflowSteps } from '../support/installed-init';
@@ -143,9 +145,114 @@ test('init with a profile already there refuses; other files that are there are 
 
 test("init's workflow makes the runner ready with the steps of the repository's example workflow", () => {
   const file = path.join(tempDir('workflow-'), 'certify-acme.yml');
-  writeFileSync(file, workflowFor('acme', false));
+  writeFileSync(file, workflowFor('acme', []));
   const steps = workflowSteps(file, 'certify');
   expect(steps.slice(0, 4)).toEqual(workflowSteps('.github/workflows/certify-partners.yml', 'certify').slice(0, 4));
   // No client id, no secret to hand over.
   expect(steps.find((step) => step.run === 'npx partner-certify acme')).toEqual({ run: 'npx partner-certify acme' });
+});
+
+// Distinctive values, so that any form of them found in a file is a leak: the password has characters a URL encodes.
+const password = 'Zq81/hunter+2-pw';
+const apiKey = 'K3y-Qx7-7f3a9c2e51';
+const tokenSecret = 'tok-S3cr3t-88aa41';
+const formsOf = (secret: string) => [
+  secret,
+  encodeURIComponent(secret),
+  new URLSearchParams({ v: secret }).toString().slice(2),
+  Buffer.from(secret).toString('base64'),
+  Buffer.from(secret).toString('base64url'),
+];
+const filesIn = (folder: string) => folderListing(folder).flatMap((entry) => (entry.endsWith('/') ? [] : [entry.slice(0, entry.indexOf(': '))]));
+
+test('init writes no credential of a URL into the profile: each goes to .env under the variable it names, and the profile reads the same URL back', () => {
+  const folder = emptyFolder();
+  const mintUrl = `http://hook:${encodeURIComponent(password)}@127.0.0.1:3000/hooks/codes?apiKey=${apiKey}&team=blue`;
+  const tokenUrl = `https://acme.example/oauth/token?client_secret=${tokenSecret}`;
+  const accountUrl = 'https://acme.example/account?region=eu';
+  const run = init(folder, 'acme', '--token-url', tokenUrl, '--account-url', accountUrl, '--mint-url', mintUrl, '--client-id', 'platform');
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  // One line each: the field, the part, the variable, and that the value went to .env.
+  const announced = [...run.stdout.matchAll(/^moved the (.+) of "(.+)" to \.env: (\w+)$/gm)].map(([, part, field, variable]) => [field, part, variable]);
+  expect(announced).toEqual([
+    ['tokenExchangeUrl', 'query value "client_secret"', 'PARTNER_ACME_TOKEN_CLIENT_SECRET'],
+    ['codes.mintUrl', 'password', 'PARTNER_ACME_MINT_PASSWORD'],
+    ['codes.mintUrl', 'query value "apiKey"', 'PARTNER_ACME_MINT_API_KEY'],
+  ]);
+  const read = (file: string) => readFileSync(path.join(folder, file), 'utf8');
+  const env = parseDotenv(read('.env'));
+  expect(statSync(path.join(folder, '.env')).mode & 0o777, '.env is readable by its owner only').toBe(0o600);
+  expect(env).toEqual({
+    PARTNER_ACME_CLIENT_SECRET: '',
+    PARTNER_ACME_TOKEN_CLIENT_SECRET: tokenSecret,
+    PARTNER_ACME_MINT_PASSWORD: encodeURIComponent(password),
+    PARTNER_ACME_MINT_API_KEY: apiKey,
+  });
+
+  // No form of any of them in another file init wrote, nor in what it printed.
+  const written = filesIn(folder).filter((file) => file !== '.env');
+  expect(written).toEqual(['.github/workflows/certify-acme.yml', '.gitignore', 'partners/acme.json', 'playwright.config.js']);
+  for (const form of [password, apiKey, tokenSecret].flatMap(formsOf)) {
+    for (const file of written) expect(read(file), `${file} holds ${form}`).not.toContain(form);
+    expect(run.stdout, `init printed ${form}`).not.toContain(form);
+  }
+  const profile = JSON.parse(read('partners/acme.json')) as { tokenExchangeUrl: string; accountInfoUrl: string; codes: { mintUrl: string } };
+  expect(profile.codes.mintUrl).toBe('http://hook:env:PARTNER_ACME_MINT_PASSWORD@127.0.0.1:3000/hooks/codes?apiKey=env:PARTNER_ACME_MINT_API_KEY&team=blue');
+  expect(profile.tokenExchangeUrl).toBe('https://acme.example/oauth/token?client_secret=env:PARTNER_ACME_TOKEN_CLIENT_SECRET');
+  // The positive control: a URL without credentials is written as given.
+  expect(profile.accountInfoUrl).toBe(accountUrl);
+
+  // The loader gives back exactly the URLs given, and counts their credentials among the secrets it masks.
+  const loaded = loadProfile(path.join(folder, 'partners', 'acme.json'), { ...env, PARTNER_ACME_CLIENT_SECRET: 'filled-in-later' });
+  expect(loaded.errors).toEqual([]);
+  expect(loaded.profile!.profile).toMatchObject({ tokenExchangeUrl: tokenUrl, accountInfoUrl: accountUrl, codes: { mintUrl } });
+  expect(loaded.profile!.envValues).toEqual(expect.arrayContaining([password, apiKey, tokenSecret]));
+  // CI reads them from repository secrets of the same names.
+  const certify = workflowSteps(path.join(folder, '.github/workflows/certify-acme.yml'), 'certify').find((step) => step.run === 'npx partner-certify acme')!;
+  expect(Object.keys(certify.env!)).toEqual([
+    'PARTNER_ACME_CLIENT_SECRET',
+    'PARTNER_ACME_TOKEN_CLIENT_SECRET',
+    'PARTNER_ACME_MINT_PASSWORD',
+    'PARTNER_ACME_MINT_API_KEY',
+  ]);
+});
+
+test("init's variables take no name another profile reads or .env gives another value, and keep .env's lines", () => {
+  const folder = emptyFolder();
+  mkdirSync(path.join(folder, 'partners'));
+  writeFileSync(path.join(folder, 'partners', 'globex.json'), '{"codes": {"mintUrl": "https://g.example/c?apiKey=env:PARTNER_ACME_MINT_API_KEY"}}\n');
+  writeFileSync(path.join(folder, '.env'), 'PARTNER_ACME_MINT_PASSWORD=older-value\nOTHER=1');
+  const mintUrl = `http://hook:${encodeURIComponent(password)}@127.0.0.1:3000/hooks/codes?apiKey=${apiKey}&team=blue`;
+  const run = init(folder, 'acme', '--token-url', 'https://acme.example/oauth/token', '--account-url', 'https://acme.example/account', '--mint-url', mintUrl);
+  expect(run.status, run.stderr).toBe(0);
+  expect(run.stdout.split('\n').slice(0, 3)).toEqual([
+    'wrote partners/acme.json',
+    'moved the password of "codes.mintUrl" to .env: PARTNER_ACME_MINT_PASSWORD_2',
+    'moved the query value "apiKey" of "codes.mintUrl" to .env: PARTNER_ACME_MINT_API_KEY_2',
+  ]);
+  expect(readFileSync(path.join(folder, '.env'), 'utf8')).toBe(
+    `PARTNER_ACME_MINT_PASSWORD=older-value\nOTHER=1\nPARTNER_ACME_MINT_PASSWORD_2=${encodeURIComponent(password)}\nPARTNER_ACME_MINT_API_KEY_2=${apiKey}\n`,
+  );
+  expect(run.stdout).toContain('on GitHub, add the repository secrets PARTNER_ACME_MINT_PASSWORD_2, PARTNER_ACME_MINT_API_KEY_2\n');
+});
+
+test("init's refusals show no credential of a URL it was given, and write nothing", () => {
+  const folder = emptyFolder();
+  expectRefused(
+    folder,
+    [
+      'acme',
+      '--token-url',
+      `ftp://u:${password}@acme.example/x?apiKey=${apiKey}`,
+      '--account-url',
+      'https://acme.example/account',
+      '--mint-url',
+      `hook:${tokenSecret}@acme.example/codes`,
+    ],
+    [
+      'init: --token-url: "tokenExchangeUrl" is not an absolute http(s) URL ("ftp://u:[redacted]@acme.example/x?apiKey=[redacted]"); write it like "https://partner.example/oauth/token"',
+      'init: --mint-url: "codes.mintUrl" is not an absolute http(s) URL ("hook:[redacted]@acme.example/codes"); write it like "https://partner.example/oauth/token"',
+    ].join('\n'),
+  );
 });
