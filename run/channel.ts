@@ -82,7 +82,10 @@ export interface ChannelHandlers {
 /** The coordinator's side: listens until closed. */
 export async function serveChannel(runDir: string, handlers: ChannelHandlers): Promise<{ close(): Promise<void>; links: ReadonlySet<WorkerLink> }> {
   const links = new Set<WorkerLink>();
+  const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
     const link: WorkerLink = { project: undefined, send: (message) => write(socket, message) };
     links.add(link);
     socket.on('error', () => socket.destroy());
@@ -108,7 +111,11 @@ export async function serveChannel(runDir: string, handlers: ChannelHandlers): P
   server.unref();
   return {
     links,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // The run's end: a worker still running (a global timeout) is cut off, and its open attempts did not finish.
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 

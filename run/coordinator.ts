@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { FullConfig, FullResult } from '@playwright/test/reporter';
 import type { LoadedProfile } from '../partners/profile';
 import { ordinaryText } from '../redaction/secrets';
-import { Vault } from '../redaction/vault';
+import { Vault, type ScopedSecret } from '../redaction/vault';
 import { harnessWords } from '../checks/harness-words';
 import { collect, endAttempt, endUnfinished, chosenTests, newPartner, type Attempt, type ChosenTest, type CollectedPartner } from './collected';
 import { channelPath, serveChannel, type ToCoordinator, type WorkerLink } from './channel';
@@ -15,7 +15,7 @@ import { Handovers } from './handover';
 import { platformJudges } from './platform-judges';
 import { makeRunDir, runDirOf, runDirVariable } from './run-dir';
 import { runIdOf } from './run-identity';
-import { scanOutputs } from './scan';
+import { scanned, scanOutputs } from './scan';
 
 /**
  * The run's coordinator, in its main process (DESIGN §6): it owns the run from plan to exit code, in one typed
@@ -48,6 +48,8 @@ export class Coordinator {
   private closeChannel: (() => Promise<void>) | undefined;
   private interrupted = false;
   private finished: Promise<RunOutcome> | undefined;
+  /** Every profile's secrets, which the final scan looks for wherever they are. */
+  private readonly profileSecrets: ScopedSecret[] = [];
   /** Where the certification was written (reports/), so the final scan looks there too. */
   private reportDirs: string[] = [];
 
@@ -130,7 +132,7 @@ export class Coordinator {
   mergedPartner(name: string, waivers: Pick<CollectedPartner, 'waivers' | 'platformWaivers'>, loaded?: LoadedProfile): CollectedPartner {
     const partner = newPartner(name, waivers, loaded);
     this.partners.set(name, partner);
-    if (loaded) this.vault.receive(secretsOf(loaded));
+    if (loaded) this.profileSecrets.push(...this.vault.receive(secretsOf(loaded)));
     return partner;
   }
 
@@ -217,7 +219,7 @@ export class Coordinator {
 
   /** The detector (run/scan.ts): a secret found in any output fails the run, naming the file; nothing is rewritten. */
   private scanAtExit(config: FullConfig, facts: RunFacts): void {
-    const found = scanOutputs(config, this.vault, { since: this.startedAt, reportDirs: this.reportDirs });
+    const found = scanOutputs(config, scanned(this.vault, this.profileSecrets), { since: this.startedAt, reportDirs: this.reportDirs });
     if (found.length === 0) return;
     for (const line of found) this.egress.warn(line);
     const outcome = decideOutcome({ ...facts, problems: [...facts.problems, ...found] });

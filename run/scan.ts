@@ -2,18 +2,17 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test/reporter';
 import { filesUnder, secretFinder } from '../redaction/files';
-import { runWide, type Vault } from '../redaction/vault';
+import type { Secret } from '../redaction/secrets';
+import { runWide, type ScopedSecret, type Vault } from '../redaction/vault';
 
 /**
  * The run's final scan, as its process exits, after every reporter wrote: a detector, never a second masking. It
  * reads every file written since the run began in the run's outputs (the certification, Playwright's test
  * results, the HTML, blob, JSON and JUnit reports, traces and zips opened) and names each one that holds a value
- * with a secret's entropy the run learned, whichever partner's (a code, a token, a key), or the harness's own
- * signing key. Nothing the egress (run/egress.ts) let out should hold one: a file named here is a harness bug,
+ * the run must never let out (`scanned`). Nothing the egress (run/egress.ts) let out should hold one: a file named here is a harness bug,
  * and the run fails on it.
  */
-export function scanOutputs(config: FullConfig, vault: Vault, { since, reportDirs }: { since: Date; reportDirs: readonly string[] }): string[] {
-  const secrets = vault.all().filter((secret) => (secret.partner === undefined ? !secret.ordinary && !secret.queryName : runWide(secret)));
+export function scanOutputs(config: FullConfig, secrets: readonly Secret[], { since, reportDirs }: { since: Date; reportDirs: readonly string[] }): string[] {
   if (secrets.length === 0) return [];
   const holdsSecret = secretFinder(secrets);
   const roots = new Set([...reportDirs, ...config.projects.map((project) => project.outputDir), ...playwrightOutputs(config)]);
@@ -31,6 +30,16 @@ export function scanOutputs(config: FullConfig, vault: Vault, { since, reportDir
   }
   return found;
 }
+
+/**
+ * What the scan looks for: the harness's own secrets (the signing key), every profile's (its secret, keys, every
+ * `env:` value), and every value with a secret's entropy the run learned, whichever partner's. A word a partner
+ * chose as its token is no secret to look for: it may be ordinary text in another partner's report.
+ */
+export const scanned = (vault: Vault, profiles: readonly ScopedSecret[]): Secret[] => [
+  ...profiles.filter((secret) => !secret.ordinary && !secret.queryName),
+  ...vault.all().filter((secret) => (secret.partner === undefined ? !secret.ordinary && !secret.queryName : runWide(secret))),
+];
 
 /**
  * Where this run's Playwright reporters write, as they resolve it: an option, relative to the configuration's

@@ -9,7 +9,7 @@ import { redact } from '../../redaction/redact';
 import { redactBytes } from '../../redaction/files';
 import { Vault } from '../../redaction/vault';
 import { Egress } from '../../run/egress';
-import { scanOutputs } from '../../run/scan';
+import { scanned, scanOutputs } from '../../run/scan';
 import { tempDir } from '../support/temp';
 
 /**
@@ -67,7 +67,7 @@ test("the final scan names each output that holds a secret with a secret's entro
   writeFileSync(older!, `an earlier run's: ${code}`);
   utimesSync(older!, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
   const config = { projects: [{ outputDir: dir }], reporter: [], rootDir: dir } as unknown as FullConfig;
-  const found = scanOutputs(config, vault, { since: new Date(Date.now() - 1000), reportDirs: [] });
+  const found = scanOutputs(config, scanned(vault, []), { since: new Date(Date.now() - 1000), reportDirs: [] });
   expect(found).toEqual([
     expect.stringMatching(/index\.html could not be scanned/),
     expect.stringMatching(/junit\.xml holds a secret of this run/),
