@@ -1,6 +1,7 @@
 import { sensitiveKeys } from '../checks/sensitive-fields';
 import { jsonResponse, parseJson, type Exchange, type JsonBody } from '../checks/evidence';
 import type { Profile } from '../profile/profile-schema';
+import { looseFields } from './loose-fields';
 import { dateForms, isCalendarDate } from './personal-data';
 import { base64Forms } from './secret-matcher';
 
@@ -50,6 +51,21 @@ export const maskedEverywhere = (value: string) => value.length >= 8;
 /** A profile URL's query value or user name that may be a word (`?user=complete`) is masked where it sits, by its name. */
 const credentialShaped = (value: string) => value.length >= 16 || (value.length >= 8 && /[^A-Za-z]/.test(value));
 
+/** The secret a field holds, by its name (`keys`, the last segment of a dotted one for a date of birth), if any. */
+function learnField(key: string, value: string, keys: ReadonlySet<string>, into: Map<string, Secret>): void {
+  const lower = key.toLowerCase();
+  if (keys.has(lower)) into.set(value, { value });
+  else if (last4Keys.has(lower)) into.set(value, { value, keepLast4: true });
+  else if (/(?:^|\.)dateofbirth$/.test(lower) && isCalendarDate(value)) into.set(value, { value, keepYear: true, forms: dateForms(value) });
+}
+
+const maybeFields = /["'=]/;
+
+/**
+ * The secrets a body holds under their names: every field of a JSON body, and of a body that does not parse as a
+ * whole (JSON with text after it, cut short, inside HTML, a form: loose-fields.ts); also in a JSON string that
+ * holds fields itself (`"error": "upstream said {\"access_token\": …}"`).
+ */
 function secretsInBody(
   body: string | undefined,
   keys: ReadonlySet<string>,
@@ -57,19 +73,22 @@ function secretsInBody(
   json: JsonBody = body ? parseJson(body) : { ok: false, error: 'empty' },
 ) {
   if (!body) return;
+  const wanted = (name: string) => {
+    const lower = name.toLowerCase();
+    return keys.has(lower) || last4Keys.has(lower) || lower.endsWith('dateofbirth');
+  };
+  const loose = (text: string) => looseFields(text, wanted, (key, value) => learnField(key, value, keys, into));
   const visit = (value: unknown, key = ''): void => {
     if (typeof value === 'string' || typeof value === 'number') {
-      const lower = key.toLowerCase();
-      if (keys.has(lower)) into.set(String(value), { value: String(value) });
-      else if (last4Keys.has(lower)) into.set(String(value), { value: String(value), keepLast4: true });
-      else if (/(?:^|\.)dateofbirth$/.test(lower) && isCalendarDate(String(value)))
-        into.set(String(value), { value: String(value), keepYear: true, forms: dateForms(String(value)) });
+      learnField(key, String(value), keys, into);
+      if (typeof value === 'string' && maybeFields.test(value)) loose(value);
     } else if (value && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) visit(v, Array.isArray(value) ? key : k);
     }
   };
-  if (json.ok) visit(json.value);
-  else for (const [key, value] of new URLSearchParams(body)) visit(value, key);
+  if (json.ok) return visit(json.value);
+  for (const [key, value] of new URLSearchParams(body)) learnField(key, value, keys, into);
+  loose(body);
 }
 
 const formEncoded = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
