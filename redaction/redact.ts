@@ -19,13 +19,14 @@ const maskKeepingLast4 = (value: string) => `****${value.slice(-4)}`;
 const secretParams =
   'code|token|access_token|refresh_token|id_token|client_secret|secret|password|passwd|pwd|api-key|api_key|apikey|x-api-key|key|subscription-key|sig|signature|auth';
 /**
- * The value of a parameter named by `names` (a regex alternation) in a form body or a URL, also
- * percent-encoded inside another URL (the host page's ?src=…auth%3Fcode%3D…). A mask already
- * percent-encoded (a HAR's URLs are URIs: reports/har.ts) is left as it is.
+ * The value of a parameter named by `names` (a regex alternation) in a form body or a URL (its query, or its
+ * fragment, where an implicit grant puts `access_token`), also percent-encoded inside another URL (the host
+ * page's ?src=…auth%3Fcode%3D…). A mask already percent-encoded (a HAR's URLs are URIs: reports/har.ts) is
+ * left as it is.
  */
 const paramShape = (names: string) =>
   new RegExp(
-    `((?:[?&;]|%3F|%26)(?:${names})(?:=|%3D))(?!${encodeURIComponent(mask)}(?:%26|[&#\\s"'<>\\\\]|$))[^&#\\s"'<>\\\\]+?(?=%26|[&#\\s"'<>\\\\]|$)`,
+    `((?:[?&;#]|%3F|%26|%23)(?:${names})(?:=|%3D))(?!${encodeURIComponent(mask)}(?:%26|[&#\\s"'<>\\\\]|$))[^&#\\s"'<>\\\\]+?(?=%26|[&#\\s"'<>\\\\]|$)`,
     'gim',
   );
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -48,7 +49,10 @@ const shapes: readonly [RegExp, string | ((...groups: string[]) => string)][] = 
   // Credentials after Bearer/Basic; a digit is required so prose such as "Bearer authentication" stays.
   [/\b(bearer|basic)(\s+)(?=[A-Za-z0-9._~+/-]*\d)[A-Za-z0-9._~+/-]{8,}=*/gi, `$1$2${mask}`],
   // Secrets under their names in JSON, also inside JSON that is itself a string (\"access_token\":\"…\").
-  [/(\\*"(?:access_token|refresh_token|refreshToken|id_token|client_secret|password|api-key|apiKey|token|secret)\\*"\s*:\s*\\*")[^"\\]+/gi, `$1${mask}`],
+  [
+    /(\\*"(?:access_token|accessToken|refresh_token|refreshToken|id_token|idToken|client_secret|clientSecret|password|api-key|apiKey|token|secret)\\*"\s*:\s*\\*")[^"\\]+/gi,
+    `$1${mask}`,
+  ],
   [/(\\*"(?:identifier|bankAccountNumber)\\*"\s*:\s*\\*")([^"\\]+)/gi, (_, key: string, value: string) => key + maskKeepingLast4(value)],
   [paramShape(secretParams), `$1${mask}`],
   // A password in a URL's userinfo: https://gateway:PASSWORD@host/.

@@ -29,8 +29,22 @@ export interface Secret {
   ordinary?: true;
 }
 
-export const secretKeys = new Set(['access_token', 'refresh_token', 'refreshtoken', 'id_token', 'client_secret', 'password', 'token', 'api-key', 'apikey']);
-// In what the harness sends, "code" is an authorization code; in an answer it is an error code (MISSING_FILTER).
+export const secretKeys = new Set([
+  'access_token',
+  'accesstoken',
+  'refresh_token',
+  'refreshtoken',
+  'id_token',
+  'idtoken',
+  'client_secret',
+  'clientsecret',
+  'password',
+  'token',
+  'api-key',
+  'apikey',
+]);
+// In what the harness sends, "code" is an authorization code; in an answer it is an error code (MISSING_FILTER),
+// except in a redirect's Location (RFC 6749 §4.1.2).
 const sentSecretKeys = new Set([...secretKeys, 'code']);
 // The fields the spec's tables mark sensitive (company.taxInfo.identifier, bankAccountNumber), by their last segment.
 export const last4Keys = new Set(sensitiveKeys.map((key) => key.toLowerCase()));
@@ -165,7 +179,35 @@ export function profileSecrets(profile: Profile, envValues: readonly string[] = 
   return [...secrets, ...ordinaryText(ordinaryValues(profile, values))];
 }
 
-/** The secrets an exchange carried (credentials, codes, tokens, bank account numbers, tax ids, dates of birth) plus `known`. */
+/** The values of a Set-Cookie header (one cookie a line, as client/http.ts joins them): a session is a credential. */
+const cookieValues = (header: string | undefined): string[] =>
+  (header ?? '')
+    .split('\n')
+    .map((line) => line.split(';')[0]!)
+    .filter((pair) => pair.includes('='))
+    .map((pair) =>
+      pair
+        .slice(pair.indexOf('=') + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1'),
+    );
+
+/** The values of a URL's query and fragment parameters named by `keys` (an OAuth redirect carries its code or token in either). */
+function paramsOf(url: string | undefined, keys: ReadonlySet<string>): string[] {
+  if (!url) return [];
+  const values: string[] = [];
+  looseFields(
+    url,
+    (name) => keys.has(name.toLowerCase()),
+    (_, value) => values.push(value),
+  );
+  return values;
+}
+
+/**
+ * The secrets an exchange carried (credentials, codes, tokens, the cookies an answer sets, the code or token of a
+ * redirect's Location, bank account numbers, tax ids, dates of birth) plus `known`.
+ */
 export function secretsOf(exchanges: readonly Exchange[], known: readonly (Secret | string | undefined)[] = []): Secret[] {
   const learned = new Map<string, Secret>();
   for (const { request, response } of exchanges) {
@@ -174,7 +216,10 @@ export function secretsOf(exchanges: readonly Exchange[], known: readonly (Secre
     if (request.headers['api-key']) learned.set(request.headers['api-key'], { value: request.headers['api-key'] });
     for (const [key, value] of new URL(request.url, 'http://invalid').searchParams) if (sentSecretKeys.has(key.toLowerCase())) learned.set(value, { value });
     secretsInBody(request.body, sentSecretKeys, learned);
-    if (response) secretsInBody(response.body, secretKeys, learned, jsonResponse(response).json);
+    if (!response) continue;
+    secretsInBody(response.body, secretKeys, learned, jsonResponse(response).json);
+    for (const value of cookieValues(response.headers['set-cookie'])) learned.set(value, { value });
+    for (const value of paramsOf(response.headers.location, sentSecretKeys)) learned.set(value, { value });
   }
   const secrets = new Map<string, Secret>();
   for (const secret of known)

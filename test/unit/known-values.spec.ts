@@ -59,3 +59,26 @@ test.describe('3. tokens in an answer that does not parse as JSON', () => {
     expect(left(redact(body, secretsOf([answered({ status: 502, headers: {}, body })])), token)).toEqual([]);
   });
 });
+
+test.describe('5. values an answer carries outside its body', () => {
+  test("a session cookie a partner endpoint sets, and a code or token in a redirect's Location", () => {
+    const [session, code, token] = ['s3ss10n-Kq2Lw7Rt4Vz', 'l0cat10n-c0de-Wq8Zt', 'fr4gment-t0ken-Mn3Bp'];
+    const exchange = answered({
+      status: 302,
+      headers: { 'set-cookie': `sid=${session}; Path=/; HttpOnly\nlang=en`, location: `https://app.example/cb?code=${code}#access_token=${token}` },
+      body: `see ${session} ${code} ${token}`,
+    });
+    const secrets = secretsOf([exchange]);
+    expect(secrets.map((secret) => secret.value)).toEqual([session, code, token]);
+    expect(redact(JSON.stringify(exchange), secrets)).not.toMatch(new RegExp(`${session}|${code}|${token}`));
+  });
+
+  test('a token under a camel-case name is learned, and masked by shape where the run never saw it', () => {
+    const token = 'camel-t0ken-Kq2Lw7Rt4Vz';
+    const body = JSON.stringify({ accessToken: token, idToken: `${token}-id`, note: token });
+    expect(redact(body, secretsOf([answered({ status: 200, headers: {}, body })]))).not.toContain(token.slice(0, 12));
+    expect(redact('{"accessToken":"never-seen-0123456789"} #access_token=never-seen-too-0123', [])).toBe(
+      '{"accessToken":"[redacted]"} #access_token=[redacted]',
+    );
+  });
+});
