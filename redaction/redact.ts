@@ -130,21 +130,35 @@ export function redact(text: string, secrets: readonly Secret[]): string {
   return out + redactText(text.slice(at), secrets);
 }
 
-function redactText(text: string, secrets: readonly Secret[]): string {
-  let out = text;
+/** Each secret masked where it is found, in any form (the first pass). */
+function maskValues(text: string, secrets: readonly Secret[]): string {
   const hits = secrets.length > 0 ? matcherFor(secrets).find(text) : [];
-  if (hits.length > 0) {
-    const parts: string[] = [];
-    let at = 0;
-    for (const { from, to, owner } of hits) {
-      const secret = secrets[owner]!;
-      const year = secret.keepYear && yearOnly(secret.value);
-      parts.push(text.slice(at, from), secret.keepLast4 ? maskKeepingLast4(secret.value) : year ? (bareNumberAt(text, from, to) ? `"${year}"` : year) : mask);
-      at = to;
-    }
-    parts.push(text.slice(at));
-    out = parts.join('');
+  if (hits.length === 0) return text;
+  const parts: string[] = [];
+  let at = 0;
+  for (const { from, to, owner } of hits) {
+    const secret = secrets[owner]!;
+    const year = secret.keepYear && yearOnly(secret.value);
+    parts.push(text.slice(at, from), secret.keepLast4 ? maskKeepingLast4(secret.value) : year ? (bareNumberAt(text, from, to) ? `"${year}"` : year) : mask);
+    at = to;
   }
+  parts.push(text.slice(at));
+  return parts.join('');
+}
+
+/**
+ * `text` with these values masked in every form, and nothing else: a message that quotes a partner's answer is
+ * built with the values it is known to carry already masked (a preview may cut a value it left whole to a
+ * fragment); masking by shape is the egress's, with the rest.
+ */
+export const withValuesMasked = (text: string, values: readonly string[]): string =>
+  maskValues(
+    text,
+    values.map((value) => ({ value })),
+  );
+
+function redactText(text: string, secrets: readonly Secret[]): string {
+  let out = maskValues(text, secrets);
   for (const [shape, replacement] of shapes) out = out.replace(shape, replacement as string);
   const queryShape = secrets.length > 0 ? queryShapeOf(secrets) : null;
   return queryShape ? out.replace(queryShape, `$1${mask}`) : out;

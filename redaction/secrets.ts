@@ -1,5 +1,5 @@
 import { sensitiveKeys } from '../checks/sensitive-fields';
-import { jsonResponse, parseJson, type Exchange, type JsonBody } from '../checks/evidence';
+import { jsonResponse, parseJson, type Exchange, type JsonBody, type ResponseRecord } from '../checks/evidence';
 import type { Profile } from '../profile/profile-schema';
 import { looseFields } from './loose-fields';
 import { dateForms, isCalendarDate } from './personal-data';
@@ -44,8 +44,9 @@ export const secretKeys = new Set([
   'apikey',
 ]);
 // In what the harness sends, "code" is an authorization code; in an answer it is an error code (MISSING_FILTER),
-// except in a redirect's Location (RFC 6749 §4.1.2).
+// except in a redirect's Location (RFC 6749 §4.1.2) and in the answers of a mint hook, which the harness asked for a code.
 const sentSecretKeys = new Set([...secretKeys, 'code']);
+const mintedCodeKeys = new Set(['code', 'authorization_code', 'authorizationcode']);
 // The fields the spec's tables mark sensitive (company.taxInfo.identifier, bankAccountNumber), by their last segment.
 export const last4Keys = new Set(sensitiveKeys.map((key) => key.toLowerCase()));
 
@@ -202,6 +203,29 @@ function paramsOf(url: string | undefined, keys: ReadonlySet<string>): string[] 
     (_, value) => values.push(value),
   );
   return values;
+}
+
+/**
+ * Every code a mint hook's answer carries, whatever its status (a 500 that quotes the code it minted, a redirect
+ * with `code=` in its Location): under "code" (or "authorization_code") at any depth of a JSON body, in a body that
+ * does not parse (loose-fields.ts), and in the Location's query or fragment. The harness asked this answer for a
+ * code, so its "code" is one, not an error code. A number is a code too.
+ */
+export function mintedCodesIn(response: ResponseRecord): string[] {
+  const codes = new Set<string>();
+  const wanted = (name: string) => mintedCodeKeys.has(name.toLowerCase());
+  const loose = (text: string) => looseFields(text, wanted, (_, value) => codes.add(value));
+  const visit = (value: unknown, key = ''): void => {
+    if ((typeof value === 'string' || typeof value === 'number') && wanted(key)) codes.add(String(value));
+    if (typeof value === 'string' && maybeFields.test(value)) loose(value);
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, Array.isArray(value) ? key : k);
+  };
+  const { json } = jsonResponse(response);
+  if (json.ok) visit(json.value);
+  else loose(response.body);
+  for (const value of paramsOf(response.headers.location, mintedCodeKeys)) codes.add(value);
+  codes.delete('');
+  return [...codes];
 }
 
 /**

@@ -1,6 +1,9 @@
 import { expect, test } from '@playwright/test';
+import nock from 'nock';
 import { jsonResponse, type Exchange, type ResponseRecord } from '../../checks/evidence';
 import { bodyJsonObject } from '../../checks/token-response';
+import { httpClient } from '../../client/http';
+import { mintedCodes } from '../../probes/minted-codes';
 import { redact, redactEvidence } from '../../redaction/redact';
 import { secretsOf } from '../../redaction/secrets';
 
@@ -21,6 +24,67 @@ const answered = (
   response: { ...response, bytes: response.body.length },
   startedAt: '',
   durationMs: 1,
+});
+
+test.describe('1. every code a mint hook answer carries, whatever its status', () => {
+  test.beforeAll(() => nock.disableNetConnect());
+  test.afterEach(() => nock.cleanAll());
+  test.afterAll(() => nock.enableNetConnect());
+  const http = httpClient({ timeoutMs: 1000, maxRetryAfterMs: 0 });
+  const code = 'm1nted-Qx7Kp2Lw9Rt4Vz';
+  const answers: Record<string, [status: number, body: string, headers?: Record<string, string>]> = {
+    'a 500 quoting the code it minted, in JSON': [500, JSON.stringify({ error: 'could not store it', code })],
+    'a 500 with the code in an HTML page': [500, `<html><body><pre>{"code": "${code}", "stored": false}</pre></body></html>`],
+    'a 500 with the code as a form pair': [500, `stored=false&code=${code}&retry=1`],
+    'a 307 to another host with the code in its Location': [307, '', { location: `https://elsewhere.example/callback?code=${code}&state=x` }],
+    'a 200 with the code nested, not where the hook should put it': [200, JSON.stringify({ data: { code } })],
+    'a 400 with the code as a JSON string escaped in another': [400, JSON.stringify({ error: `upstream said ${JSON.stringify({ code })}` })],
+  };
+  for (const [what, [status, body, headers]] of Object.entries(answers)) {
+    test(what, async () => {
+      nock('http://partner.test').post('/codes').times(3).reply(status, body, headers);
+      const received: string[] = [];
+      const source = mintedCodes('http://partner.test/codes', http, { pause: async () => {}, received: (value) => received.push(value) });
+      const error = await source.next().then(
+        () => undefined,
+        (thrown: unknown) => thrown as Error,
+      );
+      // Told to the run before the error is thrown, so the worker's vault masks the error and every answer echoing the code.
+      expect(received).toContain(code);
+      expect(error?.message).toMatch(/^"codes\.mintUrl" answered /);
+      // The error quotes the answer with the code already masked: a preview cannot cut it to a fragment.
+      expect(left(error!.message, code), error!.message).toEqual([]);
+      expect(left(redact(`${error!.message} ${body} ${headers?.location ?? ''}`, secretsOf([], received)), code)).toEqual([]);
+      if (status === 307) expect(error!.message).toContain('(a redirect to https://elsewhere.example/callback, not followed)');
+    });
+  }
+
+  test("every answer asked again tells its codes, in a Location's fragment too; a code in a number is a code", async () => {
+    nock('http://partner.test')
+      .post('/codes')
+      .reply(503, { code: 'f1rst-answer-c0de-Lq2' })
+      .post('/codes')
+      .reply(503, '', { location: 'https://elsewhere.example/cb#code=s3cond-answer-c0de-Wq8' })
+      .post('/codes')
+      .reply(200, { code: 48213377 });
+    const received: string[] = [];
+    const error = await mintedCodes('http://partner.test/codes', http, { pause: async () => {}, received: (value) => received.push(value) })
+      .next()
+      .catch((thrown: Error) => thrown);
+    expect(received).toEqual(['f1rst-answer-c0de-Lq2', 's3cond-answer-c0de-Wq8', '48213377']);
+    expect((error as Error).message).toBe(
+      '"codes.mintUrl" answered "{\\"code\\":[redacted]}" without a "code" string, 3 times (asked again after 0.5 s and 1.5 s); it should answer 200 with {"code": "…"}',
+    );
+  });
+
+  test('the control: a 200 with its code is told once and handed out; an answer without a code tells nothing', async () => {
+    nock('http://partner.test').post('/codes').reply(200, { code }).post('/codes').reply(400, { error: 'invalid_request', message: 'try later' });
+    const received: string[] = [];
+    const source = mintedCodes('http://partner.test/codes', http, { pause: async () => {}, received: (value) => received.push(value) });
+    expect(await source.next()).toBe(code);
+    await expect.poll(() => nock.isDone()).toBe(true);
+    expect(received).toEqual([code]);
+  });
 });
 
 test.describe('3. tokens in an answer that does not parse as JSON', () => {
