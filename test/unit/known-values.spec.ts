@@ -1,11 +1,15 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import nock from 'nock';
 import { jsonResponse, type Exchange, type ResponseRecord } from '../../checks/evidence';
 import { bodyJsonObject } from '../../checks/token-response';
 import { httpClient } from '../../client/http';
 import { mintedCodes } from '../../probes/minted-codes';
+import { preflight, preflightOutcome } from '../../probes/preflight';
 import { redact, redactEvidence } from '../../redaction/redact';
-import { secretsOf } from '../../redaction/secrets';
+import { profileSecrets, secretsOf } from '../../redaction/secrets';
+import { referenceProfile } from '../support/profiles';
 
 /**
  * Issue 50, item 3: every value the run can know is known before anything is written. Each case plants a value a
@@ -85,6 +89,51 @@ test.describe('1. every code a mint hook answer carries, whatever its status', (
     await expect.poll(() => nock.isDone()).toBe(true);
     expect(received).toEqual([code]);
   });
+});
+
+test('2. the preflight: what its own mint received masks its lines, and it mints one code, not one ahead', async () => {
+  const code = 'pr3fl1ght-c0de-Zt9Wq4Xy';
+  let mints = 0;
+  let minted!: () => void;
+  const mintDone = new Promise<void>((resolve) => (minted = resolve));
+  const server = createServer((request, response) => {
+    request.resume();
+    if (request.url === '/mint') {
+      mints++;
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ code }));
+      return minted();
+    }
+    // The token endpoint answers the preflight's empty request 404, quoting the last code minted.
+    if (request.url === '/token')
+      return void mintDone.then(() => response.writeHead(404, { 'content-type': 'text/plain' }).end(`no route; last code issued: ${code}`));
+    response.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  try {
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { platform: _platform, dataApi: _dataApi, ...reference } = referenceProfile(origin);
+    const profile = {
+      ...reference,
+      tokenExchangeUrl: `${origin}/token`,
+      accountInfoUrl: `${origin}/account`,
+      fundingSourcesUrl: `${origin}/funding`,
+      codes: { mintUrl: `${origin}/mint` },
+    };
+    const outcome = await preflightOutcome(profile);
+    // Returned for the printer: the line as the partner worded it, and what to mask it with.
+    expect(outcome.problems).toEqual([expect.stringContaining(code)]);
+    expect(outcome.secrets.map((secret) => secret.value)).toContain(code);
+    await new Promise((settle) => setTimeout(settle, 200));
+    expect(mints).toBe(1);
+    // As fixtures/preflight.ts prints it today: masked with the profile's own secrets only.
+    const printed = (await preflight(profile)).map((line) => redact(line, profileSecrets(profile)));
+    expect(printed).toEqual([
+      expect.stringMatching(/^"tokenExchangeUrl" \(.*\/token\) answered 404 to an empty token request \("no route; last code issued: \[redacted\]"\)/),
+    ]);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((closed) => server.close(closed));
+  }
 });
 
 test.describe('3. tokens in an answer that does not parse as JSON', () => {
