@@ -82,7 +82,11 @@ const shapes: readonly [RegExp, string | ((...groups: string[]) => string)][] = 
 const matchable = (secret: Secret) =>
   secret.queryName || secret.ordinary
     ? { value: '' }
-    : { value: secret.value, forms: [...(secret.forms ?? []), ...(secret.keepLast4 || secret.keepYear ? [] : base64Forms(secret.value))] };
+    : {
+        value: secret.value,
+        forms: [...(secret.forms ?? []), ...(secret.keepLast4 || secret.keepYear ? [] : base64Forms(secret.value))],
+        ...(secret.keepYear ? { whole: true } : {}),
+      };
 const ordinaryOf = (secrets: readonly Secret[]) => secrets.filter((secret) => secret.ordinary).map((secret) => secret.value);
 
 // One matcher per secrets array: the vault hands out the same array while nothing changed, and when a
