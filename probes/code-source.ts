@@ -12,7 +12,8 @@ export interface CodeSource {
 }
 
 /**
- * Told of each code the moment it arrives, before it is handed out or waits as the code minted ahead:
- * the redactor must know a code before any response can echo it.
+ * Told of each code the moment it arrives, before it is handed out or waits as the code minted ahead: the
+ * redactor must know a code before any response can echo it. A mint hook's source also tells it every code an
+ * answer it does not use carries (a 500 or a redirect quoting the code it minted), before its error is thrown.
  */
 export type CodeReceived = (code: string) => void;

@@ -2,6 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { bodyPreview, isObject, parseJson, type Exchange } from '../checks/evidence';
 import { defaultMaxRetryAfterMs, retryAfterMs, type HttpClient } from '../client/http';
 import { SetupError } from '../client/setup-error';
+import { withValuesMasked } from '../redaction/redact';
+import { mintedCodesIn, shortestSecret } from '../redaction/secrets';
 import type { CodeReceived, CodeSource } from './code-source';
 
 /**
@@ -43,9 +45,41 @@ function pauseBefore(retry: number, { response }: Exchange): { ms: number } | { 
   return { ms: Math.max(scheduled, asked) };
 }
 
-/** One code from the hook, asked again after a transient failure as `mintRetry` says; each retry's reason goes to `retried`. */
-async function mintOnce(mintUrl: string, http: HttpClient, retried: (reason: string) => void, pause: (ms: number) => Promise<unknown>): Promise<string> {
-  const ask = () => http.send({ method: 'POST', url: mintUrl, headers: { accept: 'application/json' } });
+/**
+ * A mint hook's answer as an error quotes it: its body's start with every code the answer carried already masked, so
+ * that a preview cannot cut one to a fragment, and a redirect's target without its query.
+ */
+function answerQuoted(body: string, codes: readonly string[], location: string | undefined): string {
+  const masked = withValuesMasked(
+    body,
+    codes.filter((code) => code.length >= shortestSecret),
+  );
+  const target = location && URL.canParse(location) ? ` (a redirect to ${new URL(location).origin}${new URL(location).pathname}, not followed)` : '';
+  return `${bodyPreview(masked)}${target}`;
+}
+
+/**
+ * One code from the hook, asked again after a transient failure as `mintRetry` says; each retry's reason goes to
+ * `retried`. Every code each answer carries, whatever its status, goes to `received` the moment it arrives: a
+ * hook that answers 500 with the code it minted, or redirects with it, has handed the run a live code too.
+ */
+export async function mintOnce(
+  mintUrl: string,
+  http: HttpClient,
+  {
+    retried = () => {},
+    pause = sleep,
+    received = () => {},
+  }: { retried?: (reason: string) => void; pause?: (ms: number) => Promise<unknown>; received?: CodeReceived } = {},
+): Promise<string> {
+  const carried: string[] = [];
+  const ask = async () => {
+    const exchange = await http.send({ method: 'POST', url: mintUrl, headers: { accept: 'application/json' } });
+    const codes = exchange.response ? mintedCodesIn(exchange.response) : [];
+    carried.push(...codes);
+    for (const code of codes) received(code);
+    return exchange;
+  };
   const paused: number[] = [];
   let exchange = await ask();
   let refused = '';
@@ -64,10 +98,11 @@ async function mintOnce(mintUrl: string, http: HttpClient, retried: (reason: str
   const times = paused.length > 0 ? `, ${paused.length + 1} times (asked again after ${listed(paused.map(seconds))})` : '';
   const problem = (what: string) => new SetupError('code-source', `"codes.mintUrl" ${what}${times}${refused}; it should answer 200 with {"code": "…"}`);
   if (failure) throw problem(`gave no usable answer (${failure.message})`);
-  if (!response || response.status < 200 || response.status > 299) throw problem(`answered ${response?.status} ${bodyPreview(response?.body ?? '')}`);
+  const quoted = () => answerQuoted(response?.body ?? '', carried, response?.headers.location);
+  if (!response || response.status < 200 || response.status > 299) throw problem(`answered ${response?.status} ${quoted()}`);
   const json = parseJson(response.body);
   const code = json.ok && isObject(json.value) ? json.value.code : undefined;
-  if (typeof code !== 'string' || code === '') throw problem(`answered ${bodyPreview(response.body)} without a "code" string`);
+  if (typeof code !== 'string' || code === '') throw problem(`answered ${quoted()} without a "code" string`);
   return code;
 }
 
@@ -92,8 +127,7 @@ export function mintedCodes(
   // Aged from when the mint was first asked for: the partner issued the code no earlier.
   const mint = async () => {
     const mintedAt = now();
-    const code = await mintOnce(mintUrl, http, (reason) => retries.push(reason), pause);
-    received(code);
+    const code = await mintOnce(mintUrl, http, { retried: (reason) => retries.push(reason), pause, received });
     return { code, mintedAt };
   };
   let ahead: Promise<{ code: string; mintedAt: number }> | undefined;

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { profileClient, type HttpRequest } from '../client/http';
+import { profileClient, type HttpClient, type HttpRequest } from '../client/http';
 import { classify } from '../client/transport-failure';
 import { connectError } from '../client/tls';
 import { resourceRequest } from '../client/requests';
-import { bodyPreview } from '../checks/evidence';
+import { bodyPreview, type Exchange } from '../checks/evidence';
 import type { Profile } from '../profile/profile-schema';
-import { mintedCodes } from './minted-codes';
+import { redact } from '../redaction/redact';
+import { secretsOf, shortestSecret, type Secret } from '../redaction/secrets';
+import { mintOnce } from './minted-codes';
 import { isSetupError } from '../client/setup-error';
 
 /**
@@ -19,8 +21,32 @@ import { isSetupError } from '../client/setup-error';
  * The profile's own client (its CA, no plain http:// in production) and deadline: a busy machine must not
  * stop a run its tests would have finished. A newcomer's mistakes (nothing listening, a wrong path, a
  * name that does not resolve) are answered at once, whatever the deadline.
+ *
+ * It keeps what the preflight's requests carried, for whoever prints its lines to mask them with: every
+ * exchange (the codes, tokens and cookies of its answers) and the codes the mint received, including any a
+ * failing answer quoted. A partner may echo any of them in an answer a line quotes (a token endpoint answering
+ * 404 with the code just minted).
  */
-const client = (profile: Profile) => profileClient(profile);
+function carrying(profile: Profile) {
+  const http = profileClient(profile);
+  const exchanges: Exchange[] = [];
+  const codes: string[] = [];
+  const client: HttpClient = {
+    ...http,
+    send: async (request) => {
+      const exchange = await http.send(request);
+      exchanges.push(exchange);
+      return exchange;
+    },
+  };
+  const secrets = () =>
+    secretsOf(
+      exchanges,
+      codes.filter((code) => code.length >= shortestSecret),
+    );
+  return { client, codes, secrets };
+}
+type Carried = ReturnType<typeof carrying>;
 
 /** The URL a line may show: no credentials, no query (a gateway key may sit there). */
 const shown = (url: URL) => `${url.origin}${url.pathname}`;
@@ -56,8 +82,8 @@ async function connects(field: string, url: string, profile: Profile): Promise<s
 }
 
 /** A request no endpoint grants (no code, no token): anything but a 404 says an endpoint is there (a 400 or a 401 is what a conformant one answers). */
-async function served(profile: Profile, field: string, request: HttpRequest, what: string): Promise<string | undefined> {
-  const { response } = await client(profile).send(request);
+async function served(carried: Carried, field: string, request: HttpRequest, what: string): Promise<string | undefined> {
+  const { response } = await carried.client.send(request);
   if (response?.status !== 404) return undefined;
   return `"${field}" (${shown(new URL(request.url))}) answered 404 to ${what} (${bodyPreview(response.body)}): no endpoint is there; check the path`;
 }
@@ -75,11 +101,12 @@ const endpointsServed = (profile: Profile): [field: string, request: HttpRequest
     : []),
 ];
 
-async function mintsACode(profile: Profile): Promise<string | undefined> {
+/** One code from the mint hook, as a test's would be asked for: only one, none minted ahead (it would go unspent). */
+async function mintsACode(profile: Profile, carried: Carried): Promise<string | undefined> {
   const { mintUrl } = profile.codes;
   if (!mintUrl) return undefined;
   try {
-    await mintedCodes(mintUrl, client(profile)).next();
+    await mintOnce(mintUrl, carried.client, { received: (code) => carried.codes.push(code) });
     return undefined;
   } catch (error) {
     return isSetupError(error, 'code-source')
@@ -88,15 +115,39 @@ async function mintsACode(profile: Profile): Promise<string | undefined> {
   }
 }
 
-/** The problems that would stop this profile's run, each on one line; none when it may start. */
+/**
+ * What the preflight found: the problems that would stop this profile's run, each on one line (none when it may
+ * start), as the partner's answers worded them; and `secrets`, every value its requests carried (the codes its
+ * mint received, what the answers held), which the printer masks each line with, beside the profile's own.
+ */
+export interface PreflightOutcome {
+  problems: string[];
+  secrets: Secret[];
+}
+
+/** The preflight, its lines unmasked, with what they must be masked with (PreflightOutcome). */
+export async function preflightOutcome(profile: Profile): Promise<PreflightOutcome> {
+  const carried = carrying(profile);
+  try {
+    // The connection first: a host that takes none says all there is to say about the requests behind it.
+    const unreachable = await Promise.all(urlsOf(profile).map(([field, url]) => connects(field, url, profile)));
+    const problems = unreachable.filter((problem): problem is string => problem !== undefined);
+    const reached = (field: string) => !unreachable[urlsOf(profile).findIndex(([name]) => name === field)];
+    const requests = await Promise.all([
+      ...endpointsServed(profile).map(([field, request, what]) => (reached(field) ? served(carried, field, request, what) : undefined)),
+      reached('codes.mintUrl') ? mintsACode(profile, carried) : undefined,
+    ]);
+    return { problems: [...problems, ...requests.filter((problem): problem is string => problem !== undefined)], secrets: carried.secrets() };
+  } finally {
+    await carried.client.close?.();
+  }
+}
+
+/**
+ * The problems that would stop this profile's run, each on one line; none when it may start. Each is masked with
+ * every value the preflight's requests carried; the printer masks the profile's own secrets.
+ */
 export async function preflight(profile: Profile): Promise<string[]> {
-  // The connection first: a host that takes none says all there is to say about the requests behind it.
-  const unreachable = await Promise.all(urlsOf(profile).map(([field, url]) => connects(field, url, profile)));
-  const problems = unreachable.filter((problem): problem is string => problem !== undefined);
-  const reached = (field: string) => !unreachable[urlsOf(profile).findIndex(([name]) => name === field)];
-  const requests = await Promise.all([
-    ...endpointsServed(profile).map(([field, request, what]) => (reached(field) ? served(profile, field, request, what) : undefined)),
-    reached('codes.mintUrl') ? mintsACode(profile) : undefined,
-  ]);
-  return [...problems, ...requests.filter((problem): problem is string => problem !== undefined)];
+  const { problems, secrets } = await preflightOutcome(profile);
+  return problems.map((problem) => redact(problem, secrets));
 }

@@ -8,10 +8,57 @@ export function dateOfBirthShown(value: string): string {
   const year = /^\d{8}$/.test(value) ? value.slice(0, 4) : /(?<!\d)\d{4}(?!\d)/.exec(value)?.[0];
   return yearOnly(year ?? dot.repeat(4));
 }
-/** The forms a date of birth learned as `YYYY-MM-DD` is also written in, each masked to its year wherever it shows up. */
+const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const ordinal = (day: number) =>
+  `${day}${day % 10 === 1 && day !== 11 ? 'st' : day % 10 === 2 && day !== 12 ? 'nd' : day % 10 === 3 && day !== 13 ? 'rd' : 'th'}`;
+
+/**
+ * The forms a date of birth learned as `YYYY-MM-DD` is also written in, each masked to its year wherever it shows up
+ * (any case; docs/REDACTION.md lists them). In figures: `19610723`, `07/23/1961`, `1961/07/23`, `23/07/1961`,
+ * `23.07.1961`, and without the zeros (`7/23/1961`, `23.7.1961`, `1961-7-23`). In English words, the month
+ * written whole, in three letters, with a dot (`Jul.`) or as `Sept`, the day in figures (also `07`) or as an
+ * ordinal (`23rd`): month first (`July 23, 1961`, `July 23 1961`, `Jul-23-1961`), day first (`23 July 1961`,
+ * `23 July, 1961`, `23rd of July 1961`, `23-Jul-1961`, `23/Jul/1961`, `23JUL1961`), year first (`1961 July 23`,
+ * `1961-Jul-23`); and led by the weekday as JavaScript, HTTP and the English locales write a date (`Sun Jul 23
+ * 1961`, `Sun, 23 Jul 1961`, `Sunday, July 23, 1961`, `Sunday, 23 July 1961`, `Sunday 23 July 1961`), so the
+ * weekday goes too. Each is found whole, never a fragment: `July 23, 19` begins other dates as much as this one.
+ */
 export function dateForms(iso: string): string[] {
-  const [year, month, day] = iso.split('-');
-  return [...new Set([`${year}${month}${day}`, `${month}/${day}/${year}`, `${year}/${month}/${day}`, `${day}/${month}/${year}`, `${day}.${month}.${year}`])];
+  const [year, month, day] = iso.split('-') as [string, string, string];
+  const [m, d] = [Number(month), Number(day)];
+  const name = months[m - 1]!;
+  const short = name.slice(0, 3);
+  const names = [name, short, `${short}.`, ...(m === 9 ? ['Sept', 'Sept.'] : [])];
+  const figures = [String(d), day];
+  const weekday = weekdays[new Date(`${iso}T00:00:00Z`).getUTCDay()]!;
+  const forms = [
+    ...[`${year}${month}${day}`, `${month}/${day}/${year}`, `${year}/${month}/${day}`, `${day}/${month}/${year}`, `${day}.${month}.${year}`],
+    ...[`${m}/${d}/${year}`, `${d}/${m}/${year}`, `${d}.${m}.${year}`, `${year}-${m}-${d}`, `${year}/${m}/${d}`],
+    // Words and spaces: every name of the month, the day in figures or as an ordinal.
+    ...names.flatMap((mm) =>
+      [...figures, ordinal(d)].flatMap((dd) => [
+        `${mm} ${dd}, ${year}`,
+        `${mm} ${dd},${year}`,
+        `${mm} ${dd} ${year}`,
+        `${dd} ${mm} ${year}`,
+        `${dd} ${mm}, ${year}`,
+        `${year} ${mm} ${dd}`,
+      ]),
+    ),
+    ...names.flatMap((mm) => [`${ordinal(d)} of ${mm} ${year}`, `${ordinal(d)} of ${mm}, ${year}`]),
+    // Dashes and slashes: the month's name without a dot, the day in figures.
+    ...[name, short, ...(m === 9 ? ['Sept'] : [])].flatMap((mm) =>
+      figures.flatMap((dd) => [`${mm}-${dd}-${year}`, `${dd}-${mm}-${year}`, `${dd}/${mm}/${year}`, `${year}-${mm}-${dd}`]),
+    ),
+    `${day}${short}${year}`,
+    `${weekday.slice(0, 3)} ${short} ${day} ${year}`,
+    `${weekday.slice(0, 3)}, ${day} ${short} ${year}`,
+    `${weekday}, ${name} ${d}, ${year}`,
+    `${weekday}, ${d} ${name} ${year}`,
+    `${weekday} ${d} ${name} ${year}`,
+  ];
+  return [...new Set(forms)].filter((form) => form !== iso);
 }
 /**
  * A real calendar date written `YYYY-MM-DD`: a date of birth the run learns (one that is not a date is quoted by its

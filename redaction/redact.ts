@@ -19,13 +19,14 @@ const maskKeepingLast4 = (value: string) => `****${value.slice(-4)}`;
 const secretParams =
   'code|token|access_token|refresh_token|id_token|client_secret|secret|password|passwd|pwd|api-key|api_key|apikey|x-api-key|key|subscription-key|sig|signature|auth';
 /**
- * The value of a parameter named by `names` (a regex alternation) in a form body or a URL, also
- * percent-encoded inside another URL (the host page's ?src=…auth%3Fcode%3D…). A mask already
- * percent-encoded (a HAR's URLs are URIs: reports/har.ts) is left as it is.
+ * The value of a parameter named by `names` (a regex alternation) in a form body or a URL (its query, or its
+ * fragment, where an implicit grant puts `access_token`), also percent-encoded inside another URL (the host
+ * page's ?src=…auth%3Fcode%3D…). A mask already percent-encoded (a HAR's URLs are URIs: reports/har.ts) is
+ * left as it is.
  */
 const paramShape = (names: string) =>
   new RegExp(
-    `((?:[?&;]|%3F|%26)(?:${names})(?:=|%3D))(?!${encodeURIComponent(mask)}(?:%26|[&#\\s"'<>\\\\]|$))[^&#\\s"'<>\\\\]+?(?=%26|[&#\\s"'<>\\\\]|$)`,
+    `((?:[?&;#]|%3F|%26|%23)(?:${names})(?:=|%3D))(?!${encodeURIComponent(mask)}(?:%26|[&#\\s"'<>\\\\]|$))[^&#\\s"'<>\\\\]+?(?=%26|[&#\\s"'<>\\\\]|$)`,
     'gim',
   );
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -48,7 +49,10 @@ const shapes: readonly [RegExp, string | ((...groups: string[]) => string)][] = 
   // Credentials after Bearer/Basic; a digit is required so prose such as "Bearer authentication" stays.
   [/\b(bearer|basic)(\s+)(?=[A-Za-z0-9._~+/-]*\d)[A-Za-z0-9._~+/-]{8,}=*/gi, `$1$2${mask}`],
   // Secrets under their names in JSON, also inside JSON that is itself a string (\"access_token\":\"…\").
-  [/(\\*"(?:access_token|refresh_token|refreshToken|id_token|client_secret|password|api-key|apiKey|token|secret)\\*"\s*:\s*\\*")[^"\\]+/gi, `$1${mask}`],
+  [
+    /(\\*"(?:access_token|accessToken|refresh_token|refreshToken|id_token|idToken|client_secret|clientSecret|password|api-key|apiKey|token|secret)\\*"\s*:\s*\\*")[^"\\]+/gi,
+    `$1${mask}`,
+  ],
   [/(\\*"(?:identifier|bankAccountNumber)\\*"\s*:\s*\\*")([^"\\]+)/gi, (_, key: string, value: string) => key + maskKeepingLast4(value)],
   [paramShape(secretParams), `$1${mask}`],
   // A password in a URL's userinfo: https://gateway:PASSWORD@host/.
@@ -78,7 +82,11 @@ const shapes: readonly [RegExp, string | ((...groups: string[]) => string)][] = 
 const matchable = (secret: Secret) =>
   secret.queryName || secret.ordinary
     ? { value: '' }
-    : { value: secret.value, forms: [...(secret.forms ?? []), ...(secret.keepLast4 || secret.keepYear ? [] : base64Forms(secret.value))] };
+    : {
+        value: secret.value,
+        forms: [...(secret.forms ?? []), ...(secret.keepLast4 || secret.keepYear ? [] : base64Forms(secret.value))],
+        ...(secret.keepYear ? { whole: true } : {}),
+      };
 const ordinaryOf = (secrets: readonly Secret[]) => secrets.filter((secret) => secret.ordinary).map((secret) => secret.value);
 
 // One matcher per secrets array: the vault hands out the same array while nothing changed, and when a
@@ -126,21 +134,35 @@ export function redact(text: string, secrets: readonly Secret[]): string {
   return out + redactText(text.slice(at), secrets);
 }
 
-function redactText(text: string, secrets: readonly Secret[]): string {
-  let out = text;
+/** Each secret masked where it is found, in any form (the first pass). */
+function maskValues(text: string, secrets: readonly Secret[]): string {
   const hits = secrets.length > 0 ? matcherFor(secrets).find(text) : [];
-  if (hits.length > 0) {
-    const parts: string[] = [];
-    let at = 0;
-    for (const { from, to, owner } of hits) {
-      const secret = secrets[owner]!;
-      const year = secret.keepYear && yearOnly(secret.value);
-      parts.push(text.slice(at, from), secret.keepLast4 ? maskKeepingLast4(secret.value) : year ? (bareNumberAt(text, from, to) ? `"${year}"` : year) : mask);
-      at = to;
-    }
-    parts.push(text.slice(at));
-    out = parts.join('');
+  if (hits.length === 0) return text;
+  const parts: string[] = [];
+  let at = 0;
+  for (const { from, to, owner } of hits) {
+    const secret = secrets[owner]!;
+    const year = secret.keepYear && yearOnly(secret.value);
+    parts.push(text.slice(at, from), secret.keepLast4 ? maskKeepingLast4(secret.value) : year ? (bareNumberAt(text, from, to) ? `"${year}"` : year) : mask);
+    at = to;
   }
+  parts.push(text.slice(at));
+  return parts.join('');
+}
+
+/**
+ * `text` with these values masked in every form, and nothing else: a message that quotes a partner's answer is
+ * built with the values it is known to carry already masked (a preview may cut a value it left whole to a
+ * fragment); masking by shape is the egress's, with the rest.
+ */
+export const withValuesMasked = (text: string, values: readonly string[]): string =>
+  maskValues(
+    text,
+    values.map((value) => ({ value })),
+  );
+
+function redactText(text: string, secrets: readonly Secret[]): string {
+  let out = maskValues(text, secrets);
   for (const [shape, replacement] of shapes) out = out.replace(shape, replacement as string);
   const queryShape = secrets.length > 0 ? queryShapeOf(secrets) : null;
   return queryShape ? out.replace(queryShape, `$1${mask}`) : out;

@@ -20,6 +20,8 @@ export interface MatchableSecret {
   value: string;
   /** Forms of the value to find as well, such as base64 of `client_id:secret`. */
   forms?: readonly string[];
+  /** Found whole only, never a fragment: a date's forms (`July 23, 19` begins other dates as well). */
+  whole?: boolean;
 }
 
 interface Form {
@@ -124,7 +126,8 @@ export class SecretMatcher {
         // in characters: the run needed is shorter by as many, down to a seed, so that half of a secret with
         // backslashes, split across two fields, is found as half of one without.
         const backslashes = text.split('\\').length - 1;
-        const form: Form = { units, minRun: Math.max(Math.min(units.length, seedLength), shortestRun(units.length) - backslashes), owner };
+        const minRun = secret.whole ? units.length : Math.max(Math.min(units.length, seedLength), shortestRun(units.length) - backslashes);
+        const form: Form = { units, minRun, owner };
         if (units.length < seedLength) {
           this.short.push(form);
           continue;

@@ -1,6 +1,7 @@
 import { sensitiveKeys } from '../checks/sensitive-fields';
-import { jsonResponse, parseJson, type Exchange, type JsonBody } from '../checks/evidence';
+import { jsonResponse, parseJson, type Exchange, type JsonBody, type ResponseRecord } from '../checks/evidence';
 import type { Profile } from '../profile/profile-schema';
+import { looseFields } from './loose-fields';
 import { dateForms, isCalendarDate } from './personal-data';
 import { base64Forms } from './secret-matcher';
 
@@ -28,9 +29,24 @@ export interface Secret {
   ordinary?: true;
 }
 
-export const secretKeys = new Set(['access_token', 'refresh_token', 'refreshtoken', 'id_token', 'client_secret', 'password', 'token', 'api-key', 'apikey']);
-// In what the harness sends, "code" is an authorization code; in an answer it is an error code (MISSING_FILTER).
+export const secretKeys = new Set([
+  'access_token',
+  'accesstoken',
+  'refresh_token',
+  'refreshtoken',
+  'id_token',
+  'idtoken',
+  'client_secret',
+  'clientsecret',
+  'password',
+  'token',
+  'api-key',
+  'apikey',
+]);
+// In what the harness sends, "code" is an authorization code; in an answer it is an error code (MISSING_FILTER),
+// except in a redirect's Location (RFC 6749 §4.1.2) and in the answers of a mint hook, which the harness asked for a code.
 const sentSecretKeys = new Set([...secretKeys, 'code']);
+const mintedCodeKeys = new Set(['code', 'authorization_code', 'authorizationcode']);
 // The fields the spec's tables mark sensitive (company.taxInfo.identifier, bankAccountNumber), by their last segment.
 export const last4Keys = new Set(sensitiveKeys.map((key) => key.toLowerCase()));
 
@@ -50,6 +66,21 @@ export const maskedEverywhere = (value: string) => value.length >= 8;
 /** A profile URL's query value or user name that may be a word (`?user=complete`) is masked where it sits, by its name. */
 const credentialShaped = (value: string) => value.length >= 16 || (value.length >= 8 && /[^A-Za-z]/.test(value));
 
+/** The secret a field holds, by its name (`keys`, the last segment of a dotted one for a date of birth), if any. */
+function learnField(key: string, value: string, keys: ReadonlySet<string>, into: Map<string, Secret>): void {
+  const lower = key.toLowerCase();
+  if (keys.has(lower)) into.set(value, { value });
+  else if (last4Keys.has(lower)) into.set(value, { value, keepLast4: true });
+  else if (/(?:^|\.)dateofbirth$/.test(lower) && isCalendarDate(value)) into.set(value, { value, keepYear: true, forms: dateForms(value) });
+}
+
+const maybeFields = /["'=]/;
+
+/**
+ * The secrets a body holds under their names: every field of a JSON body, and of a body that does not parse as a
+ * whole (JSON with text after it, cut short, inside HTML, a form: loose-fields.ts); also in a JSON string that
+ * holds fields itself (`"error": "upstream said {\"access_token\": …}"`).
+ */
 function secretsInBody(
   body: string | undefined,
   keys: ReadonlySet<string>,
@@ -57,19 +88,22 @@ function secretsInBody(
   json: JsonBody = body ? parseJson(body) : { ok: false, error: 'empty' },
 ) {
   if (!body) return;
+  const wanted = (name: string) => {
+    const lower = name.toLowerCase();
+    return keys.has(lower) || last4Keys.has(lower) || lower.endsWith('dateofbirth');
+  };
+  const loose = (text: string) => looseFields(text, wanted, (key, value) => learnField(key, value, keys, into));
   const visit = (value: unknown, key = ''): void => {
     if (typeof value === 'string' || typeof value === 'number') {
-      const lower = key.toLowerCase();
-      if (keys.has(lower)) into.set(String(value), { value: String(value) });
-      else if (last4Keys.has(lower)) into.set(String(value), { value: String(value), keepLast4: true });
-      else if (/(?:^|\.)dateofbirth$/.test(lower) && isCalendarDate(String(value)))
-        into.set(String(value), { value: String(value), keepYear: true, forms: dateForms(String(value)) });
+      learnField(key, String(value), keys, into);
+      if (typeof value === 'string' && maybeFields.test(value)) loose(value);
     } else if (value && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) visit(v, Array.isArray(value) ? key : k);
     }
   };
-  if (json.ok) visit(json.value);
-  else for (const [key, value] of new URLSearchParams(body)) visit(value, key);
+  if (json.ok) return visit(json.value);
+  for (const [key, value] of new URLSearchParams(body)) learnField(key, value, keys, into);
+  loose(body);
 }
 
 const formEncoded = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
@@ -146,7 +180,58 @@ export function profileSecrets(profile: Profile, envValues: readonly string[] = 
   return [...secrets, ...ordinaryText(ordinaryValues(profile, values))];
 }
 
-/** The secrets an exchange carried (credentials, codes, tokens, bank account numbers, tax ids, dates of birth) plus `known`. */
+/** The values of a Set-Cookie header (one cookie a line, as client/http.ts joins them): a session is a credential. */
+const cookieValues = (header: string | undefined): string[] =>
+  (header ?? '')
+    .split('\n')
+    .map((line) => line.split(';')[0]!)
+    .filter((pair) => pair.includes('='))
+    .map((pair) =>
+      pair
+        .slice(pair.indexOf('=') + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1'),
+    );
+
+/** The values of a URL's query and fragment parameters named by `keys` (an OAuth redirect carries its code or token in either). */
+function paramsOf(url: string | undefined, keys: ReadonlySet<string>): string[] {
+  if (!url) return [];
+  const values: string[] = [];
+  looseFields(
+    url,
+    (name) => keys.has(name.toLowerCase()),
+    (_, value) => values.push(value),
+  );
+  return values;
+}
+
+/**
+ * Every code a mint hook's answer carries, whatever its status (a 500 that quotes the code it minted, a redirect
+ * with `code=` in its Location): under "code" (or "authorization_code") at any depth of a JSON body, in a body that
+ * does not parse (loose-fields.ts), and in the Location's query or fragment. The harness asked this answer for a
+ * code, so its "code" is one, not an error code. A number is a code too.
+ */
+export function mintedCodesIn(response: ResponseRecord): string[] {
+  const codes = new Set<string>();
+  const wanted = (name: string) => mintedCodeKeys.has(name.toLowerCase());
+  const loose = (text: string) => looseFields(text, wanted, (_, value) => codes.add(value));
+  const visit = (value: unknown, key = ''): void => {
+    if ((typeof value === 'string' || typeof value === 'number') && wanted(key)) codes.add(String(value));
+    if (typeof value === 'string' && maybeFields.test(value)) loose(value);
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, Array.isArray(value) ? key : k);
+  };
+  const { json } = jsonResponse(response);
+  if (json.ok) visit(json.value);
+  else loose(response.body);
+  for (const value of paramsOf(response.headers.location, mintedCodeKeys)) codes.add(value);
+  codes.delete('');
+  return [...codes];
+}
+
+/**
+ * The secrets an exchange carried (credentials, codes, tokens, the cookies an answer sets, the code or token of a
+ * redirect's Location, bank account numbers, tax ids, dates of birth) plus `known`.
+ */
 export function secretsOf(exchanges: readonly Exchange[], known: readonly (Secret | string | undefined)[] = []): Secret[] {
   const learned = new Map<string, Secret>();
   for (const { request, response } of exchanges) {
@@ -155,7 +240,10 @@ export function secretsOf(exchanges: readonly Exchange[], known: readonly (Secre
     if (request.headers['api-key']) learned.set(request.headers['api-key'], { value: request.headers['api-key'] });
     for (const [key, value] of new URL(request.url, 'http://invalid').searchParams) if (sentSecretKeys.has(key.toLowerCase())) learned.set(value, { value });
     secretsInBody(request.body, sentSecretKeys, learned);
-    if (response) secretsInBody(response.body, secretKeys, learned, jsonResponse(response).json);
+    if (!response) continue;
+    secretsInBody(response.body, secretKeys, learned, jsonResponse(response).json);
+    for (const value of cookieValues(response.headers['set-cookie'])) learned.set(value, { value });
+    for (const value of paramsOf(response.headers.location, sentSecretKeys)) learned.set(value, { value });
   }
   const secrets = new Map<string, Secret>();
   for (const secret of known)

@@ -51,7 +51,7 @@ test.describe('redaction', () => {
 
   test('a date of birth the run learned keeps its year only in any text and in any form; under its name, whatever its form', () => {
     const learned = secretsOf([exchange({ method: 'GET', url: 'https://partner.example/api/account', headers: {} }, '{"user":{"dateOfBirth":"1990-01-01"}}')]);
-    expect(learned).toEqual([{ value: '1990-01-01', keepYear: true, forms: ['19900101', '01/01/1990', '1990/01/01', '01.01.1990'] }]);
+    expect(learned).toEqual([{ value: '1990-01-01', keepYear: true, forms: expect.arrayContaining(['19900101', '01/01/1990', '1990/01/01', '01.01.1990']) }]);
     const cases: [string, string][] = [
       // Learned: wherever it shows up, in the forms dates are written, a bare JSON number quoted so the body stays JSON.
       ['born 1990-01-01 (19900101, 01/01/1990, 1990/01/01, 01.01.1990)', 'born 1990-••-•• (1990-••-••, 1990-••-••, 1990-••-••, 1990-••-••)'],
