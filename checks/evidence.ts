@@ -166,7 +166,10 @@ export function bodyPreview(body: string, max = 60): string {
     .replace(/\s+/g, ' ')
     .trim();
   if (flat.length <= max) return JSON.stringify(flat);
-  const wordEnd = /^[^\s"'<>,;]{0,200}/.exec(flat.slice(max))![0].length;
-  const cut = flat.slice(0, max + wordEnd);
+  // Never a piece of a word: a word of up to 200 characters is shown whole (a secret is then masked whole), and a
+  // longer one (a token, a code) not at all, so no preview holds a fragment of it too short to be recognised.
+  const wordEnd = /^[^\s"'<>,;]{0,201}/.exec(flat.slice(max))![0].length;
+  const wordStart = max - /[^\s"'<>,;]*$/.exec(flat.slice(0, max))![0].length;
+  const cut = wordEnd <= 200 ? flat.slice(0, max + wordEnd) : flat.slice(0, wordStart).trimEnd();
   return JSON.stringify(cut.length < flat.length ? `${cut}…` : cut);
 }

@@ -2,8 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { bodyPreview, isObject, parseJson, type Exchange } from '../checks/evidence';
 import { defaultMaxRetryAfterMs, retryAfterMs, type HttpClient } from '../client/http';
 import { SetupError } from '../client/setup-error';
-import { withValuesMasked } from '../redaction/redact';
-import { mintedCodesIn, shortestSecret } from '../redaction/secrets';
+import { mintedCodesIn } from '../redaction/secrets';
 import type { CodeReceived, CodeSource } from './code-source';
 
 /**
@@ -46,16 +45,12 @@ function pauseBefore(retry: number, { response }: Exchange): { ms: number } | { 
 }
 
 /**
- * A mint hook's answer as an error quotes it: its body's start with every code the answer carried already masked, so
- * that a preview cannot cut one to a fragment, and a redirect's target without its query.
+ * A mint hook's answer as an error quotes it: its body's start (a preview cuts no code to a fragment: every code the
+ * answer carried is already known to the run's masking, `received`), and a redirect's target without its query.
  */
-function answerQuoted(body: string, codes: readonly string[], location: string | undefined): string {
-  const masked = withValuesMasked(
-    body,
-    codes.filter((code) => code.length >= shortestSecret),
-  );
+function answerQuoted(body: string, location: string | undefined): string {
   const target = location && URL.canParse(location) ? ` (a redirect to ${new URL(location).origin}${new URL(location).pathname}, not followed)` : '';
-  return `${bodyPreview(masked)}${target}`;
+  return `${bodyPreview(body)}${target}`;
 }
 
 /**
@@ -98,7 +93,7 @@ export async function mintOnce(
   const times = paused.length > 0 ? `, ${paused.length + 1} times (asked again after ${listed(paused.map(seconds))})` : '';
   const problem = (what: string) => new SetupError('code-source', `"codes.mintUrl" ${what}${times}${refused}; it should answer 200 with {"code": "…"}`);
   if (failure) throw problem(`gave no usable answer (${failure.message})`);
-  const quoted = () => answerQuoted(response?.body ?? '', carried, response?.headers.location);
+  const quoted = () => answerQuoted(response?.body ?? '', response?.headers.location);
   if (!response || response.status < 200 || response.status > 299) throw problem(`answered ${response?.status} ${quoted()}`);
   const json = parseJson(response.body);
   const code = json.ok && isObject(json.value) ? json.value.code : undefined;

@@ -5,7 +5,6 @@ import { connectError } from '../client/tls';
 import { resourceRequest } from '../client/requests';
 import { bodyPreview, type Exchange } from '../checks/evidence';
 import type { Profile } from '../profile/profile-schema';
-import { redact } from '../redaction/redact';
 import { secretsOf, shortestSecret, type Secret } from '../redaction/secrets';
 import { mintOnce } from './minted-codes';
 import { isSetupError } from '../client/setup-error';
@@ -141,13 +140,4 @@ export async function preflightOutcome(profile: Profile): Promise<PreflightOutco
   } finally {
     await carried.client.close?.();
   }
-}
-
-/**
- * The problems that would stop this profile's run, each on one line; none when it may start. Each is masked with
- * every value the preflight's requests carried; the printer masks the profile's own secrets.
- */
-export async function preflight(profile: Profile): Promise<string[]> {
-  const { problems, secrets } = await preflightOutcome(profile);
-  return problems.map((problem) => redact(problem, secrets));
 }

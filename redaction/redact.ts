@@ -150,17 +150,6 @@ function maskValues(text: string, secrets: readonly Secret[]): string {
   return parts.join('');
 }
 
-/**
- * `text` with these values masked in every form, and nothing else: a message that quotes a partner's answer is
- * built with the values it is known to carry already masked (a preview may cut a value it left whole to a
- * fragment); masking by shape is the egress's, with the rest.
- */
-export const withValuesMasked = (text: string, values: readonly string[]): string =>
-  maskValues(
-    text,
-    values.map((value) => ({ value })),
-  );
-
 function redactText(text: string, secrets: readonly Secret[]): string {
   let out = maskValues(text, secrets);
   for (const [shape, replacement] of shapes) out = out.replace(shape, replacement as string);

@@ -82,6 +82,13 @@ test.describe('2. encodings and fragments that masking by value misses', () => {
     expect(JSON.parse(preview)).toContain(long);
     expect(leaks(redact(preview, secretsOf([], [long])), long)).toEqual([]);
   });
+
+  test('a preview shows no piece of a word too long to show whole: a 1,000-character token is left out, not cut to an unrecognisable fragment', () => {
+    const token = 'x'.repeat(500) + secret + 'y'.repeat(500);
+    const preview = JSON.parse(bodyPreview(`{"error":"invalid_grant","token":"${token}","hint":"retry"}`)) as string;
+    expect(preview).toBe('{"error":"invalid_grant","token":"…');
+    expect(JSON.parse(bodyPreview(`{"error":"invalid_grant","hint":"a short word"}`, 30))).toBe('{"error":"invalid_grant","hint…');
+  });
 });
 
 test.describe("3. secrets inside a profile's URLs and browser steps", () => {
