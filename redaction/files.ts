@@ -59,12 +59,14 @@ function asData(text: string, secrets: readonly Secret[]): string | undefined {
 }
 
 /**
- * What tells whether a file's bytes hold any of `secrets`, by value (redaction/secret-matcher.ts: every form,
- * fragments included), also inside zips (traces, the blob report) and zips embedded as data URLs (Playwright's
- * HTML report). It reads, never rewrites: the run's final scan (run/scan.ts) is a detector.
+ * What tells whether a file's bytes hold any of `secrets`, whole, in any form (redaction/secret-matcher.ts: any case,
+ * every encoding, base64 included), also inside zips (traces, the blob report) and zips embedded as data URLs
+ * (Playwright's HTML report). Whole values only: a fragment is what masking takes out, and two values may share one
+ * by chance (a client id and a key both starting "reference-", in base64 of a report's attachment). It reads, never
+ * rewrites: the run's final scan (run/scan.ts) is a detector.
  */
 export function secretFinder(secrets: readonly Secret[]): (bytes: Uint8Array) => boolean {
-  const matcher = new SecretMatcher(secrets.map(({ value, forms }) => ({ value, forms: [...(forms ?? []), ...base64Forms(value)] })));
+  const matcher = new SecretMatcher(secrets.map(({ value, forms }) => ({ value, forms: [...(forms ?? []), ...base64Forms(value)], whole: true })));
   const holds = (bytes: Uint8Array): boolean => {
     if (isZip(bytes)) return Object.values(unzipSync(bytes)).some(holds);
     const text = textOf(bytes);

@@ -62,7 +62,7 @@ test("a code issued under one profile and echoed under another, and a date of bi
       },
     );
     // The outputs, hashed by the last reporter as the run ended, and again now: nothing rewrote them as the process exited.
-    const dirs = ['html-report', 'test-results', 'blob-report'].map((name) => path.join(run.out, name));
+    const dirs = ['html-report', 'test-results', 'blob-report', 'certification'].map((name) => path.join(run.out, name));
     const before = JSON.parse(readFileSync(path.join(out, 'hashes.json'), 'utf8')) as Record<string, string>;
     expect(Object.keys(before).length).toBeGreaterThan(10);
     expect(hashesUnder(dirs)).toEqual(before);
@@ -106,10 +106,11 @@ for (const mint of [500, 307] as const)
     const leaky = await leakyPartners({ mint }, ['mint-fails']);
     try {
       const run = await runPlaywright(
-        ['--project=mint-fails', '--no-preflight', 'suites/token-exchange.spec.ts', '-g', 'unknown code'],
-        { PARTNERS_DIR: leaky.dir },
+        ['--project=mint-fails', 'suites/token-exchange.spec.ts', '-g', 'unknown code'],
+        { PARTNERS_DIR: leaky.dir, CERTIFY_NO_PREFLIGHT: '1' },
         { reporters: ['html', 'junit', 'blob'] },
       );
+      expect(run.stdout, run.stderr).toContain('mint-fails: INCOMPLETE');
       expect(readCertification(run, 'mint-fails').verdict).toBe('INCOMPLETE');
       expect(leaky.proxy.seen.codes.length).toBeGreaterThan(0);
       expect(found(run, leaky.proxy.seen.codes)).toEqual([]);
@@ -132,19 +133,33 @@ test("the preflight's own minted code, echoed in the token endpoint's 404 to the
   }
 });
 
-test("a run filtered with -g still knows the user's date of birth: echoed in every form in 401s, it is in no output; the second run of two, with a history folder, leaves its own exchange's code and token in neither report", async () => {
-  test.setTimeout(180_000);
+test("a run filtered with -g still knows the user's date of birth: echoed in every form in 401s, it is in no output", async () => {
+  test.setTimeout(120_000);
   const leaky = await leakyPartners({ dateOfBirth }, ['filtered']);
+  try {
+    const run = await runPlaywright(
+      ['--project=filtered', '-g', 'refuses a missing or invalid token'],
+      { PARTNERS_DIR: leaky.dir },
+      { reporters: ['html', 'blob'] },
+    );
+    expect(found(run, dateEchoes(dateOfBirth))).toEqual([]);
+    // The positive control: the 401s echoed the date, in the evidence the run kept.
+    expect(readFileSync(path.join(run.out, 'certification', 'filtered', 'exchanges.har'), 'utf8')).toContain('1985-••-••');
+  } finally {
+    await leaky.close();
+  }
+});
+
+test("the second run of two, with a history folder, leaves its own exchange's code and token in neither report", async () => {
+  test.setTimeout(180_000);
+  const leaky = await leakyPartners({ codeEcho: true }, ['twice']);
   const history = tempDir('history-');
   try {
     const env = { PARTNERS_DIR: leaky.dir, CERTIFY_HISTORY_DIR: history };
-    const runs = [];
-    for (let i = 0; i < 2; i++)
-      runs.push(await runPlaywright(['--project=filtered', '-g', 'refuses a missing or invalid token'], env, { reporters: ['html', 'blob'] }));
-    for (const run of runs) expect(found(run, [...dateEchoes(dateOfBirth), ...leaky.proxy.seen.codes, ...leaky.proxy.seen.tokens])).toEqual([]);
-    // The positive control: the 401s echoed the date, and the second run compared itself with the first.
-    expect(readFileSync(path.join(runs[1]!.out, 'certification', 'filtered', 'exchanges.har'), 'utf8')).toContain('1985-••-••');
-    expect(readCertification(runs[1]!, 'filtered').comparison).not.toBeNull();
+    const runs = [await runPlaywright(['--project=twice'], env), await runPlaywright(['--project=twice'], env)];
+    for (const run of runs) expect(found(run, [...leaky.proxy.seen.codes, ...leaky.proxy.seen.tokens])).toEqual([]);
+    // The positive control: the second run compared itself with the first, kept in the history.
+    expect(readCertification(runs[1]!, 'twice').comparison).not.toBeNull();
   } finally {
     await leaky.close();
   }
