@@ -1,5 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { base64url, CompactSign, compactVerify, decodeProtectedHeader, type JWK } from 'jose';
+import { z } from 'zod';
 
 /**
  * The signed certificate: `certification.json.jws`, a JWS (RFC 7515) with a detached payload (Appendix F)
@@ -22,10 +23,13 @@ export interface SigningKey {
 
 function ed25519Private(text: string): KeyObject {
   const trimmed = text.trim();
-  const key = trimmed.startsWith('{') ? createPrivateKey({ key: JSON.parse(trimmed) as JWK & { kty: string }, format: 'jwk' }) : createPrivateKey(trimmed);
+  const key = trimmed.startsWith('{') ? createPrivateKey({ key: jwkOf(trimmed), format: 'jwk' }) : createPrivateKey(trimmed);
   if (key.asymmetricKeyType !== 'ed25519') throw new Error(`it is an ${key.asymmetricKeyType ?? 'unknown'} key`);
   return key;
 }
+
+/** A key given as a JWK (its JSON text), read as one: at least its key type. */
+const jwkOf = (text: string) => z.looseObject({ kty: z.string() }).parse(JSON.parse(text));
 
 /** RFC 7638 §3: SHA-256 over the required members of an OKP key, in lexicographic order. */
 export const thumbprintOf = ({ crv, kty, x }: JWK) => createHash('sha256').update(JSON.stringify({ crv, kty, x })).digest('base64url');
@@ -117,7 +121,7 @@ export function trustedKeysOf(text: string): (JWK | string)[] {
 export function publicKeyOf(text: string): JWK | string {
   const trimmed = text.trim();
   if (/^[A-Za-z0-9_-]{43}$/.test(trimmed)) return trimmed;
-  const source = trimmed.startsWith('{') ? createPublicKey({ key: JSON.parse(trimmed) as JWK & { kty: string }, format: 'jwk' }) : createPublicKey(trimmed);
+  const source = trimmed.startsWith('{') ? createPublicKey({ key: jwkOf(trimmed), format: 'jwk' }) : createPublicKey(trimmed);
   const { kty, crv, x } = source.export({ format: 'jwk' });
   return { kty: kty!, crv: crv!, x: x! };
 }

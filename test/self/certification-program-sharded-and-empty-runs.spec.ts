@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Certification } from '../../reports/certification';
@@ -17,9 +17,17 @@ import { tempDir } from '../support/temp';
 // Each test gives its runs a history folder of its own.
 const env = (dir: string) => signing(dir);
 
-test('two shards merged: each shard is partial and kept out of the history; the merge writes the certification, the overview and the history', async () => {
+test("two shards merged: each shard is partial and kept out of the history; the merge writes the certification, the overview and the history, with the waivers the run decided with, whatever the merging machine's say", async () => {
   test.setTimeout(120_000);
-  const dir = partnersDir({ delta: profileOf([]) });
+  const dir = partnersDir({ delta: profileOf(['apostrophe-last-name']) });
+  const waivers = path.join(dir, 'delta.waivers.json');
+  const waiver = {
+    rule: 'account-info/user.lastName/pattern',
+    reason: 'the platform accepts apostrophes',
+    approvedBy: 'Platform Integration',
+    expires: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+  };
+  writeFileSync(waivers, JSON.stringify({ waivers: [waiver] }));
   const shardHistory = tempDir('shard-history-');
   // One run, so one CERTIFY_RUN_ID on every shard, as a CI run's id would be.
   const shards = await Promise.all(
@@ -41,6 +49,8 @@ test('two shards merged: each shard is partial and kept out of the history; the 
   for (const [index, shard] of shards.entries())
     copyFileSync(path.join(shard.out, 'blob-report', readdirSync(path.join(shard.out, 'blob-report'))[0]!), path.join(blobs, `shard-${index + 1}.zip`));
   const merged = tempDir('merged-');
+  // The merging machine's waivers file says nothing: a merge decides nothing again, and reports the run's.
+  rmSync(waivers);
   const merge = spawnSync(
     process.execPath,
     ['node_modules/@playwright/test/cli.js', 'merge-reports', `--reporter=${path.resolve('reports/certification-reporter.ts')}`, blobs],
@@ -51,7 +61,8 @@ test('two shards merged: each shard is partial and kept out of the history; the 
   );
   expect(merge.status, merge.stderr).toBe(0);
   const certification = JSON.parse(readFileSync(path.join(merged, 'delta', 'certification.json'), 'utf8')) as Certification;
-  expect(certification.summary).toMatch(/^CERTIFIED: /);
+  expect(certification.summary).toMatch(/^CERTIFIED with 1 waiver: /);
+  expect(certification.waivers).toEqual([expect.objectContaining({ waiver: 1, status: 'used', reason: waiver.reason })]);
   expect(certification.partial).toBeNull();
   expect(certification.run).toMatchObject({ id: 'ci-run-4711', shards: { total: 2, merged: [1, 2] } });
   expect(overviewSchema.parse(JSON.parse(readFileSync(path.join(merged, 'index.json'), 'utf8'))).partners.map((p) => [p.partner, p.verdict])).toEqual([
