@@ -101,7 +101,7 @@ function partnerMetadata(project: ReturnType<Suite['project']>): Partial<Partner
 /** A partner known from a merge's blob reports: the waivers its run decided with, and its profile's secrets where this machine can read it. */
 function mergedPartner(name: string, metadata: Partial<PartnerMetadata>) {
   const loaded = metadata.profileFile ? loadProfile(metadata.profileFile).profile : undefined;
-  coordinator().mergedPartner(name, { waivers: metadata.waivers ?? [], platformWaivers: metadata.platformWaivers ?? [] }, loaded);
+  coordinator().addPartner(name, { waivers: metadata.waivers ?? [], platformWaivers: metadata.platformWaivers ?? [] }, loaded);
 }
 
 /** The screens a merged attempt attached, where the merge put them. */

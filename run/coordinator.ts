@@ -55,7 +55,7 @@ export class Coordinator {
 
   /** The partners the run was asked for (the configuration, in the main process). */
   register(profiles: readonly LoadedProfile[]): void {
-    for (const loaded of profiles) this.mergedPartner(loaded.name, loaded, loaded);
+    for (const loaded of profiles) this.addPartner(loaded.name, loaded, loaded);
   }
 
   /** The certification reporter, made before the run begins: the tests the run chose will come through it. */
@@ -108,7 +108,7 @@ export class Coordinator {
   /** The tests the run chose, by partner (the certification reporter's onBegin): their probes start at once. */
   choose(chosen: ReadonlyMap<string, readonly ChosenTest[]>): void {
     for (const [name, tests] of chosen) {
-      const partner = this.partners.get(name) ?? this.mergedPartner(name, { waivers: [], platformWaivers: [] });
+      const partner = this.partners.get(name) ?? this.addPartner(name, { waivers: [], platformWaivers: [] });
       chosenTests(partner, tests);
     }
     const withPlatformTests = [...this.partners.values()].filter((partner) => [...partner.tests.values()].some((test) => test.owner === 'platform'));
@@ -126,10 +126,11 @@ export class Coordinator {
   }
 
   /**
-   * A partner known from a merge's blob reports: the waivers its run decided with (its project's metadata), and its
-   * profile where this machine can read it, whose secrets the merge masks with too. Collected, never planned.
+   * A partner of the run, with the waivers its tests decide with and its profile, whose secrets are worked out once
+   * here. In a merge of blob reports: the waivers its run decided with (its project's metadata), and its profile
+   * where this machine can read it.
    */
-  mergedPartner(name: string, waivers: Pick<CollectedPartner, 'waivers' | 'platformWaivers'>, loaded?: LoadedProfile): CollectedPartner {
+  addPartner(name: string, waivers: Pick<CollectedPartner, 'waivers' | 'platformWaivers'>, loaded?: LoadedProfile): CollectedPartner {
     const partner = newPartner(name, waivers, loaded);
     this.partners.set(name, partner);
     if (loaded) this.profileSecrets.push(...this.vault.receive(secretsOf(loaded)));
