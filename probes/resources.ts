@@ -3,7 +3,7 @@ import { accountInfoFieldRules } from '../checks/account-info';
 import { jsonObject, jsonResponse, type Exchange } from '../checks/evidence';
 import { blocked, evaluate, evaluateAll, skip, type Blocker, type Finding, type Rule } from '../checks/finding';
 import { fundingSourceRules } from '../checks/funding-sources';
-import type { Payload, PayloadRule } from '../checks/payload';
+import type { PayloadRule } from '../checks/payload';
 import {
   accountInfoConsistent,
   accountInfoResource,
@@ -65,23 +65,6 @@ const fundingSources: Resource = {
 async function obtainToken(http: HttpClient, ctx: ProbeContext): Promise<{ token: string } | { blocker: Blocker }> {
   const exchanged = await exchangeCode(http, ctx.profile, await ctx.codes.next());
   return 'blocker' in exchanged ? { blocker: exchanged.blocker } : { token: exchanged.token };
-}
-
-/** The partner's live account information, read with a token: the payload, or the failed rule that kept it away. */
-export type LiveAccountInfo = { payload: Payload } | { blocker: Blocker };
-
-/** The account information the partner serves for the token of the worker's exchange. */
-export async function liveAccountInfo(http: HttpClient, ctx: ProbeContext): Promise<LiveAccountInfo> {
-  const exchanged = await ctx.workerExchange();
-  if ('blocker' in exchanged) return { blocker: { ...exchanged.blocker, reason: 'no access token was issued to read the account information with' } };
-  const answer = await http.send(resourceRequest(ctx.profile.accountInfoUrl, exchanged.token));
-  const reason = 'the partner served no account information';
-  const transport = checkTransport(accountInfoResource.transport, answer, reason);
-  if (!transport.usable) return { blocker: transport.blocker };
-  const payload = answer.response!.status === 200 ? jsonObject(jsonResponse(answer.response!)) : undefined;
-  return payload
-    ? { payload }
-    : { blocker: { rule: answer.response!.status === 200 ? accountInfoResource.bodyJson.id : accountInfoResource.status.id, reason } };
 }
 
 /**

@@ -7,7 +7,7 @@ import type { HttpClient } from '../client/http';
 import { addressFor, codePathBlocker, storesTestDataSkipReason, type BrowserProbe, type BrowserProbeContext } from './platform';
 import { partnerAppProbe } from './partner-app';
 import { fundingSyncSignOn } from './funding-sync';
-import type { LiveAccountInfo } from './resources';
+import type { LiveAccountInfo } from './live-account-info';
 import { browserProbe, frameOf, hostPageFor, observe, type Session } from './browser-session';
 import { examplesFor, exampleFor, fieldErrorsOnScreen, fieldsOnScreen, fillCollection, signOn } from './collection-screen';
 import { expectedTexts, linkFor, without, withCompanyName } from './account-info-links';
