@@ -9,7 +9,8 @@ import { tamperedLinkProbes } from './mock-link-tampered';
 import { mockLinkProbes } from './mock-link';
 import { connectPlatform, type AnyProbe, type BrowserProbe } from './platform';
 import { accountInfoOnce } from './live-account-info';
-import { codesNeeded, type Probe, type ProbeContext, type ProbeResult } from './probe';
+import { type Probe, type ProbeContext, type ProbeResult } from './probe';
+import { codesNeeded, execute, notApplicable } from './executor';
 import { accountInfoProbes, fundingSourcesProbes } from './resources';
 import { tokenExchangeProbes } from './token-exchange';
 import { workerExchangeOnce } from './exchange';
@@ -41,13 +42,13 @@ function standaloneContext(profile: Profile, now: () => Date = () => new Date())
   return { profile, http, codes, now, workerExchange: workerExchangeOnce(http, { profile, codes }) };
 }
 
-const applies = (profile: Profile) => (probe: Pick<Probe, 'skipReason'>) => !probe.skipReason?.(profile);
+const applies = (profile: Profile) => (probe: AnyProbe) => notApplicable(probe, profile) === undefined;
 
 /** Runs the probes that apply to the profile all at once, outside Playwright. */
 export async function runProbes(profile: Profile, probes: readonly Probe[] = certificationProbes, now?: () => Date): Promise<ProbeResult[]> {
   const ctx = standaloneContext(profile, now);
   try {
-    return await Promise.all(probes.filter(applies(profile)).map((probe) => probe.run(ctx)));
+    return await Promise.all(probes.filter(applies(profile)).map(async (probe) => (await execute(probe, profile, async () => ctx)).result));
   } finally {
     // Many runs in one process (the self-tests) would otherwise keep every connection open until the server's keep-alive ends.
     await ctx.http.close?.();
@@ -60,10 +61,11 @@ export async function runPlatformProbes(profile: Profile, browser: Browser, only
   try {
     const platform = await connectPlatform(profile, ctx.http);
     const accountInfo = accountInfoOnce(ctx.http, ctx);
-    return await Promise.all([
-      ...(only ? [] : mockLinkProbes.filter(applies(profile)).map((probe) => probe.run({ ...ctx, platform, accountInfo }))),
-      ...(only ?? browserProbes).filter(applies(profile)).map((probe) => probe.run({ ...ctx, platform, accountInfo, browser })),
+    const executed = await Promise.all([
+      ...(only ? [] : mockLinkProbes.filter(applies(profile)).map((probe) => execute(probe, profile, async () => ({ ...ctx, platform, accountInfo })))),
+      ...(only ?? browserProbes).filter(applies(profile)).map((probe) => execute(probe, profile, async () => ({ ...ctx, platform, accountInfo, browser }))),
     ]);
+    return executed.map(({ result }) => result);
   } finally {
     await ctx.http.close?.();
   }

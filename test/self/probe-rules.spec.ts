@@ -3,6 +3,7 @@ import type { Finding } from '../../checks/finding';
 import { browserProbes, certificationProbes, runPlatformProbes, runProbes } from '../../probes/certification';
 import { dataApiProbes } from '../../probes/data-api';
 import { mockLinkProbes } from '../../probes/mock-link';
+import { notApplicable } from '../../probes/executor';
 import type { AnyProbe } from '../../probes/platform';
 import type { ProbeResult } from '../../probes/probe';
 import type { Fault } from '../../sandbox/reference-partner/faults';
@@ -44,7 +45,7 @@ for (const faults of [[], ['token-redirect'], ['tokens-not-accepted'], ['html-co
   test(`the HTTP probes judge exactly the rules they declare (${faults.join(', ') || 'conformant'})`, async () => {
     const profile = profileWith(faults);
     // runProbes runs the probes that apply (the opt-in code-lifetime check does not).
-    const probes = [...certificationProbes, ...dataApiProbes].filter((probe) => !probe.skipReason?.(profile));
+    const probes = [...certificationProbes, ...dataApiProbes].filter((probe) => !notApplicable(probe, profile));
     expect(undeclared(probes, await runProbes(profile, probes, now))).toEqual([]);
   });
 }
@@ -52,7 +53,7 @@ for (const faults of [[], ['token-redirect'], ['tokens-not-accepted'], ['html-co
 for (const collect of [false, true]) {
   test(`the platform and browser probes judge exactly the rules they declare (collectMissingAccountInfo: ${collect})`, async ({ browser }) => {
     const profile = profileWith([], collect);
-    const probes = [...mockLinkProbes, ...browserProbes].filter((probe) => !probe.skipReason?.(profile));
+    const probes = [...mockLinkProbes, ...browserProbes].filter((probe) => !notApplicable(probe, profile));
     expect(undeclared(probes, await runPlatformProbes(profile, browser, undefined, now))).toEqual([]);
   });
 }
