@@ -181,28 +181,11 @@ export function notChecked(rules: readonly AnyRule[], reason: string): Finding[]
   return rules.map((rule) => finding(rule, 'not-checked', `not checked: ${reason}`));
 }
 
-/** Rules a gap keeps from being judged: blocked when a failed rule explains the gap, otherwise not applicable. */
-export function unjudged(rules: readonly AnyRule[], gap: { problem: string; blocker?: Blocker }): Finding[] {
-  return gap.blocker ? blocked(rules, gap.blocker) : skip(rules, gap.problem);
-}
-
 /** The rules of `rules` that `findings` holds no verdict of yet. */
 export const notYetJudged = (rules: readonly AnyRule[], findings: readonly Finding[]): AnyRule[] => {
   const judged = new Set(findings.map((f) => f.rule));
   return rules.filter((rule) => !judged.has(rule.id));
 };
-
-/** `findings`, and every rule of `rules` they leave unjudged skipped for `reason`: an early return that cannot forget a rule. */
-export const skipRest = (rules: readonly AnyRule[], findings: readonly Finding[], reason: string): Finding[] => [
-  ...findings,
-  ...skip(notYetJudged(rules, findings), reason),
-];
-
-/** `findings`, and every rule of `rules` they leave unjudged blocked by `blocker`. */
-export const blockRest = (rules: readonly AnyRule[], findings: readonly Finding[], blocker: Blocker): Finding[] => [
-  ...findings,
-  ...blocked(notYetJudged(rules, findings), blocker),
-];
 
 /** The blocker a set of findings holds: its first failed rule, or undefined when none failed. */
 export function firstFailure(findings: readonly Finding[], reason: string): Blocker | undefined {

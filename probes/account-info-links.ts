@@ -1,11 +1,10 @@
 import { deleteAt } from '../checks/paths';
 import { isObject, jsonObject } from '../checks/evidence';
-import type { Blocker } from '../checks/finding';
 import { issuedLink } from '../checks/mock-link';
 import type { Payload } from '../checks/payload';
 import { answer, type HttpClient } from '../client/http';
 import { sampleAccountInfo } from '../checks/sample-account-info';
-import { mockLinkBody, mockLinkRequest, type BrowserProbeContext, type Platform } from './platform';
+import { mockLinkBody, mockLinkRequest, type Platform, type PlatformContext } from './platform';
 
 /** Creates a mock link for `accountInfo`; undefined (with the reason) when the platform issues none. */
 async function createLink(http: HttpClient, platform: Platform, accountInfo: Payload): Promise<{ link: string } | { problem: string }> {
@@ -22,10 +21,10 @@ async function createLink(http: HttpClient, platform: Platform, accountInfo: Pay
  * the platform alone.
  */
 export async function linkFor(
-  ctx: BrowserProbeContext,
+  ctx: Pick<PlatformContext, 'platform'>,
   http: HttpClient,
   edit = (info: Payload) => info,
-): Promise<{ link: string; sent: Payload } | { problem: string; blocker?: Blocker }> {
+): Promise<{ link: string; sent: Payload } | { problem: string }> {
   const sent = edit(structuredClone(sampleAccountInfo));
   const link = await createLink(http, ctx.platform, sent);
   return 'problem' in link ? link : { ...link, sent };

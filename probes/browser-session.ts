@@ -3,13 +3,13 @@ import path from 'node:path';
 import type { BrowserContext, Frame, FrameLocator, Locator, Page } from '@playwright/test';
 import type { LocatorSpec } from '../profile/profile-schema';
 import { type ReceivedMessage, type Screen, type Visit, messageType } from '../checks/sign-on-visit';
-import { type Finding } from '../checks/finding';
 import { codeIn, codeMarker } from '../checks/auth-url';
-import type { HttpClient } from '../client/http';
-import { platformSkipReason, servedHostPath, type BrowserProbe, type BrowserProbeContext, type Platform } from './platform';
+import type { Recorder } from '../client/http';
+import { servedHostPath, type BrowserProbe, type BrowserProbeContext, type Platform } from './platform';
 import { hostPageHtml } from '../html/host-page';
 import { maskedEverywhere } from '../redaction/secrets';
-import { recorded, type ProbeDetails, type ProbeResult, type Screenshot } from './probe';
+import { judgedOf, type Judged, type Judgement, type MetOf, type Needs, type ProbeDetails, type Screenshot } from './probe';
+import { hasPlatform } from './needs';
 
 /**
  * Sign-on in Chromium, the way a partner's user meets it: the host page (the stand-in for the partner's
@@ -75,11 +75,7 @@ async function preparedContext(ctx: BrowserProbeContext): Promise<BrowserContext
 }
 
 /** A fresh browser context and page for one probe, traced when the context says where; closed whatever happens. */
-export async function inBrowser(
-  ctx: BrowserProbeContext,
-  name: string,
-  body: (session: Session, http: HttpClient) => Promise<Finding[]>,
-): Promise<ProbeResult> {
+export async function inBrowser(ctx: BrowserProbeContext, name: string, body: (session: Session) => Promise<Judgement>): Promise<Judged> {
   const context = await preparedContext(ctx);
   const others: BrowserContext[] = [];
   // Actions, DOM snapshots and network; not the screencast: each screen is a screenshot of its own.
@@ -100,8 +96,8 @@ export async function inBrowser(
     return other.newPage();
   };
   try {
-    const result = await recorded(ctx, (http) => body({ context, page, screenshots, shoot, isolated }, http));
-    return { ...result, screenshots, ...(trace ? { trace } : {}) };
+    const judged = judgedOf(await body({ context, page, screenshots, shoot, isolated }));
+    return { ...judged, screenshots, ...(trace ? { trace } : {}) };
   } finally {
     if (trace) await context.tracing.stop({ path: trace }).catch(() => undefined);
     await Promise.all([context, ...others].map((each) => each.close()));
@@ -218,12 +214,13 @@ export async function observe(
   };
 }
 
-export const browserProbe = (
-  spec: Omit<ProbeDetails, 'skipReason'> & Partial<Pick<ProbeDetails, 'skipReason'>>,
-  body: (ctx: BrowserProbeContext, session: Session, http: HttpClient) => Promise<Finding[]>,
+/** A probe in a browser context of its own (`inBrowser`), once the platform and what its `needs` got are there. */
+export const browserProbe = <N extends Needs<BrowserProbeContext> = Record<never, never>>(
+  spec: ProbeDetails & { needs?: N },
+  body: (ctx: BrowserProbeContext, session: Session, http: Recorder, met: MetOf<N>) => Promise<Judgement>,
 ): BrowserProbe => ({
   ...spec,
   kind: 'browser',
-  skipReason: (profile) => platformSkipReason(profile) ?? spec.skipReason?.(profile),
-  run: (ctx) => inBrowser(ctx, spec.id, (session, http) => body(ctx, session, http)),
+  profileNeeds: [hasPlatform, ...(spec.profileNeeds ?? [])],
+  run: (ctx, met, http) => inBrowser(ctx, spec.id, (session) => body(ctx, session, http, met as MetOf<N>)),
 });

@@ -1,17 +1,18 @@
+import type { Browser } from '@playwright/test';
 import type { Profile } from '../profile/profile-schema';
 import { mintedCodes } from './minted-codes';
 import { SetupError } from '../client/setup-error';
 import { profileClient } from '../client/http';
-import type { Browser } from '@playwright/test';
 import { signOnProbes } from './sign-on';
 import { dataApiProbes } from './data-api';
 import { tamperedLinkProbes } from './mock-link-tampered';
 import { mockLinkProbes } from './mock-link';
-import { accountInfoOnce, connectPlatform, type AnyProbe, type BrowserProbe } from './platform';
-import { codesNeeded, type Probe, type ProbeContext, type ProbeResult } from './probe';
+import { type AnyProbe, type BrowserProbe, type PlatformProbe } from './platform';
+import { type Probe, type ProbeResult } from './probe';
+import { codesNeeded, notApplicable } from './executor';
+import { probeRunner, type ProbeOutcome } from './runner';
 import { accountInfoProbes, fundingSourcesProbes } from './resources';
 import { tokenExchangeProbes } from './token-exchange';
-import { workerExchangeOnce } from './exchange';
 
 /** Every probe of the partner's HTTP endpoints, in suite order. */
 export const certificationProbes: readonly Probe[] = [...tokenExchangeProbes, ...accountInfoProbes, ...fundingSourcesProbes];
@@ -31,39 +32,45 @@ export function codesForRun(profile: Profile): number {
   return codesNeeded(allProbes, profile) + 1;
 }
 
-/** A probe context outside Playwright (self-tests, the benchmark): codes come from "codes.mintUrl". */
-function standaloneContext(profile: Profile, now: () => Date = () => new Date()): ProbeContext {
+const resultOf = (outcome: ProbeOutcome): ProbeResult => {
+  if ('error' in outcome) throw new Error(outcome.error);
+  return outcome.result;
+};
+
+/**
+ * Runs the probes that apply to the profile all at once, outside Playwright (the self-tests, the benchmark),
+ * through the one runner (probes/runner.ts): codes come from "codes.mintUrl"; the first probe that could not
+ * run throws, once all have ended.
+ */
+async function runStandalone(profile: Profile, probes: readonly AnyProbe[], now?: () => Date, browser?: Browser): Promise<ProbeResult[]> {
   const { mintUrl } = profile.codes;
   if (!mintUrl) throw new SetupError('code-source', 'running probes outside Playwright needs a profile with "codes.mintUrl"');
   const http = profileClient(profile);
-  const codes = mintedCodes(mintUrl, http);
-  return { profile, http, codes, now, workerExchange: workerExchangeOnce(http, { profile, codes }) };
-}
-
-const applies = (profile: Profile) => (probe: Pick<Probe, 'skipReason'>) => !probe.skipReason?.(profile);
-
-/** Runs the probes that apply to the profile all at once, outside Playwright. */
-export async function runProbes(profile: Profile, probes: readonly Probe[] = certificationProbes, now?: () => Date): Promise<ProbeResult[]> {
-  const ctx = standaloneContext(profile, now);
+  const runner = probeRunner({
+    profile,
+    http,
+    codes: mintedCodes(mintUrl, http),
+    now: now ?? (() => new Date()),
+    learn: () => undefined,
+    ...(browser ? { launch: async () => browser } : {}),
+  });
   try {
-    return await Promise.all(probes.filter(applies(profile)).map((probe) => probe.run(ctx)));
+    const outcomes = await Promise.all(probes.filter((probe) => notApplicable(probe, profile) === undefined).map((probe) => runner.run(probe)));
+    return outcomes.map(resultOf);
   } finally {
     // Many runs in one process (the self-tests) would otherwise keep every connection open until the server's keep-alive ends.
-    await ctx.http.close?.();
+    await http.close?.();
   }
 }
 
-/** Runs the mock-link and browser probes (or only `only` of the browser ones) all at once, outside Playwright, for a profile with "platform". */
-export async function runPlatformProbes(profile: Profile, browser: Browser, only?: readonly BrowserProbe[], now?: () => Date): Promise<ProbeResult[]> {
-  const ctx = standaloneContext(profile, now);
-  try {
-    const platform = await connectPlatform(profile, ctx.http);
-    const accountInfo = accountInfoOnce(ctx.http, ctx);
-    return await Promise.all([
-      ...(only ? [] : mockLinkProbes.filter(applies(profile)).map((probe) => probe.run({ ...ctx, platform, accountInfo }))),
-      ...(only ?? browserProbes).filter(applies(profile)).map((probe) => probe.run({ ...ctx, platform, accountInfo, browser })),
-    ]);
-  } finally {
-    await ctx.http.close?.();
-  }
-}
+/** Runs the probes that apply to the profile all at once, outside Playwright. */
+export const runProbes = (profile: Profile, probes: readonly Probe[] = certificationProbes, now?: () => Date): Promise<ProbeResult[]> =>
+  runStandalone(profile, probes, now);
+
+/** Runs the mock-link and browser probes (or only `only` of them) all at once, outside Playwright, in `browser` (not closed). */
+export const runPlatformProbes = (
+  profile: Profile,
+  browser: Browser,
+  only?: readonly (PlatformProbe | BrowserProbe)[],
+  now?: () => Date,
+): Promise<ProbeResult[]> => runStandalone(profile, only ?? [...mockLinkProbes, ...browserProbes], now, browser);

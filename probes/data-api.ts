@@ -14,16 +14,17 @@ import {
 import { filterRequired, invalidAfterRefused, invalidLimitRefused, invalidTokenRefused, missingTokenRefused } from '../checks/data-api-refusals';
 import { envelopeOf, idsOfWalk, type Walk } from '../checks/data-api-walk';
 import { isObject, type Exchange, type JsonResponse } from '../checks/evidence';
-import { evaluate, skip, type Finding } from '../checks/finding';
+import { evaluate } from '../checks/finding';
 import type { Profile } from '../profile/profile-schema';
 import { answer, type HttpClient, type HttpRequest, type Recorder } from '../client/http';
-import { recorded, type Probe, type ProbeContext } from './probe';
+import { stopped, type Judgement, type MetOf, type Need, type Needs, type Probe, type ProbeContext } from './probe';
 
 /** The data-API suite (spec §2.2, §4.1, §5.1) against the profile's `dataApi`. */
 
 type DataApi = NonNullable<Profile['dataApi']>;
-const skipReason = (profile: Profile) =>
-  profile.dataApi ? undefined : 'the profile has no "dataApi" block ({"baseUrl", "token"}), so there is no data API to check';
+const hasDataApi = {
+  unmet: (profile: Profile) => (profile.dataApi ? undefined : 'the profile has no "dataApi" block ({"baseUrl", "token"}), so there is no data API to check'),
+};
 
 /** The walked entity: the largest collection, filtered by organization (DESIGN §5 requires a filter). */
 const walked: Entity = 'bills';
@@ -75,8 +76,26 @@ async function firstOrganization(http: HttpClient, api: DataApi): Promise<string
   return typeof id === 'string' ? id : { problem: `GET /v1/organizations answered ${got.response.status} without an organization to filter on` };
 }
 
-function dataApiProbe(spec: Pick<Probe, 'id' | 'title' | 'rules'>, body: (http: Recorder, api: DataApi, ctx: ProbeContext) => Promise<Finding[]>): Probe {
-  return { ...spec, kind: 'http', area: 'data-api', codes: 0, skipReason, run: (ctx) => recorded(ctx, (http) => body(http, ctx.profile.dataApi!, ctx)) };
+/** The first organization the API lists, which the walks filter on; without one, their rules do not apply, saying why. */
+const organization: Need<string> = {
+  meet: async (ctx, http) => {
+    const id = await firstOrganization(http, ctx.profile.dataApi!);
+    return typeof id === 'string' ? { value: id } : { stop: { notApplicable: id.problem } };
+  },
+};
+
+function dataApiProbe<N extends Needs>(
+  spec: Pick<Probe, 'id' | 'title' | 'rules'> & { needs?: N },
+  body: (http: Recorder, api: DataApi, ctx: ProbeContext, met: MetOf<N>) => Promise<Judgement>,
+): Probe {
+  return {
+    ...spec,
+    kind: 'http',
+    area: 'data-api',
+    codes: 0,
+    profileNeeds: [hasDataApi],
+    run: (ctx, met, http) => body(http, ctx.profile.dataApi!, ctx, met as MetOf<N>),
+  };
 }
 
 const authRules = [missingTokenRefused, invalidTokenRefused];
@@ -88,7 +107,7 @@ const authProbe = dataApiProbe(
       answer(http, request(api, 'organizations', {}, `certify-invalid-${randomUUID()}`)),
     ]);
     const unanswered = answers.find((got) => 'problem' in got);
-    if (unanswered && 'problem' in unanswered) return skip(authRules, `the data API gave no answer: ${unanswered.problem}`);
+    if (unanswered && 'problem' in unanswered) return stopped({ notApplicable: `the data API gave no answer: ${unanswered.problem}` });
     const [missing, invalid] = answers as { response: JsonResponse }[];
     return [
       ...evaluate(missingTokenRefused, [{ case: 'without "Authorization"', response: missing!.response }], undefined),
@@ -100,10 +119,13 @@ const authProbe = dataApiProbe(
 const walkRules = [envelopeShape, noDuplicates, walksAgree, cursorIsLastId, lastPageEnds, limitRespected, defaultLimit, organizationFilter];
 
 const walkProbe = dataApiProbe(
-  { id: 'data-api/walk', title: "walking an organization's bills page by page serves every item once, with exact cursors and limits", rules: walkRules },
-  async (http, api, ctx) => {
-    const organizationId = await firstOrganization(http, api);
-    if (typeof organizationId !== 'string') return skip(walkRules, organizationId.problem);
+  {
+    id: 'data-api/walk',
+    title: "walking an organization's bills page by page serves every item once, with exact cursors and limits",
+    rules: walkRules,
+    needs: { organizationId: organization },
+  },
+  async (http, api, ctx, { organizationId }) => {
     // The walks go through the unrecorded client; only their first and last pages join the evidence.
     const keep = (exchange: Exchange) => void http.exchanges.push(exchange);
     const [byHundred, byDefault] = await Promise.all([
@@ -127,13 +149,16 @@ const walkProbe = dataApiProbe(
 const filterRules = [idsFilter, filterRequired, invalidLimitRefused, invalidAfterRefused];
 
 const filtersProbe = dataApiProbe(
-  { id: 'data-api/filters', title: 'the ids and organizationId filters, and invalid limit or after, are answered as specified', rules: filterRules },
-  async (http, api) => {
-    const organizationId = await firstOrganization(http, api);
-    if (typeof organizationId !== 'string') return skip(filterRules, organizationId.problem);
+  {
+    id: 'data-api/filters',
+    title: 'the ids and organizationId filters, and invalid limit or after, are answered as specified',
+    rules: filterRules,
+    needs: { organizationId: organization },
+  },
+  async (http, api, _ctx, { organizationId }) => {
     const first = await answer(http, request(api, walked, { organizationId, limit: 100 }));
     const ids = 'problem' in first ? [] : idsOfWalk({ pages: [{ query: '', response: first.response }] });
-    if (ids.length < 3) return skip(filterRules, `the first page of ${walked} holds ${ids.length} items; 3 are needed to try "ids"`);
+    if (ids.length < 3) return stopped({ notApplicable: `the first page of ${walked} holds ${ids.length} items; 3 are needed to try "ids"` });
     const requested = [ids[0]!, ids[Math.floor(ids.length / 2)]!, ids.at(-1)!];
     // What the spec leaves open, as the profile states this API does it, else as the emulator does.
     const {
@@ -182,9 +207,9 @@ const filtersProbe = dataApiProbe(
       Promise.all(cases.after.map((c) => get(c.params))),
     ]);
     const unanswered = [...idsAnswers, ...required, ...limits, ...after].find((got) => 'problem' in got);
-    if (unanswered && 'problem' in unanswered) return skip(filterRules, `the data API gave no answer: ${unanswered.problem}`);
+    if (unanswered && 'problem' in unanswered) return stopped({ notApplicable: `the data API gave no answer: ${unanswered.problem}` });
     const responseOf = (got: (typeof idsAnswers)[number]) => (got as { response: JsonResponse }).response;
-    return [
+    const findings = [
       ...evaluate(idsFilter, { requested, answers: cases.ids.map((c, i) => ({ encoding: c.encoding, response: responseOf(idsAnswers[i]!) })) }, undefined),
       ...(needsFilter
         ? evaluate(
@@ -192,7 +217,7 @@ const filtersProbe = dataApiProbe(
             cases.required.map((c, i) => ({ case: c.case, response: responseOf(required[i]!), ...refusedWith })),
             undefined,
           )
-        : skip([filterRequired], 'the profile says this data API needs no filter ("dataApi.filterRequired": false)')),
+        : []),
       ...evaluate(
         invalidLimitRefused,
         cases.limit.map((c, i) => ({ case: c.case, response: responseOf(limits[i]!), ...refusedWith, ...('served' in c ? { served: c.served } : {}) })),
@@ -204,6 +229,7 @@ const filtersProbe = dataApiProbe(
         undefined,
       ),
     ];
+    return needsFilter ? findings : stopped({ notApplicable: 'the profile says this data API needs no filter ("dataApi.filterRequired": false)' }, findings);
   },
 );
 

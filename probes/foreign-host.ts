@@ -1,7 +1,8 @@
 import { foreignHostCannotFrame, linkAppShown, messagesToHostOnly } from '../checks/sign-on';
-import { blocked, evaluate, notChecked, unjudged } from '../checks/finding';
+import { evaluate } from '../checks/finding';
 import { browserProbe, hostPageFor, observe, screenTimeoutMs, serveHostPage } from './browser-session';
-import { linkFor } from './account-info-links';
+import { mockLinks } from './needs';
+import { stopped } from './probe';
 import { signOn } from './collection-screen';
 import { navigate } from './unrecorded';
 
@@ -19,9 +20,9 @@ export const foreignHostSignOn = browserProbe(
     title: 'a host on another origin cannot frame the app, and receives none of its messages',
     rules: [foreignHostCannotFrame, messagesToHostOnly],
     codes: 0,
+    needs: { links: mockLinks(3) },
   },
-  async (ctx, session, http) => {
-    const { rules } = foreignHostSignOn;
+  async (ctx, session, _http, { links }) => {
     const { context, page } = session;
     const hostPage = new URL(ctx.platform.hostPageUrl);
     await serveHostPage(context, foreignOrigin);
@@ -46,17 +47,14 @@ export const foreignHostSignOn = browserProbe(
         return route.fulfill({ response, headers });
       },
     );
-    const links = await Promise.all([linkFor(ctx, http), linkFor(ctx, http), linkFor(ctx, http)]);
-    const problem = links.find((link): link is { problem: string } => 'problem' in link);
-    if (problem) return unjudged(rules, problem);
-    const [control, framed, unframed] = links as { link: string }[];
+    const [control, framed, unframed] = links;
     const foreignHost = (src: string) => hostPageFor(`${foreignOrigin}${hostPage.pathname}${hostPage.search}`, src);
 
     // The positive control: in the configured host the app renders. An app that renders nowhere would
     // otherwise "pass" both rules, having refused nothing.
     const home = await signOn(session, ctx.platform, control!.link, 'foreign-host-control');
     if (home.screen !== 'app')
-      return blocked(rules, { rule: linkAppShown.id, reason: `the app did not render even in the configured host (it showed ${home.screen})` });
+      return stopped({ blockedBy: { rule: linkAppShown.id, reason: `the app did not render even in the configured host (it showed ${home.screen})` } });
 
     await navigate(page, foreignHost(framed!.link));
     // By effect, not by a screen's timing: a browser that refuses the frame (frame-ancestors) puts an error page in
@@ -81,16 +79,20 @@ export const foreignHostSignOn = browserProbe(
     await navigate(page, foreignHost(unframed!.link));
     const open = await observe(page, ctx.platform, { messageWaitMs: Math.max(2_000, 3 * (home.messageAfterMs ?? screenTimeoutMs)) });
     await session.shoot('foreign-host-without-csp');
+    const framing = evaluate(
+      foreignHostCannotFrame,
+      { framed: refused.screen, ...(blockedByBrowser ? {} : { document }), messages: refused.messages, vocabulary: refused.vocabulary, foreignOrigin },
+      undefined,
+    );
+    // A frame that rendered nothing posted nothing: silence then proves nothing of the target origin.
+    if (open.screen === 'none')
+      return stopped(
+        { notChecked: 'with its frame-ancestors taken off, the app still rendered nothing in the foreign host, so it had nothing to post' },
+        framing,
+      );
     return [
-      ...evaluate(
-        foreignHostCannotFrame,
-        { framed: refused.screen, ...(blockedByBrowser ? {} : { document }), messages: refused.messages, vocabulary: refused.vocabulary, foreignOrigin },
-        undefined,
-      ),
-      // A frame that rendered nothing posted nothing: silence then proves nothing of the target origin.
-      ...(open.screen === 'none'
-        ? notChecked([messagesToHostOnly], 'with its frame-ancestors taken off, the app still rendered nothing in the foreign host, so it had nothing to post')
-        : evaluate(messagesToHostOnly, { framed: open.screen, messages: open.messages, vocabulary: open.vocabulary, foreignOrigin }, undefined)),
+      ...framing,
+      ...evaluate(messagesToHostOnly, { framed: open.screen, messages: open.messages, vocabulary: open.vocabulary, foreignOrigin }, undefined),
     ];
   },
 );

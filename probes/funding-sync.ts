@@ -3,13 +3,15 @@ import type { Page } from '@playwright/test';
 import { fundingSynced } from '../checks/sign-on';
 import { screenNames, type Visit } from '../checks/sign-on-visit';
 import { isObject } from '../checks/evidence';
-import { blocked, evaluate, notChecked, skip, type Finding } from '../checks/finding';
+import { evaluate } from '../checks/finding';
 import { answer, type HttpClient } from '../client/http';
 import { resourceRequest } from '../client/requests';
 import { mintedCodes } from './minted-codes';
 import { isSetupError } from '../client/setup-error';
 import { exchangeCode } from './exchange';
-import { addressFor, codePathBlocker, storesTestDataSkipReason, type BrowserProbeContext } from './platform';
+import { addressFor, storesTestDataSkipReason, type BrowserProbeContext } from './platform';
+import { stopped, type Judgement } from './probe';
+import { codePath, profileHas } from './needs';
 import { browserProbe, frameOf, locate, screenTimeoutMs, type Session } from './browser-session';
 import { signOn } from './collection-screen';
 import { text } from './account-info-links';
@@ -81,7 +83,7 @@ async function listedFor(ctx: BrowserProbeContext, http: HttpClient, code: strin
  * code of the user's (the platform learns every source), then with a hook code of the same user's, whose list
  * lacks one source: the app shows the sources still listed, and not the one removed.
  */
-async function throughPartnerHook(ctx: BrowserProbeContext, session: Session, http: HttpClient, mintUrl: string): Promise<Finding[]> {
+async function throughPartnerHook(ctx: BrowserProbeContext, session: Session, http: HttpClient, mintUrl: string): Promise<Judgement> {
   const hook = mintedCodes(mintUrl, http, { received: (code) => ctx.learn?.([code]) });
   const hookCode = () => hook.next();
   const lists = await Promise.all([ctx.codes.next(), hookCode()].map(async (code) => listedFor(ctx, http, await code))).catch((error: unknown) => [
@@ -89,27 +91,24 @@ async function throughPartnerHook(ctx: BrowserProbeContext, session: Session, ht
   ]);
   const [before, after] = lists;
   if (!before || !after || 'problem' in before || 'problem' in after)
-    return notChecked(
-      [fundingSynced],
-      `the partner's lists could not be read: ${[before, after].flatMap((list) => (list && 'problem' in list ? [list.problem] : [])).join('; ')}`,
-    );
+    return stopped({
+      notChecked: `the partner's lists could not be read: ${[before, after].flatMap((list) => (list && 'problem' in list ? [list.problem] : [])).join('; ')}`,
+    });
   const removed = before.filter((source) => !after.some((kept) => kept.id === source.id));
   if (removed.length === 0)
-    return notChecked(
-      [fundingSynced],
-      `the codes of "fundingSync.mintUrl" list the same ${before.length} funding sources as the user's others: the hook should list one fewer`,
-    );
+    return stopped({
+      notChecked: `the codes of "fundingSync.mintUrl" list the same ${before.length} funding sources as the user's others: the hook should list one fewer`,
+    });
   const first = await signOn(session, ctx.platform, addressFor(ctx, await ctx.codes.next()), 'funding-first');
-  if (first.screen !== 'app') return notChecked([fundingSynced], `the first sign-on showed ${screenNames[first.screen]}, not the app`);
+  if (first.screen !== 'app') return stopped({ notChecked: `the first sign-on showed ${screenNames[first.screen]}, not the app` });
   // The control: the sources to be removed were shown, so their absence later is the platform's removal. Looked for
   // again when not seen, as a slow page may not have listed them yet.
   let shownFirst = await shownOf(session.page, ctx, removed);
   for (let look = 1; shownFirst.length < removed.length && look < syncSignOns; look++) shownFirst = await shownOf(session.page, ctx, removed);
   if (shownFirst.length < removed.length)
-    return notChecked(
-      [fundingSynced],
-      `after the first sign-on the app showed no element of "platform.screens.fundingSource" holding "${removed[0]!.id}"${removed[0]!.nickname ? ` or "${removed[0]!.nickname}"` : ''}; name where the app shows funding sources`,
-    );
+    return stopped({
+      notChecked: `after the first sign-on the app showed no element of "platform.screens.fundingSource" holding "${removed[0]!.id}"${removed[0]!.nickname ? ` or "${removed[0]!.nickname}"` : ''}; name where the app shows funding sources`,
+    });
   // The test user's other sign-ons, which the run's other probes make at the same time, list the source again: a
   // source still shown is looked for again after another sign-on, and only one shown after every one fails.
   let signOns = 0;
@@ -125,14 +124,14 @@ async function throughPartnerHook(ctx: BrowserProbeContext, session: Session, ht
 }
 
 /** On the bundled emulator only: a source the partner never listed is planted in the platform, as if listed earlier. */
-async function plantedInEmulator(ctx: BrowserProbeContext, session: Session, http: HttpClient): Promise<Finding[]> {
+async function plantedInEmulator(ctx: BrowserProbeContext, session: Session, http: HttpClient): Promise<Judgement> {
   const first = await signOn(session, ctx.platform, addressFor(ctx, await ctx.codes.next()), 'funding-first');
-  if (first.screen !== 'app') return skip([fundingSynced], `the first sign-on did not reach the app (it showed ${first.screen})`);
+  if (first.screen !== 'app') return stopped({ notApplicable: `the first sign-on did not reach the app (it showed ${first.screen})` });
   const partnerIds = await emulatorShownIds(session.page);
   const live = await ctx.accountInfo();
-  if ('blocker' in live) return blocked([fundingSynced], live.blocker);
+  if ('blocker' in live) return stopped({ blockedBy: live.blocker });
   const userId = isObject(live.payload.user) ? text(live.payload.user.id) : undefined;
-  if (!userId) return skip([fundingSynced], 'the account information has no "user.id" to plant a funding source for');
+  if (!userId) return stopped({ notApplicable: 'the account information has no "user.id" to plant a funding source for' });
   const seeded = `certify-removed-${randomUUID()}`;
   const planted = await http.send({
     method: 'POST',
@@ -141,7 +140,7 @@ async function plantedInEmulator(ctx: BrowserProbeContext, session: Session, htt
     body: JSON.stringify({ id: seeded, nickname: 'Closed account' }),
   });
   if (planted.response?.status !== 200)
-    return skip([fundingSynced], `the emulator did not take the earlier funding source (${planted.failure?.message ?? planted.response?.status})`);
+    return stopped({ notApplicable: `the emulator did not take the earlier funding source (${planted.failure?.message ?? planted.response?.status})` });
   const second = await signOn(session, ctx.platform, addressFor(ctx, await ctx.codes.next()), 'funding-second');
   const shownIds = second.screen === 'app' ? await emulatorShownIds(session.page) : [];
   return evaluate(fundingSynced, { ...second, shownIds, partnerIds, seeded }, undefined);
@@ -159,15 +158,14 @@ export const fundingSyncSignOn = browserProbe(
     title: 'a funding source the partner no longer lists disappears at the next sign-on',
     rules: [fundingSynced],
     codes: 2,
-    skipReason: (profile) => (!profile.fundingSourcesUrl ? 'the profile has no "fundingSourcesUrl", so the platform syncs no funding sources' : undefined),
+    profileNeeds: [profileHas('fundingSourcesUrl', 'the platform syncs no funding sources')],
+    needs: { codePath },
   },
   async (ctx, session, http) => {
-    const blocker = await codePathBlocker(ctx);
-    if (blocker) return blocked([fundingSynced], blocker);
     if (ctx.profile.fundingSync) return throughPartnerHook(ctx, session, http, ctx.profile.fundingSync.mintUrl);
     const noHook = 'the profile has no "fundingSync.mintUrl", the partner\'s test hook whose codes list one funding source fewer';
-    if (ctx.platform.kind !== 'emulator') return notChecked([fundingSynced], `${noHook}, and a source can be planted only in the bundled emulator`);
+    if (ctx.platform.kind !== 'emulator') return stopped({ notChecked: `${noHook}, and a source can be planted only in the bundled emulator` });
     const cannotStore = storesTestDataSkipReason(ctx.profile, 'a funding source the partner never listed');
-    return cannotStore ? notChecked([fundingSynced], `${noHook}, and ${cannotStore}`) : plantedInEmulator(ctx, session, http);
+    return cannotStore ? stopped({ notChecked: `${noHook}, and ${cannotStore}` }) : plantedInEmulator(ctx, session, http);
   },
 );

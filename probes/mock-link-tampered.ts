@@ -4,10 +4,13 @@ import { decodeJwt } from 'jose/jwt/decode';
 import { SignJWT } from 'jose/jwt/sign';
 import { UnsecuredJWT } from 'jose/jwt/unsecured';
 import { randomUUID } from 'node:crypto';
+import type { Profile } from '../profile/profile-schema';
 import { screenNames, type Visit } from '../checks/sign-on-visit';
 import { tamperedLinkRules } from '../checks/mock-link-landing';
-import { evaluate, notChecked, skip, unjudged, type Finding, type Rule } from '../checks/finding';
+import { evaluate, type Rule } from '../checks/finding';
 import { type BrowserProbe } from './platform';
+import { stopped, type Judgement } from './probe';
+import { completed } from './executor';
 
 import { browserProbe, hostPageFor, observe } from './browser-session';
 import { linkFor } from './account-info-links';
@@ -32,6 +35,12 @@ const tamperings: Tampering[] = [
   { rule: tamperedLinkRules.wrongIssuer, forge: (claims) => ({ ...claims, iss: 'urn:certify:another-issuer' }) },
 ];
 const replayRule = tamperedLinkRules.replay;
+/** Forged claims are signed with the platform's key: without it, their rules do not apply. */
+const needsKey = {
+  rules: tamperings.filter((tampering) => tampering.forge).map((tampering) => tampering.rule),
+  unmet: (profile: Profile) =>
+    profile.platform?.mockLinkKey === undefined ? 'the profile has no "platform.mockLinkKey", so the harness cannot sign forged claims' : undefined,
+};
 
 /** Mock links the platform must refuse (DESIGN §5), each opened in a page of its own, at once. */
 const tamperedLinks = browserProbe(
@@ -41,6 +50,7 @@ const tamperedLinks = browserProbe(
     title: 'tampered, expired, foreign and replayed mock links show the error screen',
     rules: Object.values(tamperedLinkRules),
     codes: 0,
+    profileNeeds: [needsKey],
   },
   async (ctx, session, http) => {
     const key = ctx.platform.mockLinkKey === undefined ? undefined : new TextEncoder().encode(ctx.platform.mockLinkKey);
@@ -77,25 +87,27 @@ const tamperedLinks = browserProbe(
         ? undefined
         : `the key in "platform.mockLinkKey" does not sign links this platform accepts: a link re-signed with it, its claims unchanged, showed ${screenNames[resigned.screen]}`;
     })();
-    const cases = tamperings.map(async (tampering): Promise<Finding[]> => {
+    // Each case speaks for its own rule, whatever the others come to.
+    const tampered = async (tampering: Tampering): Promise<Judgement> => {
       const { rule } = tampering;
-      if (tampering.forge && !key) return skip([rule], 'the profile has no "platform.mockLinkKey", so the harness cannot sign forged claims');
+      if (tampering.forge && !key) return []; // its rule does not apply (needsKey)
       const untrusted = tampering.forge ? await keyWorks : undefined;
-      if (untrusted) return notChecked([rule], untrusted);
+      if (untrusted) return stopped({ notChecked: untrusted });
       const link = await linkFor(ctx, http);
-      if ('problem' in link) return unjudged([rule], link);
+      if ('problem' in link) return stopped({ notApplicable: link.problem });
       const visit = await visitIn((await forged(tampering, new URL(link.link))).href, rule === tamperedLinkRules.expired ? 'mock-link-expired' : undefined);
       return evaluate(rule, visit, undefined);
-    });
-    const replay = (async (): Promise<Finding[]> => {
+    };
+    const replayed = async (): Promise<Judgement> => {
       const link = await linkFor(ctx, http);
-      if ('problem' in link) return unjudged([replayRule], link);
+      if ('problem' in link) return stopped({ notApplicable: link.problem });
       const first = await visitIn(link.link);
       if (first.screen === 'error' || first.screen === 'none')
-        return skip([replayRule], `the link was not accepted the first time (it showed ${first.screen})`);
+        return stopped({ notApplicable: `the link was not accepted the first time (it showed ${first.screen})` });
       return evaluate(replayRule, await visitIn(link.link), undefined);
-    })();
-    return (await Promise.all([...cases, replay])).flat();
+    };
+    const cases = tamperings.map(async (tampering) => completed([tampering.rule], await tampered(tampering)));
+    return (await Promise.all([...cases, replayed().then((judgement) => completed([replayRule], judgement))])).flat();
   },
 );
 

@@ -1,11 +1,12 @@
 import type { Frame, Locator, Page } from '@playwright/test';
 import { actsOnPlatformMessagesOnly, channelNames, type Channel, type ChannelResult } from '../checks/partner-app-messages';
 import type { EmbedLoad } from '../checks/partner-app-embedding';
-import { blocked, evaluate, notChecked, type Finding } from '../checks/finding';
+import { evaluate, type Finding } from '../checks/finding';
 import { locate, observe, screenTimeoutMs } from './browser-session';
 import { closedNote, forgers, innerFrame, openedWindow, reacts, serveSenders, type Post, type Sender } from './message-channels';
 import { readLoad, type LoadWatch } from './partner-app-loads';
 import type { BrowserProbeContext } from './platform';
+import { stopped, type Judgement } from './probe';
 
 /**
  * Whether the partner's page acts on the platform's error message from anyone else: forged from several
@@ -164,7 +165,8 @@ const heard = (result: Trial | Awaited<ReturnType<typeof parentTrial>>): boolean
   return closed || false;
 };
 
-export async function messageOriginFindings(probe: MessageProbe, cause: Finding | undefined): Promise<Finding[]> {
+/** The verdict on the page's heeding of messages from origins other than the platform's; it ends the probe, so it may stop it. */
+export async function messageOriginFindings(probe: MessageProbe, cause: Finding | undefined): Promise<Judgement> {
   const platformOrigin = probe.ctx.platform.appOrigins[0]!;
   const senders = forgers(platformOrigin);
   const platform: Sender = { origin: platformOrigin, url: `${platformOrigin}/certify-message-sender` };
@@ -172,12 +174,10 @@ export async function messageOriginFindings(probe: MessageProbe, cause: Finding 
   const lookalike = senders[1]!;
   const plan = { opener: lookalike, windows: senders, frames: senders };
   const first = await trial(probe, plan);
-  if ('spoiled' in first)
-    return cause ? blocked([actsOnPlatformMessagesOnly], { rule: cause.rule, reason: first.spoiled }) : notChecked([actsOnPlatformMessagesOnly], first.spoiled);
+  if ('spoiled' in first) return stopped(cause ? { blockedBy: { rule: cause.rule, reason: first.spoiled } } : { notChecked: first.spoiled });
   if (first.reacted !== undefined) {
     const culprit = first.reacted === 'one of them' ? await attribute(probe, plan, first.posts) : first.reacted;
-    if (!culprit)
-      return notChecked([actsOnPlatformMessagesOnly], 'the page showed its sign-on error after the forged messages, but for none of them alone; run again');
+    if (!culprit) return stopped({ notChecked: 'the page showed its sign-on error after the forged messages, but for none of them alone; run again' });
     return evaluate(actsOnPlatformMessagesOnly, { channels: [{ channel: culprit.channel, origins: [culprit.origin], reactedTo: culprit.origin }] }, undefined);
   }
   const parent = await parentTrial(probe, lookalike);
@@ -198,10 +198,9 @@ export async function messageOriginFindings(probe: MessageProbe, cause: Finding 
   }
   // The page heeded the platform's own message through some channel once signed on: ignoring the others' proves something.
   if (!results.some((result) => result.control === true))
-    return notChecked(
-      [actsOnPlatformMessagesOnly],
-      `once the platform's own message had arrived, the page heeded the platform's error message through no channel, so ignoring other origins proves nothing: ${summary(results)}`,
-    );
+    return stopped({
+      notChecked: `once the platform's own message had arrived, the page heeded the platform's error message through no channel, so ignoring other origins proves nothing: ${summary(results)}`,
+    });
   const findings = evaluate(actsOnPlatformMessagesOnly, { channels: results }, undefined);
   return findings.map((finding) => (finding.outcome === 'passed' ? { ...finding, message: `${finding.message}: ${summary(results)}` } : finding));
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Locator } from '@playwright/test';
 import { codeIn, codeMarker, withCode } from '../checks/auth-url';
-import { actsOnPlatformMessagesOnly, authErrorShown } from '../checks/partner-app-messages';
+import { authErrorShown } from '../checks/partner-app-messages';
 import {
   authUrlAsConfigured,
   cspAdmitsPlatform,
@@ -13,12 +13,14 @@ import {
 } from '../checks/partner-app';
 import type { EmbedLoad, Embedding } from '../checks/partner-app-embedding';
 import { received, type Visit } from '../checks/sign-on-visit';
-import { blocked, evaluate, failed, notChecked, type Finding, type Rule } from '../checks/finding';
+import { blocked, evaluate, failed, type Finding, type Rule } from '../checks/finding';
 import { describeStep, runStep } from './codes';
 import { browserProbe, locate, screenTimeoutMs, type Session } from './browser-session';
 import { messageOriginFindings } from './partner-app-messages';
 import { readLoad, watchLoads, type LoadWatch } from './partner-app-loads';
 import type { BrowserProbeContext } from './platform';
+import { after, stopped, type Judgement } from './probe';
+import { completed } from './executor';
 
 /**
  * The partner's own app (its `partnerApp`): a test user signs in with the profile's steps, then the page that
@@ -59,7 +61,7 @@ async function authErrorFindings(
   load: () => Promise<{ visit: Visit }>,
   shown: Locator,
   cause: Finding | undefined,
-): Promise<{ findings: Finding[]; reactionMs?: number }> {
+): Promise<{ judgement: Judgement; reactionMs?: number }> {
   const authUrl = ctx.platform.codeUrl(codeMarker);
   const unissued = `certify-unissued-${randomUUID()}`;
   const issued = (url: URL) => ![undefined, unissued].includes(codeIn(url.href, authUrl));
@@ -78,13 +80,12 @@ async function authErrorFindings(
     : false;
   const reactionMs = Date.now() - started;
   if (!appeared && cause)
-    return { findings: blocked([authErrorShown], { rule: cause.rule, reason: 'the page itself kept the platform from signing on in its frame' }) };
+    return { judgement: stopped({ blockedBy: { rule: cause.rule, reason: 'the page itself kept the platform from signing on in its frame' } }) };
   if (visit.screen !== 'error')
     return {
-      findings: notChecked(
-        [authErrorShown],
-        `the platform showed ${visit.screen === 'none' ? 'no screen it is known by' : `its ${visit.screen} screen`} for a code the partner never issued, not its error screen, so there was no error to show`,
-      ),
+      judgement: stopped({
+        notChecked: `the platform showed ${visit.screen === 'none' ? 'no screen it is known by' : `its ${visit.screen} screen`} for a code the partner never issued, not its error screen, so there was no error to show`,
+      }),
     };
   if (!message) {
     const page = new URL(session.page.url()).origin;
@@ -92,10 +93,10 @@ async function authErrorFindings(
       page === ctx.platform.hostOrigin
         ? 'the platform posted none'
         : `the page's origin ${page} is not "platform.hostOrigin" (${ctx.platform.hostOrigin}), the origin the platform posts to`;
-    return { findings: notChecked([authErrorShown], `the platform showed its error screen, but its error message never reached the page: ${hint}`) };
+    return { judgement: stopped({ notChecked: `the platform showed its error screen, but its error message never reached the page: ${hint}` }) };
   }
   return {
-    findings: evaluate(authErrorShown, { shown: appeared, message: message.data, locator: '"partnerApp.authError"', waitedMs: errorShownWithinMs }, undefined),
+    judgement: evaluate(authErrorShown, { shown: appeared, message: message.data, locator: '"partnerApp.authError"', waitedMs: errorShownWithinMs }, undefined),
     ...(appeared ? { reactionMs } : {}),
   };
 }
@@ -146,8 +147,12 @@ export const partnerAppProbe = browserProbe(
     title: "the partner's own page frames the platform's own app with a fresh code at every load, shows its errors, and heeds only its messages",
     rules: partnerAppRules,
     codes: 0,
-    skipReason: (profile) =>
-      profile.partnerApp ? undefined : 'the profile has no "partnerApp" block (the page of the partner\'s app that embeds the platform)',
+    profileNeeds: [
+      {
+        unmet: (profile) =>
+          profile.partnerApp ? undefined : 'the profile has no "partnerApp" block (the page of the partner\'s app that embeds the platform)',
+      },
+    ],
   },
   async (ctx, session) => {
     const app = ctx.profile.partnerApp!;
@@ -167,7 +172,7 @@ export const partnerAppProbe = browserProbe(
       return read(purpose, since);
     };
     const loginProblem = await signIn(session, app.login ?? []);
-    if (loginProblem) return notChecked(partnerAppRules, loginProblem);
+    if (loginProblem) return stopped({ notChecked: loginProblem });
     // The login's own landing on the page is the first load, judged once its sign-on ran to its end, so that
     // the next load cannot race it: a page that reuses a code has spent it by then.
     if ((await element.count()) > 0) await read('sign-on', 0);
@@ -176,25 +181,28 @@ export const partnerAppProbe = browserProbe(
     const embedding = () => ({ page: app.page, loads, authUrl: ctx.platform.codeUrl(codeMarker), appOrigins: ctx.platform.appOrigins });
     const cause = failed(pageFindings(embedding()))[0];
     if (!app.authError)
-      return [
-        ...pageFindings(embedding()),
-        ...notChecked(
-          [authErrorShown, actsOnPlatformMessagesOnly],
-          'the profile names no "partnerApp.authError", the locator of what the page shows when sign-on failed, so nothing tells whether the page acted on a message',
-        ),
-      ];
-    const later = [authErrorShown, actsOnPlatformMessagesOnly];
+      return stopped(
+        {
+          notChecked:
+            'the profile names no "partnerApp.authError", the locator of what the page shows when sign-on failed, so nothing tells whether the page acted on a message',
+        },
+        pageFindings(embedding()),
+      );
     // A frame the page's own fault left empty stays empty: no more loads to wait for.
     if (cause && loads.every((load) => load.screen === 'none'))
-      return [...pageFindings(embedding()), ...blocked(later, { rule: cause.rule, reason: 'the page itself kept the platform from loading in its frame' })];
+      return stopped({ blockedBy: { rule: cause.rule, reason: 'the page itself kept the platform from loading in its frame' } }, pageFindings(embedding()));
     const errorLocator = locate(page, app.authError).first();
     const authError = await authErrorFindings(ctx, session, reload('auth-error'), errorLocator, cause);
     await session.shoot('partner-app-auth-error');
-    const errorCause = failed(authError.findings)[0];
-    const messages = errorCause
-      ? blocked([actsOnPlatformMessagesOnly], {
-          rule: errorCause.rule,
-          reason: "the page shows nothing for the platform's own error message, so ignoring another origin's proves nothing",
+    // The error part speaks for its own rule, whatever it came to: the messages are tried after it all the same.
+    const shown = completed([authErrorShown], authError.judgement);
+    const errorCause = failed(shown)[0];
+    const messages: Judgement = errorCause
+      ? stopped({
+          blockedBy: {
+            rule: errorCause.rule,
+            reason: "the page shows nothing for the platform's own error message, so ignoring another origin's proves nothing",
+          },
         })
       : await messageOriginFindings(
           {
@@ -208,6 +216,6 @@ export const partnerAppProbe = browserProbe(
           },
           cause,
         );
-    return [...pageFindings(embedding()), ...authError.findings, ...messages];
+    return after([...pageFindings(embedding()), ...shown], messages);
   },
 );

@@ -11,7 +11,7 @@ import { emulatorMessages, type MessageVocabulary } from '../checks/sign-on-visi
 import { platformKind } from '../profile/platform-kind';
 import { emulatorMockLink } from '../checks/mock-link';
 import type { Probe, ProbeContext } from './probe';
-import { liveAccountInfo, type LiveAccountInfo } from './resources';
+import type { LiveAccountInfo } from './live-account-info';
 import { SetupError } from '../client/setup-error';
 
 /** The platform a profile signs on through (its `platform` block), ready to drive, with its defaults decided. */
@@ -135,12 +135,6 @@ export async function connectPlatform(profile: Profile, http: HttpClient): Promi
   const hint =
     status === 404 || status === 405 ? '; a platform that is not the bundled emulator is configured in its own admin: set "platform.configure": false' : '';
   throw new SetupError('platform', `"platform.url": the partner's configuration could not be sent to ${url} (${answer})${hint}`);
-}
-
-/** Memoizes the live account information, read with the worker's token. */
-export function accountInfoOnce(http: HttpClient, ctx: ProbeContext): () => Promise<LiveAccountInfo> {
-  let fetched: Promise<LiveAccountInfo> | undefined;
-  return () => (fetched ??= liveAccountInfo(http, ctx));
 }
 
 /**

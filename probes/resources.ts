@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { accountInfoFieldRules } from '../checks/account-info';
-import { jsonObject, jsonResponse, type Exchange } from '../checks/evidence';
-import { blocked, evaluate, evaluateAll, skip, type Blocker, type Finding, type Rule } from '../checks/finding';
+import { jsonObject, jsonResponse, type Exchange, type JsonResponse } from '../checks/evidence';
+import { evaluate, evaluateAll, type Rule } from '../checks/finding';
 import { fundingSourceRules } from '../checks/funding-sources';
-import type { Payload, PayloadRule } from '../checks/payload';
+import type { PayloadRule } from '../checks/payload';
 import {
   accountInfoConsistent,
   accountInfoResource,
@@ -16,9 +16,9 @@ import {
 } from '../checks/resources';
 import { checkTransport } from '../checks/transport';
 import type { Profile } from '../profile/profile-schema';
-import type { HttpClient } from '../client/http';
-import { recorded, type Probe, type ProbeContext } from './probe';
-import { exchangeCode } from './exchange';
+import { after, stopped, withNeeds, type Judgement, type Probe, type ProbeDetails } from './probe';
+import { completed } from './executor';
+import { freshToken, profileHas } from './needs';
 import { resourceRequest } from '../client/requests';
 
 /** The probes of the two Bearer-protected partner endpoints: account information and funding sources. */
@@ -31,7 +31,7 @@ interface Resource {
   endpoint: 'account-info' | 'funding-sources';
   urlField: string;
   titles: { payload: string; unauthorized: string };
-  skipReason?: (profile: Profile) => string | undefined;
+  profileNeeds?: ProbeDetails['profileNeeds'];
 }
 
 const accountInfo: Resource = {
@@ -58,31 +58,8 @@ const fundingSources: Resource = {
     payload: 'funding sources pass every field rule of spec §2.4, with ids stable across calls',
     unauthorized: 'funding sources refuse a missing or invalid token with 401',
   },
-  skipReason: (profile) => (profile.fundingSourcesUrl ? undefined : 'the profile has no "fundingSourcesUrl", so the platform never reads funding sources'),
+  profileNeeds: [profileHas('fundingSourcesUrl', 'the platform never reads funding sources')],
 };
-
-/** A fresh access token, exchanged as the platform would (in an encoding that works); or why none came. */
-async function obtainToken(http: HttpClient, ctx: ProbeContext): Promise<{ token: string } | { blocker: Blocker }> {
-  const exchanged = await exchangeCode(http, ctx.profile, await ctx.codes.next());
-  return 'blocker' in exchanged ? { blocker: exchanged.blocker } : { token: exchanged.token };
-}
-
-/** The partner's live account information, read with a token: the payload, or the failed rule that kept it away. */
-export type LiveAccountInfo = { payload: Payload } | { blocker: Blocker };
-
-/** The account information the partner serves for the token of the worker's exchange. */
-export async function liveAccountInfo(http: HttpClient, ctx: ProbeContext): Promise<LiveAccountInfo> {
-  const exchanged = await ctx.workerExchange();
-  if ('blocker' in exchanged) return { blocker: { ...exchanged.blocker, reason: 'no access token was issued to read the account information with' } };
-  const answer = await http.send(resourceRequest(ctx.profile.accountInfoUrl, exchanged.token));
-  const reason = 'the partner served no account information';
-  const transport = checkTransport(accountInfoResource.transport, answer, reason);
-  if (!transport.usable) return { blocker: transport.blocker };
-  const payload = answer.response!.status === 200 ? jsonObject(jsonResponse(answer.response!)) : undefined;
-  return payload
-    ? { payload }
-    : { blocker: { rule: answer.response!.status === 200 ? accountInfoResource.bodyJson.id : accountInfoResource.status.id, reason } };
-}
 
 /**
  * Fetches the payload twice with one token, at once: every rule runs on the first answer, and the
@@ -91,36 +68,50 @@ export async function liveAccountInfo(http: HttpClient, ctx: ProbeContext): Prom
 function payloadProbe(resource: Resource): Probe {
   const { rules, fieldRules, consistency, urlField } = resource;
   const judged = [rules.status, rules.contentType, ...bodyRules(rules), rules.nullValues, ...fieldRules, consistency];
-  return {
+  return withNeeds({
     kind: 'http',
     id: `${resource.endpoint}/payload`,
     area: resource.endpoint,
     title: resource.titles.payload,
     rules: [...rules.transport, ...judged],
     codes: 1,
-    ...(resource.skipReason ? { skipReason: resource.skipReason } : {}),
-    run: (ctx) =>
-      recorded(ctx, async (http) => {
-        const judgedHere = [...rules.transport, ...judged];
-        const obtained = await obtainToken(http, ctx);
-        if ('blocker' in obtained) return blocked(judgedHere, obtained.blocker);
-        const url = resource.url(ctx.profile)!;
-        const [first, second] = await Promise.all([http.send(resourceRequest(url, obtained.token)), http.send(resourceRequest(url, obtained.token))]);
-        const transport = checkTransport(rules.transport, first, `no usable response from "${urlField}"`);
-        if (!transport.usable) return [...transport.findings, ...blocked(judged, transport.blocker)];
-        const payloadCtx = { now: ctx.now(), collectMissingAccountInfo: ctx.profile.collectMissingAccountInfo };
-        const one = checkPayload(rules, fieldRules, jsonResponse(first.response!), payloadCtx);
-        return [...transport.findings, ...one.findings, ...compare(consistency, one.payload, second, urlField)];
-      }),
-  };
+    ...(resource.profileNeeds ? { profileNeeds: resource.profileNeeds } : {}),
+    needs: { fresh: freshToken() },
+    run: async (ctx, { fresh: { token } }, http) => {
+      const url = resource.url(ctx.profile)!;
+      const [first, second] = await Promise.all([http.send(resourceRequest(url, token)), http.send(resourceRequest(url, token))]);
+      const transport = checkTransport(rules.transport, first, `no usable response from "${urlField}"`);
+      if (!transport.usable) return stopped({ blockedBy: transport.blocker }, transport.findings);
+      const payloadCtx = { now: ctx.now(), collectMissingAccountInfo: ctx.profile.collectMissingAccountInfo };
+      const one = checkPayload(rules, fieldRules, jsonResponse(first.response!), payloadCtx);
+      return after([...transport.findings, ...one.findings], compare(consistency, one.payload, second, urlField));
+    },
+  });
 }
 
-function compare(consistency: Rule<TwoCalls>, first: TwoCalls['first'] | undefined, second: Exchange, urlField: string): Finding[] {
-  if (!first) return skip([consistency], 'the first answer has no JSON object to compare');
+function compare(consistency: Rule<TwoCalls>, first: TwoCalls['first'] | undefined, second: Exchange, urlField: string): Judgement {
+  if (!first) return stopped({ notApplicable: 'the first answer has no JSON object to compare' });
   const payload = second.response && jsonObject(jsonResponse(second.response));
   if (second.failure || !payload)
-    return skip([consistency], `the second call to "${urlField}" gave no JSON object (${second.failure?.message ?? `status ${second.response?.status}`})`);
+    return stopped({
+      notApplicable: `the second call to "${urlField}" gave no JSON object (${second.failure?.message ?? `status ${second.response?.status}`})`,
+    });
   return evaluate(consistency, { first, second: payload }, undefined);
+}
+
+/** One of the two refusals: the request's own rule, then how it was refused, judged on a refusal only. */
+function refusal(rules: Resource['rules'], rule: Rule<JsonResponse>, answer: Exchange, urlField: string): Judgement {
+  const transport = checkTransport(rules.transport, answer, `no usable response from "${urlField}"`);
+  if (!transport.usable) return stopped({ blockedBy: transport.blocker }, transport.findings);
+  const response = jsonResponse(answer.response!);
+  // Nothing served at the URL refuses nothing: one failure, the status rule's, on the request with a token.
+  if (response.status === 404)
+    return stopped({ blockedBy: { rule: rules.status.id, reason: 'it answers 404: nothing is served at this URL' } }, transport.findings);
+  const refused = [...transport.findings, ...evaluate(rule, response, undefined)];
+  // How a refusal is made is judged on a refusal only: an answer with the resource is one failure, the MUST's.
+  if (!isRefusal(response.status))
+    return stopped({ blockedBy: { rule: rule.id, reason: `the request was answered ${response.status}, not refused` } }, refused);
+  return [...refused, ...evaluateAll([rules.refusalStatus, rules.wwwAuthenticate], response, undefined)];
 }
 
 /** Requests without a token and with a made-up one, at once: both must be refused, with 401. */
@@ -134,34 +125,17 @@ function unauthorizedProbe(resource: Resource): Probe {
     rules: [rules.missingToken, rules.invalidToken, rules.refusalStatus, rules.wwwAuthenticate],
     alsoJudges: rules.transport,
     codes: 0,
-    ...(resource.skipReason ? { skipReason: resource.skipReason } : {}),
-    run: (ctx) =>
-      recorded(ctx, async (http) => {
-        const url = resource.url(ctx.profile)!;
-        const cases = [
-          { rule: rules.missingToken, request: resourceRequest(url) },
-          { rule: rules.invalidToken, request: resourceRequest(url, `certify-invalid-${randomUUID()}`) },
-        ];
-        const answers = await Promise.all(cases.map(({ request }) => http.send(request)));
-        return cases.flatMap(({ rule }, index) => {
-          const transport = checkTransport(rules.transport, answers[index]!, `no usable response from "${urlField}"`);
-          const hygiene = [rules.refusalStatus, rules.wwwAuthenticate];
-          if (!transport.usable) return [...transport.findings, ...blocked([rule, ...hygiene], transport.blocker)];
-          const response = jsonResponse(answers[index]!.response!);
-          // Nothing served at the URL refuses nothing: one failure, the status rule's, on the request with a token.
-          if (response.status === 404)
-            return [...transport.findings, ...blocked([rule, ...hygiene], { rule: rules.status.id, reason: 'it answers 404: nothing is served at this URL' })];
-          const refusal = evaluate(rule, response, undefined);
-          // How a refusal is made is judged on a refusal only: an answer with the resource is one failure, the MUST's.
-          if (!isRefusal(response.status))
-            return [
-              ...transport.findings,
-              ...refusal,
-              ...blocked(hygiene, { rule: rule.id, reason: `the request was answered ${response.status}, not refused` }),
-            ];
-          return [...transport.findings, ...refusal, ...evaluateAll(hygiene, response, undefined)];
-        });
-      }),
+    ...(resource.profileNeeds ? { profileNeeds: resource.profileNeeds } : {}),
+    run: async (ctx, _met, http) => {
+      const url = resource.url(ctx.profile)!;
+      const cases = [
+        { rule: rules.missingToken, request: resourceRequest(url) },
+        { rule: rules.invalidToken, request: resourceRequest(url, `certify-invalid-${randomUUID()}`) },
+      ];
+      const answers = await Promise.all(cases.map(({ request }) => http.send(request)));
+      // Each request speaks for its own rule and for how it was refused.
+      return cases.flatMap(({ rule }, index) => completed([rule, rules.refusalStatus, rules.wwwAuthenticate], refusal(rules, rule, answers[index]!, urlField)));
+    },
   };
 }
 

@@ -1,13 +1,15 @@
 import { appShown, authenticationErrorMessage, errorShown, linkAppShown, linkNavigatedMessage, navigatedMessage, partnerDataEscaped } from '../checks/sign-on';
 import { collectionCompletes, collectionScreenShown, inlineErrorShown, missingYesStarFields } from '../checks/sign-on-collect';
 import { screenNames } from '../checks/sign-on-visit';
-import { blocked, evaluate, evaluateAll, failed, notChecked, skipRest, unjudged, type AnyRule, type Blocker, type Finding } from '../checks/finding';
+import { evaluate, evaluateAll, failed, type Blocker } from '../checks/finding';
 import { signOnDecision } from '../checks/sign-on-decision';
 import type { HttpClient } from '../client/http';
-import { addressFor, codePathBlocker, storesTestDataSkipReason, type BrowserProbe, type BrowserProbeContext } from './platform';
+import { addressFor, storesTestDataSkipReason, type BrowserProbe, type BrowserProbeContext } from './platform';
+import { stopped } from './probe';
+import { codePath, mockLink, profileHas, storesTestData } from './needs';
 import { partnerAppProbe } from './partner-app';
 import { fundingSyncSignOn } from './funding-sync';
-import type { LiveAccountInfo } from './resources';
+import type { LiveAccountInfo } from './live-account-info';
 import { browserProbe, frameOf, hostPageFor, observe, type Session } from './browser-session';
 import { examplesFor, exampleFor, fieldErrorsOnScreen, fieldsOnScreen, fillCollection, signOn } from './collection-screen';
 import { expectedTexts, linkFor, without, withCompanyName } from './account-info-links';
@@ -22,10 +24,9 @@ const mockLinkSignOn = browserProbe(
     title: "a mock link built from the partner's account information opens the app in the host page",
     rules: [linkAppShown, linkNavigatedMessage],
     codes: 0,
+    needs: { link: mockLink() },
   },
-  async (ctx, session, http) => {
-    const link = await linkFor(ctx, http);
-    if ('problem' in link) return unjudged(mockLinkSignOn.rules, link);
+  async (ctx, session, _http, { link }) => {
     const visit = await signOn(session, ctx.platform, link.link, 'mock-link');
     return [...evaluate(linkAppShown, { ...visit, expected: expectedTexts(link.sent) }, undefined), ...evaluate(linkNavigatedMessage, visit, undefined)];
   },
@@ -56,15 +57,14 @@ const codeSignOn = browserProbe(
     title: "a fresh code opens the app through the partner's token exchange and account information",
     rules: [appShown, navigatedMessage],
     codes: 1,
+    needs: { codePath },
   },
   async (ctx, session, http) => {
-    const blocker = await codePathBlocker(ctx);
-    if (blocker) return blocked(codeSignOn.rules, blocker);
     const live = await ctx.accountInfo();
     const code = await ctx.codes.next();
     const visit = await signOn(session, ctx.platform, addressFor(ctx, code), 'code');
     const cause = visit.screen === 'app' ? undefined : await whyNotShown(ctx, session, http, live);
-    if (cause) return blocked(codeSignOn.rules, cause);
+    if (cause) return stopped({ blockedBy: cause });
     return [
       ...evaluate(appShown, { ...visit, expected: 'payload' in live ? expectedTexts(live.payload) : [] }, undefined),
       ...evaluate(navigatedMessage, visit, undefined),
@@ -76,30 +76,28 @@ const codeSignOn = browserProbe(
 const leftOut = ['user.phone', 'user.dateOfBirth', 'company.legalAddress'];
 
 /** (c) Missing information: the collection screen asks for exactly what is missing and judges what is typed. */
+const collectRules = [collectionScreenShown, inlineErrorShown, collectionCompletes];
 const collectSignOn = browserProbe(
   {
     id: 'sign-on/collect',
     area: 'sign-on',
     title: 'missing Yes* fields are asked for on the collection screen, typed values are judged, then the app opens',
-    rules: [collectionScreenShown, inlineErrorShown, collectionCompletes],
+    rules: collectRules,
     // Without collection the same omission must show the error screen.
     alsoJudges: [linkNavigatedMessage, errorShown, authenticationErrorMessage],
+    answersFor: (profile) => (profile.collectMissingAccountInfo ? [linkNavigatedMessage] : [errorShown, authenticationErrorMessage]),
+    profileNeeds: [profileHas('collectMissingAccountInfo', 'the platform shows no collection screen', collectRules)],
     codes: 0,
+    needs: { link: mockLink((info) => without(info, leftOut)) },
   },
-  async (ctx, session, http) => {
+  async (ctx, session, _http, { link }) => {
     const { page } = session;
-    const collecting = ctx.profile.collectMissingAccountInfo;
-    const rules: readonly AnyRule[] = collecting ? [...collectSignOn.rules, linkNavigatedMessage] : [errorShown, authenticationErrorMessage];
-    const notCollecting = (findings: Finding[]) =>
-      skipRest(collectSignOn.rules, findings, 'the profile has no "collectMissingAccountInfo", so the platform shows no collection screen');
-    const link = await linkFor(ctx, http, (info) => without(info, leftOut));
-    if ('problem' in link) return collecting ? unjudged(rules, link) : notCollecting(unjudged(rules, link));
     await navigate(page, hostPageFor(ctx.platform.hostPageUrl, link.link));
-    if (!collecting) {
+    if (!ctx.profile.collectMissingAccountInfo) {
       // Without CollectMissingAccountInfo the same omission is the error screen (spec §7.1).
       const visit = await observe(page, ctx.platform);
       await session.shoot('collect-off-error');
-      return notCollecting(evaluateAll(rules, visit, undefined));
+      return evaluateAll([errorShown, authenticationErrorMessage], visit, undefined);
     }
     // What the spec's table says must be asked for, not what the emulator's own decision would show.
     const expectedFields = missingYesStarFields(link.sent);
@@ -108,19 +106,19 @@ const collectSignOn = browserProbe(
     const fields = first.screen === 'collect' ? await fieldsOnScreen(page, ctx.platform) : [];
     // A form whose inputs carry no spec path the harness can read is a locator to write, not a platform fault.
     if (first.screen === 'collect' && fields.length === 0 && ctx.platform.screens.fields === undefined) {
-      return notChecked(
-        rules,
-        'the collection screen showed no input the harness can map to a spec path (by "data-field", or a "name" such as "user.phone"); map them in "platform.screens.fields", e.g. {"user.phone": "#phone"}',
-      );
+      return stopped({
+        notChecked:
+          'the collection screen showed no input the harness can map to a spec path (by "data-field", or a "name" such as "user.phone"); map them in "platform.screens.fields", e.g. {"user.phone": "#phone"}',
+      });
     }
     const listed = evaluate(collectionScreenShown, { ...first, fields, expectedFields }, undefined);
     const invalidField = 'user.phone';
     if (first.screen !== 'collect' || !fields.includes(invalidField)) {
-      return skipRest(rules, listed, `the collection screen was not shown, or did not ask for "${invalidField}"`);
+      return stopped({ notApplicable: `the collection screen was not shown, or did not ask for "${invalidField}"` }, listed);
     }
     // What the user types is stored: only where the profile allows it.
     const typing = storesTestDataSkipReason(ctx.profile, 'example personal data typed into the collection screen');
-    if (typing) return skipRest(rules, listed, typing);
+    if (typing) return stopped({ notApplicable: typing }, listed);
 
     await fillCollection(page, ctx.platform, { ...examplesFor(fields), [invalidField]: '555-01' });
     const rejected = await observe(page, ctx.platform);
@@ -129,15 +127,10 @@ const collectSignOn = browserProbe(
     const inline = evaluate(inlineErrorShown, { ...rejected, fields, expectedFields, invalidField, errors }, undefined);
     // A platform that left its collection screen on a wrong value leaves nothing to complete: its rule said why.
     const gone = failed(inline)[0];
-    if (rejected.screen !== 'collect' && gone)
-      return [
-        ...listed,
-        ...inline,
-        ...blocked([collectionCompletes, linkNavigatedMessage], {
-          rule: gone.rule,
-          reason: `after a wrong value the frame showed ${screenNames[rejected.screen]}, not the collection screen`,
-        }),
-      ];
+    if (rejected.screen !== 'collect' && gone) {
+      const reason = `after a wrong value the frame showed ${screenNames[rejected.screen]}, not the collection screen`;
+      return stopped({ blockedBy: { rule: gone.rule, reason } }, [...listed, ...inline]);
+    }
 
     await fillCollection(page, ctx.platform, { [invalidField]: exampleFor(invalidField) });
     const done = await observe(page, ctx.platform);
@@ -154,15 +147,13 @@ const errorSignOn = browserProbe(
     title: 'account information without a required field shows the error screen and tells the host',
     rules: [errorShown, authenticationErrorMessage],
     codes: 0,
+    needs: { link: mockLink((info) => without(info, ['user.email'])) },
   },
-  async (ctx, session, http) => {
-    const rules = [errorShown, authenticationErrorMessage] as const;
-    const link = await linkFor(ctx, http, (info) => without(info, ['user.email']));
-    if ('problem' in link) return unjudged(rules, link);
+  async (ctx, session, _http, { link }) => {
     await navigate(session.page, hostPageFor(ctx.platform.hostPageUrl, link.link));
     const visit = await observe(session.page, ctx.platform);
     await session.shoot('error');
-    return evaluateAll(rules, visit, undefined);
+    return evaluateAll([errorShown, authenticationErrorMessage], visit, undefined);
   },
 );
 
@@ -176,14 +167,13 @@ const escapingSignOn = browserProbe(
     title: 'partner data carrying markup is shown as text, not run as HTML',
     rules: [partnerDataEscaped],
     codes: 0,
-    skipReason: (profile) => storesTestDataSkipReason(profile, 'a company name carrying markup'),
+    profileNeeds: [storesTestData('a company name carrying markup')],
+    needs: { link: mockLink((info) => withCompanyName(info, markup)) },
   },
-  async (ctx, session, http) => {
-    const link = await linkFor(ctx, http, (info) => withCompanyName(info, markup));
-    if ('problem' in link) return unjudged([partnerDataEscaped], link);
+  async (ctx, session, _http, { link }) => {
     const visit = await signOn(session, ctx.platform, link.link, 'escaping');
     // Judged on a screen that rendered: an empty frame escapes nothing and injects nothing.
-    if (visit.screen === 'none') return notChecked([partnerDataEscaped], 'the frame rendered no screen, so there was no page to show the company name in');
+    if (visit.screen === 'none') return stopped({ notChecked: 'the frame rendered no screen, so there was no page to show the company name in' });
     const injected = (await frameOf(session.page).locator('#certify-injected').count()) > 0;
     return evaluate(partnerDataEscaped, { ...visit, injected, markup }, undefined);
   },

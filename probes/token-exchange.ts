@@ -1,6 +1,6 @@
 import { resourceRequest, tokenRequest } from '../client/requests';
 import { randomUUID } from 'node:crypto';
-import { blocked, blockRest, evaluate } from '../checks/finding';
+import { evaluate } from '../checks/finding';
 import { grantsToken, otherEncoding, tokenTransportRules } from '../checks/token-exchange';
 import {
   checkRefusal,
@@ -23,8 +23,9 @@ import { basicTellsApart, configuredEncodingAccepted, negativeCasesEncoding, oth
 import { jsonResponse, type JsonResponse } from '../checks/evidence';
 import type { HttpClient } from '../client/http';
 import { exchangeCode } from './exchange';
-import { recorded, type Probe, type ProbeContext } from './probe';
-import { judgeEcho, judgeTransport, judgedBy, negativeCase, perCall, refusalProbe, secretOf } from './token-calls';
+import { after, stopped, withNeeds, type Probe, type ProbeContext } from './probe';
+import { answeredOf, encodingNote, judgeEcho, judgeTransport, perCall, refusalProbe, secretOf, workerEncoding } from './token-calls';
+import { freshToken, profileHas } from './needs';
 import { noEchoedCredentials } from '../checks/token-hardening';
 import { tokenHardeningProbes } from './token-hardening';
 
@@ -38,28 +39,27 @@ const configuredExchangeProbe: Probe = {
   rules: [...tokenTransportRules, ...judgedByConfigured],
   // One more when the client is refused, for the same credentials sent with HTTP Basic (basicTellsApart).
   codes: (profile) => (profile.clientId !== undefined && profile.clientSecret !== undefined ? 2 : 1),
-  run: (ctx) =>
-    recorded(ctx, async (http) => {
-      const encoding = ctx.profile.tokenExchangeEncoding;
-      // A refused exchange is retried in the other encoding with the same code, to tell an encoding problem from any other.
-      const code = await ctx.codes.next();
-      const [first, retried] = (await exchangeCode(http, ctx.profile, code)).exchanges;
-      const call = judgeTransport(first!, judgedByConfigured);
-      if (!call.response) return call.findings;
-      const client = { clientId: ctx.profile.clientId, clientSecret: ctx.profile.clientSecret, secretVariable: ctx.envNames?.clientSecret };
-      const other = retried?.response && jsonResponse(retried.response);
-      const basic = !(other && grantsToken(other)) && basicTellsApart(call.response, client) ? await sentWithBasic(http, ctx) : undefined;
-      const sent = [...secretOf(ctx.profile), { what: 'the code', value: code }];
-      const findings = [
-        ...call.findings,
-        ...checkJsonResponse({ encoding, response: call.response, client, ...(other ? { other } : {}), ...(basic ? { basic } : {}) }),
-        ...judgeEcho(ctx.profile, call.response, sent),
-      ];
-      const token = issuedToken(call.response);
-      if (!token) return blockRest(judgedByConfigured, findings, noTokenBlocker(call.response));
-      const use = await http.send(resourceRequest(ctx.profile.accountInfoUrl, token));
-      return [...findings, ...evaluate(issuedTokenAccepted, { encoding, exchange: use }, undefined)];
-    }),
+  run: async (ctx, _met, http) => {
+    const encoding = ctx.profile.tokenExchangeEncoding;
+    // A refused exchange is retried in the other encoding with the same code, to tell an encoding problem from any other.
+    const code = await ctx.codes.next();
+    const [first, retried] = (await exchangeCode(http, ctx.profile, code)).exchanges;
+    const call = judgeTransport(first!);
+    if ('stop' in call) return call;
+    const client = { clientId: ctx.profile.clientId, clientSecret: ctx.profile.clientSecret, secretVariable: ctx.envNames?.clientSecret };
+    const other = retried?.response && jsonResponse(retried.response);
+    const basic = !(other && grantsToken(other)) && basicTellsApart(call.response, client) ? await sentWithBasic(http, ctx) : undefined;
+    const sent = [...secretOf(ctx.profile), { what: 'the code', value: code }];
+    const findings = [
+      ...call.findings,
+      ...checkJsonResponse({ encoding, response: call.response, client, ...(other ? { other } : {}), ...(basic ? { basic } : {}) }),
+      ...judgeEcho(ctx.profile, call.response, sent),
+    ];
+    const token = issuedToken(call.response);
+    if (!token) return stopped({ blockedBy: noTokenBlocker(call.response) }, findings);
+    const use = await http.send(resourceRequest(ctx.profile.accountInfoUrl, token));
+    return [...findings, ...evaluate(issuedTokenAccepted, { encoding, exchange: use }, undefined)];
+  },
 };
 
 /**
@@ -80,12 +80,11 @@ const otherEncodingProbe: Probe = {
   title: 'the other encoding is tried, for information',
   rules: [otherEncodingNoted],
   codes: 1,
-  run: (ctx) =>
-    recorded(ctx, async (http) => {
-      const encoding = otherEncoding(ctx.profile.tokenExchangeEncoding);
-      const exchange = await http.send(tokenRequest(ctx.profile, encoding, { code: await ctx.codes.next() }));
-      return evaluate(otherEncodingNoted, { encoding, exchange }, undefined);
-    }),
+  run: async (ctx, _met, http) => {
+    const encoding = otherEncoding(ctx.profile.tokenExchangeEncoding);
+    const exchange = await http.send(tokenRequest(ctx.profile, encoding, { code: await ctx.codes.next() }));
+    return evaluate(otherEncodingNoted, { encoding, exchange }, undefined);
+  },
 };
 
 const unknownCodeProbe = refusalProbe(
@@ -107,7 +106,7 @@ const wrongSecretProbe = refusalProbe(
     rules: [wrongSecretRejected, wrongSecretInvalidClient],
     alsoJudges: [unauthorizedNamesScheme],
     codes: 1,
-    skipReason: (profile) => (profile.clientSecret ? undefined : 'the profile has no "clientSecret", so the platform sends no client credentials'),
+    profileNeeds: [profileHas('clientSecret', 'the platform sends no client credentials')],
   },
   async ({ codes }) => ({ code: await codes.next(), client_secret: `wrong-${randomUUID()}` }),
   (answered) => checkRefusal(wrongSecretRejected, wrongSecretInvalidClient, answered),
@@ -130,7 +129,7 @@ const missingGrantTypeProbe = refusalProbe(
  * must never yield a token (RFC 6749 §3.2.1, §4.3.2, §4.4.2). Without a "clientSecret" the platform's own
  * request carries no credentials either, so a token for it is the same MUST failure.
  */
-const otherGrantsProbe: Probe = {
+const otherGrantsProbe = withNeeds({
   kind: 'http',
   id: 'token-exchange/other-grants',
   area: 'token-exchange',
@@ -138,71 +137,61 @@ const otherGrantsProbe: Probe = {
   rules: [unsupportedGrantTypeRejected, noTokenWithoutCredentials],
   alsoJudges: perCall,
   codes: 1,
-  run: (ctx) =>
-    recorded(ctx, (http) =>
-      negativeCase(ctx, judgedBy(otherGrantsProbe), async (encoding) => {
-        const noCredentials = { client_id: undefined, client_secret: undefined, code: `certify-unknown-${randomUUID()}` };
-        const requests = [
-          { grantType: 'password', params: { code: await ctx.codes.next(), grant_type: 'password' }, credentials: ctx.profile.clientSecret !== undefined },
-          { grantType: 'password', params: { ...noCredentials, grant_type: 'password' }, credentials: false },
-          { grantType: 'client_credentials', params: { ...noCredentials, grant_type: 'client_credentials' }, credentials: false },
-        ];
-        const answers = await Promise.all(requests.map(({ params }) => http.send(tokenRequest(ctx.profile, encoding, params))));
-        const [platformsOwn, ...withoutCredentials] = answers.map((exchange, index) => ({ exchange, ...requests[index]! }));
-        const unauthenticated = [...(platformsOwn!.credentials ? [] : [platformsOwn!]), ...withoutCredentials].filter(({ exchange }) => exchange.response);
-        const judgedFreely = unauthenticated.flatMap(({ grantType, exchange }) =>
-          evaluate(noTokenWithoutCredentials, { grantType, response: jsonResponse(exchange.response!) }, undefined),
-        );
-        const freeTokens = judgedFreely.filter((f) => f.outcome === 'failed');
-        const own = judgeTransport(platformsOwn!.exchange, [unsupportedGrantTypeRejected]);
-        // A token for anyone is the cause; the error code of the platform's own request is moot then.
-        const ownFormat = !own.response
-          ? []
-          : freeTokens.length > 0
-            ? blocked([unsupportedGrantTypeRejected], { rule: noTokenWithoutCredentials.id, reason: 'other grants yield tokens without credentials' })
-            : evaluate(unsupportedGrantTypeRejected, own.response, undefined);
-        const echo = own.response ? judgeEcho(ctx.profile, own.response) : [];
-        return [...own.findings, ...echo, ...ownFormat, ...(freeTokens.length > 0 ? freeTokens : judgedFreely.slice(0, 1))];
-      }),
-    ),
-};
+  needs: { worker: workerEncoding },
+  run: async (ctx, { worker: { encoding } }, http) => {
+    const noCredentials = { client_id: undefined, client_secret: undefined, code: `certify-unknown-${randomUUID()}` };
+    const requests = [
+      { grantType: 'password', params: { code: await ctx.codes.next(), grant_type: 'password' }, credentials: ctx.profile.clientSecret !== undefined },
+      { grantType: 'password', params: { ...noCredentials, grant_type: 'password' }, credentials: false },
+      { grantType: 'client_credentials', params: { ...noCredentials, grant_type: 'client_credentials' }, credentials: false },
+    ];
+    const answers = await Promise.all(requests.map(({ params }) => http.send(tokenRequest(ctx.profile, encoding, params))));
+    const [platformsOwn, ...withoutCredentials] = answers.map((exchange, index) => ({ exchange, ...requests[index]! }));
+    const unauthenticated = [...(platformsOwn!.credentials ? [] : [platformsOwn!]), ...withoutCredentials].filter(({ exchange }) => exchange.response);
+    const judgedFreely = unauthenticated.flatMap(({ grantType, exchange }) =>
+      evaluate(noTokenWithoutCredentials, { grantType, response: jsonResponse(exchange.response!) }, undefined),
+    );
+    const freeTokens = judgedFreely.filter((f) => f.outcome === 'failed');
+    const free = freeTokens.length > 0 ? freeTokens : judgedFreely.slice(0, 1);
+    const note = encodingNote(ctx, encoding);
+    const own = judgeTransport(platformsOwn!.exchange);
+    if ('stop' in own) return after(note, { ...own, findings: [...own.findings, ...free] });
+    const judged = [...note, ...own.findings, ...judgeEcho(ctx.profile, own.response)];
+    // A token for anyone is the cause; the error code of the platform's own request is moot then.
+    if (freeTokens.length > 0)
+      return stopped({ blockedBy: { rule: noTokenWithoutCredentials.id, reason: 'other grants yield tokens without credentials' } }, [...judged, ...free]);
+    return [...judged, ...evaluate(unsupportedGrantTypeRejected, own.response, undefined), ...free];
+  },
+});
 
-const codeReuseProbe: Probe = {
+const codeReuseProbe = withNeeds({
   kind: 'http',
   id: 'token-exchange/code-reuse',
   area: 'token-exchange',
   title: 'a reused code is refused and its first token revoked',
   rules: [codeReuseRejected, codeReuseInvalidGrant, codeReuseRevokesToken],
   alsoJudges: [...perCall, unauthorizedNamesScheme],
+  answersFor: answeredOf([...perCall, unauthorizedNamesScheme]),
   codes: 1,
-  run: (ctx) =>
-    recorded(ctx, async (http) => {
-      const reuseRules = judgedBy(codeReuseProbe);
-      // The first exchange is judged by the exchange probes; here it only has to yield a token, in an
-      // encoding shown to work, and the reuse goes in that same encoding.
-      const code = await ctx.codes.next();
-      const first = await exchangeCode(http, ctx.profile, code);
-      if ('blocker' in first) return blocked(reuseRules, { ...first.blocker, reason: 'the first exchange of the code issued no access token' });
-      const note = evaluate(negativeCasesEncoding, { configured: ctx.profile.tokenExchangeEncoding, used: first.encoding }, undefined);
-      const sent = tokenRequest(ctx.profile, first.encoding, { code });
-      const second = judgeTransport(await http.send(sent), reuseRules);
-      if (!second.response) return [...note, ...second.findings];
-      const refusal = [
-        ...judgeEcho(ctx.profile, second.response),
-        ...checkRefusal(codeReuseRejected, codeReuseInvalidGrant, { response: second.response, scheme: schemeOf(sent) }),
-      ];
-      if (grantsToken(second.response)) {
-        return [
-          ...note,
-          ...second.findings,
-          ...refusal,
-          ...blocked([codeReuseRevokesToken], { rule: codeReuseRejected.id, reason: 'the reused code was accepted' }),
-        ];
-      }
-      const retry = await http.send(resourceRequest(ctx.profile.accountInfoUrl, first.token));
-      return [...note, ...second.findings, ...refusal, ...evaluate(codeReuseRevokesToken, retry, undefined)];
-    }),
-};
+  // The first exchange is judged by the exchange probes; here it only has to yield a token, in an encoding
+  // shown to work, and the reuse goes in that same encoding.
+  needs: { first: freshToken('the first exchange of the code issued no access token') },
+  run: async (ctx, { first }, http) => {
+    const note = encodingNote(ctx, first.encoding);
+    const sent = tokenRequest(ctx.profile, first.encoding, { code: first.code });
+    const second = judgeTransport(await http.send(sent));
+    if ('stop' in second) return after(note, second);
+    const judged = [
+      ...note,
+      ...second.findings,
+      ...judgeEcho(ctx.profile, second.response),
+      ...checkRefusal(codeReuseRejected, codeReuseInvalidGrant, { response: second.response, scheme: schemeOf(sent) }),
+    ];
+    if (grantsToken(second.response)) return stopped({ blockedBy: { rule: codeReuseRejected.id, reason: 'the reused code was accepted' } }, judged);
+    const retry = await http.send(resourceRequest(ctx.profile.accountInfoUrl, first.token));
+    return [...judged, ...evaluate(codeReuseRevokesToken, retry, undefined)];
+  },
+});
 
 export const tokenExchangeProbes: readonly Probe[] = [
   configuredExchangeProbe,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Profile } from '../profile/profile-schema';
 import { resourceRequest, tokenRequest } from '../client/requests';
-import { blocked, evaluate, evaluateAll, type Finding } from '../checks/finding';
+import { evaluate, evaluateAll, type Finding } from '../checks/finding';
 import { issuedToken, isSuccess, type Encoding } from '../checks/token-exchange';
 import { unguessableCodes, unguessableTokens } from '../checks/token-entropy';
 import {
@@ -22,8 +22,10 @@ import {
 import { exchangeCode } from './exchange';
 import { jsonResponse } from '../checks/evidence';
 import { codeReuseRejected } from '../checks/token-refusals';
-import { recorded, type Probe, type ProbeContext, type WorkerExchange } from './probe';
-import { judgeEcho, judgedBy, judgeTransport, negativeCase, perCall, refusalProbe } from './token-calls';
+import { after, stopped, type Judgement, type Probe, type ProbeContext, type Stopped, type WorkerExchange, withNeeds } from './probe';
+import type { Recorder } from '../client/http';
+import { profileHas } from './needs';
+import { encodingNote, judgeEcho, judgeTransport, perCall, refusalProbe, workerEncoding } from './token-calls';
 
 /** RFC 6749 §2.3.1, §3.2, §4.1.2, §10.10: requests the platform never sends, each the platform's own with one deviation. */
 
@@ -42,7 +44,7 @@ const credentialsInUriProbe = refusalProbe(
     title: 'client credentials in the request URI are not accepted',
     rules: [credentialsInUriRefused],
     codes: 1,
-    skipReason: (profile) => (profile.clientSecret ? undefined : 'the profile has no "clientSecret", so there are no client credentials to move'),
+    profileNeeds: [profileHas('clientSecret', 'there are no client credentials to move')],
   },
   async ({ codes }) => ({ code: await codes.next() }),
   ({ response }) => evaluate(credentialsInUriRefused, response, undefined),
@@ -57,7 +59,7 @@ const unknownParamProbe = refusalProbe(
 );
 
 /** "code" twice, in both orders, so a server that reads the first value and one that reads the last are both caught. */
-const duplicateParamProbe: Probe = {
+const duplicateParamProbe = withNeeds({
   kind: 'http',
   id: 'token-exchange/duplicate-param',
   area: 'token-exchange',
@@ -65,26 +67,23 @@ const duplicateParamProbe: Probe = {
   rules: [duplicateParamRefused],
   alsoJudges: perCall,
   codes: 1,
-  run: (ctx) =>
-    recorded(ctx, (http) =>
-      negativeCase(ctx, judgedBy(duplicateParamProbe), async (encoding) => {
-        // One fresh code serves both orders: a server reads either the first value or the last, so only one order can spend it.
-        const [fresh, madeUp] = [await ctx.codes.next(), madeUpCode()];
-        const orders = [
-          { first: 'fresh', code: fresh, then: madeUp },
-          { first: 'made-up', code: madeUp, then: fresh },
-        ] as const;
-        const answers = await Promise.all(
-          orders.map(({ code, then }) => http.send(tokenRequest(ctx.profile, encoding, { code }, { extra: [['code', then]] }))),
-        );
-        const calls = answers.map((exchange) => judgeTransport(exchange, [duplicateParamRefused]));
-        const findings: Finding[] = calls.flatMap((call) => call.findings);
-        const trials: DuplicateTrial[] = calls.flatMap((call, i) => (call.response ? [{ first: orders[i]!.first, response: call.response }] : []));
-        if (trials.length < calls.length) return findings;
-        return [...findings, ...judgeEcho(ctx.profile, trials[0]!.response), ...evaluate(duplicateParamRefused, trials, undefined)];
-      }),
-    ),
-};
+  needs: { worker: workerEncoding },
+  run: async (ctx, { worker: { encoding } }, http) => {
+    // One fresh code serves both orders: a server reads either the first value or the last, so only one order can spend it.
+    const [fresh, madeUp] = [await ctx.codes.next(), madeUpCode()];
+    const orders = [
+      { first: 'fresh', code: fresh, then: madeUp },
+      { first: 'made-up', code: madeUp, then: fresh },
+    ] as const;
+    const answers = await Promise.all(orders.map(({ code, then }) => http.send(tokenRequest(ctx.profile, encoding, { code }, { extra: [['code', then]] }))));
+    const calls = answers.map(judgeTransport);
+    const findings: Finding[] = [...encodingNote(ctx, encoding), ...calls.flatMap((call) => call.findings)];
+    const unusable = calls.find((call): call is Stopped => 'stop' in call);
+    if (unusable) return stopped(unusable.stop, findings);
+    const trials: DuplicateTrial[] = calls.flatMap((call, i) => ('response' in call ? [{ first: orders[i]!.first, response: call.response }] : []));
+    return [...findings, ...judgeEcho(ctx.profile, trials[0]!.response), ...evaluate(duplicateParamRefused, trials, undefined)];
+  },
+});
 
 /** Codes a mint URL makes cost nothing; a login in the partner's app, or a code listed by hand, does. */
 const roundsFor = (profile: Profile) => (profile.codes.mintUrl ? raceRounds.minted : raceRounds.costly);
@@ -100,8 +99,8 @@ const raceWave = 10;
 /** One round: a fresh code sent `raceSize` times at once, then each token that came back tried once. */
 async function playRound(ctx: ProbeContext, encoding: Encoding, code: string) {
   const answers = await Promise.all(Array.from({ length: raceSize }, () => ctx.http.send(tokenRequest(ctx.profile, encoding, { code }))));
-  const calls = answers.map((exchange) => judgeTransport(exchange, [concurrentRedemption]));
-  const responses = calls.flatMap((call) => (call.response ? [call.response] : []));
+  const calls = answers.map(judgeTransport);
+  const responses = calls.flatMap((call) => ('response' in call ? [call.response] : []));
   const tokens = responses.length < raceSize ? [] : responses.map(issuedToken).filter((token): token is string => token !== undefined);
   const uses = await Promise.all(tokens.map((token) => ctx.http.send(resourceRequest(ctx.profile.accountInfoUrl, token))));
   return { code, answers, calls, responses, tokens, uses };
@@ -114,7 +113,60 @@ async function playRound(ctx: ProbeContext, encoding: Encoding, code: string) {
  * first that yields two working tokens. Every call is learned by the vault (ctx.http); the evidence keeps
  * the first round, the lost one and the first with a 5xx.
  */
-const concurrentRedemptionProbe: Probe = {
+async function race(ctx: ProbeContext, http: Recorder, encoding: Encoding): Promise<Judgement> {
+  const rounds: RaceRound[] = [];
+  const findings: Finding[] = [];
+  let echoJudged: Finding[] = [];
+  let kept5xx = false;
+  const total = roundsFor(ctx.profile);
+  const codesFor = (count: number) => Promise.all(Array.from({ length: Math.max(0, count) }, () => ctx.codes.next()));
+  let coming = codesFor(Math.min(raceWave, total));
+  for (let first = 0; first < total; first += raceWave) {
+    const codes = await coming;
+    coming = codesFor(Math.min(raceWave, total - first - raceWave));
+    // Not awaited when the race is decided before: its failure is then no one's concern.
+    coming.catch(() => undefined);
+    const wave = await Promise.all(codes.map((code) => playRound(ctx, encoding, code)));
+    for (const { code, answers, calls, responses, tokens, uses } of wave) {
+      const unusable = calls.find((call): call is Stopped => 'stop' in call);
+      if (unusable) {
+        http.exchanges.push(...answers);
+        return stopped(unusable.stop, [...findings, ...calls.flatMap((call) => call.findings)]);
+      }
+      const round = {
+        issued: tokens.length,
+        working: uses.filter((use) => use.response && isSuccess(use.response.status)).length,
+        serverErrors: responses.filter((response) => response.status >= 500).map((response) => response.status),
+      };
+      rounds.push(round);
+      const telling = rounds.length === 1 || round.working > 1 || (round.serverErrors.length > 0 && !kept5xx);
+      if (telling) {
+        http.exchanges.push(...answers, ...uses);
+        findings.push(...calls.flatMap((call) => call.findings));
+        kept5xx ||= round.serverErrors.length > 0;
+      }
+      if (rounds.length === 1) echoJudged = judgeEcho(ctx.profile, responses[0]!);
+      if (round.working > 1) {
+        // A code taken again even one request after another is the sequential reuse rule's failure, not a race.
+        const again = await http.send(tokenRequest(ctx.profile, encoding, { code }));
+        const reason = 'the code is exchanged again even after the race, one request after another';
+        if (again.response && issuedToken(jsonResponse(again.response)))
+          return stopped({ blockedBy: { rule: codeReuseRejected.id, reason } }, [...findings, ...echoJudged]);
+        return [...findings, ...echoJudged, ...evaluate(concurrentRedemption, { sent: raceSize, rounds }, undefined)];
+      }
+    }
+  }
+  return [...findings, ...echoJudged, ...evaluate(concurrentRedemption, { sent: raceSize, rounds }, undefined)];
+}
+
+/**
+ * Rounds of one fresh code sent 5 times at once (undici opens a connection per request in flight, so the
+ * requests really race); once a round's answers are in, each token that came back is tried on
+ * "accountInfoUrl". Rounds are played `raceWave` at a time, and read in order: the verdict stops at the
+ * first that yields two working tokens. Every call is learned by the vault (ctx.http); the evidence keeps
+ * the first round, the lost one and the first with a 5xx.
+ */
+const concurrentRedemptionProbe = withNeeds({
   kind: 'http',
   id: 'token-exchange/concurrent-redemption',
   area: 'token-exchange',
@@ -122,61 +174,9 @@ const concurrentRedemptionProbe: Probe = {
   rules: [concurrentRedemption],
   alsoJudges: perCall,
   codes: roundsFor,
-  run: (ctx) =>
-    recorded(ctx, (http) =>
-      negativeCase(ctx, judgedBy(concurrentRedemptionProbe), async (encoding) => {
-        const rounds: RaceRound[] = [];
-        const findings: Finding[] = [];
-        let echoJudged: Finding[] = [];
-        let kept5xx = false;
-        const total = roundsFor(ctx.profile);
-        const codesFor = (count: number) => Promise.all(Array.from({ length: Math.max(0, count) }, () => ctx.codes.next()));
-        let coming = codesFor(Math.min(raceWave, total));
-        waves: for (let first = 0; first < total; first += raceWave) {
-          const codes = await coming;
-          coming = codesFor(Math.min(raceWave, total - first - raceWave));
-          // Not awaited when the race is decided before: its failure is then no one's concern.
-          coming.catch(() => undefined);
-          const wave = await Promise.all(codes.map((code) => playRound(ctx, encoding, code)));
-          for (const { code, answers, calls, responses, tokens, uses } of wave) {
-            if (responses.length < raceSize) {
-              http.exchanges.push(...answers);
-              return [...findings, ...calls.flatMap((call) => call.findings)];
-            }
-            const round = {
-              issued: tokens.length,
-              working: uses.filter((use) => use.response && isSuccess(use.response.status)).length,
-              serverErrors: responses.filter((response) => response.status >= 500).map((response) => response.status),
-            };
-            rounds.push(round);
-            const telling = rounds.length === 1 || round.working > 1 || (round.serverErrors.length > 0 && !kept5xx);
-            if (telling) {
-              http.exchanges.push(...answers, ...uses);
-              findings.push(...calls.flatMap((call) => call.findings));
-              kept5xx ||= round.serverErrors.length > 0;
-            }
-            if (rounds.length === 1) echoJudged = judgeEcho(ctx.profile, responses[0]!);
-            if (round.working > 1) {
-              // A code taken again even one request after another is the sequential reuse rule's failure, not a race.
-              const again = await http.send(tokenRequest(ctx.profile, encoding, { code }));
-              if (again.response && issuedToken(jsonResponse(again.response))) {
-                return [
-                  ...findings,
-                  ...echoJudged,
-                  ...blocked([concurrentRedemption], {
-                    rule: codeReuseRejected.id,
-                    reason: 'the code is exchanged again even after the race, one request after another',
-                  }),
-                ];
-              }
-              break waves;
-            }
-          }
-        }
-        return [...findings, ...echoJudged, ...evaluate(concurrentRedemption, { sent: raceSize, rounds }, undefined)];
-      }),
-    ),
-};
+  needs: { worker: workerEncoding },
+  run: async (ctx, { worker: { encoding } }, http) => after(encodingNote(ctx, encoding), await race(ctx, http, encoding)),
+});
 
 const entropySamples = 2;
 
@@ -188,22 +188,19 @@ const unguessableProbe: Probe = {
   title: 'codes and access tokens are too long and random to guess',
   rules: [unguessableTokens, unguessableCodes],
   codes: entropySamples,
-  run: (ctx) =>
-    recorded(ctx, async (http) => {
-      const codes: string[] = [];
-      for (let i = 0; i < entropySamples; i++) codes.push(await ctx.codes.next());
-      const exchanged = await Promise.all([...codes.map((code) => exchangeCode(http, ctx.profile, code)), ctx.workerExchange()]);
-      const tokens = exchanged.flatMap((e) => ('token' in e ? [e.token] : []));
-      const refused = exchanged.find((e): e is Extract<WorkerExchange, { blocker: unknown }> => 'blocker' in e);
-      const tokenFindings =
-        tokens.length > 0
-          ? evaluate(unguessableTokens, { values: tokens }, undefined)
-          : blocked([unguessableTokens], { ...refused!.blocker, reason: 'no access token was issued to judge' });
-      const codeInput = ctx.profile.codes.static
-        ? { notApplicable: 'the profile lists its codes by hand ("codes.static"), so they say nothing of how the partner makes codes' }
-        : { values: codes };
-      return [...tokenFindings, ...evaluateAll([unguessableCodes], codeInput, undefined)];
-    }),
+  run: async (ctx, _met, http) => {
+    const codes: string[] = [];
+    for (let i = 0; i < entropySamples; i++) codes.push(await ctx.codes.next());
+    const exchanged = await Promise.all([...codes.map((code) => exchangeCode(http, ctx.profile, code)), ctx.workerExchange()]);
+    const tokens = exchanged.flatMap((e) => ('token' in e ? [e.token] : []));
+    const refused = exchanged.find((e): e is Extract<WorkerExchange, { blocker: unknown }> => 'blocker' in e);
+    const codeInput = ctx.profile.codes.static
+      ? { notApplicable: 'the profile lists its codes by hand ("codes.static"), so they say nothing of how the partner makes codes' }
+      : { values: codes };
+    const codeFindings = evaluateAll([unguessableCodes], codeInput, undefined);
+    if (tokens.length === 0) return stopped({ blockedBy: { ...refused!.blocker, reason: 'no access token was issued to judge' } }, codeFindings);
+    return [...evaluate(unguessableTokens, { values: tokens }, undefined), ...codeFindings];
+  },
 };
 
 const holdSeconds = (profile: Profile) => profile.maxCodeLifetimeSeconds + codeLifetimeMarginSeconds;
@@ -215,8 +212,12 @@ const codeLifetimeProbe = refusalProbe(
     title: 'a code held past its lifetime is refused (opt-in: --slow)',
     rules: [codeExpires],
     codes: 1,
-    skipReason: (profile) =>
-      profile.slowChecks ? undefined : `opt-in, as it holds a code for ${formatDuration(holdSeconds(profile))}: run with --slow, or set "slowChecks": true`,
+    profileNeeds: [
+      {
+        unmet: (profile) =>
+          profile.slowChecks ? undefined : `opt-in, as it holds a code for ${formatDuration(holdSeconds(profile))}: run with --slow, or set "slowChecks": true`,
+      },
+    ],
     waitsMs: (profile) => holdSeconds(profile) * 1000,
   },
   async ({ codes, profile }) => {

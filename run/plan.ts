@@ -59,6 +59,7 @@ export const leftOutcomeSchema = z.union([
       trace: z.string().optional(),
     }),
     browser: z.string().optional(),
+    notApplicable: z.string().optional(),
   }),
 ]);
 export type LeftOutcome = z.infer<typeof leftOutcomeSchema>;

@@ -8,7 +8,7 @@ import { browserCodes } from '../../probes/codes';
 import { isSetupError, type SetupError } from '../../client/setup-error';
 import { httpClient } from '../../client/http';
 import { tokenExchangeProbes } from '../../probes/token-exchange';
-import { workerExchangeOnce } from '../../probes/exchange';
+import { probeRunner } from '../../probes/runner';
 import { loginPassword } from '../../sandbox/reference-partner/server';
 import { referenceProfile } from '../support/profiles';
 import { startReferencePartner } from '../support/sandbox';
@@ -94,14 +94,10 @@ test('the browser code source logs in, captures a working code at the auth URL, 
     const handed = [second];
     const http = httpClient({ timeoutMs: 5000 });
     const handOut = { next: async () => handed.shift()! };
-    const result = await tokenExchangeProbes[0]!.run({
-      profile,
-      http,
-      codes: handOut,
-      now: () => new Date('2026-06-01T12:00:00Z'),
-      workerExchange: workerExchangeOnce(http, { profile, codes: handOut }),
-    });
-    expect(notPassing(result.findings)).toEqual([]);
+    const runner = probeRunner({ profile, http, codes: handOut, now: () => new Date('2026-06-01T12:00:00Z'), learn: () => undefined });
+    const outcome = await runner.run(tokenExchangeProbes[0]!);
+    if ('error' in outcome) throw new Error(outcome.error);
+    expect(notPassing(outcome.result.findings)).toEqual([]);
   } finally {
     await codes.close?.();
   }

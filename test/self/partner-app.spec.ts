@@ -4,6 +4,7 @@ import type { Finding } from '../../checks/finding';
 import { partnerAppRules } from '../../checks/partner-app';
 import { runPlatformProbes } from '../../probes/certification';
 import { partnerAppProbe } from '../../probes/partner-app';
+import { notApplicable } from '../../probes/executor';
 import { appFaultNames, appFaults, type AppFault } from '../../sandbox/reference-partner/app';
 import type { PlatformFault } from '../../sandbox/platform/faults';
 import type { UserKey } from '../../sandbox/reference-partner/users';
@@ -159,5 +160,5 @@ for (const fault of appFaultNames) {
 
 test('without "partnerApp" the probe is skipped, saying what to add', () => {
   const { partnerApp: _, ...profile } = appProfile();
-  expect(partnerAppProbe.skipReason?.(profile)).toMatch(/"partnerApp"/);
+  expect(notApplicable(partnerAppProbe, profile)).toMatch(/"partnerApp"/);
 });

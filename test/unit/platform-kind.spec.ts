@@ -4,6 +4,7 @@ import type { Finding } from '../../checks/finding';
 import { gradeEmulatorChoices } from '../../probes/emulator-choices';
 import { connectPlatform, platformOf } from '../../probes/platform';
 import { signOnProbes } from '../../probes/sign-on';
+import { notApplicable } from '../../probes/executor';
 import type { Profile } from '../../profile/profile-schema';
 import { referenceProfile } from '../support/profiles';
 
@@ -15,7 +16,11 @@ const external = (over: Partial<NonNullable<Profile['platform']>> = {}): Profile
   ...base,
   platform: { url: 'https://sandbox.platform.example', apiKey: 'k', partnerName: 'acme', hostPageUrl: 'http://127.0.0.1:4402/', ...over },
 });
-const skipReasonOf = (id: string, profile: Profile) => signOnProbes.find((probe) => probe.id === id)!.skipReason?.(profile);
+const skipReasonOf = (id: string, profile: Profile) =>
+  notApplicable(
+    signOnProbes.find((probe) => probe.id === id)!,
+    profile,
+  );
 
 test('a loopback platform is the emulator, any other url an external platform, unless "kind" says so', () => {
   expect(platformOf(base.platform!)).toMatchObject({ kind: 'emulator', configure: true, storeTestData: true });

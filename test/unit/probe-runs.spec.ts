@@ -50,7 +50,7 @@ function worker(run: ReturnType<typeof coordinator>, { failing = [] as string[],
   const probeRun = async (p: AnyProbe): Promise<Outcome> => {
     ran.push(p.id);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    if (failing.includes(p.id)) throw new Error(`${p.id} could not run with ${token}`);
+    if (failing.includes(p.id)) return { error: `${p.id} could not run with ${token}` }; // the runner never rejects (probes/runner.ts)
     const exchange = {
       request: { method: 'POST', url: 'https://p.example/token', headers: {} },
       response: { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_token: token }), bytes: 1 },
