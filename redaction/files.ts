@@ -20,29 +20,30 @@ function textOf(bytes: Uint8Array): string | undefined {
 
 const isZip = (bytes: Uint8Array) => bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 const embeddedZip = /data:application\/zip;base64,([A-Za-z0-9+/=]+)/g;
+const dataUrlPayload = /(?<=data:(?:image|font|video|audio|application\/zip)[\w./+-]*;base64,)[A-Za-z0-9+/=]+/g;
 
-function redactZip(bytes: Uint8Array, secrets: readonly Secret[]): Uint8Array {
-  const entries = Object.entries(unzipSync(bytes)).map(([name, entry]) => [name, redactBytes(entry, secrets)] as const);
+function redactZip(bytes: Uint8Array, secrets: readonly Secret[], also: readonly Secret[]): Uint8Array {
+  const entries = Object.entries(unzipSync(bytes)).map(([name, entry]) => [name, redactBytes(entry, secrets, also)] as const);
   return zipSync(Object.fromEntries(entries));
 }
 
 /** The same bytes when there is nothing to mask. */
-export function redactBytes(bytes: Uint8Array, secrets: readonly Secret[]): Uint8Array {
-  if (isZip(bytes)) return redactZip(bytes, secrets);
+export function redactBytes(bytes: Uint8Array, secrets: readonly Secret[], also: readonly Secret[] = []): Uint8Array {
+  if (isZip(bytes)) return redactZip(bytes, secrets, also);
   const text = textOf(bytes);
   if (text === undefined) return bytes;
-  const clean = redact(text, secrets).replace(
+  const clean = redact(text, secrets, also).replace(
     embeddedZip,
-    (_, base64: string) => `data:application/zip;base64,${Buffer.from(redactZip(Buffer.from(base64, 'base64'), secrets)).toString('base64')}`,
+    (_, base64: string) => `data:application/zip;base64,${Buffer.from(redactZip(Buffer.from(base64, 'base64'), secrets, also)).toString('base64')}`,
   );
   if (clean === text) return bytes;
   // JSON (Playwright's report data) and JSON lines (traces, blobs) are masked as data, string by string,
   // so no secret, whatever it holds (quotes, braces), rewrites a key or breaks the structure.
-  return strToU8(asData(text, secrets) ?? clean);
+  return strToU8(asData(text, secrets, also) ?? clean);
 }
 
 /** `text` masked value by value when it is JSON or JSON lines; undefined when it is neither. */
-function asData(text: string, secrets: readonly Secret[]): string | undefined {
+function asData(text: string, secrets: readonly Secret[], also: readonly Secret[]): string | undefined {
   const parse = (line: string): { ok: true; value: unknown } | { ok: false } => {
     try {
       return { ok: true, value: JSON.parse(line) as unknown };
@@ -51,11 +52,11 @@ function asData(text: string, secrets: readonly Secret[]): string | undefined {
     }
   };
   const whole = parse(text);
-  if (whole.ok) return JSON.stringify(redactData(whole.value, secrets));
+  if (whole.ok) return JSON.stringify(redactData(whole.value, secrets, also));
   const lines = text.split('\n');
   const parsed = lines.map((line) => (line.trim() === '' ? undefined : parse(line)));
   if (parsed.some((line) => line !== undefined && !line.ok) || parsed.every((line) => line === undefined)) return undefined;
-  return parsed.map((line, i) => (line?.ok ? JSON.stringify(redactData(line.value, secrets)) : lines[i])).join('\n');
+  return parsed.map((line, i) => (line?.ok ? JSON.stringify(redactData(line.value, secrets, also)) : lines[i])).join('\n');
 }
 
 /**
@@ -71,7 +72,8 @@ export function secretFinder(secrets: readonly Secret[]): (bytes: Uint8Array) =>
     if (isZip(bytes)) return Object.values(unzipSync(bytes)).some(holds);
     const text = textOf(bytes);
     if (text === undefined) return false;
-    if (matcher.find(text).length > 0) return true;
+    // A data URL's payload is read as what it holds: a zip opened, an image (no text) passed over.
+    if (matcher.find(text.replace(dataUrlPayload, '')).length > 0) return true;
     return [...text.matchAll(embeddedZip)].some(([, base64]) => holds(Buffer.from(base64!, 'base64')));
   };
   return holds;

@@ -122,16 +122,20 @@ function matcherFor(secrets: readonly Secret[]): SecretMatcher {
 // Zips are opened and masked inside (redactBytes); images hold no text.
 const binaryDataUrl = /data:(?:image|font|video|audio)\/[\w.+-]+;base64,[A-Za-z0-9+/=]+|data:application\/zip;base64,[A-Za-z0-9+/=]+/g;
 
-/** Every secret masked in every form it may take (see secret-matcher.ts), then credentials by shape. */
-export function redact(text: string, secrets: readonly Secret[]): string {
-  if (!text.includes(';base64,')) return redactText(text, secrets);
+/**
+ * Every secret masked in every form it may take (see secret-matcher.ts), then credentials by shape. `also`: a second
+ * list masked by value too, with a matcher of its own: one list many callers share (every partner's run-wide secrets,
+ * redaction/vault.ts) is indexed once, not once in each caller's list.
+ */
+export function redact(text: string, secrets: readonly Secret[], also: readonly Secret[] = []): string {
+  if (!text.includes(';base64,')) return redactText(text, secrets, also);
   let out = '';
   let at = 0;
   for (const match of text.matchAll(binaryDataUrl)) {
-    out += redactText(text.slice(at, match.index), secrets) + match[0];
+    out += redactText(text.slice(at, match.index), secrets, also) + match[0];
     at = match.index + match[0].length;
   }
-  return out + redactText(text.slice(at), secrets);
+  return out + redactText(text.slice(at), secrets, also);
 }
 
 /** Each secret masked where it is found, in any form (the first pass). */
@@ -150,8 +154,8 @@ function maskValues(text: string, secrets: readonly Secret[]): string {
   return parts.join('');
 }
 
-function redactText(text: string, secrets: readonly Secret[]): string {
-  let out = maskValues(text, secrets);
+function redactText(text: string, secrets: readonly Secret[], also: readonly Secret[]): string {
+  let out = maskValues(maskValues(text, secrets), also);
   for (const [shape, replacement] of shapes) out = out.replace(shape, replacement as string);
   const queryShape = secrets.length > 0 ? queryShapeOf(secrets) : null;
   return queryShape ? out.replace(queryShape, `$1${mask}`) : out;
@@ -174,14 +178,14 @@ const secretParamNames = new RegExp(`^(?:${secretParams}|authorization)$`, 'i');
  * redactValue does, and by its keys as the text shapes would: a string under a secret's key, and the
  * value of a `{"name": "code", "value": …}` pair (how traces record headers and query strings).
  */
-export function redactData(value: unknown, secrets: readonly Secret[]): unknown {
+export function redactData(value: unknown, secrets: readonly Secret[], also: readonly Secret[] = []): unknown {
   const walk = (node: unknown, key = ''): unknown => {
     if (typeof node === 'string') {
       if (node === '' || node === mask) return node;
       if (secretKeys.has(key.toLowerCase())) return mask;
       if (last4Keys.has(key.toLowerCase())) return maskKeepingLast4(node);
       if (key.toLowerCase() === 'dateofbirth') return dateOfBirthShown(node);
-      return redact(node, secrets);
+      return redact(node, secrets, also);
     }
     if (Array.isArray(node)) return node.map((child) => walk(child));
     if (node && typeof node === 'object') {

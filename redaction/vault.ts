@@ -67,13 +67,21 @@ export class Vault {
   }
 
   /**
-   * What one partner's artifacts are masked with: the harness's own secrets, the partner's, and every partner's
-   * run-wide ones. Without a partner (what is every partner's: the fleet overview, the run's own lines), the
-   * harness's and every partner's run-wide ones only. The same array while nothing of the view changed, so its
-   * matcher is built once.
+   * What one partner's artifacts are masked with, beside `runWide()`: the harness's own secrets and the partner's.
+   * Without a partner (what is every partner's: the fleet overview, the run's own lines), the harness's only. The
+   * same array while nothing of the view changed, so its matcher is built once.
    */
   masking(partner: string | undefined = this.options.partner): readonly Secret[] {
     return this.view(partner ?? runView);
+  }
+
+  /**
+   * Every partner's secrets with a secret's entropy, which mask every partner's artifacts: one list for the run, so
+   * one matcher, whichever partner's files are written (ten partners' lists of every partner's values made a fleet's
+   * reports take twice as long to write).
+   */
+  runWide(): readonly Secret[] {
+    return this.view(runWideView);
   }
 
   /** Every secret known, with its scope: what the run's final scan looks for (run/scan.ts). */
@@ -100,7 +108,9 @@ export class Vault {
 }
 
 const runView = '\u0000run';
-const inView = (secret: ScopedSecret, view: string) => secret.partner === undefined || secret.partner === view || runWide(secret);
+const runWideView = '\u0000run-wide';
+const inView = (secret: ScopedSecret, view: string) =>
+  view === runWideView ? secret.partner !== undefined && runWide(secret) : secret.partner === undefined || secret.partner === view;
 
 /**
  * A value with a secret's entropy (at least 128 bits by the guessing estimate, in a token's alphabet, letters and

@@ -9,11 +9,11 @@ import { packageRoot } from '../run/package-root';
 
 /**
  * One partner's files in `<outputDir>/<partner>/`: exchanges.har, certification.html, certification.json (with the
- * SHA-256 of the other two) and, with a signing key, certification.json.jws. They are rendered from the
- * certification and the evidence as the run's egress hands them over, masked as data, string by string (run/egress.ts):
- * a secret (or a partner's "token" that reads "NOT CERTIFIED" or '"request": {') can then never rewrite a key, the
- * structure or another partner's words, and the report is always written. The JSON comes last because it holds the
- * others' digests, and the signature is over its bytes as written.
+ * SHA-256 of the other two) and, with a signing key, certification.json.jws. They are rendered from what the run
+ * gathered as the run's egress hands it over, masked as data, string by string (run/egress.ts): a secret (or a
+ * partner's "token" that reads "NOT CERTIFIED" or '"request": {') can then never rewrite a key, the structure or
+ * the harness's words, and the report is always written. The JSON comes last because it holds the others'
+ * digests, and the signature is over its bytes as written.
  */
 export const files = { json: 'certification.json', html: 'certification.html', har: 'exchanges.har', jws: 'certification.json.jws' } as const;
 
@@ -24,19 +24,24 @@ export interface Written {
   certification: Certification;
 }
 
-export async function writePartnerFiles(
+/**
+ * Writes a partner's files from what the run gathered of it, handed to the egress as data: `build` makes the
+ * certification of the masked inputs (its tests, the endpoints, the waivers), adding only the harness's own words
+ * (the verdict, the rules of the catalogue), so only what came from outside is masked, once.
+ */
+export async function writePartnerFiles<Inputs extends { tests: readonly (TestRecord & TestEvidence)[] }>(
   dir: string,
-  cert: Certification,
-  tests: readonly (TestRecord & TestEvidence)[],
+  inputs: Inputs,
+  build: (masked: Inputs) => Certification,
   { egress, signing, creator }: { egress: Egress; signing: SigningKey | undefined; creator: { name: string; version: string } },
 ): Promise<Written> {
-  const signed = { ...cert, signing: signing ? { keyThumbprint: signing.thumbprint, signer: signing.signer } : null };
   let written: Certification | undefined;
-  const out = await egress.writeFiles(dir, { cert: signed, tests }, async ({ cert: safe, tests: evidence }) => {
-    const har = `${JSON.stringify(harOf(evidence, creator), null, 2)}\n`;
-    const html = certificationHtml(safe, evidence);
+  const out = await egress.writeFiles(dir, inputs, async (masked) => {
+    const cert = { ...build(masked), signing: signing ? { keyThumbprint: signing.thumbprint, signer: signing.signer } : null };
+    const har = `${JSON.stringify(harOf(masked.tests, creator), null, 2)}\n`;
+    const html = certificationHtml(cert, masked.tests);
     const $schema = path.relative(dir, path.join(packageRoot, 'schemas/certification.schema.json'));
-    written = { ...safe, artifacts: { [files.html]: { sha256: sha256(html) }, [files.har]: { sha256: sha256(har) } } };
+    written = { ...cert, artifacts: { [files.html]: { sha256: sha256(html) }, [files.har]: { sha256: sha256(har) } } };
     const json = `${JSON.stringify({ $schema, ...written }, null, 2)}\n`;
     // An unsigned run leaves no signature: an earlier run's would no longer sign anything here.
     const jws = signing ? `${await signDetached(Buffer.from(json), signing, new Date())}\n` : null;

@@ -77,9 +77,21 @@ export async function writePartnerReport(partner: CollectedPartner, context: Rep
     ...(judge ? { judgedBy: judge.name, tests: [...judge.tests.values()].filter((test) => test.owner === 'platform') } : {}),
     setupProblems: partner.setupProblems,
   };
-  const cert = buildCertification(run, tests, previous, { waivers: partner.waivers, partial, runProblems: problems, platform });
   const creator = { name: 'partner-certify', version: harness.version };
-  const out = await writePartnerFiles(path.join(dirs.outputDir, partner.name), cert, tests, { egress, signing, creator });
+  const inputs = { tests, targets: run.targets, waivers: partner.waivers, platform, problems };
+  const out = await writePartnerFiles(
+    path.join(dirs.outputDir, partner.name),
+    inputs,
+    (masked) =>
+      buildCertification({ ...run, targets: masked.targets }, masked.tests, previous, {
+        waivers: masked.waivers,
+        partial,
+        runProblems: masked.problems,
+        platform: masked.platform,
+      }),
+    { egress, signing, creator },
+  );
+  const cert = out.certification;
   // The history keeps whole runs: a shard, or a run some tests were left out of, is no previous run.
   if (!config.shard && out.certification.verdict !== 'PARTIAL') await keepRun(dirs.historyDir, out, egress);
   const report = path.relative(process.cwd(), path.join(out.dir, files.html));

@@ -70,5 +70,5 @@ export const certifyRun =
       verdict: cert.verdict,
       ...(cert.platform?.emulator && cert.platform.verdict !== 'CONFORMS' && cert.platform.verdict !== 'NOT CHECKED' ? { emulatorFailed: true } : {}),
     }));
-    return { verdicts, problems, dirs: [dirs.outputDir, dirs.historyDir] };
+    return { verdicts, problems };
   };

@@ -50,8 +50,6 @@ export class Coordinator {
   private finished: Promise<RunOutcome> | undefined;
   /** Every profile's secrets, which the final scan looks for wherever they are. */
   private readonly profileSecrets: ScopedSecret[] = [];
-  /** Where the certification was written (reports/), so the final scan looks there too. */
-  private reportDirs: string[] = [];
 
   /** The partners the run was asked for (the configuration, in the main process). */
   register(profiles: readonly LoadedProfile[]): void {
@@ -202,7 +200,6 @@ export class Coordinator {
     const learn = (values: readonly string[]) => this.vault.add(values);
     const written =
       partners.length > 0 ? await certify({ partners, result: result ?? this.resultOf(partners, config), egress: this.egress, learn }) : undefined;
-    this.reportDirs = written?.dirs ?? [];
     const facts: RunFacts = { verdicts: written?.verdicts ?? [], problems: [...this.problems, ...(written?.problems ?? [])], interrupted: this.interrupted };
     const outcome = decideOutcome(facts);
     if (this.runDir) keepOutcome(this.runDir, outcome, this.egress);
@@ -220,7 +217,7 @@ export class Coordinator {
 
   /** The detector (run/scan.ts): a secret found in any output fails the run, naming the file; nothing is rewritten. */
   private scanAtExit(config: FullConfig, facts: RunFacts): void {
-    const found = scanOutputs(config, scanned(this.vault, this.profileSecrets), { since: this.startedAt, reportDirs: this.reportDirs });
+    const found = scanOutputs(config, scanned(this.vault, this.profileSecrets), { since: this.startedAt });
     if (found.length === 0) return;
     for (const line of found) this.egress.warn(line);
     const outcome = decideOutcome({ ...facts, problems: [...facts.problems, ...found] });

@@ -35,22 +35,26 @@ export class Egress {
     return new Egress(this.vault, scope, this.channel);
   }
 
-  /** What the egress masks with, now. */
+  /** What the egress masks with, now: the scope's own (a partner's, and the harness's), and every partner's run-wide ones. */
   private get secrets(): readonly Secret[] {
     return this.vault.masking(this.scope);
   }
 
+  private get runWide(): readonly Secret[] {
+    return this.vault.runWide();
+  }
+
   /** A text as it may leave the run. */
   private text(text: string): string {
-    return redact(text, this.secrets);
+    return redact(text, this.secrets, this.runWide);
   }
 
   /** Data as it may leave the run: every string masked; keys, numbers and structure untouched. */
   private data<T>(value: T): T {
-    const secrets = this.secrets;
+    const [secrets, runWide] = [this.secrets, this.runWide];
     const walk = (node: unknown, key: string): unknown => {
       if (typeof node === 'string') {
-        const masked = redact(node, secrets);
+        const masked = redact(node, secrets, runWide);
         return key === 'url' || key === 'body' ? maskAccountNumbers(masked) : masked;
       }
       if (Array.isArray(node)) return node.map((child) => walk(child, key));
@@ -123,7 +127,7 @@ export class Egress {
   /** Writes a file of bytes (a trace, a screenshot) masked; returns where. */
   writeBytes(file: string, bytes: Uint8Array): string {
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, redactBytes(bytes, this.secrets));
+    writeFileSync(file, redactBytes(bytes, this.secrets, this.runWide));
     return file;
   }
 

@@ -7,15 +7,16 @@ import { runWide, type ScopedSecret, type Vault } from '../redaction/vault';
 
 /**
  * The run's final scan, as its process exits, after every reporter wrote: a detector, never a second masking. It
- * reads every file written since the run began in the run's outputs (the certification, Playwright's test
- * results, the HTML, blob, JSON and JUnit reports, traces and zips opened) and names each one that holds a value
- * the run must never let out (`scanned`). Nothing the egress (run/egress.ts) let out should hold one: a file named here is a harness bug,
- * and the run fails on it.
+ * reads every file written since the run began in Playwright's output folders (the test results, the HTML, blob,
+ * JSON and JUnit reports, traces and zips opened), where reporters and plugins write what they were handed, and
+ * names each one that holds a value the run must never let out (`scanned`). Nothing the egress (run/egress.ts) let
+ * out should hold one: a file named here was written around it, or is a harness bug, and the run fails on it. The
+ * certification files are the egress's own, written from data it masked with everything the run knew by then.
  */
-export function scanOutputs(config: FullConfig, secrets: readonly Secret[], { since, reportDirs }: { since: Date; reportDirs: readonly string[] }): string[] {
+export function scanOutputs(config: FullConfig, secrets: readonly Secret[], { since }: { since: Date }): string[] {
   if (secrets.length === 0) return [];
   const holdsSecret = secretFinder(secrets);
-  const roots = new Set([...reportDirs, ...config.projects.map((project) => project.outputDir), ...playwrightOutputs(config)]);
+  const roots = new Set([...config.projects.map((project) => project.outputDir), ...playwrightOutputs(config)]);
   const files = new Set([...roots].flatMap(filesUnder));
   const found: string[] = [];
   for (const file of files) {

@@ -19,11 +19,11 @@ export type Preflight = (
   vault: Vault,
 ) => Promise<{ stop: Line[]; footer: string; setupProblems: Record<string, readonly string[]>; warnings: Line[] }>;
 
-/** Writes the run's certification: each partner's verdict, what went wrong in writing, and where it was written. */
+/** Writes the run's certification: each partner's verdict, and what went wrong in writing. */
 export type Certify = (run: {
   partners: readonly CollectedPartner[];
   result: FullResult;
   egress: Egress;
   /** Hands the masking a secret of the harness's own (the signing key). */
   learn: (values: readonly string[]) => void;
-}) => Promise<Pick<RunFacts, 'verdicts' | 'problems'> & { dirs: string[] }>;
+}) => Promise<Pick<RunFacts, 'verdicts' | 'problems'>>;

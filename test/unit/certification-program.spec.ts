@@ -190,11 +190,11 @@ test('a signed run writes the signature over certification.json as written; an u
   const key = signingKeyFrom({ CERTIFY_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() })!;
   const cert = certAt('acme', '2026-11-04T00:00:00.000Z', 'passed');
   const creator = { name: 'partner-certify', version: '0' };
-  const signed = await writePartnerFiles(dir, cert, [], { egress, signing: key, creator });
+  const signed = await writePartnerFiles(dir, { tests: [] }, () => cert, { egress, signing: key, creator });
   expect(signed.certification.signing).toEqual({ keyThumbprint: key.thumbprint, signer: null });
   await expect(verifyDetached(readFileSync(path.join(dir, 'certification.json.jws'), 'utf8'), Buffer.from(signed.json))).resolves.toMatchObject({
     thumbprint: key.thumbprint,
   });
-  await writePartnerFiles(dir, cert, [], { egress, signing: undefined, creator });
+  await writePartnerFiles(dir, { tests: [] }, () => cert, { egress, signing: undefined, creator });
   expect(existsSync(path.join(dir, 'certification.json.jws'))).toBe(false);
 });

@@ -67,7 +67,7 @@ test("the final scan names each output that holds a secret with a secret's entro
   writeFileSync(older!, `an earlier run's: ${code}`);
   utimesSync(older!, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
   const config = { projects: [{ outputDir: dir }], reporter: [], rootDir: dir } as unknown as FullConfig;
-  const found = scanOutputs(config, scanned(vault, []), { since: new Date(Date.now() - 1000), reportDirs: [] });
+  const found = scanOutputs(config, scanned(vault, []), { since: new Date(Date.now() - 1000) });
   expect(found).toEqual([
     expect.stringMatching(/index\.html could not be scanned/),
     expect.stringMatching(/junit\.xml holds a secret of this run/),
@@ -100,11 +100,15 @@ test.describe('1b. codes and tokens of earlier tests, echoed later', () => {
     const code = `c0de${randomBytes(16).toString('hex')}`;
     worker('alpha').add([code, 'victim-words-only', 'NOTCERTIFIED2026']);
     // The same server, under another profile, echoes the code the first was issued: beta's worker and files mask it.
-    for (const secrets of [worker('beta').masking(), main.masking('beta')])
-      expect(redact(`beta's token response echoed ${code}`, secrets)).toBe("beta's token response echoed [redacted]");
+    for (const vault of [worker('beta'), main])
+      expect(redact(`beta's token response echoed ${code}`, vault.masking('beta'), vault.runWide())).toBe("beta's token response echoed [redacted]");
     // Words and short values stay alpha's: they rewrite no other partner's report, nor what is every partner's.
-    for (const secrets of [worker('beta').masking(), main.masking('beta'), main.masking(undefined)])
-      expect(redact('victim-words-only NOTCERTIFIED2026', secrets)).toBe('victim-words-only NOTCERTIFIED2026');
+    for (const [vault, partner] of [
+      [worker('beta'), 'beta'],
+      [main, 'beta'],
+      [main, undefined],
+    ] as const)
+      expect(redact('victim-words-only NOTCERTIFIED2026', vault.masking(partner), vault.runWide())).toBe('victim-words-only NOTCERTIFIED2026');
     expect(redact('victim-words-only NOTCERTIFIED2026', main.masking('alpha'))).toBe('[redacted] [redacted]');
   });
 
