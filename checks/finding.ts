@@ -8,7 +8,13 @@ export type Level = 'MUST' | 'SHOULD' | 'INFO';
  * first (no token was issued, no usable response came): one root cause, one failure.
  * `waived`: never a rule's own verdict; a failure or warning the partner's waiver covers (checks/waivers.ts).
  */
-export type Outcome = 'passed' | 'failed' | 'warning' | 'info' | 'skipped' | 'not-checked' | 'waived';
+export const outcomes = ['passed', 'failed', 'warning', 'info', 'skipped', 'not-checked', 'waived'] as const;
+export type Outcome = (typeof outcomes)[number];
+
+/** A partner's verdict (reports/certification.ts decides it), and the platform's beside it: every list of them is these. */
+export const verdicts = ['CERTIFIED', 'NOT CERTIFIED', 'PARTIAL', 'INCOMPLETE'] as const;
+export type Verdict = (typeof verdicts)[number];
+export const platformVerdicts = ['CONFORMS', 'DOES NOT CONFORM', 'INCOMPLETE', 'NOT CHECKED'] as const;
 
 /** One verdict of one rule on one piece of evidence: what the suites attach and the reports read. */
 export interface Finding {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { outcomes, platformVerdicts, verdicts } from '../checks/finding';
 import { findingSchema } from '../run/probe-record';
 
 /**
@@ -7,7 +8,7 @@ import { findingSchema } from '../run/probe-record';
  */
 
 const ruleOutcome = z
-  .enum(['failed', 'waived', 'warning', 'info', 'passed', 'skipped', 'not-checked'])
+  .enum(outcomes)
   .describe(
     'the worst outcome of the rule in this run; skipped when it does not apply; not-checked when its test did not run or a failed rule blocked it (blockedBy); waived when waivers cover every failure and warning of the rule',
   );
@@ -25,7 +26,7 @@ export const certificationSchema = z
   .object({
     $schema: z.string().optional(),
     verdict: z
-      .enum(['CERTIFIED', 'NOT CERTIFIED', 'PARTIAL', 'INCOMPLETE'])
+      .enum(verdicts)
       .describe(
         "the partner's certification, from the partner's rules alone: CERTIFIED when none failed unwaived, and every one was judged or does not apply, in this one whole run; NOT CERTIFIED when one failed, in any attempt of any test; PARTIAL when nothing failed but the run ran some tests only (partial); INCOMPLETE when nothing failed but a rule was not judged (a platform rule that failed first among the reasons), a test did not complete, or the results are not one whole run (incomplete)",
       ),
@@ -33,9 +34,7 @@ export const certificationSchema = z
     counts: counts.extend({ rules: count, testsNotCompleted: count }).describe("the partner's rules by their worst outcome"),
     platform: z
       .object({
-        verdict: z
-          .enum(['CONFORMS', 'DOES NOT CONFORM', 'INCOMPLETE', 'NOT CHECKED'])
-          .describe("the platform's own rules: never the partner's to fix, and never part of the partner's verdict"),
+        verdict: z.enum(platformVerdicts).describe("the platform's own rules: never the partner's to fix, and never part of the partner's verdict"),
         summary: z.string(),
         counts: counts.extend({ rules: count }),
         judgedBy: z

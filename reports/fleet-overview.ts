@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { platformVerdicts, verdicts } from '../checks/finding';
 import { html, styleSheet, type Html } from '../html/template';
 import type { Certification } from './certification';
 import { baseStyle } from '../html/style';
@@ -7,7 +8,7 @@ import { baseStyle } from '../html/style';
  * `<outputDir>/index.html` and `index.json`: every partner of a run on one page, with its verdict, what
  * changed since its previous run, how long it has held its verdict, and its last runs from the history.
  */
-const verdict = z.enum(['CERTIFIED', 'NOT CERTIFIED', 'PARTIAL', 'INCOMPLETE']);
+const verdict = z.enum(verdicts);
 const count = z.number().int().nonnegative();
 
 export const overviewSchema = z
@@ -19,7 +20,7 @@ export const overviewSchema = z
         verdict,
         summary: z.string(),
         platform: z
-          .object({ verdict: z.enum(['CONFORMS', 'DOES NOT CONFORM', 'INCOMPLETE', 'NOT CHECKED']), failed: count, summary: z.string() })
+          .object({ verdict: z.enum(platformVerdicts), failed: count, summary: z.string() })
           .nullable()
           .describe("the platform's conformance, beside the partner's certification: never the partner's to fix"),
         finishedAt: z.iso.datetime().describe("this run's end"),

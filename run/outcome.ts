@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { Verdict } from '../checks/finding';
 import type { Egress } from './egress';
 
 /**
@@ -23,7 +24,7 @@ export type RunOutcome = z.infer<typeof runOutcomeSchema>;
 /** What the outcome is decided from. */
 export interface RunFacts {
   /** Each partner's verdict, and the bundled emulator's where it did not conform (the harness's own self-check). */
-  verdicts: readonly { partner: string; verdict: 'CERTIFIED' | 'NOT CERTIFIED' | 'PARTIAL' | 'INCOMPLETE'; emulatorFailed?: boolean }[];
+  verdicts: readonly { partner: string; verdict: Verdict; emulatorFailed?: boolean }[];
   /** What went wrong with the run itself: a report not written or signed, a record unreadable, a secret found in an output. */
   problems: readonly string[];
   /** Why the run stopped before any test, if it did. */

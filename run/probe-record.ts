@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clauses, type ClauseId } from '../checks/clauses';
 import type { Exchange } from '../checks/evidence';
-import type { Finding } from '../checks/finding';
+import { outcomes, type Finding } from '../checks/finding';
 
 /**
  * What a probe's test found, as one versioned, validated record: the findings as the test decided them (its
@@ -11,7 +11,6 @@ import type { Finding } from '../checks/finding';
  * its test, never an empty list.
  */
 
-const outcomes = ['passed', 'failed', 'warning', 'info', 'skipped', 'not-checked', 'waived'] as const;
 const clauseIds = Object.keys(clauses) as [ClauseId, ...ClauseId[]];
 
 export const waiverUseSchema = z.object({
