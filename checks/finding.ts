@@ -117,6 +117,13 @@ export interface Rule<Input, Ctx = void> {
   effect?: string;
   impact: string;
   check(input: Input, ctx: Ctx): readonly Issue[];
+  /**
+   * `check` in two steps, for a rule that first finds what it judges in its input (a payload's field, checks/payload.ts):
+   * `check(input, ctx)` is `judgeAt(locate(input), input, ctx)`. Rules listed one after another with the same `locate`
+   * share what it found: evaluateAll calls it once for them all.
+   */
+  locate?(this: void, input: Input): unknown;
+  judgeAt?(this: void, where: unknown, input: Input, ctx: Ctx): readonly Issue[];
 }
 
 /** Any rule, whatever it reads: what lists of rules (a probe's, the catalogue) hold. */
@@ -137,34 +144,73 @@ function finding(rule: AnyRule, outcome: Outcome, message: string, field = rule.
   return { rule: rule.id, field, clause: rule.clause, level: rule.level, outcome, message, impact: rule.impact };
 }
 
+/** An issue as a finding: one object literal per shape, since most findings are made in evaluateAll's loop. */
+function issueFinding(rule: AnyRule, issue: Issue, outcome: Outcome): Finding {
+  const { id, clause, level, impact } = rule;
+  const { code, params, message, field = rule.field } = issue;
+  return params
+    ? { rule: id, field, clause, level, outcome, message, impact, code, params }
+    : { rule: id, field, clause, level, outcome, message, impact, code };
+}
+
 export function evaluate<I, C>(rule: Rule<I, C>, input: I, ctx: C): Finding[] {
   return evaluateAll([rule], input, ctx);
 }
 
-export function evaluateAll<I, C>(rules: readonly Rule<I, C>[], input: I, ctx: C): Finding[] {
+/** What evaluateAll returns: every rule's verdict (the default), or only what did not pass. */
+export interface Evaluation {
+  /**
+   * Only the findings that say something is wrong or worth a note (failed, warning, info): none for a rule that
+   * passed or does not apply (skipped), and every issue listed, none counted under "more": the findings a decision
+   * or a count reads (checks/sign-on-decision.ts, the population check), not the rows of a report.
+   */
+  problemsOnly?: boolean;
+}
+
+/** Each rule's findings on `input`, in the order of `rules`: a rule that throws fails, and the others are still judged. */
+export function evaluateAll<I, C>(rules: readonly Rule<I, C>[], input: I, ctx: C, { problemsOnly = false }: Evaluation = {}): Finding[] {
   const findings: Finding[] = [];
-  for (const rule of rules) {
+  let located: Rule<I, C>['locate'];
+  let where: unknown;
+  for (let r = 0; r < rules.length; r++) {
+    const rule = rules[r]!;
     let issues: readonly Issue[];
     try {
-      issues = rule.check(input, ctx);
+      const { locate, judgeAt } = rule;
+      if (locate === undefined || judgeAt === undefined) issues = rule.check(input, ctx);
+      else {
+        // Kept only once found: when locate throws, the next rule sharing it calls it again, and crashes as its check would.
+        if (locate !== located) {
+          where = locate(input);
+          located = locate;
+        }
+        issues = judgeAt(where, input, ctx);
+      }
     } catch (error) {
       // A rule that throws is a harness bug; it must still show up, never abort the other rules.
       issues = [{ code: 'rule-crashed', message: `rule crashed (${String(error)}); please report this harness bug`, outcome: 'failed' }];
     }
-    if (issues.length === 0) findings.push(finding(rule, 'passed', rule.requirement));
-    for (const issue of issues.slice(0, issuesPerRule)) {
-      const { code, params } = issue;
-      findings.push({
-        ...finding(rule, issue.outcome ?? outcomeOfLevel[rule.level], issue.message, issue.field ?? rule.field),
-        code,
-        ...(params ? { params } : {}),
-      });
+    if (issues.length === 0) {
+      if (!problemsOnly) findings.push(finding(rule, 'passed', rule.requirement));
+      continue;
     }
+    const unnamed = outcomeOfLevel[rule.level];
+    if (problemsOnly) {
+      for (let i = 0; i < issues.length; i++) {
+        const issue = issues[i]!;
+        const outcome = issue.outcome ?? unnamed;
+        if (outcome !== 'passed' && outcome !== 'skipped') findings.push(issueFinding(rule, issue, outcome));
+      }
+      continue;
+    }
+    // Indexed, not sliced: no array made per rule and payload, and no slow path when a rule's shared list is frozen.
+    const listed = Math.min(issues.length, issuesPerRule);
+    for (let i = 0; i < listed; i++) findings.push(issueFinding(rule, issues[i]!, issues[i]!.outcome ?? unnamed));
     const more = issues.length - issuesPerRule;
     if (more > 0) {
       const last = issues[issuesPerRule]!;
       const message = `and ${more.toLocaleString('en-US')} more like these, not listed one by one (the first ${issuesPerRule} are)`;
-      findings.push(finding(rule, last.outcome ?? outcomeOfLevel[rule.level], message));
+      findings.push(finding(rule, last.outcome ?? unnamed, message));
     }
   }
   return findings;

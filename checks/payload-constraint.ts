@@ -3,7 +3,7 @@ import type { ClauseId } from './clauses';
 import type { Issue, Level, MustGrounds } from './finding';
 import {
   idPath,
-  inTwoSteps,
+  fieldRule,
   kindOf,
   locator,
   noIssues,
@@ -54,14 +54,12 @@ interface ConstraintSpec<T> {
  */
 export function constraint<K extends Kind>(field: Field<K>, name: string, spec: ConstraintSpec<ValueOf<K>>): PayloadRule {
   const valid = spec.schema ? lazyValidator(spec.schema) : undefined;
-  const locate = locator(field);
   const decides = (value: unknown, payload: Payload) => valid?.(spec.schemaAt === undefined ? value : valueAt(payload, spec.schemaAt));
   const nothingToJudge = skipped(`no ${field.kind} value of "${field.path}" to judge`);
   const notJudged = spec.notJudged === undefined ? undefined : skipped(spec.notJudged);
-  return {
+  return fieldRule({
     judges: 'value',
     id: `${field.endpoint}/${idPath(field.path)}/${name}`,
-    owner: 'partner',
     field: field.path,
     clause: spec.clause ?? field.clause,
     level: spec.level ?? 'MUST',
@@ -70,7 +68,8 @@ export function constraint<K extends Kind>(field: Field<K>, name: string, spec: 
     impact: spec.impact ?? impactOf[field.endpoint],
     subject: field,
     ...(spec.schema ? { schema: { at: spec.schemaAt ?? field.path, fragment: spec.schema } } : {}),
-    ...inTwoSteps(locate, (where, payload, ctx) => {
+    locate: locator(field),
+    judgeAt: (where, payload, ctx) => {
       if ('unreachable' in where) return skippedBecause(where);
       let issues: Issue[] | undefined;
       let judgedAny = false;
@@ -94,6 +93,6 @@ export function constraint<K extends Kind>(field: Field<K>, name: string, spec: 
         });
       }
       return judgedAny ? (issues ?? noIssues) : refused && notJudged ? notJudged : nothingToJudge;
-    }),
-  };
+    },
+  });
 }

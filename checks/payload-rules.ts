@@ -4,7 +4,7 @@ import { jsonType } from './evidence';
 import type { Issue, Level, MustGrounds } from './finding';
 import {
   idPath,
-  inTwoSteps,
+  fieldRule,
   lastSegment,
   locator,
   noIssues,
@@ -70,11 +70,9 @@ function omissionWords(field: Field, located: Located, ctx: PayloadContext): Pic
 /** Spec legend → DESIGN.md §4: Yes and Yes* are MUST (Yes* softened per profile), the others INFO. */
 export function presence(field: Field): PayloadRule {
   const required = field.marker === 'Yes' || field.marker === 'Yes*';
-  const locate = locator(field);
-  return {
+  return fieldRule({
     judges: 'presence',
     id: `${field.endpoint}/${idPath(field.path)}/present`,
-    owner: 'partner',
     field: field.path,
     clause: field.clause,
     level: required ? 'MUST' : 'INFO',
@@ -89,13 +87,14 @@ export function presence(field: Field): PayloadRule {
     requirement: `"${field.path}" is present (spec: Required ${field.marker})`,
     impact: markerLegend[field.marker].impact,
     subject: field,
-    ...inTwoSteps(locate, (where, _payload, ctx) => {
+    locate: locator(field),
+    judgeAt: (where, _payload, ctx) => {
       if ('unreachable' in where) return skippedBecause(where);
       let issues: Issue[] | undefined;
       for (const located of where.found) if (!present(located)) (issues ??= []).push(omission(field, located, ctx));
       return issues ?? noIssues;
-    }),
-  };
+    },
+  });
 }
 
 const article = (kind: Kind) => (kind === 'object' || kind === 'array' ? 'an' : 'a');
@@ -104,12 +103,10 @@ const article = (kind: Kind) => (kind === 'object' || kind === 'array' ? 'an' : 
 export function kind(field: Field, level: Level = 'MUST'): PayloadRule {
   const fragment = { type: field.kind };
   const valid = lazyValidator(fragment);
-  const locate = locator(field);
   const absent = skipped(`"${field.path}" is missing`);
-  return {
+  return fieldRule({
     judges: 'type',
     id: `${field.endpoint}/${idPath(field.path)}/type`,
-    owner: 'partner',
     field: field.path,
     clause: field.clause,
     level,
@@ -118,7 +115,8 @@ export function kind(field: Field, level: Level = 'MUST'): PayloadRule {
     impact: impactOf[field.endpoint],
     subject: field,
     schema: { at: field.path, fragment },
-    ...inTwoSteps(locate, (where) => {
+    locate: locator(field),
+    judgeAt: (where) => {
       if ('unreachable' in where) return skippedBecause(where);
       let issues: Issue[] | undefined;
       let anyPresent = false;
@@ -135,8 +133,8 @@ export function kind(field: Field, level: Level = 'MUST'): PayloadRule {
         });
       }
       return anyPresent ? (issues ?? noIssues) : absent;
-    }),
-  };
+    },
+  });
 }
 
 /** The two rules every field has: present (as its marker demands) and of its JSON type. */
@@ -154,11 +152,9 @@ export function spelling(field: Field): PayloadRule {
   // The same note for every payload spelled alike, made once (a population sends it for each user): by where it
   // was seen (one string per field, checks/payload.ts locator), then by the spellings.
   const notes = new Map<string, Map<string, Issue>>();
-  const locate = locator(field);
-  return {
+  return fieldRule({
     judges: 'spelling',
     id: `${field.endpoint}/${idPath(field.path)}/spelling`,
-    owner: 'partner',
     field: field.path,
     clause: field.clause,
     level: 'MUST',
@@ -166,7 +162,8 @@ export function spelling(field: Field): PayloadRule {
     requirement: `"${field.path}" is spelled ${names.map((n) => `"${n}"`).join(' or ')}, one of them`,
     impact: 'the platform may read the other spelling and keep the wrong value',
     subject: field,
-    ...inTwoSteps(locate, (where) => {
+    locate: locator(field),
+    judgeAt: (where) => {
       if ('unreachable' in where) return skippedBecause(where);
       let issues: Issue[] | undefined;
       for (const { field: seen, parent } of where.found) {
@@ -192,8 +189,8 @@ export function spelling(field: Field): PayloadRule {
         (issues ??= []).push(note);
       }
       return issues ?? noIssues;
-    }),
-  };
+    },
+  });
 }
 
 /** The rules in groups such as `{present, type, line1: {…}}`, depth first, in the order written. */

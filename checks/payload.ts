@@ -99,12 +99,34 @@ export const lastSegment = (path: string) => path.slice(path.lastIndexOf('.') + 
 /** `fundingSources[].nickname` → `nickname`: rule ids name the field as the spec's table does. */
 export const idPath = (path: string) => path.replace(/^.*\[\]\./, '');
 
-/** A field rule's `locate`, `judgeAt` and the `check` they make together. */
-export const inTwoSteps = (locate: Locate, judgeAt: PayloadRule['judgeAt']) => ({
-  locate,
-  judgeAt,
-  check: (payload: Payload, ctx: PayloadContext) => judgeAt(locate(payload), payload, ctx),
-});
+/** What a field rule's builder decides (payload-rules.ts, payload-constraint.ts): `check` is `judgeAt(locate(payload))`. */
+export type FieldRuleParts = Pick<PayloadRule, 'judges' | 'id' | 'field' | 'clause' | 'level' | 'requirement' | 'impact' | 'subject' | 'locate' | 'judgeAt'> &
+  Partial<Pick<PayloadRule, 'must' | 'schema'>>;
+
+/**
+ * A field rule. Every one is made by this one object literal, so all have one shape (a key without a value is
+ * undefined): evaluateAll reads each rule in a loop run for every user of a population, where rules of six shapes
+ * made each of those reads a lookup.
+ */
+export function fieldRule(parts: FieldRuleParts): PayloadRule {
+  const { locate, judgeAt } = parts;
+  return {
+    judges: parts.judges,
+    id: parts.id,
+    owner: 'partner',
+    field: parts.field,
+    clause: parts.clause,
+    level: parts.level,
+    must: parts.must,
+    requirement: parts.requirement,
+    impact: parts.impact,
+    subject: parts.subject,
+    schema: parts.schema,
+    locate,
+    judgeAt,
+    check: (payload, ctx) => judgeAt(locate(payload), payload, ctx),
+  };
+}
 
 const locators = new Map<string, Locate>();
 /** Reads a field's values from payloads; the path is parsed once, since rules run on many payloads, and one function serves every rule of the field. */

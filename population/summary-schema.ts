@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emulatorChoices, invalidOptionalChoices, invalidRequiredChoices } from '../checks/sign-on-decision';
 
 /**
  * What a population check hands its reports, and what shards hand their merge (population/merge.ts): counts and
@@ -18,14 +19,15 @@ export const settingsSchema = z.object({
   /** The partner's collectMissingAccountInfo (spec §7.2): a missing Yes* field is typed at sign-on, or the error screen. */
   collectMissingAccountInfo: z.boolean(),
   /** A Yes* value that is present but invalid: the error screen (the emulator), or typed again at sign-on (a platform may). */
-  invalidRequired: z.enum(['error-screen', 'typed-again']),
+  invalidRequired: z.enum(invalidRequiredChoices),
   /** A no**, no* or optional value that is present but invalid: sign-on is refused (the emulator), or the value is dropped. */
-  invalidOptional: z.enum(['error-screen', 'dropped']),
+  invalidOptional: z.enum(invalidOptionalChoices),
   /** The run date, YYYY-MM-DD: ages are judged on it. */
   date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
 });
 export type Settings = z.infer<typeof settingsSchema>;
-export const emulatorSettings = { invalidRequired: 'error-screen', invalidOptional: 'error-screen' } as const satisfies Partial<Settings>;
+/** What checks/sign-on-decision.ts decides with when none is given: the bundled emulator's choices. */
+export const emulatorSettings = emulatorChoices satisfies Partial<Settings>;
 
 /** The settings that decide a user's outcome, each of which the report also shows the other way. */
 export const alternativeSettings = ['collectMissingAccountInfo', 'invalidRequired', 'invalidOptional'] as const;

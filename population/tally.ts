@@ -1,11 +1,11 @@
 import { accountInfoFieldRules } from '../checks/account-info';
 import { fundingSourceRules } from '../checks/funding-sources';
-import type { Issue } from '../checks/finding';
-import { shown, type Located, type Payload } from '../checks/payload';
+import type { Finding } from '../checks/finding';
+import { shown, type Payload, type PayloadRule } from '../checks/payload';
+import { valueAt } from '../checks/paths';
 import { jsonType } from '../checks/evidence';
 import { remembered } from '../checks/remembered';
-import type { RuleProblem } from './judge';
-import { userOutcome, type OutcomeSettings } from './outcome';
+import { decideSignOn, type SignOnDecision, type SignOnSettings } from '../checks/sign-on-decision';
 import { shapeOf } from './shape';
 import {
   alternativeSettings,
@@ -15,12 +15,17 @@ import {
   type AlternativeSetting,
   type FundingSummary,
   type OutcomeCounts,
+  type OutcomeKey,
   type PopulationSummary,
   type RuleTally,
   type Settings,
 } from './summary-schema';
 
-/** A population's counts as its users are judged: every count a sum, so parts add up (population/merge.ts). */
+/**
+ * A population's counts as its users are judged: every count a sum, so parts add up (population/merge.ts). Each user
+ * comes with what the certification's field rules found on their payload (evaluateAll's problems only, in the order of
+ * the rules), and meets the platform's decision at sign-on (checks/sign-on-decision.ts) under the run's settings.
+ */
 
 export const noOutcomes = (): OutcomeCounts => Object.fromEntries(outcomeKeys.map((key) => [key, 0])) as OutcomeCounts;
 
@@ -66,18 +71,16 @@ export const emptyFunding = (): FundingSummary => ({
  * Adds one user's funding-sources answer: the sources a failed rule names by index cannot be added (spec §2.4); a
  * list that is missing, not a list, or fails as a whole, none.
  */
-export function addFundingAnswer(funding: FundingSummary, payload: Payload, problems: readonly RuleProblem[]): void {
+export function addFundingAnswer(funding: FundingSummary, payload: Payload, problems: readonly Finding[]): void {
   funding.input.payloads++;
   const listed = Array.isArray(payload.fundingSources) ? payload.fundingSources.length : 0;
   const unusable = new Set<number>();
   let wholeList = !Array.isArray(payload.fundingSources);
-  for (const { issues } of problems) {
-    for (const { issue, outcome } of issues) {
-      if (outcome !== 'failed') continue;
-      const index = /^fundingSources\[(\d+)\]/.exec(issue.field ?? '');
-      if (index) unusable.add(Number(index[1]));
-      else wholeList = true;
-    }
+  for (const { outcome, field } of problems) {
+    if (outcome !== 'failed') continue;
+    const index = /^fundingSources\[(\d+)\]/.exec(field);
+    if (index) unusable.add(Number(index[1]));
+    else wholeList = true;
   }
   const refused = wholeList ? listed : unusable.size;
   funding.sources += listed;
@@ -85,7 +88,7 @@ export function addFundingAnswer(funding: FundingSummary, payload: Payload, prob
   const outcome =
     wholeList && listed === 0 ? 'none-usable' : listed === 0 ? 'no-sources' : refused === 0 ? 'all-usable' : refused < listed ? 'some-unusable' : 'none-usable';
   funding.outcomes[outcome]++;
-  for (const problem of problems) tallyRule(funding.rules, problem);
+  tallyRules(funding.rules, payload, problems);
 }
 
 /**
@@ -93,54 +96,75 @@ export function addFundingAnswer(funding: FundingSummary, payload: Payload, prob
  * digits of an account, and the fields messages show by their last 4 (tax ids, bank account numbers).
  */
 const privatePaths = /(^|\.)(id|email|bankRoutingNumber|accountNumberLast4Digits)$/;
-const isPrivate = (problem: RuleProblem) => problem.rule.subject.sensitive === true || privatePaths.test(problem.rule.subject.path);
+const isPrivate = (rule: PayloadRule) => rule.subject.sensitive === true || privatePaths.test(rule.subject.path);
 
 /** The settings with each one the other way: made once per summary, not per user. */
-const variantsMade = new WeakMap<Settings, [AlternativeSetting, OutcomeSettings][]>();
-function variantsOf(settings: Settings): [AlternativeSetting, OutcomeSettings][] {
+const variantsMade = new WeakMap<Settings, [AlternativeSetting, SignOnSettings][]>();
+function variantsOf(settings: Settings): [AlternativeSetting, SignOnSettings][] {
   let variants = variantsMade.get(settings);
   if (!variants)
     variantsMade.set(settings, (variants = alternativeSettings.map((setting) => [setting, { ...settings, [setting]: otherWay(setting, settings) }])));
   return variants;
 }
 
-/** Adds one user's payload, judged, to the summary. */
-export function addUser(summary: PopulationSummary, problems: readonly RuleProblem[]): void {
+/** The outcome a user meets: the decision's screen, and for one who gets in whether a no** field is asked for. */
+const outcomeOf = (decision: SignOnDecision): OutcomeKey =>
+  decision.screen === 'error'
+    ? 'error-screen'
+    : decision.screen === 'collect'
+      ? 'typed-at-sign-on'
+      : decision.beforePayment.length > 0
+        ? 'asked-before-payment'
+        : 'signs-in';
+
+/** Adds one user's account information, judged (evaluateAll's problems only, under the summary's collectMissingAccountInfo). */
+export function addUser(summary: PopulationSummary, payload: Payload, problems: readonly Finding[]): void {
   const settings = summary.settings;
   summary.input.payloads++;
-  if (problems.length === 0) {
-    // Nothing found: the user signs in, whatever the settings (most users, so said at once).
-    summary.outcomes['signs-in']++;
-    for (const [setting] of variantsOf(settings)) summary.alternatives[setting]['signs-in']++;
-    return;
+  const decision = decideSignOn(problems, settings);
+  summary.outcomes[outcomeOf(decision)]++;
+  if (decision.screen === 'error') bump(summary.errorReasons, decision.reason);
+  else {
+    if (decision.screen === 'collect') bump(summary.typedFields, String(decision.fields.length));
+    if (decision.beforePayment.length > 0) bump(summary.beforePayment, 'users');
+    for (const path of decision.beforePayment) bump(summary.beforePayment, path);
   }
-  const user = userOutcome(problems, settings);
-  summary.outcomes[user.outcome]++;
-  if (user.reason) bump(summary.errorReasons, user.reason);
-  if (user.typed > 0) bump(summary.typedFields, String(user.typed));
-  if (user.beforePayment.length > 0) bump(summary.beforePayment, 'users');
-  for (const path of user.beforePayment) bump(summary.beforePayment, path);
-  for (const [setting, variant] of variantsOf(settings)) summary.alternatives[setting][userOutcome(problems, variant).outcome]++;
-  for (const problem of problems) tallyRule(summary.rules, problem);
+  for (const [setting, variant] of variantsOf(settings)) summary.alternatives[setting][outcomeOf(decideSignOn(problems, variant))]++;
+  tallyRules(summary.rules, payload, problems);
 }
 
-function tallyRule(rules: PopulationSummary['rules'], problem: RuleProblem): void {
-  const failed = problem.issues.some(({ outcome }) => outcome === 'failed');
-  if (!failed && !problem.issues.some(({ outcome }) => outcome === 'warning')) return;
-  const tally: RuleTally = (rules[problem.rule.id] ??= { failed: 0, warned: 0, codes: {}, shapes: {}, advice: {} });
+const fieldRules = new Map([...accountInfoFieldRules, ...fundingSourceRules].map((rule) => [rule.id, rule]));
+
+const counted = (finding: Finding) => finding.outcome === 'failed' || finding.outcome === 'warning';
+
+/** Each rule that failed or warned counted once per user (its findings come one after another); notes are not counted. */
+function tallyRules(rules: PopulationSummary['rules'], payload: Payload, problems: readonly Finding[]): void {
+  for (let start = 0, end = 0; start < problems.length; start = end) {
+    let anyCounted = false;
+    while (end < problems.length && problems[end]!.rule === problems[start]!.rule) anyCounted = counted(problems[end++]!) || anyCounted;
+    const rule = anyCounted ? fieldRules.get(problems[start]!.rule) : undefined;
+    if (rule) tallyRule(rules, rule, payload, problems.slice(start, end));
+  }
+}
+
+function tallyRule(rules: PopulationSummary['rules'], rule: PayloadRule, payload: Payload, findings: readonly Finding[]): void {
+  const failed = findings.some(({ outcome }) => outcome === 'failed');
+  const tally: RuleTally = (rules[rule.id] ??= { failed: 0, warned: 0, codes: {}, shapes: {}, advice: {} });
   if (failed) tally.failed++;
   else tally.warned++;
   const codes = new Set<string>();
   const shapes = new Set<string>();
-  for (const { issue } of problem.issues) {
-    if (!codes.has(issue.code)) {
-      codes.add(issue.code);
-      const advice = (tally.advice[issue.code] ??= {});
-      const text = adviceOf(problem, issue);
+  for (const finding of findings) {
+    if (!counted(finding)) continue;
+    const code = finding.code ?? 'unnamed';
+    if (!codes.has(code)) {
+      codes.add(code);
+      const advice = (tally.advice[code] ??= {});
+      const text = adviceOf(finding, payload);
       if (text in advice || Object.keys(advice).length < adviceKept) bump(advice, text);
     }
-    if (issue.field !== undefined && !isPrivate(problem)) {
-      const value = valueAt(problem, issue.field);
+    if (!isPrivate(rule)) {
+      const value = valueAtFault(rule, finding, payload);
       if (value !== undefined) shapes.add(typeof value === 'string' ? shapeOf(value) : `(${jsonType(value)})`);
     }
   }
@@ -148,8 +172,9 @@ function tallyRule(rules: PopulationSummary['rules'], problem: RuleProblem): voi
   for (const shape of shapes) bump(tally.shapes, shape in tally.shapes || Object.keys(tally.shapes).length < shapesKept ? shape : '…');
 }
 
-const valueAt = ({ where }: RuleProblem, field: string): unknown =>
-  'found' in where ? where.found.find((located: Located) => located.field === field)?.value : undefined;
+/** The value a rule found at fault: none for a presence rule (the value is missing), else the one at the finding's field (`fundingSources[1].nickName`). */
+const valueAtFault = (rule: PayloadRule, { field }: Finding, payload: Payload): unknown =>
+  rule.judges === 'presence' ? undefined : valueAt(payload, field.includes('[') ? field.replace(/\[(\d+)\]/g, '.$1') : field);
 
 /**
  * The certification's message as advice that holds none of the user's values, so that users given the same advice
@@ -157,15 +182,16 @@ const valueAt = ({ where }: RuleProblem, field: string): unknown =>
  * other quoted text longer than 3 characters its shape (a business type no one expected), every digit outside the
  * harness's names `#` (an age, a count of digits, the run's date). What stays of a value is a character a rule refuses.
  */
-export function adviceOf(problem: RuleProblem, issue: Issue): string {
-  const value = issue.field === undefined ? undefined : valueAt(problem, issue.field);
-  const message = value === undefined ? issue.message : issue.message.split(shown(problem.rule.subject, value)).join('…');
+export function adviceOf(finding: Finding, payload: Payload): string {
+  const rule = fieldRules.get(finding.rule);
+  const value = rule && valueAtFault(rule, finding, payload);
+  const message = rule === undefined || value === undefined ? finding.message : finding.message.split(shown(rule.subject, value)).join('…');
   // A message that quoted no value (a field missing) is the same for every user it is given to: made into advice once.
   return remembered(advised, 10_000, message, () =>
     // Quoted texts and the rest in turn (quotes pair up from the left, as the messages write them).
     message.replace(/"((?:[^"\\]|\\.)*)"|[^"]+/g, (part, quoted: string | undefined) => {
       if (quoted === undefined) return part.replace(/\d/g, '#');
-      if (harnessNames.has(quoted) || quoted === issue.field) return part;
+      if (harnessNames.has(quoted) || quoted === finding.field) return part;
       return `"${quoted.length <= 3 ? quoted.replace(/\d/g, '#') : shapeOf(quoted)}"`;
     }),
   );

@@ -1,13 +1,16 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { accountInfoFieldRules } from '../checks/account-info';
 import { isObject } from '../checks/evidence';
-import { problemsOf } from './judge';
+import { evaluateAll } from '../checks/finding';
+import { fundingSourceRules } from '../checks/funding-sources';
 import type { Endpoint } from '../checks/payload';
 import { addFundingAnswer, addUnreadable, addUser, emptyFunding, emptySummary } from './tally';
 import type { Settings } from './summary-schema';
 
 /**
- * A worker thread of the population check (population/run.ts): parses and judges the JSON texts of each batch
- * it is sent, keeps one summary, and hands it back when told the input has ended.
+ * A worker thread of the population check (population/run.ts): parses the JSON texts of each batch it is sent, judges
+ * each payload with the certification's field rules (evaluateAll, problems only), keeps one summary, and hands it back
+ * when told the input has ended.
  */
 export interface WorkerSetup {
   settings: Settings;
@@ -23,6 +26,8 @@ const { settings, shard, endpoint = 'account-info' } = workerData as WorkerSetup
 const summary = emptySummary(settings);
 const funding = endpoint === 'funding-sources' ? (summary.funding = emptyFunding()) : undefined;
 const input = funding?.input ?? summary.input;
+const rules = funding ? fundingSourceRules : accountInfoFieldRules;
+const problemsOnly = { problemsOnly: true };
 const ctx = { now: new Date(`${settings.date}T00:00:00Z`), collectMissingAccountInfo: settings.collectMissingAccountInfo };
 const decoder = new TextDecoder();
 const ours = (line: number) => !shard || (line - 1) % shard.count === shard.index - 1;
@@ -42,8 +47,8 @@ function judgeBatch(bytes: Uint8Array, lines: Int32Array): number {
       continue;
     }
     if (!isObject(payload)) addUnreadable(input, 'not-an-object', line);
-    else if (funding) addFundingAnswer(funding, payload, problemsOf(payload, ctx, 'funding-sources'));
-    else addUser(summary, problemsOf(payload, ctx));
+    else if (funding) addFundingAnswer(funding, payload, evaluateAll(rules, payload, ctx, problemsOnly));
+    else addUser(summary, payload, evaluateAll(rules, payload, ctx, problemsOnly));
   }
   return judged;
 }

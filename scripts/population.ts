@@ -13,6 +13,7 @@ import { writeReports } from '../population/write';
 import { isGzipped } from '../population/input';
 import { judgePopulation } from '../population/run';
 import { emulatorSettings, summarySchema, type Settings } from '../population/summary-schema';
+import { invalidOptionalChoices, invalidRequiredChoices } from '../checks/sign-on-decision';
 import { optionsProblem, usageOf } from './commands';
 
 const usage = usageOf('population');
@@ -111,8 +112,8 @@ async function main() {
     if (input === '-' && options.funding === '-') fail('--funding -: only one input can be standard input; give the funding file by name');
     const settings: Settings = {
       collectMissingAccountInfo: options['collect-missing-account-info'] ?? profileSetting(options.profile),
-      invalidRequired: choice('invalid-required', options['invalid-required'], ['error-screen', 'typed-again'], emulatorSettings.invalidRequired),
-      invalidOptional: choice('invalid-optional', options['invalid-optional'], ['error-screen', 'dropped'], emulatorSettings.invalidOptional),
+      invalidRequired: choice('invalid-required', options['invalid-required'], invalidRequiredChoices, emulatorSettings.invalidRequired),
+      invalidOptional: choice('invalid-optional', options['invalid-optional'], invalidOptionalChoices, emulatorSettings.invalidOptional),
       date,
     };
     const shard = options.shard === undefined ? undefined : shardOf(options.shard);

@@ -29,7 +29,7 @@ function keptOf(source: Record<string, unknown>): KnownSource {
  * no longer listed is removed. A list that fails the §2.4 rules changes nothing.
  */
 export function syncFundingSources(known: Map<string, KnownSource>, payload: unknown, now: Date): Sync {
-  const problems = isObject(payload) ? failed(evaluateAll(fundingSourceRules, payload, { now, collectMissingAccountInfo: false })) : [];
+  const problems = isObject(payload) ? failed(evaluateAll(fundingSourceRules, payload, { now, collectMissingAccountInfo: false }, { problemsOnly: true })) : [];
   const listed = isObject(payload) && Array.isArray(payload.fundingSources) ? payload.fundingSources.filter(isObject) : undefined;
   if (!listed || problems.length > 0) {
     const why = problems[0]?.message ?? 'the answer was not a funding-source list';

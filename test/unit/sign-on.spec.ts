@@ -11,7 +11,7 @@ const complete = () => structuredClone(users.complete.data().accountInfo) as Rec
 const minimal = () => structuredClone(users.minimal.data().accountInfo);
 
 test('complete account information goes straight to the app', () => {
-  expect(signOnDecision(complete(), strict)).toEqual({ screen: 'app' });
+  expect(signOnDecision(complete(), strict)).toEqual({ screen: 'app', beforePayment: [] });
 });
 
 test('missing Yes* fields are collected with CollectMissingAccountInfo, as string fields; a missing address becomes its four parts', () => {
@@ -63,7 +63,7 @@ test('typed values are judged by the same rules: blanks are required, invalid va
   const fixed = { ...typed, 'user.phone': '212-555-0142', 'company.legalAddress.line1': '12 Main Street', 'company.legalAddress.postalcode': '62701' };
   const accepted = typedValueProblems(info, decision.fields, fixed, collecting);
   expect(accepted.problems).toEqual({});
-  expect(signOnDecision(accepted.merged, collecting)).toEqual({ screen: 'app' });
+  expect(signOnDecision(accepted.merged, collecting)).toEqual({ screen: 'app', beforePayment: [] });
 });
 
 test('funding sync (spec §4.2) adds new ids, removes vanished ones, keeps only the last 4 digits, and ignores an invalid list', () => {
