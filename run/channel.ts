@@ -1,4 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { eventsVersion, issuesOf, workerEventSchema } from './events';
@@ -31,9 +33,34 @@ const toWorker = z.discriminatedUnion('type', [
 export type ToCoordinator = z.infer<typeof toCoordinator>;
 export type ToWorker = z.infer<typeof toWorker>;
 
-/** The socket of a run's folder (a named pipe on Windows, whose sockets are not files). */
-export const channelPath = (runDir: string) =>
-  process.platform === 'win32' ? `\\\\?\\pipe\\partner-certify-${path.basename(runDir)}` : path.join(runDir, 'channel.sock');
+/**
+ * Where a run's channel listens: a socket in the run's private folder (a named pipe on Windows, whose sockets are not
+ * files). A socket's path holds at most about 100 bytes: for a run's folder deeper than that, the socket is in a
+ * private folder of its own in the system's temporary folder, whose path the run's folder holds (`channel`).
+ */
+export function channelPath(runDir: string): string {
+  if (process.platform === 'win32') return `\\\\?\\pipe\\partner-certify-${path.basename(runDir)}`;
+  const inside = path.join(runDir, 'channel.sock');
+  if (Buffer.byteLength(inside) <= maxSocketPath) return inside;
+  try {
+    return readFileSync(path.join(runDir, 'channel'), 'utf8');
+  } catch {
+    return inside;
+  }
+}
+
+const maxSocketPath = 100;
+
+/** The run's channel, as its coordinator opens it: `channelPath`, made where it can be; removed as the process exits. */
+function openedChannelPath(runDir: string): string {
+  const inside = channelPath(runDir);
+  if (process.platform === 'win32' || Buffer.byteLength(inside) <= maxSocketPath) return inside;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'partner-certify-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const socket = path.join(dir, 'channel.sock');
+  writeFileSync(path.join(runDir, 'channel'), socket, { mode: 0o600 });
+  return socket;
+}
 
 /** Reads one message a line from a socket, each parsed with `schema`; a line that does not parse goes to `invalid`. */
 function readLines<T>(socket: net.Socket, schema: z.ZodType<T>, onMessage: (message: T) => void, invalid: (problem: string) => void): void {
@@ -107,7 +134,7 @@ export async function serveChannel(runDir: string, handlers: ChannelHandlers): P
       (problem) => handlers.invalid(problem),
     );
   });
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(channelPath(runDir), resolve));
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(openedChannelPath(runDir), resolve));
   server.unref();
   return {
     links,

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { FullConfig, FullResult } from '@playwright/test/reporter';
 import type { LoadedProfile } from '../partners/profile';
 import { ordinaryText } from '../redaction/secrets';
-import { Vault, type ScopedSecret } from '../redaction/vault';
+import { Vault } from '../redaction/vault';
 import { harnessWords } from '../checks/harness-words';
 import { collect, endAttempt, endUnfinished, chosenTests, newPartner, type Attempt, type ChosenTest, type CollectedPartner } from './collected';
-import { channelPath, serveChannel, type ToCoordinator, type WorkerLink } from './channel';
+import { serveChannel, type ToCoordinator, type WorkerLink } from './channel';
 import { Egress } from './egress';
 import type { AttemptStatus, RunStamp } from './events';
 import { decideOutcome, failureLine, fails, keepOutcome, type RunFacts, type RunOutcome } from './outcome';
@@ -48,8 +49,6 @@ export class Coordinator {
   private closeChannel: (() => Promise<void>) | undefined;
   private interrupted = false;
   private finished: Promise<RunOutcome> | undefined;
-  /** Every profile's secrets, which the final scan looks for wherever they are. */
-  private readonly profileSecrets: ScopedSecret[] = [];
 
   /** The partners the run was asked for (the configuration, in the main process). */
   register(profiles: readonly LoadedProfile[]): void {
@@ -90,7 +89,7 @@ export class Coordinator {
     // The command that started the run made its folder (scripts/certify.ts); a folder whose channel is already open
     // is another run's, which this one is nested in (a self-test's run, started from a worker of a run).
     const given = runDirOf();
-    this.runDir = given && !existsSync(channelPath(given)) ? given : makeRunDir({ removeOnExit: true });
+    this.runDir = given && !existsSync(path.join(given, 'channel.sock')) && !existsSync(path.join(given, 'channel')) ? given : makeRunDir({ removeOnExit: true });
     process.env[runDirVariable] = this.runDir;
     const channel = await serveChannel(this.runDir, {
       hello: (project) => this.hello(project),
@@ -131,7 +130,7 @@ export class Coordinator {
   addPartner(name: string, waivers: Pick<CollectedPartner, 'waivers' | 'platformWaivers'>, loaded?: LoadedProfile): CollectedPartner {
     const partner = newPartner(name, waivers, loaded);
     this.partners.set(name, partner);
-    if (loaded) this.profileSecrets.push(...this.vault.receive(secretsOf(loaded)));
+    if (loaded) this.vault.receive(secretsOf(loaded));
     return partner;
   }
 
@@ -217,7 +216,7 @@ export class Coordinator {
 
   /** The detector (run/scan.ts): a secret found in any output fails the run, naming the file; nothing is rewritten. */
   private scanAtExit(config: FullConfig, facts: RunFacts): void {
-    const found = scanOutputs(config, scanned(this.vault, this.profileSecrets), { since: this.startedAt });
+    const found = scanOutputs(config, scanned(this.vault), { since: this.startedAt });
     if (found.length === 0) return;
     for (const line of found) this.egress.warn(line);
     const outcome = decideOutcome({ ...facts, problems: [...facts.problems, ...found] });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FullConfig } from '@playwright/test/reporter';
 import { filesUnder, secretFinder } from '../redaction/files';
 import type { Secret } from '../redaction/secrets';
-import { runWide, type ScopedSecret, type Vault } from '../redaction/vault';
+import { runWide, type Vault } from '../redaction/vault';
 
 /**
  * The run's final scan, as its process exits, after every reporter wrote: a detector, never a second masking. It
@@ -33,14 +33,13 @@ export function scanOutputs(config: FullConfig, secrets: readonly Secret[], { si
 }
 
 /**
- * What the scan looks for: the harness's own secrets (the signing key), every profile's (its secret, keys, every
- * `env:` value), and every value with a secret's entropy the run learned, whichever partner's. A word a partner
- * chose as its token is no secret to look for: it may be ordinary text in another partner's report.
+ * What the scan looks for: the harness's own secrets (the signing key), and every partner's value with a secret's
+ * entropy, from its profile or learned (a client secret, a key, a code, a token): it can occur in an output only as
+ * that secret. A partner's value that may be a word ("{partnerName}" in a URL's query, a token reading "rule") is
+ * masked in that partner's artifacts, but is no leak where it is ordinary text of another's.
  */
-export const scanned = (vault: Vault, profiles: readonly ScopedSecret[]): Secret[] => [
-  ...profiles.filter((secret) => !secret.ordinary && !secret.queryName),
-  ...vault.all().filter((secret) => (secret.partner === undefined ? !secret.ordinary && !secret.queryName : runWide(secret))),
-];
+export const scanned = (vault: Vault): Secret[] =>
+  vault.all().filter((secret) => (secret.partner === undefined ? !secret.ordinary && !secret.queryName : runWide(secret)));
 
 /**
  * Where this run's Playwright reporters write, as they resolve it: an option, relative to the configuration's

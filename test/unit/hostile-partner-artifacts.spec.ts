@@ -67,7 +67,7 @@ test("the final scan names each output that holds a secret with a secret's entro
   writeFileSync(older!, `an earlier run's: ${code}`);
   utimesSync(older!, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
   const config = { projects: [{ outputDir: dir }], reporter: [], rootDir: dir } as unknown as FullConfig;
-  const found = scanOutputs(config, scanned(vault, []), { since: new Date(Date.now() - 1000) });
+  const found = scanOutputs(config, scanned(vault), { since: new Date(Date.now() - 1000) });
   expect(found).toEqual([
     expect.stringMatching(/index\.html could not be scanned/),
     expect.stringMatching(/junit\.xml holds a secret of this run/),
