@@ -76,7 +76,8 @@ export class Vault {
   }
 
   /**
-   * Every partner's secrets with a secret's entropy, which mask every partner's artifacts: one list for the run, so
+   * Every partner's secrets with a secret's entropy, which mask every partner's artifacts (with the run's ordinary
+   * text, whose fragments are spared): one list for the run, so
    * one matcher, whichever partner's files are written (ten partners' lists of every partner's values made a fleet's
    * reports take twice as long to write).
    */
@@ -109,8 +110,11 @@ export class Vault {
 
 const runView = '\u0000run';
 const runWideView = '\u0000run-wide';
+// The run-wide list holds the run's ordinary text too (the harness's words, every profile's values that are no secret):
+// a fragment of a secret found in it is spared (DESIGN §5), as in every list, so `ng-secret-` of a client secret
+// never masks the rule id `token-exchange/wrong-secret-rejected`.
 const inView = (secret: ScopedSecret, view: string) =>
-  view === runWideView ? secret.partner !== undefined && runWide(secret) : secret.partner === undefined || secret.partner === view;
+  view === runWideView ? secret.ordinary === true || (secret.partner !== undefined && runWide(secret)) : secret.partner === undefined || secret.partner === view;
 
 /**
  * A value with a secret's entropy (at least 128 bits by the guessing estimate, in a token's alphabet, letters and

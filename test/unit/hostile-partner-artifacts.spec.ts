@@ -8,6 +8,8 @@ import type { FullConfig } from '@playwright/test/reporter';
 import { redact } from '../../redaction/redact';
 import { redactBytes } from '../../redaction/files';
 import { Vault } from '../../redaction/vault';
+import { ordinaryText } from '../../redaction/secrets';
+import { harnessWords } from '../../checks/harness-words';
 import { Egress } from '../../run/egress';
 import { scanned, scanOutputs } from '../../run/scan';
 import { tempDir } from '../support/temp';
@@ -38,6 +40,24 @@ test.describe('1. artifacts that bypass the redactor', () => {
     for (const value of ['c0de-abc-123', jwt, '5ecret-t0ken-value']) expect(stored).not.toContain(value);
     expect(sent[0]).toContain('navigation to /auth?code=[redacted] failed');
   });
+});
+
+test("a fragment of a partner's run-wide secret in the harness's own words is spared, in every partner's artifacts: the rule id stays whole", async () => {
+  const vault = new Vault([...ordinaryText(harnessWords), { value: 'acme-staging-secret-7f3a', partner: 'acme' }]);
+  const sent: string[] = [];
+  const outbound = { send: (message: unknown) => sent.push(JSON.stringify(message)), sync: async () => {} };
+  for (const scope of ['acme', 'another', undefined]) {
+    await new Egress(vault, scope, outbound).event({
+      type: 'attempt-ended',
+      project: 'p',
+      testId: 't',
+      retry: 0,
+      status: 'passed',
+      durationMs: 1,
+      errors: ['token-exchange/wrong-secret-rejected: acme-staging-secret-7f3a'],
+    });
+  }
+  for (const message of sent) expect(message).toContain('token-exchange/wrong-secret-rejected: [redacted]');
 });
 
 test.describe('1c. masking never corrupts what it stores', () => {
