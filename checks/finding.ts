@@ -15,6 +15,7 @@ export type Outcome = (typeof outcomes)[number];
 export const verdicts = ['CERTIFIED', 'NOT CERTIFIED', 'PARTIAL', 'INCOMPLETE'] as const;
 export type Verdict = (typeof verdicts)[number];
 export const platformVerdicts = ['CONFORMS', 'DOES NOT CONFORM', 'INCOMPLETE', 'NOT CHECKED'] as const;
+export type PlatformVerdict = (typeof platformVerdicts)[number];
 
 /** One verdict of one rule on one piece of evidence: what the suites attach and the reports read. */
 export interface Finding {

@@ -112,3 +112,16 @@ export function resolveEnv(value: unknown, at: string[], reading: EnvReading): u
   }
   return value;
 }
+
+/**
+ * A message about the profile as its author wrote it: every value read from a variable shown as the `env:NAME` it was
+ * read from, so that a problem found after reading (a URL that is not one) never quotes a secret.
+ */
+export function asWritten(text: string, reading: EnvReading): string {
+  const read = [...new Set(Object.values(reading.names))].flatMap((name) => {
+    const value = reading.env[name];
+    return value ? [{ name, value }] : [];
+  });
+  // The longest first: a value may hold a shorter one.
+  return read.sort((a, b) => b.value.length - a.value.length).reduce((said, { name, value }) => said.split(value).join(`env:${name}`), text);
+}

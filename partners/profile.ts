@@ -8,7 +8,7 @@ import type { Waiver } from '../checks/waivers';
 import { hostKey } from '../profile/host-key';
 import { profileSchema, type Profile } from '../profile/profile-schema';
 import { longestWaiverDays, waiversFileSchema } from '../profile/waiver-schema';
-import { envPrefixes, envReference, resolveEnv, type EnvReading } from './env-references';
+import { asWritten, envPrefixes, envReference, resolveEnv, type EnvReading } from './env-references';
 
 export interface LoadedProfile {
   /** The Playwright project name: the file name without `.json`. */
@@ -91,7 +91,7 @@ export function profileOf(
   if (reading.errors.length > 0) return fail(...reading.errors);
   const envValues = reading.values;
   const parsed = profileSchema.safeParse(resolved);
-  if (!parsed.success) return fail(...parsed.error.issues.map(formatIssue));
+  if (!parsed.success) return fail(...parsed.error.issues.map((issue) => asWritten(formatIssue(issue), reading)));
   // `npm run certify -- <partner> --slow` turns the slow checks on for one run, whatever the profile says.
   if (env.CERTIFY_SLOW === '1') parsed.data.slowChecks = true;
   if (parsed.data.caFile !== undefined) {

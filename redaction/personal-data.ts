@@ -33,8 +33,16 @@ export function dateForms(iso: string): string[] {
   const figures = [String(d), day];
   const weekday = weekdays[new Date(`${iso}T00:00:00Z`).getUTCDay()]!;
   const forms = [
-    ...[`${year}${month}${day}`, `${month}/${day}/${year}`, `${year}/${month}/${day}`, `${day}/${month}/${year}`, `${day}.${month}.${year}`],
-    ...[`${m}/${d}/${year}`, `${d}/${m}/${year}`, `${d}.${m}.${year}`, `${year}-${m}-${d}`, `${year}/${m}/${d}`],
+    // In figures, in every order, with any separator a person or a locale writes (hyphens and dashes of every kind),
+    // with or without leading zeros; and base64 of the ISO date.
+    ...['/', '.', '-', ' ', '', '\u2010', '\u2011', '\u2013', '\u2014'].flatMap((sep) => [
+      `${year}${sep}${month}${sep}${day}`,
+      `${month}${sep}${day}${sep}${year}`,
+      `${day}${sep}${month}${sep}${year}`,
+      ...(sep === '' ? [] : [`${m}${sep}${d}${sep}${year}`, `${d}${sep}${m}${sep}${year}`, `${year}${sep}${m}${sep}${d}`]),
+    ]),
+    Buffer.from(iso).toString('base64'),
+    Buffer.from(iso).toString('base64').replace(/=+$/, ''),
     // Words and spaces: every name of the month, the day in figures or as an ordinal.
     ...names.flatMap((mm) =>
       [...figures, ordinal(d)].flatMap((dd) => [

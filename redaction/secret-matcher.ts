@@ -67,7 +67,10 @@ function restOfSplitSecrets<R extends Run>(shortRuns: readonly R[], fragments: R
   });
 }
 
-/** The base64 and base64url text that encodes `value` wherever it sits in a longer encoded string. */
+/**
+ * The encodings of `value` a partner may echo it in: base64 and base64url wherever it sits in a longer encoded
+ * string, and hexadecimal (matched in any case).
+ */
 export function base64Forms(value: string): string[] {
   const bytes = Buffer.from(value);
   const forms: string[] = [];
@@ -78,7 +81,7 @@ export function base64Forms(value: string): string[] {
     const body = encoded.slice(shift === 0 ? 0 : 4, shift === 0 ? encoded.replace(/=+$/, '').length : fullGroups);
     if (body.length >= 8) forms.push(body, body.replaceAll('+', '-').replaceAll('/', '_'));
   }
-  return forms;
+  return [...forms, Buffer.from(value).toString('hex')];
 }
 
 /**

@@ -70,7 +70,7 @@ const credentialShaped = (value: string) => value.length >= 16 || (value.length 
 function learnField(key: string, value: string, keys: ReadonlySet<string>, into: Map<string, Secret>): void {
   const lower = key.toLowerCase();
   if (keys.has(lower)) into.set(value, { value });
-  else if (last4Keys.has(lower)) into.set(value, { value, keepLast4: true });
+  else if (last4Keys.has(lower)) into.set(value, { value, keepLast4: true, forms: numberForms(value) });
   else if (/(?:^|\.)dateofbirth$/.test(lower) && isCalendarDate(value)) into.set(value, { value, keepYear: true, forms: dateForms(value) });
 }
 
@@ -252,4 +252,21 @@ export function secretsOf(exchanges: readonly Exchange[], known: readonly (Secre
     if (!secrets.has(secret.value) && (secret.keepLast4 ? secret.value.length >= shortestSecret : maskedEverywhere(secret.value)))
       secrets.set(secret.value, secret);
   return [...secrets.values()];
+}
+
+/**
+ * The forms a tax id or an account number is also written in, each masked to its last 4 digits: its digits alone,
+ * and a 9-digit id (SSN, ITIN, EIN) grouped as each is (3-2-4, 2-7) with any separator a person writes.
+ */
+export function numberForms(value: string): string[] {
+  const digits = value.replace(/\D/g, '');
+  if (digits.length < 6) return [];
+  const grouped =
+    digits.length === 9
+      ? ['-', '.', ' ', '/', '', '\u2011', '\u2013'].flatMap((sep) => [
+          `${digits.slice(0, 3)}${sep}${digits.slice(3, 5)}${sep}${digits.slice(5)}`,
+          `${digits.slice(0, 2)}${sep}${digits.slice(2)}`,
+        ])
+      : [];
+  return [...new Set([digits, ...grouped])].filter((form) => form !== value);
 }

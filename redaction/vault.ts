@@ -114,7 +114,9 @@ const runWideView = '\u0000run-wide';
 // a fragment of a secret found in it is spared (DESIGN §5), as in every list, so `ng-secret-` of a client secret
 // never masks the rule id `token-exchange/wrong-secret-rejected`.
 const inView = (secret: ScopedSecret, view: string) =>
-  view === runWideView ? secret.ordinary === true || (secret.partner !== undefined && runWide(secret)) : secret.partner === undefined || secret.partner === view;
+  view === runWideView
+    ? secret.ordinary === true || (secret.partner !== undefined && runWide(secret))
+    : secret.partner === undefined || secret.partner === view;
 
 /**
  * A value with a secret's entropy (at least 128 bits by the guessing estimate, in a token's alphabet, letters and

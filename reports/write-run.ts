@@ -68,7 +68,7 @@ export const certifyRun =
     const verdicts: RunFacts['verdicts'] = written.map(({ out: { certification: cert } }) => ({
       partner: cert.run.partner,
       verdict: cert.verdict,
-      ...(cert.platform?.emulator && cert.platform.verdict !== 'CONFORMS' && cert.platform.verdict !== 'NOT CHECKED' ? { emulatorFailed: true } : {}),
+      ...(cert.platform?.emulator ? { emulator: cert.platform.verdict } : {}),
     }));
     return { verdicts, problems };
   };

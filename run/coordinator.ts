@@ -89,7 +89,8 @@ export class Coordinator {
     // The command that started the run made its folder (scripts/certify.ts); a folder whose channel is already open
     // is another run's, which this one is nested in (a self-test's run, started from a worker of a run).
     const given = runDirOf();
-    this.runDir = given && !existsSync(path.join(given, 'channel.sock')) && !existsSync(path.join(given, 'channel')) ? given : makeRunDir({ removeOnExit: true });
+    this.runDir =
+      given && !existsSync(path.join(given, 'channel.sock')) && !existsSync(path.join(given, 'channel')) ? given : makeRunDir({ removeOnExit: true });
     process.env[runDirVariable] = this.runDir;
     const channel = await serveChannel(this.runDir, {
       hello: (project) => this.hello(project),

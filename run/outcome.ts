@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { Verdict } from '../checks/finding';
+import type { PlatformVerdict, Verdict } from '../checks/finding';
 import type { Egress } from './egress';
 
 /**
@@ -23,8 +23,8 @@ export type RunOutcome = z.infer<typeof runOutcomeSchema>;
 
 /** What the outcome is decided from. */
 export interface RunFacts {
-  /** Each partner's verdict, and the bundled emulator's where it did not conform (the harness's own self-check). */
-  verdicts: readonly { partner: string; verdict: Verdict; emulatorFailed?: boolean }[];
+  /** Each partner's verdict, and the bundled emulator's beside it, where it is the platform (the harness's own self-check). */
+  verdicts: readonly { partner: string; verdict: Verdict; emulator?: PlatformVerdict }[];
   /** What went wrong with the run itself: a report not written or signed, a record unreadable, a secret found in an output. */
   problems: readonly string[];
   /** Why the run stopped before any test, if it did. */
@@ -37,8 +37,12 @@ export function decideOutcome({ verdicts, problems, stopped = [], interrupted = 
   if (interrupted) return { kind: 'interrupted' };
   if (problems.length > 0) return { kind: 'failed', problems: [...problems] };
   const failed = verdicts.filter((one) => one.verdict === 'NOT CERTIFIED').map((one) => `${one.partner} NOT CERTIFIED`);
-  const emulator = verdicts.filter((one) => one.emulatorFailed).map((one) => `the bundled emulator did not conform (with ${one.partner})`);
-  const incomplete = verdicts.filter((one) => one.verdict === 'INCOMPLETE').map((one) => `${one.partner} INCOMPLETE`);
+  const emulator = verdicts.filter((one) => one.emulator === 'DOES NOT CONFORM').map((one) => `the bundled emulator did not conform (with ${one.partner})`);
+  // The emulator's checks could not all be judged: run it again, as for a partner INCOMPLETE; never a failure.
+  const incomplete = [
+    ...verdicts.filter((one) => one.verdict === 'INCOMPLETE').map((one) => `${one.partner} INCOMPLETE`),
+    ...verdicts.filter((one) => one.emulator === 'INCOMPLETE').map((one) => `the bundled emulator INCOMPLETE (with ${one.partner})`),
+  ];
   if (failed.length > 0 || emulator.length > 0) return { kind: 'not-certified', uncertified: [...failed, ...incomplete, ...emulator] };
   if (incomplete.length > 0) return { kind: 'incomplete', uncertified: incomplete };
   return { kind: 'certified' };

@@ -155,6 +155,8 @@ async function main() {
     const given = text(flag);
     if (given === undefined) return undefined;
     const field = questions.find(([option]) => option === flag)![1];
+    // A fragment is never sent to a server, and one may hold a token (#access_token=…): none is written.
+    if (/#./.test(given)) fail(`init: --${flag}: a URL's fragment (#…) is never sent to your server, and may hold a token; give the URL without it`);
     const done = withoutCredentials(given, field, `${variablePrefix(name)}_${flag.replace(/-url$/, '').toUpperCase()}`, choose);
     secrets.moved.push(...done.moved);
     return done.url;

@@ -256,3 +256,14 @@ test("init's refusals show no credential of a URL it was given, and write nothin
     ].join('\n'),
   );
 });
+
+test('init refuses a URL with a fragment, which is never sent to a server and may hold a token, and shows none of it', () => {
+  const folder = emptyFolder();
+  expectRefused(
+    folder,
+    ['acme', ...urls.slice(0, 4), '--mint-url', `https://acme.example/codes#access_token=${tokenSecret}`],
+    "init: --mint-url: a URL's fragment (#…) is never sent to your server, and may hold a token; give the URL without it",
+  );
+  // The positive control: a bare "#" holds nothing, and the same URL without a fragment is written.
+  expect(init(folder, 'acme', ...urls, '--client-id', 'platform').status).toBe(0);
+});

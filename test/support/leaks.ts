@@ -15,7 +15,10 @@ export function textsUnder(dir: string): { file: string; text: string }[] {
       for (const [entry, content] of Object.entries(unzipSync(bytes))) visit(`${name}!${entry}`, content);
       return;
     }
-    if (bytes.subarray(0, 8192).includes(0)) return; // images
+    // Images by their first bytes (PNG, JPEG, GIF, WebP); any other file is text, in UTF-8 or one character a byte.
+    const head = Buffer.from(bytes.subarray(0, 12));
+    if (head.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47])) || head.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))) return;
+    if (head.toString('latin1').startsWith('GIF8') || (head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP')) return;
     // Playwright's own viewer code (trace viewer, HTML report app) is no artifact of the run; the report's
     // data, embedded in its index.html as a zip, is visited below.
     if (/\.(js|css)$/.test(name) || (/html-report/.test(name) && name.endsWith('index.html') && !name.includes('!'))) {
@@ -23,7 +26,8 @@ export function textsUnder(dir: string): { file: string; text: string }[] {
       for (const [, base64] of text.matchAll(/data:application\/zip;base64,([A-Za-z0-9+/=]+)/g)) visit(`${name}!embedded.zip`, Buffer.from(base64!, 'base64'));
       return;
     }
-    const text = Buffer.from(bytes).toString('utf8');
+    const utf8 = Buffer.from(bytes).toString('utf8');
+    const text = utf8.includes('\uFFFD') ? Buffer.from(bytes).toString('latin1') : utf8;
     texts.push({ file: name, text });
     for (const [, base64] of text.matchAll(/data:application\/zip;base64,([A-Za-z0-9+/=]+)/g)) visit(`${name}!embedded.zip`, Buffer.from(base64!, 'base64'));
   };

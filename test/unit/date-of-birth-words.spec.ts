@@ -19,6 +19,24 @@ const exchange = (body: string): Exchange => ({
 const learned = (iso: string) => secretsOf([exchange(JSON.stringify({ user: { firstName: 'Ada', dateOfBirth: iso } }))]);
 const july23 = learned('1961-07-23');
 
+test('the numeric forms an outside red team echoed (other separators, other orders, no separator, a dash of another kind, base64) keep the year only', () => {
+  const dec10 = learned('1985-12-10');
+  for (const date of [
+    '12-10-1985',
+    '10-12-1985',
+    '12.10.1985',
+    '1985.12.10',
+    '12101985',
+    '10121985',
+    '1985\u201112\u201110',
+    '1985\u201312\u201310',
+    'MTk4NS0xMi0xMA==',
+  ])
+    expect(redact(`born ${date}; a note`, dec10), date).toBe('born 1985-••-••; a note');
+  // The control: another date, and the year alone, stay.
+  expect(redact('renewed 12-11-1985, in 1985', dec10)).toBe('renewed 12-11-1985, in 1985');
+});
+
 test('the forms of the issue, and others of the documented list, any case, keep the year only', () => {
   const written = [
     'July 23, 1961',

@@ -6,7 +6,7 @@ import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import type { TestInfo } from '@playwright/test';
 import type { FullConfig } from '@playwright/test/reporter';
 import { redact } from '../../redaction/redact';
-import { redactBytes } from '../../redaction/files';
+import { redactBytes, secretFinder } from '../../redaction/files';
 import { Vault } from '../../redaction/vault';
 import { ordinaryText } from '../../redaction/secrets';
 import { harnessWords } from '../../checks/harness-words';
@@ -58,6 +58,20 @@ test("a fragment of a partner's run-wide secret in the harness's own words is sp
     });
   }
   for (const message of sent) expect(message).toContain('token-exchange/wrong-secret-rejected: [redacted]');
+});
+
+test("a trace's page in Latin-1, or holding a NUL, is masked and scanned as text; an image is left whole", () => {
+  const code = `c0de${randomBytes(16).toString('hex')}`;
+  const latin1 = Buffer.concat([Buffer.from('<title>Caf'), Buffer.from([0xe9]), Buffer.from(`</title><iframe src="/auth?c=${code}">`)]);
+  const nul = Buffer.from(`<!-- \u0000 --><p>session ${code}</p>`);
+  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(code)]);
+  const trace = zipSync({ 'resources/a.html': latin1, 'resources/b.html': nul, 'resources/c.png': png });
+  const masked = unzipSync(redactBytes(trace, [{ value: code }]));
+  expect(Buffer.from(masked['resources/a.html']!).toString('latin1')).toBe('<title>Caf\u00e9</title><iframe src="/auth?c=[redacted]">');
+  expect(Buffer.from(masked['resources/b.html']!).toString('utf8')).toBe('<!-- \u0000 --><p>session [redacted]</p>');
+  expect(Buffer.from(masked['resources/c.png']!)).toEqual(png);
+  // The final scan reads them alike: each page alone is found.
+  for (const entry of [latin1, nul]) expect(secretFinder([{ value: code }])(zipSync({ 'page.html': entry }))).toBe(true);
 });
 
 test.describe('1c. masking never corrupts what it stores', () => {

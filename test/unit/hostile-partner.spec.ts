@@ -204,6 +204,25 @@ test.describe('5. personal data under the wrong key', () => {
   test('the masked body is still JSON', () => {
     expect(() => JSON.parse(masked!.response!.body) as unknown).not.toThrow();
   });
+
+  test('a token echoed in hexadecimal, in any case, is masked', () => {
+    const token = 'at-9Kq2Lw7Rt4Vz1Xy8Mn3Bp6';
+    const hex = Buffer.from(token).toString('hex');
+    for (const echo of [hex, hex.toUpperCase()]) expect(redact(`debug: ${echo}`, [{ value: token }]), echo).toBe('debug: [redacted]');
+  });
+
+  test('a tax id the run read is masked to its last 4 digits however it is echoed: dotted, spaced, slashed, undashed', () => {
+    const learned = secretsOf([
+      {
+        request: { method: 'GET', url: 'https://p.example/a', headers: {} },
+        response: { status: 200, headers: {}, body: '{"company":{"taxInfo":{"identifier":"12-3456789"}}}', bytes: 1 },
+        startedAt: '',
+        durationMs: 1,
+      },
+    ]);
+    for (const echo of ['12.3456789', '123.45.6789', '12 3456789', '123/45/6789', '123456789'])
+      expect(redact(`invalid_grant: ${echo} is unknown`, learned), echo).toBe('invalid_grant: ****6789 is unknown');
+  });
 });
 
 test.describe('6. runs that never end', () => {

@@ -68,6 +68,18 @@ test('a malformed URL is one line', () => {
   expect(errorsOf({ ...valid, accountInfoUrl: 'ftp://partner.example/account' })).toHaveLength(1);
 });
 
+test("a problem found after env: values are read quotes the profile as written, never a variable's value", () => {
+  const env = { PARTNER_ACME_MINT_TEAM: 'TeamKeyPLANTED-5522-zzXY', PARTNER_ACME_TOKEN_URL: 'htps://partner.example/t/PathKeyPLANTED77/token' };
+  const errors = errorsOf(
+    { ...valid, tokenExchangeUrl: 'env:PARTNER_ACME_TOKEN_URL', codes: { mintUrl: 'htps://partner.example/codes?team=env:PARTNER_ACME_MINT_TEAM' } },
+    env,
+  );
+  expect(errors).toEqual([
+    'acme.json: "tokenExchangeUrl" is not an absolute http(s) URL ("env:PARTNER_ACME_TOKEN_URL"); write it like "https://partner.example/oauth/token"',
+    'acme.json: "codes.mintUrl" is not an absolute http(s) URL ("htps://partner.example/codes?team=env:PARTNER_ACME_MINT_TEAM"); write it like "https://partner.example/oauth/token"',
+  ]);
+});
+
 test('env: values are read from the environment; an unset one is named', () => {
   const withEnv = { ...valid, clientSecret: 'env:PARTNER_ACME_SECRET', tokenExchangeUrl: 'env:PARTNER_ACME_TOKEN_URL' };
   expect(errorsOf(withEnv, { PARTNER_ACME_TOKEN_URL: valid.tokenExchangeUrl })).toEqual([
