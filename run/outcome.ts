@@ -38,10 +38,13 @@ export function decideOutcome({ verdicts, problems, stopped = [], interrupted = 
   if (problems.length > 0) return { kind: 'failed', problems: [...problems] };
   const failed = verdicts.filter((one) => one.verdict === 'NOT CERTIFIED').map((one) => `${one.partner} NOT CERTIFIED`);
   const emulator = verdicts.filter((one) => one.emulator === 'DOES NOT CONFORM').map((one) => `the bundled emulator did not conform (with ${one.partner})`);
-  // The emulator's checks could not all be judged: run it again, as for a partner INCOMPLETE; never a failure.
+  // The emulator's checks could not all be judged: run it again, as for a partner INCOMPLETE; never a failure. A
+  // partial run (-g) leaves its checks unjudged as it leaves the partner's: that is PARTIAL's, asked for.
   const incomplete = [
     ...verdicts.filter((one) => one.verdict === 'INCOMPLETE').map((one) => `${one.partner} INCOMPLETE`),
-    ...verdicts.filter((one) => one.emulator === 'INCOMPLETE').map((one) => `the bundled emulator INCOMPLETE (with ${one.partner})`),
+    ...verdicts
+      .filter((one) => one.emulator === 'INCOMPLETE' && one.verdict !== 'PARTIAL')
+      .map((one) => `the bundled emulator INCOMPLETE (with ${one.partner})`),
   ];
   if (failed.length > 0 || emulator.length > 0) return { kind: 'not-certified', uncertified: [...failed, ...incomplete, ...emulator] };
   if (incomplete.length > 0) return { kind: 'incomplete', uncertified: incomplete };

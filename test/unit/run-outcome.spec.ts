@@ -38,6 +38,9 @@ test("the bundled emulator fails the run only when it does not conform; where it
   const incomplete = decideOutcome({ verdicts: [{ partner: 'a', verdict: 'INCOMPLETE', emulator: 'INCOMPLETE' }], problems: [] });
   expect(incomplete).toEqual({ kind: 'incomplete', uncertified: ['a INCOMPLETE', 'the bundled emulator INCOMPLETE (with a)'] });
   expect(exitCodeOf(incomplete)).toBe(3);
+  // A partial run (-g) leaves the emulator's checks unjudged as it leaves the partner's, which it was asked to.
+  expect(decideOutcome({ verdicts: [{ partner: 'a', verdict: 'PARTIAL', emulator: 'INCOMPLETE' }], problems: [] }).kind).toBe('certified');
+  expect(decideOutcome({ verdicts: [{ partner: 'a', verdict: 'PARTIAL', emulator: 'DOES NOT CONFORM' }], problems: [] }).kind).toBe('not-certified');
   for (const emulator of ['CONFORMS', 'NOT CHECKED'] as const)
     expect(decideOutcome({ verdicts: [{ partner: 'a', verdict: 'CERTIFIED', emulator }], problems: [] }).kind).toBe('certified');
 });
