@@ -139,16 +139,19 @@ export class Egress {
     await this.channel.sync();
   }
 
-  /** A worker event for the coordinator (run/events.ts), masked as data. */
+  /**
+   * A worker event for the coordinator (run/events.ts), masked as data but for the attempt it is of: Playwright's own
+   * identifiers, which no partner wrote, and which may read like a tax id (the test id `…d24-8482225f…`).
+   */
   async event(event: WorkerEvent): Promise<void> {
     await this.channel.sync(); // an attempt's status and Playwright's errors: not waiting for the set-up
-    this.channel.send({ type: 'event', event: this.data(event) });
+    this.channel.send({ type: 'event', event: { ...this.data(event), project: event.project, testId: event.testId, retry: event.retry } });
   }
 
   /** What an attempt said: attached to its test (for every reporter, and a merge of blob reports) and sent to the coordinator, masked once. */
   async said(testInfo: TestInfo, attempt: { project: string; testId: string; retry: number }, said: AttemptSaid): Promise<void> {
     await this.upToDate();
-    const masked = this.data(said);
+    const masked = { ...this.data(said), stamp: said.stamp }; // the run's own id and the profile's digest, masked already
     await testInfo.attach(saidAttachment, { body: JSON.stringify(masked, null, 2), contentType: 'application/json' });
     this.channel.send({ type: 'event', event: { type: 'attempt-said', ...attempt, said: masked } });
   }

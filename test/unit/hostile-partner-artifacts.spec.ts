@@ -42,6 +42,19 @@ test.describe('1. artifacts that bypass the redactor', () => {
   });
 });
 
+test("an attempt's identifiers are Playwright's own, never masked, though a test id reads like a tax id; what it said is", async () => {
+  const sent: string[] = [];
+  const egress = new Egress(new Vault([]), 'p', { send: (message) => sent.push(JSON.stringify(message)), sync: async () => {} });
+  // A real test id of the sign-on suite: `d24-8482225` has an EIN's shape.
+  const which = { project: 'p', testId: '30e967ce7fa094806d24-8482225f925d19f1f252', retry: 0 };
+  await egress.event({ type: 'attempt-begun', ...which, title: 'a fresh code opens the app' });
+  await egress.event({ type: 'attempt-ended', ...which, status: 'failed', durationMs: 1, errors: ['the partner answered with EIN 24-8482225'] });
+  const [begun, ended] = sent.map((message) => JSON.parse(message) as { event: { testId: string; errors?: string[] } });
+  expect([begun!.event.testId, ended!.event.testId]).toEqual([which.testId, which.testId]);
+  // The positive control: the same shape in what the attempt said is masked.
+  expect(ended!.event.errors).toEqual(['the partner answered with EIN **-***2225']);
+});
+
 test("a fragment of a partner's run-wide secret in the harness's own words is spared, in every partner's artifacts: the rule id stays whole", async () => {
   const vault = new Vault([...ordinaryText(harnessWords), { value: 'acme-staging-secret-7f3a', partner: 'acme' }]);
   const sent: string[] = [];
