@@ -28,11 +28,19 @@ export const foreignHostSignOn = browserProbe(
     await serveHostPage(context, foreignOrigin);
     // The platform's pages pass through the test, so that it can take their CSP off.
     let stripCsp = false;
+    // A platform that stops answering fails the test (it did not complete), never a handler of the browser's.
+    let unanswered: string | undefined;
+    const answered = () => {
+      if (unanswered) throw new Error(`the platform did not answer a page this test loads: ${unanswered}`);
+    };
     const platformOrigins = new Set([ctx.platform.origin, ...ctx.platform.appOrigins]);
     await context.route(
       (url) => platformOrigins.has(url.origin),
       async (route) => {
-        const response = await route.fetch({ maxRedirects: 0 });
+        const response = await route.fetch({ maxRedirects: 0 }).catch((error: unknown) => {
+          unanswered ??= (error instanceof Error ? error.message : String(error)).split('\n')[0];
+        });
+        if (!response) return route.abort();
         const headers = { ...response.headers() };
         const location = response.status() >= 300 && response.status() < 400 ? headers.location : undefined;
         // The browser would follow a redirect without the test seeing where it leads: the frame is sent there
@@ -53,6 +61,7 @@ export const foreignHostSignOn = browserProbe(
     // The positive control: in the configured host the app renders. An app that renders nowhere would
     // otherwise "pass" both rules, having refused nothing.
     const home = await signOn(session, ctx.platform, control!.link, 'foreign-host-control');
+    answered();
     if (home.screen !== 'app')
       return stopped({ blockedBy: { rule: linkAppShown.id, reason: `the app did not render even in the configured host (it showed ${home.screen})` } });
 
@@ -70,6 +79,7 @@ export const foreignHostSignOn = browserProbe(
       );
     const blockedByBrowser = document === undefined || document.startsWith('chrome-error:') || document === 'about:blank';
     const refused = blockedByBrowser ? await observe(page, ctx.platform, { waitMs: 250 }) : await observe(page, ctx.platform);
+    answered();
     await session.shoot('foreign-host-framed');
 
     // Take the frame-ancestors defence away, so only the message's target origin stands between them. The
@@ -78,6 +88,7 @@ export const foreignHostSignOn = browserProbe(
     stripCsp = true;
     await navigate(page, foreignHost(unframed!.link));
     const open = await observe(page, ctx.platform, { messageWaitMs: Math.max(2_000, 3 * (home.messageAfterMs ?? screenTimeoutMs)) });
+    answered();
     await session.shoot('foreign-host-without-csp');
     const framing = evaluate(
       foreignHostCannotFrame,

@@ -212,8 +212,9 @@ export class Egress {
   }
 
   /**
-   * What this process prints from now on, masked (the worker's: Playwright hands it to every reporter as the
-   * test's output). Returns the undo.
+   * What this process prints from now on, and the errors it leaves unhandled (a browser route's handler that threw),
+   * masked: Playwright hands both to every reporter as the test's (the worker's own listeners read an unhandled
+   * error as it is raised, so it is masked in place before them). Returns the undo.
    */
   guardOutput(): () => void {
     const undo = [process.stdout, process.stderr].map((stream) => {
@@ -221,7 +222,16 @@ export class Egress {
       stream.write = (chunk: string | Uint8Array, ...rest: never[]) => write(typeof chunk === 'string' ? this.text(chunk) : chunk, ...rest);
       return () => (stream.write = write);
     });
-    return () => undo.forEach((restore) => restore());
+    const maskInPlace = (reason: unknown) => {
+      if (!(reason instanceof Error)) return;
+      reason.message = this.text(reason.message);
+      if (reason.stack !== undefined) reason.stack = this.text(reason.stack);
+    };
+    process.prependListener('uncaughtException', maskInPlace).prependListener('unhandledRejection', maskInPlace);
+    return () => {
+      undo.forEach((restore) => restore());
+      process.removeListener('uncaughtException', maskInPlace).removeListener('unhandledRejection', maskInPlace);
+    };
   }
 }
 

@@ -186,3 +186,21 @@ test.describe('1b. codes and tokens of earlier tests, echoed later', () => {
     expect(redact(`${tokens![0]} ${codes![4]}`, lists.at(-1)!)).toBe('[redacted] [redacted]');
   });
 });
+
+test("an error the worker leaves unhandled (a browser route's handler that threw) is masked in place before Playwright's own listener reads it", () => {
+  const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
+  const listening = process.listenerCount('unhandledRejection');
+  const restore = new Egress(new Vault([{ value: '5ecret-t0ken-value' }]), 'p').guardOutput();
+  try {
+    // Called as Node calls it, without raising one: Playwright's own listener would fail this test.
+    const [first] = process.listeners('unhandledRejection');
+    const error = new Error(`route.fetch: connect ECONNREFUSED\n  - GET http://127.0.0.1:4403/launch?token=${jwt} 5ecret-t0ken-value`);
+    first!(error, Promise.resolve());
+    expect(`${error.message}\n${error.stack}`).not.toMatch(/eyJ|5ecret-t0ken-value/);
+    // The positive control: the error's own words are left.
+    expect(error.message).toContain('route.fetch: connect ECONNREFUSED');
+  } finally {
+    restore();
+  }
+  expect(process.listenerCount('unhandledRejection')).toBe(listening);
+});
