@@ -1,5 +1,6 @@
 import type { PartnerConfig } from '../../profile/profile-schema';
 import { referenceClient } from '../reference-partner/client';
+import { ledgerlyFaultNames } from './faults';
 
 /**
  * Ledgerly: a second platform, shaped independently of the emulator, so the harness is proven on a
@@ -21,22 +22,28 @@ export const ledgerly = {
 
 export const ledgerlyOrigins = { api: `http://127.0.0.1:${ledgerly.apiPort}`, app: `http://127.0.0.1:${ledgerly.appPort}` } as const;
 
-/** The partners Ledgerly knows, as its admin holds them: the reference partner, with two host origins (the second is its app's, sandbox/reference-partner/app.ts). */
-export const ledgerlyPartners: ReadonlyMap<string, PartnerConfig & { hostOrigins: readonly string[] }> = new Map([
-  [
-    'reference',
-    {
-      tokenExchangeUrl: 'http://127.0.0.1:4400/oauth/token',
-      accountInfoUrl: 'http://127.0.0.1:4400/api/account',
-      fundingSourcesUrl: 'http://127.0.0.1:4400/api/funding-sources',
-      clientId: referenceClient.id,
-      clientSecret: referenceClient.secret,
-      scope: undefined,
-      collectMissingAccountInfo: true,
-      tokenExchangeEncoding: 'json',
-      requestTimeoutMs: 10_000,
-      hostOrigin: 'http://app.reference.example',
-      hostOrigins: ['http://app.reference.example', 'http://127.0.0.1:4400'],
-    },
-  ],
-]);
+const referencePartner = {
+  tokenExchangeUrl: 'http://127.0.0.1:4400/oauth/token',
+  accountInfoUrl: 'http://127.0.0.1:4400/api/account',
+  fundingSourcesUrl: 'http://127.0.0.1:4400/api/funding-sources',
+  clientId: referenceClient.id,
+  clientSecret: referenceClient.secret,
+  scope: undefined,
+  collectMissingAccountInfo: true,
+  tokenExchangeEncoding: 'json',
+  requestTimeoutMs: 10_000,
+  hostOrigin: 'http://app.reference.example',
+  hostOrigins: ['http://app.reference.example', 'http://127.0.0.1:4400'],
+} as const satisfies PartnerConfig & { hostOrigins: readonly string[] };
+
+/**
+ * The partners Ledgerly knows, as its admin holds them: the reference partner, with two host origins (the second is
+ * its app's, sandbox/reference-partner/app.ts), and the same partner under one more name for each of its faults (reference-<fault>),
+ * so that a certification of each fault can run beside the others (a platform keeps one configuration per partner name).
+ */
+export const ledgerlyPartners: ReadonlyMap<string, PartnerConfig & { hostOrigins: readonly string[] }> = new Map(
+  ['reference', ...ledgerlyFaultNames.map((fault) => `reference-${fault}`)].map((name) => [
+    name,
+    { ...referencePartner, hostOrigins: [...referencePartner.hostOrigins] },
+  ]),
+);
