@@ -146,6 +146,8 @@ const messageOfScreen: Partial<Record<Screen, 'ready' | 'error'>> = { app: 'read
  * partner's page framed by another).
  */
 const received = new WeakMap<Frame, ReceivedMessage[]>();
+/** Whoever waits on a window's messages, woken as each arrives. */
+const listening = new WeakMap<Frame, Set<() => void>>();
 /**
  * The listener takes the binding and removes it from the window before any script of the page runs, under a
  * name the page cannot know: a page cannot hand the harness a message of its own making as the platform's.
@@ -166,6 +168,7 @@ async function captureMessages(context: BrowserContext): Promise<void> {
     const messages = received.get(frame);
     if (messages) messages.push(message);
     else received.set(frame, [message]);
+    for (const wake of listening.get(frame) ?? []) wake();
   });
   await context.addInitScript(listener(binding));
   context.on('page', (page) => page.on('framenavigated', (frame) => received.set(frame, [])));
@@ -188,12 +191,15 @@ export async function observe(
   }: { waitMs?: number; messageWaitMs?: number; frame?: FrameLocator; host?: Frame } = {},
 ): Promise<Visit> {
   const screens = (['app', 'error', 'collect'] as const).map((name) => ({ name, locator: fresh(frame, platform.screens[name]) }));
-  await screens
-    .map(({ locator }) => locator)
-    .reduce((any, locator) => any.or(locator))
-    .first()
-    .waitFor({ timeout: waitMs })
-    .catch(() => undefined);
+  await Promise.race([
+    screens
+      .map(({ locator }) => locator)
+      .reduce((any, locator) => any.or(locator))
+      .first()
+      .waitFor({ timeout: waitMs })
+      .catch(() => undefined),
+    refusedByBrowser(frame, waitMs),
+  ]);
   const shown = (await Promise.all(screens.map(async (candidate) => ((await candidate.locator.count()) > 0 ? candidate : undefined)))).find(Boolean);
   const screen: Screen = shown?.name ?? 'none';
   const text = shown ? await shown.locator.first().innerText() : '';
@@ -202,8 +208,7 @@ export async function observe(
   const messages = () => received.get(host) ?? [];
   const arrived = () => awaited !== undefined && messages().some((message) => messageType(message, platform.messages) === awaited);
   const started = Date.now();
-  const deadline = started + (awaited ? messageWaitMs : 0);
-  while (Date.now() < deadline && !arrived()) await page.waitForTimeout(25);
+  if (awaited) await until(host, arrived, messageWaitMs);
   return {
     screen,
     text,
@@ -212,6 +217,38 @@ export async function observe(
     vocabulary: platform.messages,
     ...(arrived() ? { messageAfterMs: Date.now() - started } : {}),
   };
+}
+
+/** Resolves once `done()` holds, checked as each message reaches `host`, or when `timeoutMs` ran out. */
+function until(host: Frame, done: () => boolean, timeoutMs: number): Promise<void> {
+  if (done()) return Promise.resolve();
+  const waiters = listening.get(host) ?? new Set();
+  listening.set(host, waiters);
+  return new Promise((resolve) => {
+    const end = () => {
+      clearTimeout(timer);
+      waiters.delete(wake);
+      resolve();
+    };
+    const wake = () => done() && end();
+    const timer = setTimeout(end, timeoutMs);
+    waiters.add(wake);
+  });
+}
+
+/**
+ * Resolves once the browser put its own error page in the frame, having refused the platform there (the page's
+ * CSP or sandbox, the platform's frame-ancestors): no screen of the platform's can come. Otherwise after `timeoutMs`.
+ */
+async function refusedByBrowser(frame: FrameLocator, timeoutMs: number): Promise<void> {
+  const inner = await frame
+    .owner()
+    .elementHandle({ timeout: timeoutMs })
+    .then((element) => element.contentFrame())
+    .catch(() => null);
+  // No frame to read: the screens' own wait decides.
+  if (!inner) return new Promise(() => undefined);
+  await inner.waitForURL((url) => url.protocol === 'chrome-error:', { timeout: timeoutMs, waitUntil: 'commit' }).catch(() => undefined);
 }
 
 /** A probe in a browser context of its own (`inBrowser`), once the platform and what its `needs` got are there. */
