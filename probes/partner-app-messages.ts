@@ -24,12 +24,19 @@ export interface MessageProbe {
   /** Each load of the partner's page as a user gets it (not the one framed by another page) is judged with the others: its number, and where it goes. */
   nextLoad(): number;
   judged(load: EmbedLoad): void;
-  /** How long a page that does not react is given: several times the reaction the page showed to the platform's own message. */
-  windowMs: number;
+  /** How long the page reacted to the platform's own error message at the load whose code was refused, when it did. */
+  reactionMs?: number;
 }
 
+/** How long the page has to show its error after the platform's own message: only a page that ignores it waits this out. */
+const controlBoundMs = 5_000;
+/** The least a page that does not react to a forged message is given, however fast it reacted to the platform's own. */
+const quietWindowMs = 2_000;
+
 /** A trial of one page load: the posts it makes, or why it could not make them. */
-type Trial = { reacted?: Post | 'one of them'; posts: Post[]; closed: { channel: Channel; origin: string; why: string }[] } | { spoiled: string };
+type Trial =
+  | { reacted?: Post | 'one of them'; afterMs?: number; posts: Post[]; closed: { channel: Channel; origin: string; why: string }[] }
+  | { spoiled: string };
 
 const marker = 'certify-forged-';
 
@@ -37,6 +44,7 @@ const marker = 'certify-forged-';
 async function trial(
   probe: MessageProbe,
   plan: { opener?: Sender; windows?: readonly Sender[]; frames?: readonly Sender[] },
+  windowMs: number,
   only?: (post: Post) => boolean,
 ): Promise<Trial> {
   const { ctx, app, watch } = probe;
@@ -99,9 +107,11 @@ async function trial(
     }
     const sent = posts.filter(only ?? (() => true));
     await Promise.all(sent.map((post, index) => post.send(forged(ctx, index)).catch(() => undefined)));
-    if (!(await reacts(shown, probe.windowMs))) return { posts: sent, closed };
+    const posted = Date.now();
+    if (!(await reacts(shown, windowMs))) return { posts: sent, closed };
+    const afterMs = Date.now() - posted;
     const named = /certify-forged-(\d+)/.exec(await shown.innerText().catch(() => ''))?.[1];
-    return { posts: sent, closed, reacted: sent.length === 1 ? sent[0]! : named !== undefined ? (sent[Number(named)] ?? 'one of them') : 'one of them' };
+    return { posts: sent, closed, afterMs, reacted: sent.length === 1 ? sent[0]! : named !== undefined ? (sent[Number(named)] ?? 'one of them') : 'one of them' };
   } finally {
     for (const step of cleanup.reverse()) await step().catch(() => undefined);
   }
@@ -113,7 +123,7 @@ const forged = (ctx: BrowserProbeContext, index: number) => {
 };
 
 /** The page framed by a page at `sender` (a page cannot frame it when its headers or its cookies refuse): whether it acted on that page's message. */
-async function parentTrial(probe: MessageProbe, sender: Sender): Promise<{ reacted: boolean } | { closed: string }> {
+async function parentTrial(probe: MessageProbe, sender: Sender, windowMs: number): Promise<{ reacted: boolean; afterMs?: number } | { closed: string }> {
   const top = await probe.page.context().newPage();
   try {
     // eslint-disable-next-line no-restricted-syntax -- a page of the harness's own, whose URL holds no secret
@@ -125,30 +135,31 @@ async function parentTrial(probe: MessageProbe, sender: Sender): Promise<{ react
       return {
         closed: `the page did not load, signed in, inside a page of ${sender.origin} (its headers refuse to be framed, or its session cookie stays out of another site's frame)`,
       };
-    await settleFramed(probe, top, framed, embeds);
+    await settleFramed(probe, top, framed, embeds, windowMs);
     const shown = locate(framed, probe.app.authError).first();
     if (await shown.isVisible()) return { closed: 'the page showed its sign-on error inside that frame before any message was forged' };
     await top.evaluate((data) => document.querySelector('iframe')?.contentWindow?.postMessage(data, '*'), forged(probe.ctx, 0));
-    return { reacted: await reacts(shown, probe.windowMs) };
+    const posted = Date.now();
+    return (await reacts(shown, windowMs)) ? { reacted: true, afterMs: Date.now() - posted } : { reacted: false };
   } finally {
     await top.close().catch(() => undefined);
   }
 }
 
 /** Waits until the platform's own screen and message reached the framed page, unless the browser refused the platform there. */
-async function settleFramed(probe: MessageProbe, top: Page, framed: Frame, embeds: Locator): Promise<void> {
+async function settleFramed(probe: MessageProbe, top: Page, framed: Frame, embeds: Locator, waitMs: number): Promise<void> {
   const inner = await embeds.elementHandle({ timeout: screenTimeoutMs }).then(
     (handle) => handle.contentFrame(),
     () => null,
   );
   if (!inner || inner.url().startsWith('chrome-error:')) return;
-  await observe(top, probe.ctx.platform, { frame: embeds.contentFrame(), host: framed, waitMs: probe.windowMs });
+  await observe(top, probe.ctx.platform, { frame: embeds.contentFrame(), host: framed, waitMs });
 }
 
 /** Finds which single post a trial's reaction came from, trying each alone on a fresh load. */
-async function attribute(probe: MessageProbe, plan: Parameters<typeof trial>[1], posts: readonly Post[]): Promise<Post | undefined> {
+async function attribute(probe: MessageProbe, plan: Parameters<typeof trial>[1], windowMs: number, posts: readonly Post[]): Promise<Post | undefined> {
   for (const suspect of posts) {
-    const alone = await trial(probe, plan, (post) => post.channel === suspect.channel && post.origin === suspect.origin);
+    const alone = await trial(probe, plan, windowMs, (post) => post.channel === suspect.channel && post.origin === suspect.origin);
     if ('reacted' in alone && alone.reacted !== undefined) return suspect;
   }
   return undefined;
@@ -173,14 +184,25 @@ export async function messageOriginFindings(probe: MessageProbe, cause: Finding 
   await serveSenders(probe.page.context(), [...senders, platform], () => probe.app.page);
   const lookalike = senders[1]!;
   const plan = { opener: lookalike, windows: senders, frames: senders };
-  const first = await trial(probe, plan);
+  // The controls first: the platform's own message through each channel, which a page that heeds the platform shows
+  // as soon as it is handled. How long the slowest took sets how long the forged ones are given, at this page's pace.
+  const controls = {
+    opener: await trial(probe, { opener: platform }, controlBoundMs),
+    'opened-window': await trial(probe, { windows: [platform] }, controlBoundMs),
+    'inner-frame': await trial(probe, { frames: [platform] }, controlBoundMs),
+    parent: await parentTrial(probe, platform, controlBoundMs),
+  };
+  const paces = [probe.reactionMs, ...Object.values(controls).map((control) => ('afterMs' in control ? control.afterMs : undefined))];
+  const slowest = Math.max(...paces.filter((pace): pace is number => pace !== undefined));
+  const windowMs = Math.max(quietWindowMs, 3 * (Number.isFinite(slowest) ? slowest : controlBoundMs));
+  const first = await trial(probe, plan, windowMs);
   if ('spoiled' in first) return stopped(cause ? { blockedBy: { rule: cause.rule, reason: first.spoiled } } : { notChecked: first.spoiled });
   if (first.reacted !== undefined) {
-    const culprit = first.reacted === 'one of them' ? await attribute(probe, plan, first.posts) : first.reacted;
+    const culprit = first.reacted === 'one of them' ? await attribute(probe, plan, windowMs, first.posts) : first.reacted;
     if (!culprit) return stopped({ notChecked: 'the page showed its sign-on error after the forged messages, but for none of them alone; run again' });
     return evaluate(actsOnPlatformMessagesOnly, { channels: [{ channel: culprit.channel, origins: [culprit.origin], reactedTo: culprit.origin }] }, undefined);
   }
-  const parent = await parentTrial(probe, lookalike);
+  const parent = await parentTrial(probe, lookalike, windowMs);
   if ('reacted' in parent && parent.reacted)
     return evaluate(actsOnPlatformMessagesOnly, { channels: [{ channel: 'parent', origins: [lookalike.origin], reactedTo: lookalike.origin }] }, undefined);
   const results = (['opener', 'opened-window', 'inner-frame'] as const).map((channel): ChannelResult => {
@@ -189,13 +211,7 @@ export async function messageOriginFindings(probe: MessageProbe, cause: Finding 
     return { channel, origins, ...(origins.length === 0 && closed.length > 0 ? { closed: closedWhy(closed) } : {}) };
   });
   results.push({ channel: 'parent', origins: 'closed' in parent ? [] : [lookalike.origin], ...('closed' in parent ? { closed: parent.closed } : {}) });
-  // The control of each channel that carried forged messages: the platform's own origin through it.
-  for (const result of results.filter((entry) => entry.origins.length > 0)) {
-    const only = { opener: { opener: platform }, 'opened-window': { windows: [platform] }, 'inner-frame': { frames: [platform] }, parent: undefined }[
-      result.channel
-    ];
-    result.control = heard(only ? await trial(probe, only) : await parentTrial(probe, platform));
-  }
+  for (const result of results.filter((entry) => entry.origins.length > 0)) result.control = heard(controls[result.channel]);
   // The page heeded the platform's own message through some channel once signed on: ignoring the others' proves something.
   if (!results.some((result) => result.control === true))
     return stopped({

@@ -47,8 +47,6 @@ async function signIn(session: Session, steps: NonNullable<PartnerApp['login']>)
 
 /** How long the page has to show the platform's error once the message arrived. */
 const errorShownWithinMs = 5_000;
-/** The least a page that does not react to a forged message is given, however fast it reacted to the platform's own. */
-const quietWindowMs = 2_000;
 
 /**
  * The page, with its frame's code replaced (on the way out, by the browser) by one nobody issued: the
@@ -212,7 +210,7 @@ export const partnerAppProbe = browserProbe(
             watch,
             nextLoad: () => loads.length + 1,
             judged: (load) => loads.push(load),
-            windowMs: Math.max(quietWindowMs, 3 * (authError.reactionMs ?? errorShownWithinMs)),
+            ...(authError.reactionMs === undefined ? {} : { reactionMs: authError.reactionMs }),
           },
           cause,
         );
