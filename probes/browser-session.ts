@@ -188,7 +188,15 @@ export async function observe(
     messageWaitMs = screenTimeoutMs,
     frame = frameOf(page),
     host = page.mainFrame(),
-  }: { waitMs?: number; messageWaitMs?: number; frame?: FrameLocator; host?: Frame } = {},
+    refused,
+  }: {
+    waitMs?: number;
+    messageWaitMs?: number;
+    frame?: FrameLocator;
+    host?: Frame;
+    /** Settles when the browser refused to deliver the screen's message to `host`: the message is not coming. */
+    refused?: Promise<unknown>;
+  } = {},
 ): Promise<Visit> {
   const screens = (['app', 'error', 'collect'] as const).map((name) => ({ name, locator: fresh(frame, platform.screens[name]) }));
   await Promise.race([
@@ -208,7 +216,7 @@ export async function observe(
   const messages = () => received.get(host) ?? [];
   const arrived = () => awaited !== undefined && messages().some((message) => messageType(message, platform.messages) === awaited);
   const started = Date.now();
-  if (awaited) await until(host, arrived, messageWaitMs);
+  if (awaited) await until(host, arrived, messageWaitMs, refused);
   return {
     screen,
     text,
@@ -219,8 +227,8 @@ export async function observe(
   };
 }
 
-/** Resolves once `done()` holds, checked as each message reaches `host`, or when `timeoutMs` ran out. */
-function until(host: Frame, done: () => boolean, timeoutMs: number): Promise<void> {
+/** Resolves once `done()` holds, checked as each message reaches `host`, once `given` settles, or when `timeoutMs` ran out. */
+function until(host: Frame, done: () => boolean, timeoutMs: number, given?: Promise<unknown>): Promise<void> {
   if (done()) return Promise.resolve();
   const waiters = listening.get(host) ?? new Set();
   listening.set(host, waiters);
@@ -233,6 +241,7 @@ function until(host: Frame, done: () => boolean, timeoutMs: number): Promise<voi
     const wake = () => done() && end();
     const timer = setTimeout(end, timeoutMs);
     waiters.add(wake);
+    given?.then(end, end);
   });
 }
 
