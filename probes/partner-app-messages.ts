@@ -60,7 +60,7 @@ async function trial(
       cleanup.push(() => opener.close());
       // eslint-disable-next-line no-restricted-syntax -- a page of the harness's own, whose URL holds no secret
       await opener.goto(plan.opener.url);
-      const popup = context.waitForEvent('page', { timeout: screenTimeoutMs });
+      const popup = opener.waitForEvent('popup', { timeout: screenTimeoutMs });
       await opener.evaluate((url) => void Object.assign(window, { certifyOpened: window.open(url) }), app.page);
       const popped = await popup;
       page = popped;
@@ -195,14 +195,14 @@ export async function messageOriginFindings(probe: MessageProbe, cause: Finding 
   const paces = [probe.reactionMs, ...Object.values(controls).map((control) => ('afterMs' in control ? control.afterMs : undefined))];
   const slowest = Math.max(...paces.filter((pace): pace is number => pace !== undefined));
   const windowMs = Math.max(quietWindowMs, 3 * (Number.isFinite(slowest) ? slowest : controlBoundMs));
-  const first = await trial(probe, plan, windowMs);
+  // The forged messages through the page's own channels and through a page that frames it, at once: one window for both.
+  const [first, parent] = await Promise.all([trial(probe, plan, windowMs), parentTrial(probe, lookalike, windowMs)]);
   if ('spoiled' in first) return stopped(cause ? { blockedBy: { rule: cause.rule, reason: first.spoiled } } : { notChecked: first.spoiled });
   if (first.reacted !== undefined) {
     const culprit = first.reacted === 'one of them' ? await attribute(probe, plan, windowMs, first.posts) : first.reacted;
     if (!culprit) return stopped({ notChecked: 'the page showed its sign-on error after the forged messages, but for none of them alone; run again' });
     return evaluate(actsOnPlatformMessagesOnly, { channels: [{ channel: culprit.channel, origins: [culprit.origin], reactedTo: culprit.origin }] }, undefined);
   }
-  const parent = await parentTrial(probe, lookalike, windowMs);
   if ('reacted' in parent && parent.reacted)
     return evaluate(actsOnPlatformMessagesOnly, { channels: [{ channel: 'parent', origins: [lookalike.origin], reactedTo: lookalike.origin }] }, undefined);
   const results = (['opener', 'opened-window', 'inner-frame'] as const).map((channel): ChannelResult => {
