@@ -72,8 +72,23 @@ export function dateForms(iso: string): string[] {
  * A real calendar date written `YYYY-MM-DD`: a date of birth the run learns (one that is not a date is quoted by its
  * failure). checks/account-info-user.ts judges the same with the published schema's format; redaction loads no rule.
  */
-export const isCalendarDate = (value: string) =>
+const isCalendarDate = (value: string) =>
   /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+/**
+ * The calendar dates (`YYYY-MM-DD`) a date of birth written in figures may be, as a partner sends it: `1961-07-23`,
+ * `19610723`, `1961-07-23T00:00:00Z`, `1961/7/23`, and month or day first (`07/23/1961`, `23.07.1961`): both
+ * readings where both are dates, so the one meant is among them.
+ */
+export function calendarDates(value: string): string[] {
+  const pad = (figures: string) => figures.padStart(2, '0');
+  const yearFirst = /^(\d{4})[-/. ]?(\d{1,2})[-/. ]?(\d{1,2})(?:[T ][\d:.]*(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(value.trim());
+  const yearLast = /^(\d{1,2})[-/. ](\d{1,2})[-/. ](\d{4})$/.exec(value.trim());
+  const candidates = [
+    ...(yearFirst ? [`${yearFirst[1]}-${pad(yearFirst[2]!)}-${pad(yearFirst[3]!)}`] : []),
+    ...(yearLast ? [`${yearLast[3]}-${pad(yearLast[1]!)}-${pad(yearLast[2]!)}`, `${yearLast[3]}-${pad(yearLast[2]!)}-${pad(yearLast[1]!)}`] : []),
+  ];
+  return [...new Set(candidates)].filter(isCalendarDate);
+}
 const initials = (value: string) => value.replace(/(\p{L})\p{L}*/gu, `$1${dot.repeat(3)}`);
 const lastFourDigits = (value: string) => value.replace(/\d(?=(?:\D*\d){4})/g, dot);
 /** Enough of each value is left to recognise it and its shape (an apostrophe, a PO box), not a person. */

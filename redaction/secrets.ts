@@ -2,7 +2,7 @@ import { sensitiveKeys } from '../checks/sensitive-fields';
 import { jsonResponse, parseJson, type Exchange, type JsonBody, type ResponseRecord } from '../checks/evidence';
 import type { Profile } from '../profile/profile-schema';
 import { looseFields } from './loose-fields';
-import { dateForms, isCalendarDate } from './personal-data';
+import { calendarDates, dateForms } from './personal-data';
 import { base64Forms } from './secret-matcher';
 
 /** A value redaction masks wherever it shows up (redact.ts), as a profile holds it or an exchange carried it. */
@@ -71,7 +71,9 @@ function learnField(key: string, value: string, keys: ReadonlySet<string>, into:
   const lower = key.toLowerCase();
   if (keys.has(lower)) into.set(value, { value });
   else if (last4Keys.has(lower)) into.set(value, { value, keepLast4: true, forms: numberForms(value) });
-  else if (/(?:^|\.)dateofbirth$/.test(lower) && isCalendarDate(value)) into.set(value, { value, keepYear: true, forms: dateForms(value) });
+  // A date of birth in any form a partner sends it (`07/23/1961`): the date it is, masked in all its forms, the one sent among them.
+  else if (/(?:^|\.)dateofbirth$/.test(lower))
+    for (const date of calendarDates(value)) into.set(date, { value: date, keepYear: true, forms: [...dateForms(date), ...(value === date ? [] : [value])] });
 }
 
 const maybeFields = /["'=]/;

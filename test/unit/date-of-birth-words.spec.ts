@@ -98,3 +98,26 @@ test('the control: text that resembles the date, or another date, stays as it is
   ];
   for (const text of ordinary) expect(redact(text, july23), text).toBe(text);
 });
+
+test('a date of birth sent month first, day first or with a time (07/23/1961) is learned as the date it is: each of its forms keeps the year only', () => {
+  // An outside red team's break: "07/23/1961" under dateOfBirth was quoted whole in the console and JUnit, and
+  // "12/10/1985" left 12.10.1985, 1985.12.10, its base64 and 19851210T000000Z in traces.
+  expect(redact('"user.dateOfBirth" is "07/23/1961"; born July 23, 1961, 1961-07-23', learned('07/23/1961'))).toBe(
+    '"user.dateOfBirth" is "1961-••-••"; born 1961-••-••, 1961-••-••',
+  );
+  const dec10 = learned('12/10/1985');
+  for (const date of [
+    '12.10.1985',
+    '1985.12.10',
+    'MTk4NS0xMi0xMA==',
+    '19851210T000000Z',
+    '1985\u201112\u201110',
+    '1985\u201012\u201010',
+    '1985\u201312\u201310',
+  ])
+    expect(redact(`born ${date}; a note`, dec10), date).not.toContain(date.slice(0, 8));
+  for (const sent of ['1961-07-23T00:00:00Z', '1961/7/23', '23.07.1961', '19610723'])
+    expect(redact('born July 23, 1961', learned(sent)), sent).toBe('born 1961-••-••');
+  // The control: a value under dateOfBirth that is no date teaches nothing, and another date stays.
+  expect(redact('renewed 12-11-1985', learned('13/13/1985'))).toBe('renewed 12-11-1985');
+});
