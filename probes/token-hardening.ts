@@ -91,10 +91,10 @@ const roundsFor = (profile: Profile) => (profile.codes.mintUrl ? raceRounds.mint
 /**
  * Rounds played at once: their codes are independent, and one round after another would make the run grow
  * with the partner's latency times the rounds. With the next wave's codes asked for while a wave plays, a
- * wave costs 2 round trips (the race, the tokens' use): 40 rounds are 1 + 4 × 2. 10 rounds of 5 keep 50
- * requests in flight, and 10 code requests.
+ * wave costs 2 round trips (the race, the tokens' use): 40 rounds are 1 + 2 × 2. 20 rounds of 5 keep 100
+ * requests in flight, and 20 code requests (10 a wave added 0.9 s per 100 ms of partner latency, 20 add 0.5 s).
  */
-const raceWave = 10;
+const raceWave = 20;
 
 /** One round: a fresh code sent `raceSize` times at once, then each token that came back tried once. */
 async function playRound(ctx: ProbeContext, encoding: Encoding, code: string) {
