@@ -49,7 +49,13 @@ function worktreeAt(ref: string): { dir: string; remove(): void } {
   const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'bench-against-')), 'tree');
   execFileSync('git', ['worktree', 'add', '--detach', dir, ref], { stdio: 'ignore' });
   symlinkSync(path.resolve('node_modules'), path.join(dir, 'node_modules'), 'dir');
-  return { dir, remove: () => execFileSync('git', ['worktree', 'remove', '--force', dir], { stdio: 'ignore' }) };
+  return {
+    dir,
+    remove: () => {
+      execFileSync('git', ['worktree', 'remove', '--force', dir], { stdio: 'ignore' });
+      rmSync(path.dirname(dir), { recursive: true, force: true });
+    },
+  };
 }
 
 /** A fleet of `size` copies of the reference profile, all suites, in a folder of `cwd`'s profiles of its own. */
