@@ -80,9 +80,7 @@ export interface Post {
 /** A window the page opened at `sender`: the probe opens it from the page, as the page's own script would. */
 export async function openedWindow(page: Page, sender: Sender): Promise<{ post?: Post; closed?: string; close(): Promise<void> }> {
   // The page's own popup, not any page of the context: another trial may open pages of its own meanwhile.
-  const opened = page
-    .waitForEvent('popup', { timeout: 5_000 })
-    .catch(() => undefined);
+  const opened = page.waitForEvent('popup', { timeout: 5_000 }).catch(() => undefined);
   await page.evaluate((url) => void window.open(url), sender.url).catch(() => undefined);
   const popup = await opened;
   if (!popup) return { closed: 'the page could not open a window (its sandbox has no allow-popups)', close: async () => {} };

@@ -35,8 +35,7 @@ const quietWindowMs = 2_000;
 
 /** A trial of one page load: the posts it makes, or why it could not make them. */
 type Trial =
-  | { reacted?: Post | 'one of them'; afterMs?: number; posts: Post[]; closed: { channel: Channel; origin: string; why: string }[] }
-  | { spoiled: string };
+  { reacted?: Post | 'one of them'; afterMs?: number; posts: Post[]; closed: { channel: Channel; origin: string; why: string }[] } | { spoiled: string };
 
 const marker = 'certify-forged-';
 
@@ -111,7 +110,12 @@ async function trial(
     if (!(await reacts(shown, windowMs))) return { posts: sent, closed };
     const afterMs = Date.now() - posted;
     const named = /certify-forged-(\d+)/.exec(await shown.innerText().catch(() => ''))?.[1];
-    return { posts: sent, closed, afterMs, reacted: sent.length === 1 ? sent[0]! : named !== undefined ? (sent[Number(named)] ?? 'one of them') : 'one of them' };
+    return {
+      posts: sent,
+      closed,
+      afterMs,
+      reacted: sent.length === 1 ? sent[0]! : named !== undefined ? (sent[Number(named)] ?? 'one of them') : 'one of them',
+    };
   } finally {
     for (const step of cleanup.reverse()) await step().catch(() => undefined);
   }
