@@ -108,7 +108,7 @@ function variantsOf(settings: Settings): [AlternativeSetting, SignOnSettings][] 
 }
 
 /** The outcome a user meets: the decision's screen, and for one who gets in whether a no** field is asked for. */
-const outcomeOf = (decision: SignOnDecision): OutcomeKey =>
+export const outcomeOf = (decision: SignOnDecision): OutcomeKey =>
   decision.screen === 'error'
     ? 'error-screen'
     : decision.screen === 'collect'

@@ -3,11 +3,11 @@ import { accountInfoFieldRules } from '../../checks/account-info';
 import { evaluateAll } from '../../checks/finding';
 import { fundingSourceRules } from '../../checks/funding-sources';
 import type { Payload } from '../../checks/payload';
-import { emulatorChoices, signOnDecision, type SignOnDecision, type SignOnSettings } from '../../checks/sign-on-decision';
+import { emulatorChoices, signOnDecision, type SignOnSettings } from '../../checks/sign-on-decision';
 import { generatePopulation } from '../../population/generate';
 import { shapeOf } from '../../population/shape';
 import { alternativeSettings, otherWay, type AlternativeSetting, type OutcomeCounts, type OutcomeKey, type Settings } from '../../population/summary-schema';
-import { addFundingAnswer, addUser, adviceOf, emptyFunding, emptySummary, noOutcomes } from '../../population/tally';
+import { addFundingAnswer, addUser, adviceOf, emptyFunding, emptySummary, noOutcomes, outcomeOf } from '../../population/tally';
 import { users } from '../../sandbox/reference-partner/users';
 import { edited, omit } from '../support/account-info-payloads';
 
@@ -53,14 +53,6 @@ test('the summary counts each user under its settings and under each setting the
 });
 
 test("on the generator's users (written from the spec alone), every count is signOnDecision's, under the settings and each the other way", () => {
-  const outcomeOf = (decision: SignOnDecision): OutcomeKey =>
-    decision.screen === 'error'
-      ? 'error-screen'
-      : decision.screen === 'collect'
-        ? 'typed-at-sign-on'
-        : decision.beforePayment.length > 0
-          ? 'asked-before-payment'
-          : 'signs-in';
   for (const settings of [emulator, { collectMissingAccountInfo: true, invalidRequired: 'typed-again', invalidOptional: 'dropped' } as const]) {
     const summary = emptySummary({ ...settings, date });
     const expected: Record<'outcomes' | AlternativeSetting, OutcomeCounts> = {
