@@ -4,44 +4,18 @@
  * better on a busy machine). The commit is checked out in a temporary worktree that shares this clone's
  * node_modules, so both run the same Playwright and the same sandbox. Alone: `npx tsx scripts/bench-budget.ts`.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureSandbox, httpSuites, median } from './bench-support';
+import { ensureSandbox, httpSuites, median, wholeRun, type Cost } from './bench-support';
+import { fleetProfiles } from './bench-fleet';
 
-interface Cost {
-  wallMs: number;
-  cpuMs: number;
-}
 export interface BudgetRow {
   figure: string;
   goal: string;
   now: Cost;
   before?: Cost;
-}
-
-/** A nested `playwright test` in `cwd`, as one whole process tree: its wall time and the CPU time of all it waited for. */
-async function wholeRun(cwd: string, args: readonly string[], env: Record<string, string>): Promise<Cost> {
-  const reports = mkdtempSync(path.join(os.tmpdir(), 'bench-budget-'));
-  const command = [process.execPath, path.join(cwd, 'node_modules/@playwright/test/cli.js'), 'test', '--reporter=dot', ...args]
-    .map((word) => `'${word.replaceAll("'", `'\\''`)}'`)
-    .join(' ');
-  const started = performance.now();
-  // bash's `times` prints the CPU of the children it waited for: Playwright, its workers, Chromium.
-  const child = spawn('bash', ['-c', `${command} >/dev/null 2>&1; status=$?; times; exit $status`], {
-    cwd,
-    env: { ...process.env, ...env, CERTIFICATION_REPORT_DIR: reports, PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(reports, 'html') },
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const wallMs = performance.now() - started;
-  rmSync(reports, { recursive: true, force: true });
-  if (status !== 0) throw new Error(`playwright test ${args.join(' ')} in ${cwd} exited ${status}; run it alone to see why`);
-  const seconds = (text: string) => [...text.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, [, m, s]) => sum + Number(m) * 60 + Number(s), 0);
-  return { wallMs, cpuMs: seconds(out.trim().split('\n').at(-1) ?? '') * 1000 };
 }
 
 /** `ref` checked out beside this clone, sharing its node_modules; and how to remove it. */
@@ -56,16 +30,6 @@ function worktreeAt(ref: string): { dir: string; remove(): void } {
       rmSync(path.dirname(dir), { recursive: true, force: true });
     },
   };
-}
-
-/** A fleet of `size` copies of the reference profile, all suites, in a folder of `cwd`'s profiles of its own. */
-function fleetFolder(cwd: string, size: number): { projects: string[]; dir: string } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-budget-fleet-'));
-  const reference = JSON.parse(readFileSync(path.join(cwd, 'partners/reference.json'), 'utf8')) as { platform: object };
-  const projects = Array.from({ length: size }, (_, i) => `fleet-${String(i + 1).padStart(3, '0')}`);
-  for (const name of projects)
-    writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ ...reference, platform: { ...reference.platform, partnerName: name } }));
-  return { projects, dir };
 }
 
 const figures: readonly { figure: string; goal: string; args?: readonly string[]; fleet?: number }[] = [
@@ -85,8 +49,8 @@ export async function budget(runs: number, against = process.env.BENCH_AGAINST):
       const costs = trees.map(() => [] as Cost[]);
       for (let run = 0; run < runs; run++)
         for (const [index, cwd] of trees.entries()) {
-          const fleet = spec.fleet ? fleetFolder(cwd, spec.fleet) : undefined;
-          const args = fleet ? fleet.projects.map((name) => `--project=${name}`) : (spec.args ?? []);
+          const fleet = spec.fleet ? fleetProfiles(spec.fleet, { browser: true, cwd }) : undefined;
+          const args = fleet ? fleet.names.map((name) => `--project=${name}`) : (spec.args ?? []);
           costs[index]!.push(await wholeRun(cwd, args, fleet ? { PARTNERS_DIR: fleet.dir } : {}));
           if (fleet) rmSync(fleet.dir, { recursive: true, force: true });
         }

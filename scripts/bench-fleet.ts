@@ -23,17 +23,25 @@ const sizesOf = (value: string | undefined, fallback: string) =>
     .filter((n) => Number.isInteger(n) && n > 0);
 
 /**
+ * `size` copies of the clone at `cwd`'s reference profile, each under a partner name of its own, in a folder of
+ * their own (PARTNERS_DIR); without `browser` they have no "platform" and no "dataApi", so only the HTTP suites run.
+ */
+export function fleetProfiles(size: number, { browser, cwd = '.' }: { browser: boolean; cwd?: string }): { dir: string; names: string[] } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-fleet-'));
+  const reference = JSON.parse(readFileSync(path.join(cwd, 'partners/reference.json'), 'utf8')) as { platform: { partnerName: string }; dataApi?: unknown };
+  const names = Array.from({ length: size }, (_, i) => `fleet-${String(i + 1).padStart(3, '0')}`);
+  const { platform, dataApi, ...http } = reference;
+  for (const name of names)
+    writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(browser ? { ...http, platform: { ...platform, partnerName: name }, dataApi } : http));
+  return { dir, names };
+}
+
+/**
  * Without `browser`, the copies have no "platform" and no "dataApi", so only the HTTP suites run; with
  * it, each copy is the whole reference profile under a partner name of its own.
  */
 export async function fleetCost(sizes: readonly number[], { browser, runs }: { browser: boolean; runs: number }): Promise<FleetFigures> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-fleet-'));
-  const reference = JSON.parse(readFileSync('partners/reference.json', 'utf8')) as { platform: { partnerName: string }; dataApi?: unknown };
-  const names = Array.from({ length: Math.max(...sizes) }, (_, i) => `fleet-${String(i + 1).padStart(3, '0')}`);
-  const { platform, dataApi, ...http } = reference;
-  for (const name of names) {
-    writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(browser ? { ...http, platform: { ...platform, partnerName: name }, dataApi } : http));
-  }
+  const { dir, names } = fleetProfiles(Math.max(...sizes), { browser });
   const measured = [];
   for (const partners of sizes) measured.push({ partners, wallMs: await timed(playwright([], names.slice(0, partners), { PARTNERS_DIR: dir }), runs) });
   rmSync(dir, { recursive: true, force: true });

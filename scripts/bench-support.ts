@@ -23,34 +23,52 @@ export async function ensureSandbox(): Promise<() => Promise<void>> {
   return async () => void (await Promise.all(sandbox.map(({ server }) => server.close())));
 }
 
+/** What a whole run cost: its wall time, and the CPU time of every process it waited for. */
+export interface Cost {
+  wallMs: number;
+  cpuMs: number;
+}
+
 /**
- * A nested `playwright test` of `projects`, limited to `files` (none: every suite), with the certification
- * reporter as a certification run has it (it also plans the run: each partner's probes start together) and
- * dot for the rest. Asynchronous on purpose: a sandbox in this process must keep answering.
+ * A nested `playwright test` in the clone at `cwd` with `args`, with that clone's certification reporter as a
+ * certification run has it (it hands the coordinator the tests the run chose, so each partner's probes start
+ * together) and dot for the rest. Asynchronous on purpose: a sandbox in this process must keep answering.
  */
+export async function wholeRun(cwd: string, args: readonly string[], env: Record<string, string> = {}): Promise<Cost> {
+  // The reports are not read: each run's go to a folder of its own, removed after it.
+  const reports = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+  const command = [
+    process.execPath,
+    path.join(cwd, 'node_modules/@playwright/test/cli.js'),
+    'test',
+    `--reporter=${path.join(cwd, 'reports/certification-reporter.ts')},dot`,
+    ...args,
+  ]
+    .map((word) => `'${word.replaceAll("'", `'\\''`)}'`)
+    .join(' ');
+  const started = performance.now();
+  // bash's `times` prints the CPU of the children it waited for: Playwright, its workers, Chromium.
+  const child = spawn('bash', ['-c', `${command} >/dev/null 2>&1; status=$?; times; exit $status`], {
+    cwd,
+    env: { ...process.env, ...env, CERTIFICATION_REPORT_DIR: reports },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const wallMs = performance.now() - started;
+  rmSync(reports, { recursive: true, force: true });
+  if (status !== 0) throw new Error(`the certification of ${args.join(' ')} in ${cwd} failed; run it alone to see why`);
+  const seconds = (text: string) => [...text.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, [, m, s]) => sum + Number(m) * 60 + Number(s), 0);
+  return { wallMs, cpuMs: seconds(out.trim().split('\n').at(-1) ?? '') * 1000 };
+}
+
+/** A nested run of `projects` in this clone, limited to `files` (none: every suite), as a thunk for `timed`. */
 export const playwright =
   (files: string[], projects: string | readonly string[] = 'reference', env: Record<string, string> = {}) =>
   async () => {
     const projectArgs = (typeof projects === 'string' ? [projects] : projects).map((project) => `--project=${project}`);
-    // The reports are not read: each run's go to a folder of its own, removed after it.
-    const reports = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
-    const child = spawn(
-      process.execPath,
-      [
-        path.resolve('node_modules/@playwright/test/cli.js'),
-        'test',
-        ...projectArgs,
-        `--reporter=${path.resolve('reports/certification-reporter.ts')},dot`,
-        ...files,
-      ],
-      {
-        stdio: 'ignore',
-        env: { ...process.env, ...env, CERTIFICATION_REPORT_DIR: reports },
-      },
-    );
-    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    rmSync(reports, { recursive: true, force: true });
-    if (status !== 0) throw new Error(`the certification of ${projectArgs.join(' ')} failed; run it alone to see why`);
+    await wholeRun(process.cwd(), [...projectArgs, ...files], env);
   };
 
 export const httpSuites = ['suites/token-exchange.spec.ts', 'suites/account-info.spec.ts', 'suites/funding-sources.spec.ts'];
