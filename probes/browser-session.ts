@@ -245,6 +245,10 @@ function until(host: Frame, done: () => boolean, timeoutMs: number, given?: Prom
   });
 }
 
+/** Resolves once the messages `host` received satisfy `enough`, or after `timeoutMs`: whether they did. */
+export const heard = (host: Frame, enough: (messages: readonly ReceivedMessage[]) => boolean, timeoutMs: number) =>
+  until(host, () => enough(received.get(host) ?? []), timeoutMs).then(() => enough(received.get(host) ?? []));
+
 /**
  * Resolves once the browser put its own error page in the frame, having refused the platform there (the page's
  * CSP or sandbox, the platform's frame-ancestors): no screen of the platform's can come. Otherwise after `timeoutMs`.
@@ -255,8 +259,7 @@ async function refusedByBrowser(frame: FrameLocator, timeoutMs: number): Promise
     .elementHandle({ timeout: timeoutMs })
     .then((element) => element.contentFrame())
     .catch(() => null);
-  // No frame to read: the screens' own wait decides.
-  if (!inner) return new Promise(() => undefined);
+  if (!inner) return new Promise(() => undefined); // no frame to read: the screens' own wait decides
   await inner.waitForURL((url) => url.protocol === 'chrome-error:', { timeout: timeoutMs, waitUntil: 'commit' }).catch(() => undefined);
 }
 

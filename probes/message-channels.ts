@@ -79,10 +79,11 @@ export interface Post {
 
 /** A window the page opened at `sender`: the probe opens it from the page, as the page's own script would. */
 export async function openedWindow(page: Page, sender: Sender): Promise<{ post?: Post; closed?: string; close(): Promise<void> }> {
-  // The page's own popup, not any page of the context: another trial may open pages of its own meanwhile.
-  const opened = page.waitForEvent('popup', { timeout: 5_000 }).catch(() => undefined);
-  await page.evaluate((url) => void window.open(url), sender.url).catch(() => undefined);
-  const popup = await opened;
+  // The page's own popup at this sender, not any page of the context: other windows open meanwhile.
+  const opened = page.waitForEvent('popup', { predicate: (popup) => popup.url() === sender.url, timeout: 5_000 }).catch(() => undefined);
+  // A sandbox without allow-popups makes window.open return null at once: no popup is coming.
+  const refused = await page.evaluate((url) => window.open(url) === null, sender.url).catch(() => true);
+  const popup = refused ? undefined : await opened;
   if (!popup) return { closed: 'the page could not open a window (its sandbox has no allow-popups)', close: async () => {} };
   await popup.waitForLoadState('load').catch(() => undefined);
   if (!(await holdsSender(popup.mainFrame()))) return { closed: `the browser did not load a window at ${sender.origin}`, close: () => popup.close() };
@@ -96,10 +97,11 @@ export async function openedWindow(page: Page, sender: Sender): Promise<{ post?:
   };
 }
 
-/** A frame at `sender` inside the page: the probe adds it, and the page's CSP decides whether it loads. */
-export async function innerFrame(page: Page, sender: Sender): Promise<{ post?: Post; closed?: string; close(): Promise<void> }> {
+/** A frame at `sender` inside the page (or inside `host`, a frame): the probe adds it, and the page's CSP decides whether it loads. */
+export async function innerFrame(page: Page | Frame, sender: Sender): Promise<{ post?: Post; closed?: string; frame?: Frame; close(): Promise<void> }> {
+  const host = 'mainFrame' in page ? page.mainFrame() : page;
   const name = `certify-sender-${Math.random().toString(36).slice(2)}`;
-  await page
+  await host
     .evaluate(
       ([url, frameName]) =>
         new Promise<void>((resolve) => {
@@ -114,9 +116,9 @@ export async function innerFrame(page: Page, sender: Sender): Promise<{ post?: P
       [sender.url, name] as const,
     )
     .catch(() => undefined);
-  const frame = page.frames().find((candidate) => candidate.name() === name);
+  const frame = host.childFrames().find((candidate) => candidate.name() === name);
   const close = () =>
-    page
+    host
       .evaluate((frameName) => document.querySelector(`iframe[name="${frameName}"]`)?.remove(), name)
       .then(
         () => undefined,
@@ -125,6 +127,7 @@ export async function innerFrame(page: Page, sender: Sender): Promise<{ post?: P
   if (!frame || !(await holdsSender(frame))) return { closed: `the page's policies keep frames from ${sender.origin} out of it`, close };
   return {
     post: { channel: 'inner-frame', origin: sender.origin, send: (message) => frame.evaluate((data) => window.parent.postMessage(data, '*'), message) },
+    frame,
     close,
   };
 }
@@ -138,3 +141,19 @@ export const reacts = (shown: Locator, windowMs: number) =>
 
 /** The words a finding uses for a channel that carried nothing. */
 export const closedNote = (result: ChannelResult) => `${channelNames[result.channel]}: ${result.closed}`;
+
+/** What each channel carried, for the passing finding. */
+export function channelSummary(results: readonly ChannelResult[]): string {
+  return results
+    .map((result) => {
+      if (result.closed) return closedNote(result);
+      const control =
+        result.control === true
+          ? "; the platform's own origin was heeded"
+          : result.control === false
+            ? "; the platform's own origin was ignored too (the page checks which window sent it)"
+            : `; the platform's own origin could not post through it (${result.control})`;
+      return `${channelNames[result.channel]}: ignored ${result.origins.join(', ')}${control}`;
+    })
+    .join('. ');
+}

@@ -1,10 +1,11 @@
 import type { Frame, Locator, Page } from '@playwright/test';
-import { actsOnPlatformMessagesOnly, channelNames, type Channel, type ChannelResult } from '../checks/partner-app-messages';
+import { actsOnPlatformMessagesOnly, type Channel, type ChannelResult } from '../checks/partner-app-messages';
 import type { EmbedLoad } from '../checks/partner-app-embedding';
 import { evaluate, type Finding } from '../checks/finding';
 import { locate, observe, screenTimeoutMs } from './browser-session';
-import { closedNote, forgers, innerFrame, openedWindow, reacts, serveSenders, type Post, type Sender } from './message-channels';
+import { channelSummary, forgers, innerFrame, openedWindow, reacts, serveSenders, type Post, type Sender } from './message-channels';
 import { readLoad, type LoadWatch } from './partner-app-loads';
+import { controlBoundMs, errorMessage, forgedMarker, proofFor, watchMarkers } from './message-proof';
 import type { BrowserProbeContext } from './platform';
 import { stopped, type Judgement } from './probe';
 
@@ -28,21 +29,19 @@ export interface MessageProbe {
   reactionMs?: number;
 }
 
-/** How long the page has to show its error after the platform's own message: only a page that ignores it waits this out. */
-const controlBoundMs = 5_000;
 /** The least a page that does not react to a forged message is given, however fast it reacted to the platform's own. */
 const quietWindowMs = 2_000;
 
 /** A trial of one page load: the posts it makes, or why it could not make them. */
 type Trial =
-  { reacted?: Post | 'one of them'; afterMs?: number; posts: Post[]; closed: { channel: Channel; origin: string; why: string }[] } | { spoiled: string };
-
-const marker = 'certify-forged-';
+  | { reacted?: Post | 'one of them'; afterMs?: number; proven?: true; posts: Post[]; closed: { channel: Channel; origin: string; why: string }[] }
+  | { spoiled: string };
 
 /** Loads the page (opened by `opener`, when given), lets it settle, and sends every post; whether the page reacted, and to which. */
 async function trial(
   probe: MessageProbe,
-  plan: { opener?: Sender; windows?: readonly Sender[]; frames?: readonly Sender[] },
+  /** `heeded`: a frame at the platform's origin the page heeded, which can send the control. */
+  plan: { opener?: Sender; windows?: readonly Sender[]; frames?: readonly Sender[]; heeded?: Sender },
   windowMs: number,
   only?: (post: Post) => boolean,
 ): Promise<Trial> {
@@ -68,9 +67,8 @@ async function trial(
       // eslint-disable-next-line no-restricted-syntax -- the profile's own page: goto's wait, unchanged
       await page.goto(app.page);
     }
-    probe.judged(
-      (await readLoad(ctx, watch, { page, element: locate(page, app.frame ?? 'iframe').first(), n: probe.nextLoad(), purpose: 'sign-on', since })).load,
-    );
+    const embed = locate(page, app.frame ?? 'iframe').first();
+    probe.judged((await readLoad(ctx, watch, { page, element: embed, n: probe.nextLoad(), purpose: 'sign-on', since })).load);
     const shown = locate(page, app.authError).first();
     if (await shown.isVisible())
       return { spoiled: `the page showed its sign-on error before any message was forged: ${JSON.stringify((await shown.innerText()).slice(0, 200))}` };
@@ -93,41 +91,54 @@ async function trial(
           send: (message) => from.evaluate((data) => (window as unknown as { certifyOpened: Window }).certifyOpened.postMessage(data, '*'), message),
         });
     }
-    for (const [senders, open] of [
-      [plan.windows ?? [], openedWindow],
-      [plan.frames ?? [], innerFrame],
-    ] as const) {
-      for (const sender of senders) {
-        const channel = await open(page, sender);
-        cleanup.push(() => channel.close());
-        if (channel.post) posts.push(channel.post);
-        else closed.push({ channel: open === openedWindow ? 'opened-window' : 'inner-frame', origin: sender.origin, why: channel.closed! });
-      }
+    // Every window and frame opened at once; their posts keep the plan's order.
+    const channels = await Promise.all([
+      ...(plan.windows ?? []).map(async (sender) => ({ kind: 'opened-window' as const, sender, ...(await openedWindow(page, sender)) })),
+      ...(plan.frames ?? []).map(async (sender) => ({ kind: 'inner-frame' as const, sender, ...(await innerFrame(page, sender)) })),
+    ]);
+    for (const channel of channels) {
+      cleanup.push(() => channel.close());
+      if (channel.post) posts.push(channel.post);
+      else closed.push({ channel: channel.kind, origin: channel.sender.origin, why: channel.closed! });
     }
     const sent = posts.filter(only ?? (() => true));
-    await Promise.all(sent.map((post, index) => post.send(forged(ctx, index)).catch(() => undefined)));
+    const delivered = await Promise.all(
+      sent.map((post, index) =>
+        post.send(forged(ctx, index)).then(
+          () => 1,
+          () => 0,
+        ),
+      ),
+    );
     const posted = Date.now();
-    if (!(await reacts(shown, windowMs))) return { posts: sent, closed };
+    const proof = await proven(probe, { host: page.mainFrame(), embed, error: shown, sent: sum(delivered) }, plan.heeded);
+    if (proof && 'ignored' in proof) return { posts: sent, closed, proven: true };
+    if (!proof && !(await reacts(shown, windowMs))) return { posts: sent, closed };
     const afterMs = Date.now() - posted;
-    const named = /certify-forged-(\d+)/.exec(await shown.innerText().catch(() => ''))?.[1];
+    const named = proof ? proof.reacted : /certify-forged-(\d+)/.exec(await shown.innerText().catch(() => ''))?.[1];
     return {
       posts: sent,
       closed,
       afterMs,
-      reacted: sent.length === 1 ? sent[0]! : named !== undefined ? (sent[Number(named)] ?? 'one of them') : 'one of them',
+      reacted: sent.length === 1 ? sent[0]! : named !== undefined && named !== 'one of them' ? (sent[Number(named)] ?? 'one of them') : 'one of them',
     };
   } finally {
     for (const step of cleanup.reverse()) await step().catch(() => undefined);
   }
 }
 
-const forged = (ctx: BrowserProbeContext, index: number) => {
-  const { typeKey, error, reasonKey } = ctx.platform.messages;
-  return { [typeKey]: error, [reasonKey]: `${marker}${index}` };
-};
+const sum = (counts: number[]) => counts.reduce((total, count) => total + count, 0);
+const forged = (ctx: BrowserProbeContext, index: number) => errorMessage(ctx.platform, `${forgedMarker}${index}`);
+const proven = (probe: MessageProbe, at: Parameters<typeof proofFor>[2], heeded?: Sender) => proofFor(probe.ctx.platform, probe.reactionMs, at, heeded);
 
 /** The page framed by a page at `sender` (a page cannot frame it when its headers or its cookies refuse): whether it acted on that page's message. */
-async function parentTrial(probe: MessageProbe, sender: Sender, windowMs: number): Promise<{ reacted: boolean; afterMs?: number } | { closed: string }> {
+async function parentTrial(
+  probe: MessageProbe,
+  sender: Sender,
+  windowMs: number,
+  /** A frame at the platform's origin the page heeded: the control's sender where the platform's own frame is refused (inside another site's page). */
+  heededFrame?: Sender,
+): Promise<{ reacted: boolean; afterMs?: number; proven?: true } | { closed: string }> {
   const top = await probe.page.context().newPage();
   try {
     // eslint-disable-next-line no-restricted-syntax -- a page of the harness's own, whose URL holds no secret
@@ -142,8 +153,15 @@ async function parentTrial(probe: MessageProbe, sender: Sender, windowMs: number
     await settleFramed(probe, top, framed, embeds, windowMs);
     const shown = locate(framed, probe.app.authError).first();
     if (await shown.isVisible()) return { closed: 'the page showed its sign-on error inside that frame before any message was forged' };
-    await top.evaluate((data) => document.querySelector('iframe')?.contentWindow?.postMessage(data, '*'), forged(probe.ctx, 0));
+    const sent = await top
+      .evaluate((data) => document.querySelector('iframe')?.contentWindow?.postMessage(data, '*'), forged(probe.ctx, 0))
+      .then(
+        () => 1,
+        () => 0,
+      );
     const posted = Date.now();
+    const proof = await proven(probe, { host: framed, embed: embeds, error: shown, sent }, heededFrame);
+    if (proof) return 'ignored' in proof ? { reacted: false, proven: true } : { reacted: true, afterMs: Date.now() - posted };
     return (await reacts(shown, windowMs)) ? { reacted: true, afterMs: Date.now() - posted } : { reacted: false };
   } finally {
     await top.close().catch(() => undefined);
@@ -157,7 +175,9 @@ async function settleFramed(probe: MessageProbe, top: Page, framed: Frame, embed
     () => null,
   );
   if (!inner || inner.url().startsWith('chrome-error:')) return;
-  await observe(top, probe.ctx.platform, { frame: embeds.contentFrame(), host: framed, waitMs });
+  // A document that is not the platform's (one the page wrote itself) posts none of the platform's messages.
+  const platforms = inner.url().startsWith('about:') ? false : probe.ctx.platform.appOrigins.includes(new URL(inner.url()).origin);
+  await observe(top, probe.ctx.platform, { frame: embeds.contentFrame(), host: framed, waitMs, ...(platforms ? {} : { messageWaitMs: 0 }) });
 }
 
 /** Finds which single post a trial's reaction came from, trying each alone on a fresh load. */
@@ -186,21 +206,24 @@ export async function messageOriginFindings(probe: MessageProbe, cause: Finding 
   const senders = forgers(platformOrigin);
   const platform: Sender = { origin: platformOrigin, url: `${platformOrigin}/certify-message-sender` };
   await serveSenders(probe.page.context(), [...senders, platform], () => probe.app.page);
+  await watchMarkers(probe.page.context());
   const lookalike = senders[1]!;
-  const plan = { opener: lookalike, windows: senders, frames: senders };
+
   // The controls first: the platform's own message through each channel, which a page that heeds the platform shows
   // as soon as it is handled. How long the slowest took sets how long the forged ones are given, at this page's pace.
-  const controls = {
+  const ownChannels = {
     opener: await trial(probe, { opener: platform }, controlBoundMs),
     'opened-window': await trial(probe, { windows: [platform] }, controlBoundMs),
     'inner-frame': await trial(probe, { frames: [platform] }, controlBoundMs),
-    parent: await parentTrial(probe, platform, controlBoundMs),
   };
+  const heededFrame = heard(ownChannels['inner-frame']) === true ? platform : undefined;
+  const plan = { opener: lookalike, windows: senders, frames: senders, heeded: heededFrame };
+  const controls = { ...ownChannels, parent: await parentTrial(probe, platform, controlBoundMs, heededFrame) };
   const paces = [probe.reactionMs, ...Object.values(controls).map((control) => ('afterMs' in control ? control.afterMs : undefined))];
   const slowest = Math.max(...paces.filter((pace): pace is number => pace !== undefined));
   const windowMs = Math.max(quietWindowMs, 3 * (Number.isFinite(slowest) ? slowest : controlBoundMs));
   // The forged messages through the page's own channels and through a page that frames it, at once: one window for both.
-  const [first, parent] = await Promise.all([trial(probe, plan, windowMs), parentTrial(probe, lookalike, windowMs)]);
+  const [first, parent] = await Promise.all([trial(probe, plan, windowMs), parentTrial(probe, lookalike, windowMs, heededFrame)]);
   if ('spoiled' in first) return stopped(cause ? { blockedBy: { rule: cause.rule, reason: first.spoiled } } : { notChecked: first.spoiled });
   if (first.reacted !== undefined) {
     const culprit = first.reacted === 'one of them' ? await attribute(probe, plan, windowMs, first.posts) : first.reacted;
@@ -219,24 +242,12 @@ export async function messageOriginFindings(probe: MessageProbe, cause: Finding 
   // The page heeded the platform's own message through some channel once signed on: ignoring the others' proves something.
   if (!results.some((result) => result.control === true))
     return stopped({
-      notChecked: `once the platform's own message had arrived, the page heeded the platform's error message through no channel, so ignoring other origins proves nothing: ${summary(results)}`,
+      notChecked: `once the platform's own message had arrived, the page heeded the platform's error message through no channel, so ignoring other origins proves nothing: ${channelSummary(results)}`,
     });
   const findings = evaluate(actsOnPlatformMessagesOnly, { channels: results }, undefined);
-  return findings.map((finding) => (finding.outcome === 'passed' ? { ...finding, message: `${finding.message}: ${summary(results)}` } : finding));
-}
-
-/** What each channel carried, for the passing finding. */
-function summary(results: readonly ChannelResult[]): string {
-  return results
-    .map((result) => {
-      if (result.closed) return closedNote(result);
-      const control =
-        result.control === true
-          ? "; the platform's own origin was heeded"
-          : result.control === false
-            ? "; the platform's own origin was ignored too (the page checks which window sent it)"
-            : `; the platform's own origin could not post through it (${result.control})`;
-      return `${channelNames[result.channel]}: ignored ${result.origins.join(', ')}${control}`;
-    })
-    .join('. ');
+  const how =
+    first.proven && !('reacted' in parent && !parent.proven)
+      ? "; each trial's last message, the platform's own from its frame, showed on the page: the forged ones before it were ignored"
+      : `; no forged message showed within ${windowMs} ms`;
+  return findings.map((finding) => (finding.outcome === 'passed' ? { ...finding, message: `${finding.message}: ${channelSummary(results)}${how}` } : finding));
 }

@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { loadProfile } from '../../partners/profile';
 import type { Finding } from '../../checks/finding';
 import { partnerAppRules } from '../../checks/partner-app';
+import { actsOnPlatformMessagesOnly } from '../../checks/partner-app-messages';
 import { runPlatformProbes } from '../../probes/certification';
 import { partnerAppProbe } from '../../probes/partner-app';
 import { notApplicable } from '../../probes/executor';
@@ -72,6 +73,8 @@ test("a conformant app: a fresh code at each load, the app shown in its frame, a
   const findings = await runApp(browser);
   expect(findings.filter((f) => f.outcome !== 'passed').map((f) => `${f.rule}: ${f.outcome}: ${f.message}`)).toEqual([]);
   expect(outcomes(findings)).toEqual(allPassed);
+  // Proven by the platform's own message after the forged ones, not by a window that passed without a reaction.
+  expect(findings.find((f) => f.rule === actsOnPlatformMessagesOnly.id)?.message).toContain('the forged ones before it were ignored');
 });
 
 test('a test user without Yes* fields, with collectMissingAccountInfo: the collection screen inside the page is filled, and the app is reached', async ({
