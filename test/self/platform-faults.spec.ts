@@ -11,11 +11,14 @@ import {
 import { collectionScreenShown, inlineErrorShown } from '../../checks/sign-on-collect';
 import { landingCookies, landingFrameAncestors, landingReferrerPolicy, tamperedLinkRules } from '../../checks/mock-link-landing';
 import { notPassing, type Finding, type AnyRule } from '../../checks/finding';
-import { runPlatformProbes } from '../../probes/certification';
+import { browserProbes, runPlatformProbes } from '../../probes/certification';
+import { notApplicable } from '../../probes/executor';
+import { mockLinkProbes } from '../../probes/mock-link';
 import { signOnProbes } from '../../probes/sign-on';
 import { platformFaultNames, type PlatformFault } from '../../sandbox/platform/faults';
 import { referenceProfile } from '../support/profiles';
 import { sandboxPerFile } from '../support/sandbox';
+import { stopsOf, unanswered, undeclared, watched, type Stops } from '../support/probe-watch';
 
 /** The rules each emulator fault must trip, and no others: the harness proves it catches a broken platform. */
 const expectedFailures: Record<PlatformFault, AnyRule[]> = {
@@ -45,13 +48,32 @@ const expectedFailures: Record<PlatformFault, AnyRule[]> = {
 
 const sandbox = sandboxPerFile();
 
+/** What each run cuts short beside judging (test/self/probe-rules.spec.ts for the partner's faults); a fault not listed cuts nothing short. */
+const stops: Partial<Record<PlatformFault, Stops>> = {
+  // The app renders for no one: sign-on by code is blocked, and the checks whose control is the app stop there.
+  'blank-app': { midway: ['sign-on/code', 'sign-on/collect', 'sign-on/funding-sync', 'sign-on/escaping', 'sign-on/foreign-host'] },
+  // The collection screen is skipped: the collection probe stops once it has judged the screen.
+  'skips-missing-info-screen': { midway: ['sign-on/collect'] },
+  // The session cookie is dropped, so the collection screen's first submission is lost: nothing more to judge there.
+  'none-cookies-without-secure': { midway: ['sign-on/collect'] },
+};
+
+/**
+ * The findings of the emulator's probes (or `only` those) under `faults`, after checking what a probe declares
+ * is what it judges (test/support/probe-watch.ts), and which probes were cut short.
+ */
 async function signOn(
   browser: Parameters<typeof runPlatformProbes>[1],
   faults: readonly PlatformFault[],
   only?: Parameters<typeof runPlatformProbes>[2],
 ): Promise<Finding[]> {
   const profile = { ...referenceProfile(sandbox.partner.origin, [], { collectMissingAccountInfo: true }), platform: sandbox.platform.block(faults) };
-  return (await runPlatformProbes(profile, browser, only)).flatMap((result) => result.findings);
+  const { probes, stoppedMidway, stoppedBefore } = watched((only ?? [...mockLinkProbes, ...browserProbes]).filter((probe) => !notApplicable(probe, profile)));
+  const results = await runPlatformProbes(profile, browser, probes);
+  expect(undeclared(probes, results)).toEqual([]);
+  if (!only) expect(stopsOf(probes, stoppedMidway, stoppedBefore())).toEqual(faults.length === 1 ? (stops[faults[0]!] ?? {}) : {});
+  expect(unanswered(probes, results, profile, new Set([...stoppedMidway, ...stoppedBefore()]))).toEqual([]);
+  return results.flatMap((result) => result.findings);
 }
 
 /** A conformant variation changes how messages arrive: the probes that wait for one judge it. */
