@@ -54,7 +54,11 @@ export async function budget(runs: number, against = process.env.BENCH_AGAINST):
           costs[index]!.push(await wholeRun(cwd, args, fleet ? { PARTNERS_DIR: fleet.dir } : {}));
           if (fleet) rmSync(fleet.dir, { recursive: true, force: true });
         }
-      const middle = (list: Cost[]) => ({ wallMs: median(list.map((cost) => cost.wallMs)), cpuMs: median(list.map((cost) => cost.cpuMs)) });
+      const middle = (list: Cost[]): Cost => ({
+        wallMs: median(list.map((cost) => cost.wallMs)),
+        cpuMs: median(list.map((cost) => cost.cpuMs)),
+        cpuSource: list[0]!.cpuSource,
+      });
       rows.push({ figure: spec.figure, goal: spec.goal, now: middle(costs[0]!), ...(base ? { before: middle(costs[1]!) } : {}) });
     }
     return rows;
@@ -70,6 +74,12 @@ export function printBudget(rows: readonly BudgetRow[], runs: number, against = 
   );
   console.log(
     `${'figure'.padEnd(52)} ${'goal'.padStart(18)} ${'wall'.padStart(8)} ${'CPU'.padStart(8)}${against ? `${'wall before'.padStart(12)} ${'CPU before'.padStart(11)}` : ''}`,
+  );
+  const source = rows[0]?.now.cpuSource;
+  console.log(
+    source === 'times'
+      ? "CPU: the processes bash reaped only (no cgroup could be made: run as root on Linux to count Chromium's renderers)"
+      : 'CPU: every process of the run, counted in a cgroup of its own',
   );
   for (const { figure, goal, now, before } of rows)
     console.log(

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildSandbox, sandboxHost } from '../sandbox/sandbox';
+import { cpuAccount, type CpuAccount } from './bench-cpu';
 
 export const sandboxOrigin = 'http://127.0.0.1:4400';
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -23,10 +24,12 @@ export async function ensureSandbox(): Promise<() => Promise<void>> {
   return async () => void (await Promise.all(sandbox.map(({ server }) => server.close())));
 }
 
-/** What a whole run cost: its wall time, and the CPU time of every process it waited for. */
+/** What a whole run cost: its wall time, and the CPU time of every process it started (scripts/bench-cpu.ts). */
 export interface Cost {
   wallMs: number;
   cpuMs: number;
+  /** "cgroup": every process; "times": only those bash reaped, Chromium's renderers not among them. */
+  cpuSource: CpuAccount['source'];
 }
 
 /**
@@ -46,9 +49,9 @@ export async function wholeRun(cwd: string, args: readonly string[], env: Record
   ]
     .map((word) => `'${word.replaceAll("'", `'\\''`)}'`)
     .join(' ');
+  const account = cpuAccount();
   const started = performance.now();
-  // bash's `times` prints the CPU of the children it waited for: Playwright, its workers, Chromium.
-  const child = spawn('bash', ['-c', `${command} >/dev/null 2>&1; status=$?; times; exit $status`], {
+  const child = spawn('bash', ['-c', `${account.join} ${command} >/dev/null 2>&1; status=$?; times; exit $status`], {
     cwd,
     env: { ...process.env, ...env, CERTIFICATION_REPORT_DIR: reports },
     stdio: ['ignore', 'pipe', 'ignore'],
@@ -60,7 +63,9 @@ export async function wholeRun(cwd: string, args: readonly string[], env: Record
   rmSync(reports, { recursive: true, force: true });
   if (status !== 0) throw new Error(`the certification of ${args.join(' ')} in ${cwd} failed; run it alone to see why`);
   const seconds = (text: string) => [...text.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, [, m, s]) => sum + Number(m) * 60 + Number(s), 0);
-  return { wallMs, cpuMs: seconds(out.trim().split('\n').at(-1) ?? '') * 1000 };
+  const cpuMs = account.read() ?? seconds(out.trim().split('\n').at(-1) ?? '') * 1000;
+  account.dispose();
+  return { wallMs, cpuMs, cpuSource: account.source };
 }
 
 /** A nested run of `projects` in this clone, limited to `files` (none: every suite), as a thunk for `timed`. */
