@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { BrowserContext, Frame, FrameLocator, Locator, Page } from '@playwright/test';
 import type { LocatorSpec } from '../profile/profile-schema';
 import { type ReceivedMessage, type Screen, type Visit, messageType } from '../checks/sign-on-visit';
+import { waitOn, wake, type FrameWaiters } from './frame-waiters';
 import { codeIn, codeMarker } from '../checks/auth-url';
 import type { Recorder } from '../client/http';
 import { servedHostPath, type BrowserProbe, type BrowserProbeContext, type Platform } from './platform';
@@ -147,7 +148,7 @@ const messageOfScreen: Partial<Record<Screen, 'ready' | 'error'>> = { app: 'read
  */
 const received = new WeakMap<Frame, ReceivedMessage[]>();
 /** Whoever waits on a window's messages, woken as each arrives. */
-const listening = new WeakMap<Frame, Set<() => void>>();
+const listening: FrameWaiters = new WeakMap();
 /**
  * The listener takes the binding and removes it from the window before any script of the page runs, under a
  * name the page cannot know: a page cannot hand the harness a message of its own making as the platform's.
@@ -168,7 +169,7 @@ async function captureMessages(context: BrowserContext): Promise<void> {
     const messages = received.get(frame);
     if (messages) messages.push(message);
     else received.set(frame, [message]);
-    for (const wake of listening.get(frame) ?? []) wake();
+    wake(listening, frame);
   });
   await context.addInitScript(listener(binding));
   context.on('page', (page) => page.on('framenavigated', (frame) => received.set(frame, [])));
@@ -228,22 +229,7 @@ export async function observe(
 }
 
 /** Resolves once `done()` holds, checked as each message reaches `host`, once `given` settles, or when `timeoutMs` ran out. */
-function until(host: Frame, done: () => boolean, timeoutMs: number, given?: Promise<unknown>): Promise<void> {
-  if (done()) return Promise.resolve();
-  const waiters = listening.get(host) ?? new Set();
-  listening.set(host, waiters);
-  return new Promise((resolve) => {
-    const end = () => {
-      clearTimeout(timer);
-      waiters.delete(wake);
-      resolve();
-    };
-    const wake = () => done() && end();
-    const timer = setTimeout(end, timeoutMs);
-    waiters.add(wake);
-    given?.then(end, end);
-  });
-}
+const until = (host: Frame, done: () => boolean, timeoutMs: number, given?: Promise<unknown>) => waitOn(listening, host, done, timeoutMs, given);
 
 /** Resolves once the messages `host` received satisfy `enough`, or after `timeoutMs`: whether they did. */
 export const heard = (host: Frame, enough: (messages: readonly ReceivedMessage[]) => boolean, timeoutMs: number) =>

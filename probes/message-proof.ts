@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Frame, Locator } from '@playwright/test';
 import { heard } from './browser-session';
+import { waitOn, wake, type FrameWaiters } from './frame-waiters';
 import { innerFrame, type Sender } from './message-channels';
 import type { Platform } from './platform';
 
@@ -18,7 +19,7 @@ const controlMarker = 'certify-control';
 
 /** The markers each document has had in its text since it loaded, whatever replaced them since. */
 const shown = new WeakMap<Frame, { document: string; markers: Set<string> }>();
-const wakers = new WeakMap<Frame, Set<() => void>>();
+const wakers: FrameWaiters = new WeakMap();
 
 /** A MutationObserver of the harness's own in every document: it reports each marker text the page writes, once. */
 const observer = (binding: string) => `(() => {
@@ -42,7 +43,7 @@ export async function watchMarkers(context: BrowserContext): Promise<void> {
     const known = shown.get(frame);
     if (known?.document === document) known.markers.add(marker);
     else shown.set(frame, { document, markers: new Set([marker]) });
-    for (const wake of wakers.get(frame) ?? []) wake();
+    wake(wakers, frame);
   });
   await context.addInitScript(observer(binding));
 }
@@ -54,20 +55,7 @@ const forgedShown = (frame: Frame) => markersOf(frame).find((marker) => marker.s
 const reactedTo = (marker: string | undefined): number | 'one of them' => (marker ? Number(marker.slice(forgedMarker.length)) : 'one of them');
 
 /** Resolves once `frame` has shown a marker, or after `timeoutMs`. */
-function markerShown(frame: Frame, timeoutMs: number): Promise<void> {
-  if (markersOf(frame).length > 0) return Promise.resolve();
-  const waiting = wakers.get(frame) ?? new Set();
-  wakers.set(frame, waiting);
-  return new Promise((resolve) => {
-    const end = () => {
-      clearTimeout(timer);
-      waiting.delete(end);
-      resolve();
-    };
-    const timer = setTimeout(end, timeoutMs);
-    waiting.add(end);
-  });
-}
+const markerShown = (frame: Frame, timeoutMs: number) => waitOn(wakers, frame, () => markersOf(frame).length > 0, timeoutMs);
 
 export type Proof = { ignored: true } | { reacted: number | 'one of them' } | undefined;
 
