@@ -71,7 +71,8 @@ async function certify(dir: string, names: readonly string[], workers: number) {
 }
 
 /** What a verdict rests on: the verdict, and every rule's outcome. */
-const judged = (cert: Certification) => `${cert.verdict}${cert.incomplete ? ' INCOMPLETE' : ''} ${cert.rules.map((rule) => `${rule.id}:${rule.outcome}`).join(',')}`;
+const judged = (cert: Certification) =>
+  `${cert.verdict}${cert.incomplete ? ' INCOMPLETE' : ''} ${cert.rules.map((rule) => `${rule.id}:${rule.outcome}`).join(',')}`;
 
 async function main() {
   const stop = await ensureSandbox();
@@ -96,7 +97,9 @@ async function main() {
       const [inFleet, byItself] = [together.certifications.get(name)!, alone.certifications.get(name)!];
       const agrees = judged(inFleet) === judged(byItself);
       same += agrees ? 1 : 0;
-      console.log(`${fleet[index]!.padEnd(30)} in the fleet: ${inFleet.verdict.padEnd(16)} alone: ${byItself.verdict.padEnd(16)} ${agrees ? 'same rule outcomes' : 'DIFFERENT'} (alone ${s(alone.wallMs)})`);
+      console.log(
+        `${fleet[index]!.padEnd(30)} in the fleet: ${inFleet.verdict.padEnd(16)} alone: ${byItself.verdict.padEnd(16)} ${agrees ? 'same rule outcomes' : 'DIFFERENT'} (alone ${s(alone.wallMs)})`,
+      );
       if (!agrees) console.log(`  fleet: ${inFleet.summary}\n  alone: ${byItself.summary}`);
     }
     console.log(`\n${same} of ${names.length} partners: the same verdict and rule outcomes in the fleet as alone`);
