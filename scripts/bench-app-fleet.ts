@@ -4,7 +4,6 @@
  * in one run, then each alone. Every partner must finish (no INCOMPLETE) with the verdict and rule outcomes it
  * gets alone. `npx tsx scripts/bench-app-fleet.ts` (BENCH_APP_FLEET_WORKERS: the run's workers, 4 unless set).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -12,8 +11,7 @@ import path from 'node:path';
 import type { Certification } from '../reports/certification';
 import { buildReferencePartner } from '../sandbox/reference-partner/server';
 import type { AppFault } from '../sandbox/reference-partner/app';
-import { cpuAccount } from './bench-cpu';
-import { ensureSandbox } from './bench-support';
+import { ensureSandbox, wholeRun } from './bench-support';
 
 const fleet: (AppFault | 'conformant')[] = [
   'conformant',
@@ -42,32 +40,15 @@ function appProfile(name: string, origin: string, fault: string): object {
   return profile;
 }
 
-/** One nested run of `names`: its wall time, CPU (scripts/bench-cpu.ts) and each partner's certification. */
+/** One nested run of `names` (scripts/bench-support.ts): its wall time, CPU and each partner's certification. */
 async function certify(dir: string, names: readonly string[], workers: number) {
-  const reports = mkdtempSync(path.join(os.tmpdir(), 'bench-app-fleet-'));
-  const account = cpuAccount();
-  const args = ['node_modules/@playwright/test/cli.js', 'test', '--reporter=./reports/certification-reporter.ts,dot', `--workers=${workers}`];
-  const command = [process.execPath, ...args, ...names.map((name) => `--project=${name}`)].map((word) => `'${word}'`).join(' ');
-  const started = performance.now();
-  const log = path.join(reports, 'run.log');
-  const child = spawn('bash', ['-c', `${account.join} ${command} >'${log}' 2>&1`], {
-    env: { ...process.env, PARTNERS_DIR: dir, CERTIFICATION_REPORT_DIR: reports },
-    stdio: 'ignore',
-  });
-  await new Promise((resolve) => child.on('close', resolve));
-  const wallMs = performance.now() - started;
-  const cpuMs = account.read();
-  account.dispose();
-  const read = (name: string) => {
-    try {
-      return JSON.parse(readFileSync(path.join(reports, name, 'certification.json'), 'utf8')) as Certification;
-    } catch {
-      throw new Error(`the run of ${names.join(', ')} wrote no certification for ${name}:\n${readFileSync(log, 'utf8').slice(-3000)}`);
-    }
+  const certifications = new Map<string, Certification>();
+  const read = (reports: string) => {
+    for (const name of names) certifications.set(name, JSON.parse(readFileSync(path.join(reports, name, 'certification.json'), 'utf8')) as Certification);
   };
-  const certifications = new Map(names.map((name) => [name, read(name)]));
-  rmSync(reports, { recursive: true, force: true });
-  return { wallMs, cpuMs, certifications };
+  const args = [`--workers=${workers}`, ...names.map((name) => `--project=${name}`)];
+  const cost = await wholeRun(process.cwd(), args, { PARTNERS_DIR: dir }, { read, exitCodes: [0, 1] });
+  return { ...cost, certifications };
 }
 
 /** What a verdict rests on: the verdict, and every rule's outcome. */
@@ -89,7 +70,7 @@ async function main() {
     }
     const workers = Number(process.env.BENCH_APP_FLEET_WORKERS ?? 4);
     const together = await certify(dir, names, workers);
-    const s = (ms: number | undefined) => (ms === undefined ? '?' : `${(ms / 1000).toFixed(1)} s`);
+    const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     console.log(`\n${names.length} partner apps in one run (${workers} workers): ${s(together.wallMs)} wall, ${s(together.cpuMs)} CPU\n`);
     let same = 0;
     for (const [index, name] of names.entries()) {
