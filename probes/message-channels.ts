@@ -97,9 +97,8 @@ export async function openedWindow(page: Page, sender: Sender): Promise<{ post?:
   };
 }
 
-/** A frame at `sender` inside the page (or inside `host`, a frame): the probe adds it, and the page's CSP decides whether it loads. */
-export async function innerFrame(page: Page | Frame, sender: Sender): Promise<{ post?: Post; closed?: string; frame?: Frame; close(): Promise<void> }> {
-  const host = 'mainFrame' in page ? page.mainFrame() : page;
+/** A frame at `sender` inside `host` (a page's document): the probe adds it, and the page's CSP decides whether it loads. */
+export async function innerFrame(host: Frame, sender: Sender): Promise<{ post?: Post; closed?: string; frame?: Frame; close(): Promise<void> }> {
   const name = `certify-sender-${Math.random().toString(36).slice(2)}`;
   await host
     .evaluate(

@@ -99,13 +99,16 @@ export async function proveByControl({ host, sender, error, message, sent, bound
   return visible && markersOf(host).includes(controlMarker) ? { ignored: true } : undefined;
 }
 
-/** The platform's document in `embed`, when the frame holds one from `platformOrigin`. */
-export async function platformDocument(embed: Locator, platformOrigin: string, boundMs: number): Promise<Frame | undefined> {
+/** Whether `frame` holds a document from one of the platform's app origins (not one the page wrote itself: about:srcdoc). */
+export const atPlatform = (frame: Frame, platform: Platform) => platform.appOrigins.includes(originOf(frame.url()));
+
+/** The platform's document in `embed`, when the frame holds one. */
+async function platformDocument(embed: Locator, platform: Platform, boundMs: number): Promise<Frame | undefined> {
   const frame = await embed.elementHandle({ timeout: boundMs }).then(
     (handle) => handle.contentFrame(),
     () => null,
   );
-  return frame && originOf(frame.url()) === platformOrigin ? frame : undefined;
+  return frame && atPlatform(frame, platform) ? frame : undefined;
 }
 
 const originOf = (url: string) => {
@@ -139,7 +142,6 @@ export function proofFor(
   const fromPlatform = reactionMs !== undefined;
   if (!fromPlatform && !heeded) return Promise.resolve(undefined);
   const sender = async () =>
-    (fromPlatform ? await platformDocument(embed, platform.appOrigins[0]!, controlBoundMs) : undefined) ??
-    (heeded ? (await innerFrame(host, heeded)).frame : undefined);
+    (fromPlatform ? await platformDocument(embed, platform, controlBoundMs) : undefined) ?? (heeded ? (await innerFrame(host, heeded)).frame : undefined);
   return proveByControl({ host, sender, error, sent, message: (reason) => errorMessage(platform, reason), boundMs: controlBoundMs });
 }

@@ -5,7 +5,7 @@ import { evaluate, type Finding } from '../checks/finding';
 import { locate, observe, screenTimeoutMs } from './browser-session';
 import { channelSummary, forgers, innerFrame, openedWindow, reacts, serveSenders, type Post, type Sender } from './message-channels';
 import { readLoad, type LoadWatch } from './partner-app-loads';
-import { controlBoundMs, errorMessage, forgedMarker, proofFor, watchMarkers } from './message-proof';
+import { atPlatform, controlBoundMs, errorMessage, forgedMarker, proofFor, watchMarkers } from './message-proof';
 import type { BrowserProbeContext } from './platform';
 import { stopped, type Judgement } from './probe';
 
@@ -94,7 +94,7 @@ async function trial(
     // Every window and frame opened at once; their posts keep the plan's order.
     const channels = await Promise.all([
       ...(plan.windows ?? []).map(async (sender) => ({ kind: 'opened-window' as const, sender, ...(await openedWindow(page, sender)) })),
-      ...(plan.frames ?? []).map(async (sender) => ({ kind: 'inner-frame' as const, sender, ...(await innerFrame(page, sender)) })),
+      ...(plan.frames ?? []).map(async (sender) => ({ kind: 'inner-frame' as const, sender, ...(await innerFrame(page.mainFrame(), sender)) })),
     ]);
     for (const channel of channels) {
       cleanup.push(() => channel.close());
@@ -102,16 +102,11 @@ async function trial(
       else closed.push({ channel: channel.kind, origin: channel.sender.origin, why: channel.closed! });
     }
     const sent = posts.filter(only ?? (() => true));
-    const delivered = await Promise.all(
-      sent.map((post, index) =>
-        post.send(forged(ctx, index)).then(
-          () => 1,
-          () => 0,
-        ),
-      ),
-    );
+    const delivered = (await Promise.allSettled(sent.map((post, index) => post.send(forged(ctx, index))))).filter(
+      (sending) => sending.status === 'fulfilled',
+    ).length;
     const posted = Date.now();
-    const proof = await proven(probe, { host: page.mainFrame(), embed, error: shown, sent: sum(delivered) }, plan.heeded);
+    const proof = await proven(probe, { host: page.mainFrame(), embed, error: shown, sent: delivered }, plan.heeded);
     if (proof && 'ignored' in proof) return { posts: sent, closed, proven: true };
     if (!proof && !(await reacts(shown, windowMs))) return { posts: sent, closed };
     const afterMs = Date.now() - posted;
@@ -127,7 +122,6 @@ async function trial(
   }
 }
 
-const sum = (counts: number[]) => counts.reduce((total, count) => total + count, 0);
 const forged = (ctx: BrowserProbeContext, index: number) => errorMessage(ctx.platform, `${forgedMarker}${index}`);
 const proven = (probe: MessageProbe, at: Parameters<typeof proofFor>[2], heeded?: Sender) => proofFor(probe.ctx.platform, probe.reactionMs, at, heeded);
 
@@ -176,7 +170,7 @@ async function settleFramed(probe: MessageProbe, top: Page, framed: Frame, embed
   );
   if (!inner || inner.url().startsWith('chrome-error:')) return;
   // A document that is not the platform's (one the page wrote itself) posts none of the platform's messages.
-  const platforms = inner.url().startsWith('about:') ? false : probe.ctx.platform.appOrigins.includes(new URL(inner.url()).origin);
+  const platforms = atPlatform(inner, probe.ctx.platform);
   await observe(top, probe.ctx.platform, { frame: embeds.contentFrame(), host: framed, waitMs, ...(platforms ? {} : { messageWaitMs: 0 }) });
 }
 
