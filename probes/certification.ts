@@ -7,7 +7,7 @@ import { signOnProbes } from './sign-on';
 import { dataApiProbes } from './data-api';
 import { tamperedLinkProbes } from './mock-link-tampered';
 import { mockLinkProbes } from './mock-link';
-import { type AnyProbe, type BrowserProbe, type PlatformProbe } from './platform';
+import { type AnyProbe, type BrowserProbe } from './platform';
 import { type Probe, type ProbeResult } from './probe';
 import { codesNeeded, notApplicable } from './executor';
 import { probeRunner, type ProbeOutcome } from './runner';
@@ -19,6 +19,9 @@ export const certificationProbes: readonly Probe[] = [...tokenExchangeProbes, ..
 
 /** The probes that open a browser. */
 export const browserProbes: readonly BrowserProbe[] = [...signOnProbes, ...tamperedLinkProbes];
+
+/** The probes that judge the platform (and the partner's part in sign-on): the mock link, the browser, the data API. */
+export const platformProbes: readonly AnyProbe[] = [...mockLinkProbes, ...browserProbes, ...dataApiProbes];
 
 /** Every probe of a certification, in suite order: each catalogue rule is owned by exactly one of them. */
 export const allProbes: readonly AnyProbe[] = [...certificationProbes, ...mockLinkProbes, ...tamperedLinkProbes, ...signOnProbes, ...dataApiProbes];
@@ -68,9 +71,5 @@ export const runProbes = (profile: Profile, probes: readonly Probe[] = certifica
   runStandalone(profile, probes, now);
 
 /** Runs the mock-link and browser probes (or only `only` of them) all at once, outside Playwright, in `browser` (not closed). */
-export const runPlatformProbes = (
-  profile: Profile,
-  browser: Browser,
-  only?: readonly (PlatformProbe | BrowserProbe)[],
-  now?: () => Date,
-): Promise<ProbeResult[]> => runStandalone(profile, only ?? [...mockLinkProbes, ...browserProbes], now, browser);
+export const runPlatformProbes = (profile: Profile, browser: Browser, only?: readonly AnyProbe[], now?: () => Date): Promise<ProbeResult[]> =>
+  runStandalone(profile, only ?? [...mockLinkProbes, ...browserProbes], now, browser);

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { partnerAppRules } from '../../checks/partner-app';
@@ -8,12 +8,12 @@ import { notPassing, type Finding } from '../../checks/finding';
 import { runPlatformProbes } from '../../probes/certification';
 import { referenceProfile } from '../support/profiles';
 import { sandboxPerFile } from '../support/sandbox';
-import { tempDir } from '../support/temp';
+import { expectCaughtByExactly, underPlatformFault } from '../support/external-faults';
 import { loadProfile } from '../../partners/profile';
 import { signOnProbes } from '../../probes/sign-on';
 import { ledgerlyFaults, type LedgerlyFault } from '../../sandbox/ledgerly/faults';
 import { landingFrameAncestors, tamperedLinkRules } from '../../checks/mock-link-landing';
-import { foreignHostCannotFrame, messagesToHostOnly } from '../../checks/sign-on';
+import { foreignHostCannotFrame, fundingSynced, messagesToHostOnly } from '../../checks/sign-on';
 import { invalidTokenRefused, missingTokenRefused } from '../../checks/data-api-refusals';
 import type { AnyRule } from '../../checks/finding';
 import type { Profile } from '../../profile/profile-schema';
@@ -42,17 +42,34 @@ test("the host page at the profile's host origin, served in the browser: the app
   expect(outcome('mock-link/landing/frame-ancestors')).toEqual(['passed']);
 });
 
-test('the reference partner and its app, certified through the emulator and through Ledgerly (a platform shaped otherwise), get the same verdict and findings', async () => {
+test('the reference partner and its app, certified in one whole run through the emulator, through Ledgerly and through Harbor (platforms shaped otherwise), get the same verdict and findings, and both platforms conform', async () => {
   test.setTimeout(300_000);
-  const run = await runPlaywright(['--project=reference', '--project=reference-app', '--project=reference-ledgerly'], {});
+  // Two at a time, beside the self-tests' other worker: four browsers at once on two cores kept a partner app's
+  // login step past its 10 s bound once in a run of this file (INCOMPLETE, its control not met).
+  const run = await runPlaywright(
+    ['--project=reference', '--project=reference-app', '--project=reference-ledgerly', '--project=reference-harbor', '--workers=2'],
+    {},
+  );
   const read = (name: string) => JSON.parse(readFileSync(path.join(run.out, 'certification', name, 'certification.json'), 'utf8')) as Certification;
-  const [emulator, app, ledgerly] = [read('reference'), read('reference-app'), read('reference-ledgerly')];
+  const [emulator, app, ledgerly, harbor] = [read('reference'), read('reference-app'), read('reference-ledgerly'), read('reference-harbor')];
   const partnerOutcomes = (cert: Certification, ofApp: boolean) =>
     cert.rules.filter((rule) => rule.owner === 'partner' && rule.id.startsWith('sign-on/partner-app/') === ofApp).map((rule) => `${rule.id}: ${rule.outcome}`);
-  console.log(`${emulator.summary}\n${app.summary}\n${ledgerly.summary}\n  Ledgerly: ${ledgerly.platform?.summary}`);
+  console.log(
+    `${emulator.summary}\n${app.summary}\n${ledgerly.summary}\n  Ledgerly: ${ledgerly.platform?.summary}\n${harbor.summary}\n  Harbor: ${harbor.platform?.summary}`,
+  );
+  // Harbor (sandbox/harbor), written from the spec alone, with a profile written from the README
+  // (partners/reference-harbor.json): the partner's verdict is what it is through the emulator, Harbor conforms,
+  // and its own choices stated in the profile (dataApi.idsWithOrganization among them) leave no warning.
+  expect(harbor.verdict).toBe('CERTIFIED');
+  for (const ofApp of [false, true]) expect(partnerOutcomes(harbor, ofApp)).toEqual(partnerOutcomes(emulator, ofApp));
+  expect(harbor.platform?.verdict, harbor.platform?.summary).toBe('CONFORMS');
+  expect(harbor.platform?.counts.warning, harbor.platform?.summary).toBe(0);
+  expect(harbor.rules.filter((rule) => rule.owner === 'platform' && rule.outcome === 'failed').map((rule) => rule.id)).toEqual([]);
+  // Spec §4.2's removal rule, on a platform the harness did not write: judged, and passed.
+  expect(harbor.rules.find((rule) => rule.id === fundingSynced.id)?.outcome).toBe('passed');
   const unpassed = (cert: Certification) =>
     cert.findings
-      .filter((f) => f.outcome === 'failed' || f.outcome === 'warning')
+      .filter((f) => f.outcome === 'failed' || f.outcome === 'warning' || f.outcome === 'not-checked')
       .map((f) => `${f.rule}: ${f.outcome}: ${f.message}`)
       .join('\n');
   expect(ledgerly.verdict, unpassed(ledgerly)).toBe('CERTIFIED');
@@ -84,7 +101,7 @@ test('the reference partner and its app, certified through the emulator and thro
   expect(run.code).toBe(0);
 });
 
-/** The rules each Ledgerly fault must trip: the platform's, and no others. */
+/** The rules each Ledgerly fault must trip (test/support/external-faults.ts): the platform's, and no others. */
 const ledgerlyExpected: Record<Exclude<LedgerlyFault, 'opaque-input-names'>, AnyRule[]> = {
   'frames-anywhere': [landingFrameAncestors, foreignHostCannotFrame],
   'posts-to-any-origin': [messagesToHostOnly],
@@ -92,62 +109,17 @@ const ledgerlyExpected: Record<Exclude<LedgerlyFault, 'opaque-input-names'>, Any
   'data-api-ignores-auth': [missingTokenRefused, invalidTokenRefused],
 };
 
-test("each of Ledgerly's faults shows in the platform's section only: the reference partner stays CERTIFIED with the same findings", async () => {
-  test.setTimeout(300_000);
-  for (const rules of Object.values(ledgerlyExpected)) expect(rules.filter((rule) => rule.owner !== 'platform').map((rule) => rule.id)).toEqual([]);
-  // reference-ledgerly.json with its platform's routes under /faults/<name>/: the partner's app is left out (it embeds the fault-free Ledgerly).
-  const { partnerApp: _, ...base } = JSON.parse(readFileSync('partners/reference-ledgerly.json', 'utf8')) as {
-    partnerApp: unknown;
-    platform: { url: string; authUrl: string };
-    dataApi: { baseUrl: string };
-  };
-  const underFault = (url: string, fault: string) => url.replace(/^(https?:\/\/[^/]+)/, `$1/faults/${fault}`);
-  // One run for all the faults, each a project under a partner name of its own that Ledgerly's admin holds (a
-  // platform keeps one configuration per partner name), each fault chosen by the path prefix of its own URLs.
-  const faults = Object.keys(ledgerlyExpected) as (keyof typeof ledgerlyExpected)[];
-  const dir = tempDir('ledgerly-faults-');
-  for (const fault of faults) {
-    const profile = {
-      ...base,
-      $schema: undefined,
-      platform: {
-        ...base.platform,
-        partnerName: `reference-${fault}`,
-        url: underFault(base.platform.url, fault),
-        authUrl: underFault(base.platform.authUrl, fault),
-      },
-      dataApi: { ...base.dataApi, baseUrl: underFault(base.dataApi.baseUrl, fault) },
-    };
-    writeFileSync(path.join(dir, `ledgerly-${fault}.json`), JSON.stringify(profile));
-  }
-  const run = await runPlaywright([...faults.map((fault) => `--project=ledgerly-${fault}`), '--workers=2'], { PARTNERS_DIR: dir });
-  // The platform's failures are not the partner's: the run passes.
-  expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
-  const certs = new Map(
-    faults.map((fault) => [
-      fault,
-      JSON.parse(readFileSync(path.join(run.out, 'certification', `ledgerly-${fault}`, 'certification.json'), 'utf8')) as Certification,
-    ]),
-  );
-  const reference = certs.get(faults[0]!)!;
-  for (const fault of faults) {
-    const cert = certs.get(fault)!;
-    console.log(`${fault} (${ledgerlyFaults[fault]}): ${cert.summary}\n  platform: ${cert.platform?.summary}`);
-    expect(cert.verdict, fault).toBe('CERTIFIED');
-    expect(cert.platform?.verdict, fault).toBe('DOES NOT CONFORM');
-    expect(
-      cert.rules
-        .filter((rule) => rule.outcome === 'failed')
-        .map((rule) => rule.id)
-        .sort(),
-      fault,
-    ).toEqual(ledgerlyExpected[fault].map((rule) => rule.id).sort());
-    expect(
-      cert.rules.filter((rule) => rule.owner === 'partner').map((rule) => `${rule.id}: ${rule.outcome}`),
-      fault,
-    ).toEqual(reference.rules.filter((rule) => rule.owner === 'partner').map((rule) => `${rule.id}: ${rule.outcome}`));
-  }
-});
+for (const [fault, rules] of Object.entries(ledgerlyExpected)) {
+  test(`Ledgerly's fault "${fault}" is caught by exactly ${rules.map((rule) => rule.id).join(', ')}, each the platform's; the reference partner's rules all pass`, async ({
+    browser,
+  }) => {
+    // reference-ledgerly.json, its platform's routes under /faults/<name>/, as a partner name of its own that
+    // Ledgerly's admin holds (a platform keeps one configuration per partner name); without the partner's app,
+    // which embeds the fault-free Ledgerly.
+    const { partnerApp: _, ...base } = loadProfile('partners/reference-ledgerly.json', {}).profile!.profile;
+    await expectCaughtByExactly(browser, underPlatformFault(base, fault, `reference-${fault}`), rules, `${fault} (${ledgerlyFaults[fault as LedgerlyFault]})`);
+  });
+}
 
 test('a collection form the harness cannot read without a map is not checked, naming "platform.screens.fields"; with the map it is judged, and passes', async ({
   browser,
