@@ -11,6 +11,7 @@ import { hostPageHtml } from '../html/host-page';
 import { maskedEverywhere } from '../redaction/secrets';
 import { judgedOf, type Judged, type Judgement, type MetOf, type Needs, type ProbeDetails, type Screenshot } from './probe';
 import { hasPlatform } from './needs';
+import { freshBrowsers } from './fresh-browsers';
 
 /**
  * Sign-on in Chromium, the way a partner's user meets it: the host page (the stand-in for the partner's
@@ -26,8 +27,12 @@ export interface Session {
   screenshots: Screenshot[];
   /** A screenshot of the session's page, or of `page`. */
   shoot(name: string, page?: Page): Promise<void>;
-  /** A page in a browser context of its own, with no cookie of the session's: as another person's browser opens a link. */
-  isolated(): Promise<Page>;
+  /**
+   * A visit in a page of a browser context that holds nothing, no cookie of the session's or of another visit's:
+   * as another person's browser opens a link (probes/fresh-browsers.ts). The session's own page, unused, is the
+   * first such page: a probe that visits this way uses no other page of the session's.
+   */
+  inFreshBrowser<T>(visit: (page: Page) => Promise<T>): Promise<T>;
 }
 
 /** The values of a Set-Cookie header (one cookie a line): what later requests send back in "Cookie". */
@@ -91,13 +96,13 @@ export async function inBrowser(ctx: BrowserProbeContext, name: string, body: (s
   const page = await context.newPage();
   const screenshots: Screenshot[] = [];
   const shoot = async (shot: string, of = page) => void screenshots.push({ name: shot, png: await of.screenshot() });
-  const isolated = async () => {
+  const inFreshBrowser = freshBrowsers(async () => {
     const other = await preparedContext(ctx);
     others.push(other);
-    return other.newPage();
-  };
+    return other;
+  }, page);
   try {
-    const judged = judgedOf(await body({ context, page, screenshots, shoot, isolated }));
+    const judged = judgedOf(await body({ context, page, screenshots, shoot, inFreshBrowser }));
     return { ...judged, screenshots, ...(trace ? { trace } : {}) };
   } finally {
     if (trace) await context.tracing.stop({ path: trace }).catch(() => undefined);

@@ -63,15 +63,15 @@ const tamperedLinks = browserProbe(
       copy.searchParams.set('token', tampered);
       return copy;
     };
-    // Each link in a browser of its own, as whoever holds a forged or spent link opens it: no session of another
-    // visit's may show through (a platform that renders from its session cookie would show that session's app).
-    const visitIn = async (src: string, shot?: string) => {
-      const page = await session.isolated();
-      await navigate(page, hostPageFor(ctx.platform.hostPageUrl, src));
-      const visit = await observe(page, ctx.platform);
-      if (shot !== undefined) await session.shoot(shot, page);
-      return visit;
-    };
+    // Each link in a browser that holds nothing, as whoever holds a forged or spent link opens it: no session of
+    // another visit's may show through (a platform that renders from its session cookie would show that session's app).
+    const visitIn = (src: string, shot?: string) =>
+      session.inFreshBrowser(async (page) => {
+        await navigate(page, hostPageFor(ctx.platform.hostPageUrl, src));
+        const visit = await observe(page, ctx.platform);
+        if (shot !== undefined) await session.shoot(shot, page);
+        return visit;
+      });
     // The positive control of every forgery: the same claims re-signed with the key, unchanged but for a new
     // "jti", must be accepted. Otherwise the platform refuses the forgeries for their signature alone, and
     // the rules would pass without the platform having read "exp", "nbf", "aud" or "iss".

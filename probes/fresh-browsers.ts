@@ -1,0 +1,70 @@
+import type { BrowserContext, CDPSession, Page } from '@playwright/test';
+import { limited } from './codes';
+import { navigate } from './unrecorded';
+
+/**
+ * Visits each made as a browser of its own makes them (a forged or a spent link, opened by whoever holds it):
+ * nothing another visit left, a session cookie above all, may show through. A new browser context and page a
+ * visit cost a renderer process each, and Playwright's scripts compiled again in it: a fifth of the tampered-link
+ * probe's CPU (docs/PERFORMANCE.md). So a page is used again, one visit at a time, for as long as its context
+ * holds nothing: after each visit the page's scripts are stopped and it goes to about:blank, and it is kept
+ * only if the context has no cookie and no service worker, and no origin the visit's frames were at has local
+ * storage, IndexedDB or Cache Storage (`endedClean`); anything unreadable counts as held. A visit that left
+ * anything leaves its page and context out; the next visit gets fresh ones.
+ */
+
+/** At most this many visits at once: the pages a probe holds, whatever its number of visits. */
+const visitsAtOnce = 3;
+
+async function heldAt(cdp: CDPSession, securityOrigin: string): Promise<boolean> {
+  const [{ entries }, { databaseNames }, { caches }] = await Promise.all([
+    cdp.send('DOMStorage.getDOMStorageItems', { storageId: { securityOrigin, isLocalStorage: true } }),
+    cdp.send('IndexedDB.requestDatabaseNames', { securityOrigin }),
+    cdp.send('CacheStorage.requestCacheNames', { securityOrigin }),
+  ]);
+  return entries.length > 0 || databaseNames.length > 0 || caches.length > 0;
+}
+
+/**
+ * Ends a visit: its scripts stopped first, so nothing is written after it is read; each origin its frames were
+ * at read for local storage, IndexedDB and Cache Storage (an origin no frame is at any more is unreadable, so
+ * held); the page taken to about:blank, then the context read for cookies and service workers. Whether the
+ * page's context holds nothing, so the page may serve another visit.
+ */
+export async function endedClean(page: Page, origins: ReadonlySet<string>): Promise<boolean> {
+  const context = page.context();
+  const cdp = await context.newCDPSession(page);
+  try {
+    await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
+    const held = (await Promise.all([...origins].map((origin) => heldAt(cdp, origin).catch(() => true)))).some(Boolean);
+    await navigate(page, 'about:blank');
+    await cdp.send('Emulation.setScriptExecutionDisabled', { value: false });
+    return !held && context.serviceWorkers().length === 0 && (await context.cookies()).length === 0;
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
+}
+
+/**
+ * Runs each visit in a page whose context holds nothing: `unused` (a page of a context nothing has run in yet),
+ * one a visit left clean, or a new one of a context `open` makes.
+ */
+export function freshBrowsers(open: () => Promise<BrowserContext>, unused?: Page) {
+  const idle: Page[] = unused ? [unused] : [];
+  const slot = limited(visitsAtOnce);
+  return <T>(visit: (page: Page) => Promise<T>): Promise<T> =>
+    slot(async () => {
+      const page = idle.pop() ?? (await (await open()).newPage());
+      const origins = new Set<string>();
+      const record = (frame: { url(): string }) => URL.canParse(frame.url()) && origins.add(new URL(frame.url()).origin);
+      page.on('framenavigated', record);
+      try {
+        return await visit(page);
+      } finally {
+        page.off('framenavigated', record);
+        const clean = await endedClean(page, new Set([...origins].filter((origin) => origin !== 'null'))).catch(() => false);
+        if (clean) idle.push(page);
+        else await page.close().catch(() => undefined);
+      }
+    });
+}
