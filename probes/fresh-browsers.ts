@@ -8,7 +8,7 @@ import { navigate } from './unrecorded';
  * visit cost a renderer process each, and Playwright's scripts compiled again in it: a fifth of the tampered-link
  * probe's CPU (docs/PERFORMANCE.md). So a page is used again, one visit at a time, for as long as its context
  * holds nothing: after each visit the page's scripts are stopped and it goes to about:blank, and it is kept
- * only if the context has no cookie and no service worker, and no origin the visit's frames were at has local
+ * only if the context has no cookie and no service worker, and no storage of the visit's frames has local
  * storage, IndexedDB or Cache Storage (`endedClean`); anything unreadable counts as held. A visit that left
  * anything leaves its page and context out; the next visit gets fresh ones.
  */
@@ -20,27 +20,45 @@ import { navigate } from './unrecorded';
  */
 const visitsAtOnce = 3;
 
-async function heldAt(cdp: CDPSession, securityOrigin: string): Promise<boolean> {
+/** The origin of a document at `url` that can keep anything (http or https), or undefined (about:blank, srcdoc, data:). */
+const webOrigin = (url: string) => (/^https?:/.test(url) && URL.canParse(url) ? new URL(url).origin : undefined);
+
+interface FrameTree {
+  frame: { id: string; url: string };
+  childFrames?: FrameTree[];
+}
+const framesOf = (tree: FrameTree): FrameTree['frame'][] => [tree.frame, ...(tree.childFrames ?? []).flatMap(framesOf)];
+
+/**
+ * Whether the storage a frame's document uses holds anything: read by the frame's storage key, which a frame of
+ * another site than the top's has partitioned by the top site (its origin's own storage is another).
+ */
+async function heldBy(cdp: CDPSession, frameId: string): Promise<boolean> {
+  const { storageKey } = await cdp.send('Storage.getStorageKeyForFrame', { frameId });
   const [{ entries }, { databaseNames }, { caches }] = await Promise.all([
-    cdp.send('DOMStorage.getDOMStorageItems', { storageId: { securityOrigin, isLocalStorage: true } }),
-    cdp.send('IndexedDB.requestDatabaseNames', { securityOrigin }),
-    cdp.send('CacheStorage.requestCacheNames', { securityOrigin }),
+    cdp.send('DOMStorage.getDOMStorageItems', { storageId: { storageKey, isLocalStorage: true } }),
+    cdp.send('IndexedDB.requestDatabaseNames', { storageKey }),
+    cdp.send('CacheStorage.requestCacheNames', { storageKey }),
   ]);
   return entries.length > 0 || databaseNames.length > 0 || caches.length > 0;
 }
 
 /**
- * Ends a visit: its scripts stopped first, so nothing is written after it is read; each origin its frames were
- * at read for local storage, IndexedDB and Cache Storage (an origin no frame is at any more is unreadable, so
- * held); the page taken to about:blank, then the context read for cookies and service workers. Whether the
- * page's context holds nothing, so the page may serve another visit.
+ * Ends a visit: its scripts stopped first, so nothing is written after it is read; each frame's storage read for
+ * local storage, IndexedDB and Cache Storage, and an origin the visit's frames were at but none is any more
+ * counted as held (its storage cannot be named); the page taken to about:blank, then the context read for cookies
+ * (partitioned ones too) and service workers. Whether the page's context holds nothing, so the page may serve
+ * another visit.
  */
 export async function endedClean(page: Page, origins: ReadonlySet<string>): Promise<boolean> {
   const context = page.context();
   const cdp = await context.newCDPSession(page);
   try {
     await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
-    const held = (await Promise.all([...origins].map((origin) => heldAt(cdp, origin).catch(() => true)))).some(Boolean);
+    const frames = framesOf((await cdp.send('Page.getFrameTree')).frameTree).filter((frame) => webOrigin(frame.url) !== undefined);
+    const present = new Set(frames.map((frame) => webOrigin(frame.url)));
+    const held =
+      [...origins].some((origin) => !present.has(origin)) || (await Promise.all(frames.map((frame) => heldBy(cdp, frame.id).catch(() => true)))).some(Boolean);
     await navigate(page, 'about:blank');
     await cdp.send('Emulation.setScriptExecutionDisabled', { value: false });
     return !held && context.serviceWorkers().length === 0 && (await context.cookies()).length === 0;
@@ -60,13 +78,16 @@ export function freshBrowsers(open: () => Promise<BrowserContext>, unused?: Page
     slot(async () => {
       const page = idle.pop() ?? (await (await open()).newPage());
       const origins = new Set<string>();
-      const record = (frame: { url(): string }) => URL.canParse(frame.url()) && origins.add(new URL(frame.url()).origin);
+      const record = (frame: { url(): string }) => {
+        const origin = webOrigin(frame.url());
+        if (origin) origins.add(origin);
+      };
       page.on('framenavigated', record);
       try {
         return await visit(page);
       } finally {
         page.off('framenavigated', record);
-        const clean = await endedClean(page, new Set([...origins].filter((origin) => origin !== 'null'))).catch(() => false);
+        const clean = await endedClean(page, origins).catch(() => false);
         if (clean) idle.push(page);
         else await page.close().catch(() => undefined);
       }
