@@ -14,7 +14,7 @@
  */
 
 import { canonical } from './canonical';
-import { hashAt, roll, seedLength, WindowIndex } from './rolling-hash';
+import { hashAt, roll, seedLength, WindowIndex, WindowTable } from './rolling-hash';
 
 export interface MatchableSecret {
   value: string;
@@ -92,7 +92,8 @@ export const shortestRun = (length: number) => Math.min(length, Math.max(10, Mat
 
 export class SecretMatcher {
   private readonly forms: Form[] = [];
-  private readonly seeds = new Map<number, { form: number; offset: number }[]>();
+  /** Each window's hash to where it sits: a form's index and an offset in it. */
+  private readonly seeds = new WindowTable();
   /** Secrets shorter than a seed, found whole. */
   private readonly short: Form[] = [];
 
@@ -136,11 +137,10 @@ export class SecretMatcher {
           continue;
         }
         const index = this.forms.push(form) - 1;
+        let hash = hashAt(units, 0);
         for (let offset = 0; offset + seedLength <= units.length; offset++) {
-          const hash = hashAt(units, offset);
-          const list = this.seeds.get(hash);
-          if (list) list.push({ form: index, offset });
-          else this.seeds.set(hash, [{ form: index, offset }]);
+          if (offset > 0) hash = roll(hash, units[offset - 1]!, units[offset + seedLength - 1]!);
+          this.seeds.add(hash, index, offset);
         }
       }
     }
@@ -169,9 +169,8 @@ export class SecretMatcher {
       let hash = hashAt(units, 0);
       for (let at = 0; at + seedLength <= units.length; at++) {
         if (at > 0) hash = roll(hash, units[at - 1]!, units[at + seedLength - 1]!);
-        const candidates = this.seeds.get(hash);
-        if (!candidates) continue;
-        for (const { form: index, offset } of candidates) {
+        for (let seed = this.seeds.find(hash); seed !== -1; seed = this.seeds.next(seed, hash)) {
+          const [index, offset] = [this.seeds.first(seed), this.seeds.second(seed)];
           if (at + seedLength <= (covered.get(index) ?? -1)) continue; // inside a run already found for this form
           const form = this.forms[index]!;
           let left = 0;

@@ -6,7 +6,7 @@ import { harnessWords } from '../../checks/harness-words';
 import { loadProfile } from '../../partners/profile';
 import { redact } from '../../redaction/redact';
 import { maskedEverywhere, ordinaryText, profileSecrets, secretsOf } from '../../redaction/secrets';
-import { WindowIndex } from '../../redaction/rolling-hash';
+import { WindowIndex, WindowTable } from '../../redaction/rolling-hash';
 import { canonical } from '../../redaction/canonical';
 
 /**
@@ -85,6 +85,27 @@ test('a word in a profile URL\'s query is no secret: "?user=complete" never mask
   const secrets = [...profileSecrets(loaded.profile, loaded.envValues), ...run([])];
   expect(secrets.filter((secret) => !secret.ordinary).map((secret) => secret.value)).not.toContain('complete');
   expect(redact('INCOMPLETE: the account information is complete', secrets)).toBe('INCOMPLETE: the account information is complete');
+});
+
+test('WindowTable gives each hash its pairs in the order they were added, across its growth and whatever the buckets share', () => {
+  fc.assert(
+    fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 400 }), fc.nat(), fc.nat()), { minLength: 1100, maxLength: 2500 }), (entries) => {
+      const table = new WindowTable();
+      const expected = new Map<number, [number, number][]>();
+      for (const [hash, first, second] of entries) {
+        // Hashes 1024 apart share a bucket of the first size.
+        table.add(hash * 1024, first, second);
+        expected.set(hash * 1024, [...(expected.get(hash * 1024) ?? []), [first, second]]);
+      }
+      const found = new Map<number, [number, number][]>();
+      for (const hash of [...expected.keys(), 7, 1_000_000_006]) {
+        found.set(hash, []);
+        for (let entry = table.find(hash); entry !== -1; entry = table.next(entry, hash)) found.get(hash)!.push([table.first(entry), table.second(entry)]);
+      }
+      expect(found).toEqual(new Map([...expected, [7, []], [1_000_000_006, []]]));
+    }),
+    { numRuns: 10 },
+  );
 });
 
 test('WindowIndex finds, for each offset, the longest run from there that occurs in the texts', () => {
