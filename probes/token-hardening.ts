@@ -90,20 +90,30 @@ const roundsFor = (profile: Profile) => (profile.codes.mintUrl ? raceRounds.mint
 
 /**
  * Rounds played at once: their codes are independent, and one round after another would make the run grow
- * with the partner's latency times the rounds. With the next wave's codes asked for while a wave plays, a
- * wave costs 2 round trips (the race, the tokens' use): 40 rounds are 1 + 2 × 2. 20 rounds of 5 keep 100
- * requests in flight, and 20 code requests (10 a wave added 0.9 s per 100 ms of partner latency, 20 add 0.5 s).
+ * with the partner's latency times the rounds. The next wave's codes are asked for while a wave plays, and its
+ * races start once this wave's are answered, beside this wave's tokens' use: 40 rounds are 1 + 3 round trips
+ * (2 + 2 when each wave waited for the last: 0.64 s per 100 ms of partner latency through the HTTP suites).
+ * 20 rounds of 5 keep at most 100 races and a wave's tokens in flight, and 20 code requests.
  */
 const raceWave = 20;
 
-/** One round: a fresh code sent `raceSize` times at once, then each token that came back tried once. */
-async function playRound(ctx: ProbeContext, encoding: Encoding, code: string) {
-  const answers = await Promise.all(Array.from({ length: raceSize }, () => ctx.http.send(tokenRequest(ctx.profile, encoding, { code }))));
-  const calls = answers.map(judgeTransport);
-  const responses = calls.flatMap((call) => ('response' in call ? [call.response] : []));
-  const tokens = responses.length < raceSize ? [] : responses.map(issuedToken).filter((token): token is string => token !== undefined);
-  const uses = await Promise.all(tokens.map((token) => ctx.http.send(resourceRequest(ctx.profile.accountInfoUrl, token))));
-  return { code, answers, calls, responses, tokens, uses };
+/** Each code of a wave sent `raceSize` times at once (`exchanged`: every race answered), then each token that came back tried once (`played`). */
+function playWave(ctx: ProbeContext, encoding: Encoding, codes: readonly string[]) {
+  const raced = codes.map(async (code) => ({
+    code,
+    answers: await Promise.all(Array.from({ length: raceSize }, () => ctx.http.send(tokenRequest(ctx.profile, encoding, { code })))),
+  }));
+  const played = raced.map(async (race) => {
+    const { code, answers } = await race;
+    const calls = answers.map(judgeTransport);
+    const responses = calls.flatMap((call) => ('response' in call ? [call.response] : []));
+    const tokens = responses.length < raceSize ? [] : responses.map(issuedToken).filter((token): token is string => token !== undefined);
+    const uses = await Promise.all(tokens.map((token) => ctx.http.send(resourceRequest(ctx.profile.accountInfoUrl, token))));
+    return { code, answers, calls, responses, tokens, uses };
+  });
+  const exchanged = Promise.all(raced);
+  exchanged.catch(() => undefined); // awaited only when a next wave waits for it; `played` carries any failure
+  return { exchanged, played: Promise.all(played) };
 }
 
 /**
@@ -120,43 +130,49 @@ async function race(ctx: ProbeContext, http: Recorder, encoding: Encoding): Prom
   let kept5xx = false;
   const total = roundsFor(ctx.profile);
   const codesFor = (count: number) => Promise.all(Array.from({ length: Math.max(0, count) }, () => ctx.codes.next()));
-  let coming = codesFor(Math.min(raceWave, total));
-  for (let first = 0; first < total; first += raceWave) {
-    const codes = await coming;
-    coming = codesFor(Math.min(raceWave, total - first - raceWave));
-    // Not awaited when the race is decided before: its failure is then no one's concern.
-    coming.catch(() => undefined);
-    const wave = await Promise.all(codes.map((code) => playRound(ctx, encoding, code)));
-    for (const { code, answers, calls, responses, tokens, uses } of wave) {
-      const unusable = calls.find((call): call is Stopped => 'stop' in call);
-      if (unusable) {
-        http.exchanges.push(...answers);
-        return stopped(unusable.stop, [...findings, ...calls.flatMap((call) => call.findings)]);
+  let wave = codesFor(Math.min(raceWave, total)).then((codes) => playWave(ctx, encoding, codes));
+  try {
+    for (let first = 0; first < total; first += raceWave) {
+      const playing = await wave;
+      const rest = total - first - raceWave;
+      if (rest > 0) {
+        const codes = codesFor(Math.min(raceWave, rest));
+        wave = Promise.all([codes, playing.exchanged]).then(([next]) => playWave(ctx, encoding, next));
       }
-      const round = {
-        issued: tokens.length,
-        working: uses.filter((use) => use.response && isSuccess(use.response.status)).length,
-        serverErrors: responses.filter((response) => response.status >= 500).map((response) => response.status),
-      };
-      rounds.push(round);
-      const telling = rounds.length === 1 || round.working > 1 || (round.serverErrors.length > 0 && !kept5xx);
-      if (telling) {
-        http.exchanges.push(...answers, ...uses);
-        findings.push(...calls.flatMap((call) => call.findings));
-        kept5xx ||= round.serverErrors.length > 0;
-      }
-      if (rounds.length === 1) echoJudged = judgeEcho(ctx.profile, responses[0]!);
-      if (round.working > 1) {
-        // A code taken again even one request after another is the sequential reuse rule's failure, not a race.
-        const again = await http.send(tokenRequest(ctx.profile, encoding, { code }));
-        const reason = 'the code is exchanged again even after the race, one request after another';
-        if (again.response && issuedToken(jsonResponse(again.response)))
-          return stopped({ blockedBy: { rule: codeReuseRejected.id, reason } }, [...findings, ...echoJudged]);
-        return [...findings, ...echoJudged, ...evaluate(concurrentRedemption, { sent: raceSize, rounds }, undefined)];
+      for (const { code, answers, calls, responses, tokens, uses } of await playing.played) {
+        const unusable = calls.find((call): call is Stopped => 'stop' in call);
+        if (unusable) {
+          http.exchanges.push(...answers);
+          return stopped(unusable.stop, [...findings, ...calls.flatMap((call) => call.findings)]);
+        }
+        const round = {
+          issued: tokens.length,
+          working: uses.filter((use) => use.response && isSuccess(use.response.status)).length,
+          serverErrors: responses.filter((response) => response.status >= 500).map((response) => response.status),
+        };
+        rounds.push(round);
+        const telling = rounds.length === 1 || round.working > 1 || (round.serverErrors.length > 0 && !kept5xx);
+        if (telling) {
+          http.exchanges.push(...answers, ...uses);
+          findings.push(...calls.flatMap((call) => call.findings));
+          kept5xx ||= round.serverErrors.length > 0;
+        }
+        if (rounds.length === 1) echoJudged = judgeEcho(ctx.profile, responses[0]!);
+        if (round.working > 1) {
+          // A code taken again even one request after another is the sequential reuse rule's failure, not a race.
+          const again = await http.send(tokenRequest(ctx.profile, encoding, { code }));
+          const reason = 'the code is exchanged again even after the race, one request after another';
+          if (again.response && issuedToken(jsonResponse(again.response)))
+            return stopped({ blockedBy: { rule: codeReuseRejected.id, reason } }, [...findings, ...echoJudged]);
+          return [...findings, ...echoJudged, ...evaluate(concurrentRedemption, { sent: raceSize, rounds }, undefined)];
+        }
       }
     }
+    return [...findings, ...echoJudged, ...evaluate(concurrentRedemption, { sent: raceSize, rounds }, undefined)];
+  } finally {
+    // A wave started before the verdict was reached ends before the probe does: no request of its outlives it.
+    await wave.then((playing) => playing.played).catch(() => undefined);
   }
-  return [...findings, ...echoJudged, ...evaluate(concurrentRedemption, { sent: raceSize, rounds }, undefined)];
 }
 
 /**
