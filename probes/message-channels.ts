@@ -100,21 +100,30 @@ export async function openedWindow(page: Page, sender: Sender): Promise<{ post?:
 /** A frame at `sender` inside `host` (a page's document): the probe adds it, and the page's CSP decides whether it loads. */
 export async function innerFrame(host: Frame, sender: Sender): Promise<{ post?: Post; closed?: string; frame?: Frame; close(): Promise<void> }> {
   const name = `certify-sender-${Math.random().toString(36).slice(2)}`;
-  await host
+  // Its document committed (the sender's, or the browser's error page in its place), as the browser reports it: the
+  // element's load event came 5 s late in one run in six. A bound, not evidence: what loaded is read from the frame.
+  const committed = host
+    .page()
+    .waitForEvent('framenavigated', {
+      predicate: (frame) => frame.parentFrame() === host && frame.name() === name && frame.url() !== 'about:blank',
+      timeout: 5_000,
+    })
+    .catch(() => undefined);
+  const added = await host
     .evaluate(
-      ([url, frameName]) =>
-        new Promise<void>((resolve) => {
-          const frame = document.createElement('iframe');
-          Object.assign(frame, { name: frameName, src: url });
-          frame.style.display = 'none';
-          frame.addEventListener('load', () => resolve(), { once: true });
-          // A bound, not evidence: whether the sender loaded is read from the frame itself.
-          setTimeout(resolve, 5_000);
-          document.body.append(frame);
-        }),
+      ([url, frameName]) => {
+        const frame = document.createElement('iframe');
+        Object.assign(frame, { name: frameName, src: url });
+        frame.style.display = 'none';
+        document.body.append(frame);
+      },
       [sender.url, name] as const,
     )
-    .catch(() => undefined);
+    .then(
+      () => true,
+      () => false,
+    );
+  await (added ? committed : undefined)?.then((frame) => frame?.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => undefined));
   const frame = host.childFrames().find((candidate) => candidate.name() === name);
   const close = () =>
     host
