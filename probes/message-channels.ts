@@ -123,7 +123,7 @@ export async function innerFrame(host: Frame, sender: Sender): Promise<{ post?: 
       () => true,
       () => false,
     );
-  await (added ? committed : undefined)?.then((frame) => frame?.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => undefined));
+  if (added) await (await committed)?.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => undefined);
   const frame = host.childFrames().find((candidate) => candidate.name() === name);
   const close = () =>
     host

@@ -170,7 +170,8 @@ export class SecretMatcher {
       for (let at = 0; at + seedLength <= units.length; at++) {
         if (at > 0) hash = roll(hash, units[at - 1]!, units[at + seedLength - 1]!);
         for (let seed = this.seeds.find(hash); seed !== -1; seed = this.seeds.next(seed, hash)) {
-          const [index, offset] = [this.seeds.first(seed), this.seeds.second(seed)];
+          const index = this.seeds.first(seed);
+          const offset = this.seeds.second(seed);
           if (at + seedLength <= (covered.get(index) ?? -1)) continue; // inside a run already found for this form
           const form = this.forms[index]!;
           let left = 0;
