@@ -4,6 +4,7 @@ import { presentAndTyped, spelling } from './payload-rules';
 import { isPoBox } from './po-box';
 import { usSubdivisions } from './reference-data';
 import { field, length, type Kind } from './account-info-fields';
+import { told } from './told';
 
 // ---- Address object ---------------------------------------------------------------------------------
 
@@ -24,14 +25,14 @@ function addressRules(address: 'address' | 'legalAddress') {
       poBox: constraint(line1, 'po-box', {
         requirement: `"${line1.path}" is a street address, not a PO box`,
         problem: ({ value }) =>
-          isPoBox(value) ? 'that is a PO box; the platform needs the street address of the business, so send it and keep the PO box out' : undefined,
+          isPoBox(value) ? told`that is a PO box; the platform needs the street address of the business, so send it and keep the PO box out` : undefined,
       }),
       houseNumber: constraint(line1, 'house-number', {
         level: 'SHOULD',
         requirement: `"${line1.path}" includes the house number`,
         impact: 'the address may fail verification, and the user is asked to correct it',
         appliesTo: (value) => value.trim() !== '' && !isPoBox(value),
-        problem: ({ value }) => (/[0-9]/.test(value) ? undefined : 'no house number; send the street with its number'),
+        problem: ({ value }) => (/[0-9]/.test(value) ? undefined : told`no house number; send the street with its number`),
       }),
     },
     line2: presentAndTyped(line2),
@@ -44,7 +45,10 @@ function addressRules(address: 'address' | 'legalAddress') {
         schema: { enum: usSubdivisions },
         problem: ({ value }) => {
           const hint = usSubdivisions.find((code) => code === value.replace(/^US-/i, '').toUpperCase());
-          return hint ? `send "${hint}"` : 'not a US state or territory code; send the two uppercase letters, e.g. "IL"';
+          // The code it would be, upper-cased or without "US-", is the user's state: said, so the population check shows its shape.
+          return hint
+            ? told`not the uppercase code without "US-"; send ${JSON.stringify(hint)}`
+            : told`not a US state or territory code; send the two uppercase letters, e.g. "IL"`;
         },
       }),
     },
@@ -55,7 +59,7 @@ function addressRules(address: 'address' | 'legalAddress') {
       pattern: constraint(postalCode, 'pattern', {
         requirement: `"${postalCode.path}" holds only digits, "-" and spaces`,
         schema: { pattern: '^[0-9\\-\\s]*$' },
-        problem: () => 'send the ZIP code with digits, "-" and spaces only (e.g. "62701" or "62701-1234")',
+        problem: () => told`send the ZIP code with digits, "-" and spaces only (e.g. "62701" or "62701-1234")`,
       }),
     },
   };

@@ -5,6 +5,7 @@ import { presentAndTyped, lazyValidator } from './payload-rules';
 import { einPrefixValid, itinGroupValid, naicsSectors, ssnAreaValid } from './reference-data';
 import { field, length, nonEmpty } from './account-info-fields';
 import { phoneRules } from './account-info-user';
+import { ours, told } from './told';
 
 // ---- company ---------------------------------------------------------------------------------------
 
@@ -32,7 +33,7 @@ export const enumOf = (subject: Field<'string'>, values: readonly string[]) =>
   constraint(subject, 'enum', {
     requirement: `"${subject.path}" is one of ${values.join(', ')}`,
     schema: { enum: values },
-    problem: () => `not an allowed value; send one of ${values.map((v) => `"${v}"`).join(', ')} (exact case)`,
+    problem: () => told`not an allowed value; send one of ${ours(values.map((v) => `"${v}"`).join(', '))} (exact case)`,
   });
 
 const taxIdDigits = /^-*(?:[0-9]-*){9,}$/;
@@ -44,15 +45,15 @@ export const taxId = {
     schema: { pattern: taxIdDigits.source },
     problem: ({ value }) =>
       /[^0-9-]/.test(value)
-        ? 'it holds characters other than digits and "-"; send the digits, optionally with "-"'
-        : `${value.replace(/-/g, '').length} digits; send the full identifier (9 digits)`,
+        ? told`it holds characters other than digits and "-"; send the digits, optionally with "-"`
+        : told`${value.replace(/-/g, '').length} digits; send the full identifier (9 digits)`,
   }),
   itinPrefix: constraint(taxIdField, 'itin-prefix', {
     requirement: 'an ITIN starts with the digit 9',
     schemaAt: 'company.taxInfo',
     schema: { if: { properties: { type: { const: 'ITIN' } }, required: ['type'] }, then: { properties: { identifier: { type: 'string', pattern: '^-*9' } } } },
     problem: ({ value }) =>
-      `an ITIN, but it starts with ${JSON.stringify(value.replace(/-/g, '')[0] ?? '')}; every ITIN starts with 9, so check the type and the number`,
+      told`an ITIN, but it starts with ${JSON.stringify(value.replace(/-/g, '')[0] ?? '')}; every ITIN starts with 9, so check the type and the number`,
   }),
   ssnArea: plausible('ssn-area', 'SSN', 'SSA SSN area numbers', 'an SSN never starts with 000, 666 or 900–999', ssnAreaValid),
   itinGroup: plausible('itin-group', 'ITIN', 'IRS ITIN format', 'an ITIN has 50–65, 70–88, 90–92 or 94–99 as its 4th and 5th digits', itinGroupValid),
@@ -66,7 +67,8 @@ function plausible(name: string, type: string, clause: ClauseId, requirement: st
     requirement,
     impact: "the payment provider's checks will likely reject the business later, when the user tries to pay",
     appliesTo: (value) => taxIdDigits.test(value),
-    problem: ({ parent, value }) => (parent.type === type && !valid(value) ? `not a plausible ${type}: ${requirement}; check the number` : undefined),
+    problem: ({ parent, value }) =>
+      parent.type === type && !valid(value) ? told`not a plausible ${ours(type)}: ${ours(requirement)}; check the number` : undefined,
   });
 }
 
@@ -79,7 +81,8 @@ const taxTypeBusinessType = constraint(taxTypeField, 'business-type', {
     then: { properties: { businessType: { anyOf: [{ type: 'null' }, { type: 'string', enum: personalTaxBusinessTypes }] } } },
   },
   problem: ({ value, payload }) =>
-    `with an ${value}, "company.businessType" must be "trust" or "sole-proprietorship", not ${JSON.stringify((payload.company as Record<string, unknown>).businessType)}; send the company's EIN or correct the business type`,
+    // The tax type is SSN or ITIN (appliesTo): the harness's word, not the user's.
+    told`with an ${ours(value)}, "company.businessType" must be "trust" or "sole-proprietorship", not ${JSON.stringify((payload.company as Record<string, unknown>).businessType)}; send the company's EIN or correct the business type`,
 });
 
 const naicsRanges = [
@@ -98,7 +101,7 @@ export const companyName = {
   alphanumerics: constraint(companyNameField, 'alphanumerics', {
     requirement: '"company.name" has at least 2 letters or digits (a-z, A-Z, 0-9)',
     schema: { pattern: '(?:[^a-zA-Z0-9]*[a-zA-Z0-9]){2}' },
-    problem: () => 'fewer than 2 letters or digits (a-z, A-Z, 0-9); send the business name',
+    problem: () => told`fewer than 2 letters or digits (a-z, A-Z, 0-9); send the business name`,
   }),
 };
 
@@ -114,8 +117,8 @@ export const naicsCode = {
     schema: naicsCodeSchema,
     problem: ({ value }) =>
       Number.isInteger(value)
-        ? `${String(value).length} digits; send a 2, 4 or 6 digit NAICS code (e.g. 54 or 541511)`
-        : 'not a whole number; send a 2, 4 or 6 digit NAICS code',
+        ? told`${String(value).length} digits; send a 2, 4 or 6 digit NAICS code (e.g. 54 or 541511)`
+        : told`not a whole number; send a 2, 4 or 6 digit NAICS code`,
   }),
   sector: constraint(naicsCodeField, 'sector', {
     level: 'SHOULD',
@@ -126,7 +129,7 @@ export const naicsCode = {
     problem: ({ value }) =>
       naicsSectors.includes(String(value).slice(0, 2) as (typeof naicsSectors)[number])
         ? undefined
-        : `${String(value).slice(0, 2)} is not a NAICS sector; check the code`,
+        : told`${String(value).slice(0, 2)} is not a NAICS sector; check the code`,
   }),
 };
 export const industryName = presentAndTyped(industryNameField);

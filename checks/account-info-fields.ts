@@ -1,5 +1,6 @@
 import { type Field, type Marker } from './payload';
 import { constraint } from './payload-constraint';
+import { ours, told } from './told';
 
 /** What the field rules of spec §2.3 are built from: a row of the account-information table, and the common constraints. */
 
@@ -19,7 +20,7 @@ export const nonEmpty = (subject: Field<'string'>) =>
   constraint(subject, 'non-empty', {
     requirement: `"${subject.path}" is a non-empty identifier`,
     schema: { minLength: 1 },
-    problem: () => 'send the identifier that names it in your system',
+    problem: () => told`send the identifier that names it in your system`,
   });
 
 export const length = (subject: Field<'string'>, min: number, max?: number) => {
@@ -27,6 +28,6 @@ export const length = (subject: Field<'string'>, min: number, max?: number) => {
   return constraint(subject, 'length', {
     requirement: `"${subject.path}" has ${range} characters`,
     schema: { minLength: min, ...(max ? { maxLength: max } : {}) },
-    problem: ({ value }) => `${[...value].length} characters; send ${range}`,
+    problem: ({ value }) => told`${[...value].length} characters; send ${ours(range)}`,
   });
 };

@@ -6,6 +6,7 @@ import { constraint } from './payload-constraint';
 import { kind, presentAndTyped, lazyValidator, presence } from './payload-rules';
 import { field, length, nonEmpty } from './account-info-fields';
 import { remembered } from './remembered';
+import { ours, told, type Told } from './told';
 
 // ---- user ------------------------------------------------------------------------------------------
 
@@ -27,7 +28,7 @@ const nameRules = (subject: Field<'string'>) => ({
     schema: { pattern: namePattern },
     problem: ({ value }) => {
       const others = [...new Set(value.replace(/[a-zA-Z\s\-,.]/g, ''))].map((c) => JSON.stringify(c)).join(', ');
-      return `the platform accepts only the letters a-z and A-Z, spaces, "-", "," and ".", not ${others}; send the name without them`;
+      return told`the platform accepts only the letters a-z and A-Z, spaces, "-", "," and ".", not ${others}; send the name without them`;
     },
   }),
 });
@@ -38,12 +39,12 @@ const nineDigits = /^(?:[^0-9]*[0-9]){9}/;
 /** NANP regions that are the United States: the states and DC, and the territories with US state codes. */
 const usPhoneRegions = new Set(['US', 'PR', 'GU', 'VI', 'AS', 'MP']);
 /** What is wrong with a phone number as a US number, if anything, as libphonenumber-js says: about 8 µs a number. */
-export function usPhoneVerdict(value: string): string | undefined {
+export function usPhoneVerdict(value: string): Told | undefined {
   const number = parsePhoneNumberFromString(value, 'US');
   return !number?.isValid()
-    ? 'not a valid US phone number; send a 10-digit US number with a real area code'
+    ? told`not a valid US phone number; send a 10-digit US number with a real area code`
     : !usPhoneRegions.has(number.country ?? '')
-      ? `a ${number.country ?? 'non-US'} number; the platform accepts only US numbers`
+      ? told`a ${number.country ?? 'non-US'} number; the platform accepts only US numbers`
       : undefined;
 }
 
@@ -54,10 +55,10 @@ export function usPhoneVerdict(value: string): string | undefined {
  * differences); test/unit/account-info-rules.spec.ts compares the two on random numbers. A population of distinct
  * numbers then costs a parse per area code and exchange, not one per user.
  */
-const phoneVerdicts = new Map<string | number, string | undefined>();
+const phoneVerdicts = new Map<string | number, Told | undefined>();
 const nanpTenDigits = /^(\+?1)?([2-9]\d{5})\d{4}$/;
 const nanpForms = ['', '1', '+1'];
-export function usPhoneProblem(value: string): string | undefined {
+export function usPhoneProblem(value: string): Told | undefined {
   const nanp = nanpTenDigits.exec(value);
   // A NANP number's key is a number (its first 6 digits and its form), any other's the text: the two never meet.
   const key = nanp ? Number(nanp[2]) * nanpForms.length + nanpForms.indexOf(nanp[1] ?? '') : value;
@@ -72,14 +73,14 @@ export const phoneRules = (subject: Field<'string'>, level: Level) => ({
     schema: { pattern: phoneCharacters.source },
     problem: ({ value }) => {
       const others = [...new Set(value.replace(/[0-9()+.-]/g, ''))].map((c) => JSON.stringify(c)).join(', ');
-      return `it holds ${others}; send only digits and "-", "+", "(", ")", "." (e.g. "212-555-0142")`;
+      return told`it holds ${others}; send only digits and "-", "+", "(", ")", "." (e.g. "212-555-0142")`;
     },
   }),
   digits: constraint(subject, 'digits', {
     level,
     requirement: `"${subject.path}" has at least 9 digits`,
     schema: { pattern: nineDigits.source },
-    problem: ({ value }) => `${value.replace(/\D/g, '').length} digits; send the full number with area code`,
+    problem: ({ value }) => told`${value.replace(/\D/g, '').length} digits; send the full number with area code`,
   }),
   usNumber: constraint(subject, 'us-number', {
     level,
@@ -123,21 +124,21 @@ export const dateOfBirth = {
   format: constraint(dateOfBirthField, 'format', {
     requirement: '"user.dateOfBirth" is written YYYY-MM-DD',
     schema: { pattern: isoDate.source },
-    problem: () => 'send the date only, as YYYY-MM-DD (e.g. "1985-12-10")',
+    problem: () => told`send the date only, as YYYY-MM-DD (e.g. "1985-12-10")`,
   }),
   calendarDate: constraint(dateOfBirthField, 'calendar-date', {
     requirement: '"user.dateOfBirth" is a real calendar date',
     appliesTo: (value) => isoDate.test(value),
     schema: calendarDate,
-    problem: () => 'not a date of the calendar; send a real date',
+    problem: () => told`not a date of the calendar; send a real date`,
   }),
   age: constraint(dateOfBirthField, 'age', {
     requirement: 'the user is 18 or older and younger than 120 on the run date',
     appliesTo: (value) => isoDate.test(value) && isCalendarDate(value),
     problem: ({ value, ctx }) => {
       const age = ageOn(value, ctx.now)!;
-      if (age < 18) return `the user is ${age} on ${ctx.now.toISOString().slice(0, 10)}; the platform accepts only users aged 18 or older`;
-      if (age >= 120) return `the user would be ${age}; the platform accepts only ages below 120, so check the year`;
+      if (age < 18) return told`the user is ${age} on ${ours(ctx.now.toISOString().slice(0, 10))}; the platform accepts only users aged 18 or older`;
+      if (age >= 120) return told`the user would be ${age}; the platform accepts only ages below 120, so check the year`;
       return undefined;
     },
   }),
@@ -150,7 +151,7 @@ export const email = {
   format: constraint(emailField, 'format', {
     requirement: '"user.email" is a valid e-mail address',
     schema: { format: 'email' },
-    problem: () => 'not a valid e-mail address; send the address the user signs in with',
+    problem: () => told`not a valid e-mail address; send the address the user signs in with`,
   }),
 };
 export const firstName = nameRules(firstNameField);

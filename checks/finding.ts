@@ -1,4 +1,5 @@
 import type { ClauseId } from './clauses';
+import type { ToldPart } from './told';
 
 /** Requirement levels of DESIGN.md §4. */
 export type Level = 'MUST' | 'SHOULD' | 'INFO';
@@ -36,6 +37,8 @@ export interface Finding {
   waiver?: WaiverUse;
   /** For `waived`: what the rule found. */
   waivedOutcome?: 'failed' | 'warning';
+  /** A field rule's words told apart from the user's (checks/told.ts): set by evaluateAll in its problems-only mode, which the population check reads. */
+  advice?: readonly ToldPart[];
 }
 
 /** The waiver a finding met, as the finding carries it: its place in the file (1-based) and its terms (checks/waivers.ts). */
@@ -67,6 +70,8 @@ export interface Issue {
   field?: string;
   params?: IssueParams;
   message: string;
+  /** The message's advice, the harness's words told apart from the user's value (checks/told.ts). */
+  advice?: readonly ToldPart[];
   /** Overrides the outcome that the rule's level implies. */
   outcome?: Outcome;
 }
@@ -154,6 +159,13 @@ function issueFinding(rule: AnyRule, issue: Issue, outcome: Outcome): Finding {
     : { rule: id, field, clause, level, outcome, message, impact, code };
 }
 
+/** The same, with the issue's advice (problems-only mode: a certification's findings never carry it). */
+function adviceFinding(rule: AnyRule, issue: Issue, outcome: Outcome): Finding {
+  const { id, clause, level, impact } = rule;
+  const { code, params, message, field = rule.field, advice } = issue;
+  return { rule: id, field, clause, level, outcome, message, impact, code, params, advice };
+}
+
 export function evaluate<I, C>(rule: Rule<I, C>, input: I, ctx: C): Finding[] {
   return evaluateAll([rule], input, ctx);
 }
@@ -200,7 +212,7 @@ export function evaluateAll<I, C>(rules: readonly Rule<I, C>[], input: I, ctx: C
       for (let i = 0; i < issues.length; i++) {
         const issue = issues[i]!;
         const outcome = issue.outcome ?? unnamed;
-        if (outcome !== 'passed' && outcome !== 'skipped') findings.push(issueFinding(rule, issue, outcome));
+        if (outcome !== 'passed' && outcome !== 'skipped') findings.push(adviceFinding(rule, issue, outcome));
       }
       continue;
     }

@@ -4,6 +4,7 @@ import { presentAndTyped, rulesIn, spelling } from './payload-rules';
 import { isObject } from './evidence';
 import { listed } from './finding';
 import { abaChecksumValid } from './reference-data';
+import { told } from './told';
 
 /** The field rules of spec §2.4 and the decisions of DESIGN §5 "Funding sources". */
 
@@ -50,7 +51,7 @@ export const fundingSources = {
     schema: { items: { type: 'object' } },
     problem: ({ value }) => {
       const wrong = value.map((item, index) => [item, index] as const).filter(([item]) => !isObject(item));
-      return `entries ${listed(wrong.map(([, index]) => String(index)))} are not objects; send each source as {"id": …, "type": "ach", …}`;
+      return told`entries ${listed(wrong.map(([, index]) => String(index)))} are not objects; send each source as {"id": …, "type": "ach", …}`;
     },
   }),
 };
@@ -60,14 +61,14 @@ export const id = {
   nonEmpty: constraint(idField, 'non-empty', {
     requirement: '"id" is a non-empty identifier',
     schema: { minLength: 1 },
-    problem: () => 'send the identifier that names the source in your system',
+    problem: () => told`send the identifier that names the source in your system`,
   }),
   unique: constraint(idField, 'unique', {
     requirement: 'every funding source has its own "id"',
     impact: 'the platform keeps one of the sources with a shared id and drops the others',
     problem: ({ value, payload }) => {
       const count = sourcesWithId(payload, value);
-      return count > 1 ? `shared by ${count} funding sources; give each source its own id` : undefined;
+      return count > 1 ? told`shared by ${count} funding sources; give each source its own id` : undefined;
     },
   }),
 };
@@ -77,7 +78,7 @@ export const type = {
   enum: constraint(typeField, 'enum', {
     requirement: '"type" is "ach"',
     schema: { enum: ['ach'] },
-    problem: () => 'not an allowed type; send "ach" (lower case)',
+    problem: () => told`not an allowed type; send "ach" (lower case)`,
   }),
 };
 
@@ -87,7 +88,7 @@ export const nickname = {
   length: constraint(nicknameField, 'length', {
     requirement: '"nickname" has 2 to 40 characters',
     schema: { minLength: 2, maxLength: 40 },
-    problem: ({ value }) => `${[...value].length} characters; send 2 to 40, or leave it out`,
+    problem: ({ value }) => told`${[...value].length} characters; send 2 to 40, or leave it out`,
   }),
 };
 
@@ -96,7 +97,7 @@ export const accountNumber = {
   nonEmpty: constraint(accountNumberField, 'non-empty', {
     requirement: '"bankAccountNumber" is not empty',
     schema: { minLength: 1 },
-    problem: () => 'empty; send the account number',
+    problem: () => told`empty; send the account number`,
   }),
 };
 
@@ -111,8 +112,8 @@ export const routingNumber = {
       abaChecksumValid(value)
         ? undefined
         : /^[0-9]{9}$/.test(value)
-          ? 'not a routing number: its ABA checksum fails; check the digits'
-          : 'not 9 digits; send the 9-digit ABA routing number',
+          ? told`not a routing number: its ABA checksum fails; check the digits`
+          : told`not 9 digits; send the 9-digit ABA routing number`,
   }),
 };
 
@@ -121,7 +122,7 @@ export const last4 = {
   digits: constraint(last4Field, 'digits', {
     requirement: '"accountNumberLast4Digits" is exactly 4 digits',
     schema: { pattern: '^[0-9]{4}$' },
-    problem: () => 'send exactly 4 digits, or leave it out and the platform takes them from "bankAccountNumber"',
+    problem: () => told`send exactly 4 digits, or leave it out and the platform takes them from "bankAccountNumber"`,
   }),
   matchesAccount: constraint(last4Field, 'matches-account', {
     level: 'INFO',
@@ -130,7 +131,7 @@ export const last4 = {
     appliesTo: (value) => /^[0-9]{4}$/.test(value),
     problem: ({ value, parent }) =>
       typeof parent.bankAccountNumber === 'string' && !parent.bankAccountNumber.endsWith(value)
-        ? 'not the end of "bankAccountNumber"; that is expected only for a virtual account number'
+        ? told`not the end of "bankAccountNumber"; that is expected only for a virtual account number`
         : undefined,
   }),
 };

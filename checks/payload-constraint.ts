@@ -18,6 +18,7 @@ import {
   type ValueOf,
 } from './payload';
 import { impactOf, lazyValidator, skipped, skippedBecause, valueGrounds } from './payload-rules';
+import type { Told } from './told';
 
 /** The builder of a field's value rules: one requirement on a present value of the right JSON type. */
 
@@ -42,8 +43,8 @@ interface ConstraintSpec<T> {
   schema?: JsonSchema;
   /** For a requirement across fields: the object `schema` applies to, e.g. `company` (no arrays on the way). */
   schemaAt?: string;
-  /** The problem with a value (the whole message after the field name), or undefined. */
-  problem: (judged: Judged<T>) => string | undefined;
+  /** The problem with a value (the whole message after the field name, checks/told.ts), or undefined. */
+  problem: (judged: Judged<T>) => Told | undefined;
   /** For a MUST that is not the spec's own validation of the field: what makes it one. */
   must?: MustGrounds;
 }
@@ -85,11 +86,14 @@ export function constraint<K extends Kind>(field: Field<K>, name: string, spec: 
         if (decides(value, payload)) continue;
         const problem = spec.problem({ value, field: located.field, parent: located.parent, payload, ctx });
         if (problem === undefined && !valid) continue;
+        const said = shown(field, value);
         (issues ??= []).push({
           code: name,
           field: located.field,
-          params: { value: shown(field, value) },
-          message: `"${located.field}" is ${shown(field, value)}; ${problem ?? spec.requirement}`,
+          params: { value: said },
+          message: `"${located.field}" is ${said}; ${problem?.text ?? spec.requirement}`,
+          // The value itself is left out: users given the same advice count together.
+          advice: [`"${located.field}" is …; `, ...(problem?.parts ?? [spec.requirement])],
         });
       }
       return judgedAny ? (issues ?? noIssues) : refused && notJudged ? notJudged : nothingToJudge;

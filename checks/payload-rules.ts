@@ -46,7 +46,9 @@ export const skipped = (message: string): Issue[] => [{ code: 'not-applicable', 
 export const skippedBecause = (where: { unreachable: string }): Issue[] => [{ code: 'unreachable', message: where.unreachable, outcome: 'skipped' }];
 
 function omission(field: Field, located: Located, ctx: PayloadContext): Issue {
-  return { code: located.value === null ? 'null' : 'missing', params: { marker: field.marker }, ...omissionWords(field, located, ctx) };
+  const words = omissionWords(field, located, ctx);
+  // Nothing of the user's is in it: the field's path and the harness's words.
+  return { code: located.value === null ? 'null' : 'missing', params: { marker: field.marker }, ...words, advice: [words.message] };
 }
 
 function omissionWords(field: Field, located: Located, ctx: PayloadContext): Pick<Issue, 'message' | 'outcome'> {
@@ -125,11 +127,13 @@ export function kind(field: Field, level: Level = 'MUST'): PayloadRule {
         anyPresent = true;
         if (valid(located.value)) continue;
         const what = `${jsonType(located.value)}${field.sensitive ? '' : ` (${shown(field, located.value)})`}`;
+        const send = `send ${article(field.kind)} ${field.kind === 'number' ? 'JSON number' : field.kind}`;
         (issues ??= []).push({
           code: 'type',
           field: located.field,
           params: { expected: field.kind, actual: jsonType(located.value) },
-          message: `"${located.field}" is ${what}; send ${article(field.kind)} ${field.kind === 'number' ? 'JSON number' : field.kind}`,
+          message: `"${located.field}" is ${what}; ${send}`,
+          advice: [`"${located.field}" is ${jsonType(located.value)}; ${send}`],
         });
       }
       return anyPresent ? (issues ?? noIssues) : absent;
@@ -170,22 +174,15 @@ export function spelling(field: Field): PayloadRule {
         const spelled = names.filter((name) => parent[name] !== undefined);
         if (spelled.length === 0) continue;
         if (spelled.length > 1 && new Set(spelled.map((name) => JSON.stringify(parent[name]))).size > 1) {
-          (issues ??= []).push({
-            code: 'spellings-differ',
-            field: seen,
-            params: { spellings: spelled.join(', ') },
-            message: `"${seen}" is sent as ${spelled.map((n) => `"${n}"`).join(' and ')} with different values; send one spelling only`,
-          });
+          const message = `"${seen}" is sent as ${spelled.map((n) => `"${n}"`).join(' and ')} with different values; send one spelling only`;
+          (issues ??= []).push({ code: 'spellings-differ', field: seen, params: { spellings: spelled.join(', ') }, message, advice: [message] });
           continue;
         }
         const noteOf = remembered(notes, 1000, seen, () => new Map<string, Issue>());
-        const note = remembered(noteOf, names.length * names.length, spelled.join(), () => ({
-          code: 'spelling',
-          field: seen,
-          params: { spellings: spelled.join(', ') },
-          message: `"${seen}" is spelled ${spelled.map((n) => `"${n}"`).join(' and ')}; the platform accepts either`,
-          outcome: 'info' as const,
-        }));
+        const note = remembered(noteOf, names.length * names.length, spelled.join(), (): Issue => {
+          const message = `"${seen}" is spelled ${spelled.map((n) => `"${n}"`).join(' and ')}; the platform accepts either`;
+          return { code: 'spelling', field: seen, params: { spellings: spelled.join(', ') }, message, advice: [message], outcome: 'info' };
+        });
         (issues ??= []).push(note);
       }
       return issues ?? noIssues;

@@ -1,7 +1,8 @@
 /**
  * A value as an example that carries no one's data (DESIGN §7): a capital letter becomes `A`, a small one `a`
- * (letters beyond ASCII `Ä` and `ä`, since a diacritic is what fails a name), a digit `#`; spaces and ASCII
- * punctuation stay, as they are what a rule refuses; other characters become `·`. A run of one kind of letter is
+ * (letters of every other script `Ä` and `ä`, since a diacritic is what fails a name), a digit of any script `#`; spaces
+ * and ASCII punctuation stay, as they are what a rule refuses; a control or bidirectional character is named
+ * (`U+202E`); other characters become `·`. A run of one kind of letter is
  * cut at 4, so lengths of names split no one out, and the whole at `longest` characters. `O'Brien` → `A'Aaaaa`,
  * `PO Box 12` → `AA Aaa ##`, `(212) 555 0142` → `(###) ### ####`.
  */
@@ -23,7 +24,7 @@ export function shapeOf(value: string, longest = 24): string {
 const isLetterMark = (mark: string) => mark === 'A' || mark === 'a' || mark === 'Ä' || mark === 'ä';
 
 function markOf(char: string): string {
-  const code = char.charCodeAt(0);
+  const code = char.codePointAt(0)!;
   if (code >= 65 && code <= 90) return 'A';
   if (code >= 97 && code <= 122) return 'a';
   if (code >= 48 && code <= 57) return '#';
@@ -31,6 +32,8 @@ function markOf(char: string): string {
   if (/\p{Lu}/u.test(char)) return 'Ä';
   if (/\p{L}/u.test(char)) return 'ä';
   if (/\p{N}/u.test(char)) return '#';
+  // Controls, bidirectional marks and the like are named, never written: written, they could reorder a report's text.
+  if (/[\p{C}\p{Zl}\p{Zp}]/u.test(char)) return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
   if (/\s/.test(char)) return '_';
   return '·';
 }

@@ -1,10 +1,9 @@
 import { accountInfoFieldRules } from '../checks/account-info';
 import { fundingSourceRules } from '../checks/funding-sources';
 import type { Finding } from '../checks/finding';
-import { shown, type Payload, type PayloadRule } from '../checks/payload';
+import type { Payload, PayloadRule } from '../checks/payload';
 import { valueAt } from '../checks/paths';
 import { jsonType } from '../checks/evidence';
-import { remembered } from '../checks/remembered';
 import { decideSignOn, type SignOnDecision, type SignOnSettings } from '../checks/sign-on-decision';
 import { shapeOf } from './shape';
 import {
@@ -160,7 +159,7 @@ function tallyRule(rules: PopulationSummary['rules'], rule: PayloadRule, payload
     if (!codes.has(code)) {
       codes.add(code);
       const advice = (tally.advice[code] ??= {});
-      const text = adviceOf(finding, payload);
+      const text = adviceOf(finding);
       if (text in advice || Object.keys(advice).length < adviceKept) bump(advice, text);
     }
     if (!isPrivate(rule)) {
@@ -177,31 +176,16 @@ const valueAtFault = (rule: PayloadRule, { field }: Finding, payload: Payload): 
   rule.judges === 'presence' ? undefined : valueAt(payload, field.includes('[') ? field.replace(/\[(\d+)\]/g, '.$1') : field);
 
 /**
- * The certification's message as advice that holds none of the user's values, so that users given the same advice
- * count together: the value it quotes (`"user.lastName" is "O'Brien"; …`, checks/payload.ts shown) becomes `…`, any
- * other quoted text longer than 3 characters its shape (a business type no one expected), every digit outside the
- * harness's names `#` (an age, a count of digits, the run's date). What stays of a value is a character a rule refuses.
+ * The advice a finding gives, holding none of the user's values, so that users given the same advice count together:
+ * the rule's own words as it wrote them (checks/told.ts), its numbers and lists whole (`a 10-digit US number`, `at
+ * least 5`), and what came from the user's value as its shape, letters and digits of every script included (`not
+ * "é"` → `not "ä"`, an age → `##`); the value the message quotes is left out (`"user.lastName" is …; …`). A finding
+ * without told words is a rule that crashed: said by that alone.
  */
-export function adviceOf(finding: Finding, payload: Payload): string {
-  const rule = fieldRules.get(finding.rule);
-  const value = rule && valueAtFault(rule, finding, payload);
-  const message = rule === undefined || value === undefined ? finding.message : finding.message.split(shown(rule.subject, value)).join('…');
-  // A message that quoted no value (a field missing) is the same for every user it is given to: made into advice once.
-  return remembered(advised, 10_000, message, () =>
-    // Quoted texts and the rest in turn (quotes pair up from the left, as the messages write them).
-    message.replace(/"((?:[^"\\]|\\.)*)"|[^"]+/g, (part, quoted: string | undefined) => {
-      if (quoted === undefined) return part.replace(/\d/g, '#');
-      if (harnessNames.has(quoted) || quoted === finding.field) return part;
-      return `"${quoted.length <= 3 ? quoted.replace(/\d/g, '#') : shapeOf(quoted)}"`;
-    }),
-  );
+export function adviceOf(finding: Finding): string {
+  const parts = finding.advice;
+  if (parts === undefined) return 'the rule could not judge this value; please report this harness bug';
+  let advice = '';
+  for (const part of parts) advice += typeof part === 'string' ? part : shapeOf(part.said);
+  return advice;
 }
-const advised = new Map<string, string>();
-
-/** The names messages quote that are the harness's: field paths, the profile's setting, and the values the rules' schemas name (enums). */
-const stringsIn = (node: unknown): string[] =>
-  typeof node === 'string' ? [node] : node && typeof node === 'object' ? Object.values(node).flatMap(stringsIn) : [];
-const harnessNames = new Set([
-  ...[...accountInfoFieldRules, ...fundingSourceRules].flatMap((rule) => [rule.field, ...stringsIn(rule.schema?.fragment)]),
-  'collectMissingAccountInfo',
-]);
