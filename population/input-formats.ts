@@ -1,4 +1,5 @@
 import type { Chunks } from './input-chunks';
+import { headerProblem } from './input-gate';
 
 /** The three formats of a population input (population/input.ts), read into batches of JSON texts, one a line. */
 
@@ -61,7 +62,7 @@ export type Parser = (
   chunks: Chunks,
   batcher: Batcher,
   at: Position,
-  settings: { max: number; numberColumns: ReadonlySet<string> },
+  settings: { max: number; numberColumns: ReadonlySet<string>; columns?: ReadonlySet<string> | undefined },
 ) => AsyncGenerator<{ batch: Batch }>;
 
 const tooLong = (what: string, max: number) => Buffer.from(JSON.stringify(`!${what} is longer than ${max} bytes`));
@@ -173,7 +174,7 @@ function rowText(header: Column[], cells: string[]): string {
 const stops = (c: number) => c === 0x2c || c === 0x0a || c === 0x0d;
 
 /** RFC 4180 rows under a header row of spec paths (a name that is not a dotted path is one top-level key); lines of white space skipped. */
-const csv: Parser = async function* (chunks, batcher, at, { max, numberColumns }) {
+const csv: Parser = async function* (chunks, batcher, at, { max, numberColumns, columns }) {
   const [start, unquoted, quoted, quote] = [0, 1, 2, 3];
   const decoder = new TextDecoder();
   let header: Column[] | undefined;
@@ -186,9 +187,13 @@ const csv: Parser = async function* (chunks, batcher, at, { max, numberColumns }
     if (wasLong) return tooLong('csv: the row', max);
     if (cells.length === 1 && cells[0]!.trim() === '') return undefined;
     if (header) return Buffer.from(rowText(header, cells));
-    header = cells
-      .map((name) => name.trim())
-      .map((name) => ({ path: /^[^.]+(\.[^.]+)*$/.test(name) ? name.split('.') : [name], number: numberColumns.has(name) }));
+    const names = cells.map((name) => name.trim());
+    const problem = columns && headerProblem(names, columns);
+    if (problem) {
+      at.line = 0;
+      throw new InputProblem(problem);
+    }
+    header = names.map((name) => ({ path: /^[^.]+(\.[^.]+)*$/.test(name) ? name.split('.') : [name], number: numberColumns.has(name) }));
     return undefined;
   };
   for (let done = false; !done;) {

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Chunks, MiB, fileStream, gather, gunzipped, isGzipped } from './input-chunks';
 import { Batcher, InputProblem, isBlank, parsers, type Batch, type Position } from './input-formats';
+import { binaryKind, binaryProblem } from './input-gate';
 
 /**
  * The input of `partner-certify population <input>`: one account-information payload per user, as JSON Lines, a JSON
@@ -22,6 +23,8 @@ export interface ReadOptions {
   stdin?: NodeJS.ReadableStream;
   /** A longer line, element or CSV row (a row counted in UTF-16 code units) is passed as a JSON string saying so: 64 MiB by default. */
   maxTextBytes?: number;
+  /** The spec paths a CSV column may name: a CSV none of whose columns is one is refused (population/input-gate.ts). */
+  columns?: ReadonlySet<string>;
 }
 export type PopulationItem = { batch: Batch } | { problem: string; afterLine: number };
 
@@ -50,8 +53,10 @@ export async function* readPopulation(source: string, options: ReadOptions = {})
     if (isGzipped(magic)) chunks = gunzipped(chunks);
     // Past a MiB of white space, the format is JSON Lines (blank lines are skipped) rather than more held to decide.
     const head = await gather(chunks, (last, total) => total > MiB || last.some((byte) => !isBlank(byte) && !bom.includes(byte)));
+    const binary = binaryKind(head);
+    if (binary) throw new InputProblem(binaryProblem(binary));
     chunks.unshift(bom.every((byte, i) => head[i] === byte) ? head.subarray(3) : head);
-    const settings = { max: options.maxTextBytes ?? 64 * MiB, numberColumns: options.numberColumns ?? new Set<string>() };
+    const settings = { max: options.maxTextBytes ?? 64 * MiB, numberColumns: options.numberColumns ?? new Set<string>(), columns: options.columns };
     yield* parsers[options.format ?? detectedFormat(head) ?? 'jsonl'](chunks, batcher, at, settings);
   } catch (error) {
     problem = `${name}: ${problemOf(error)}`;

@@ -3,6 +3,7 @@ import type { Endpoint } from '../checks/payload';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { readPopulation, type InputFormat } from './input';
+import { accountInfoFieldRules } from '../checks/account-info';
 import { mergeSummaries } from './merge';
 import type { PopulationSummary, Settings } from './summary-schema';
 import type { FromWorker, ToWorker, WorkerSetup } from './worker';
@@ -49,6 +50,14 @@ const resourceLimits = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 1
 const startWorker = (workerData: WorkerSetup) =>
   built ? new Worker(workerFile, { workerData, resourceLimits }) : new Worker(bundledWorker(), { eval: true, workerData, resourceLimits });
 
+/** Every path of account information, in each spelling: what a CSV column may name. */
+const accountInfoPaths: ReadonlySet<string> = new Set(
+  accountInfoFieldRules.flatMap(({ subject: { path, spellings = [] } }) => [
+    path,
+    ...spellings.map((name) => `${path.slice(0, path.lastIndexOf('.') + 1)}${name}`),
+  ]),
+);
+
 export async function judgePopulation(source: string, run: PopulationRun): Promise<PopulationSummary> {
   const count = Math.max(1, run.workers ?? availableParallelism());
   const setup: WorkerSetup = { settings: run.settings, ...(run.endpoint ? { endpoint: run.endpoint } : {}), ...(run.shard ? { shard: run.shard } : {}) };
@@ -79,9 +88,10 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
     for await (const item of readPopulation(source, {
       ...(run.format ? { format: run.format } : {}),
       ...(run.numberColumns ? { numberColumns: run.numberColumns } : {}),
+      ...((run.endpoint ?? 'account-info') === 'account-info' ? { columns: accountInfoPaths } : {}),
     })) {
       if ('problem' in item) {
-        problems.push(`${item.problem} (after line ${item.afterLine}; the records before it are judged)`);
+        problems.push(item.afterLine > 0 ? `${item.problem} (after line ${item.afterLine}; the records before it are judged)` : item.problem);
         continue;
       }
       let free = waiting.findIndex((n) => n < 2);

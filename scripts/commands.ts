@@ -68,7 +68,11 @@ const usages: Record<Command, Usage> = {
       ['--shard <i/n>', `judge part i of n; writes a summary for \`population merge\` (needs ${shardKeyVariable})`],
       ['--format <jsonl|json-array|csv>', 'instead of detecting it'],
       ['--workers <n>', 'worker threads (default: one a core)'],
+      ['--fail-if <outcome>><share|users>', 'exit 1 when more users meet the outcome, e.g. error-screen>5% (repeatable)'],
+      ['--max-unreadable <share>', 'exit 1 when more records than this are not JSON objects (default 1%)'],
     ],
+    after:
+      'exit 0: the report is written; 1: no record could be judged (a database, an archive, a CSV of unknown columns: nothing written), more records unreadable than --max-unreadable, or a --fail-if crossed; 2: a usage error',
   },
 };
 

@@ -1,7 +1,7 @@
 // `npx partner-certify population <input> [options]` (`npm run population -- …` in a clone): how a partner's users
 // will fare at sign-on (DESIGN §7); `population merge <summary.json…>` adds shards' summaries; `population generate`
 // writes a synthetic population. Exits 2 on a usage error, naming the option and the fix.
-import { closeSync, createWriteStream, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
@@ -12,6 +12,8 @@ import { populationConsole } from '../population/report-html';
 import { writeReports } from '../population/write';
 import { isGzipped } from '../population/input';
 import { judgePopulation } from '../population/run';
+import { inputRefusal } from '../population/input-gate';
+import { crossed, parseFailIf } from '../population/fail-if';
 import { emulatorSettings, summarySchema, type Settings } from '../population/summary-schema';
 import { invalidOptionalChoices, invalidRequiredChoices } from '../checks/sign-on-decision';
 import { optionsProblem, usageOf } from './commands';
@@ -45,6 +47,8 @@ try {
       workers: { type: 'string' },
       users: { type: 'string' },
       seed: { type: 'string' },
+      'fail-if': { type: 'string', multiple: true },
+      'max-unreadable': { type: 'string' },
     },
   });
 } catch (error) {
@@ -67,6 +71,15 @@ const date = options.now ?? new Date().toISOString().slice(0, 10);
 if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date))) fail(`--now ${date}: give a date as YYYY-MM-DD`);
 const k = positive('k', options.k, 5);
 const out = options.out ?? 'population-report';
+const gates = (options['fail-if'] ?? []).map((text) => {
+  const gate = parseFailIf(text);
+  return typeof gate === 'string' ? fail(gate) : gate;
+});
+const maxUnreadable = shareOf('max-unreadable', options['max-unreadable'] ?? '1%');
+/** What the input's unreadable records crossed (refuseUnread): said after the report. */
+let unreadableOver: string[] = [];
+// Checked before anything is read: a folder, or nothing yet.
+if (subcommand !== 'generate' && existsSync(out) && !statSync(out).isDirectory()) fail(`--out ${out}: that is a file; give a folder for the reports`);
 
 async function main() {
   if (subcommand === 'generate') {
@@ -93,7 +106,9 @@ async function main() {
       if (!result.success) fail(`${file}: not a population summary (${result.error.issues[0]?.path.join('.')}: ${result.error.issues[0]?.message})`);
       return openShapes(result.data, secret);
     });
-    report(mergeSummaries(parts));
+    const merged = mergeSummaries(parts);
+    refuseUnread(merged, false);
+    report(merged);
   } else {
     const [input] = positionals;
     if (input === undefined) fail('population: name the input file, or - for standard input');
@@ -145,11 +160,14 @@ async function main() {
     const records = inputs.reduce((sum, { payloads, unreadable }) => sum + payloads + Object.values(unreadable).reduce((a, n) => a + n, 0), 0);
     const peak = Math.round(process.resourceUsage().maxRSS / 1024);
     const stats = `judged ${records.toLocaleString('en-US')} records in ${seconds.toFixed(1)} s (${Math.round(records / seconds).toLocaleString('en-US')}/s), peak memory ${peak} MB`;
+    refuseUnread(summary, shard !== undefined);
     if (shard) {
       mkdirSync(out, { recursive: true });
       const file = path.join(out, `population-summary.${shard.index}-of-${shard.count}.json`);
       writeFileSync(file, `${JSON.stringify(sealShapes(summary, secret!), null, 2)}\n`);
       console.log(`shard ${shard.index}/${shard.count}: ${stats}; summary: ${file}`);
+      for (const line of unreadableOver) console.error(`population: ${line}`);
+      if (unreadableOver.length > 0) process.exitCode = 1;
     } else {
       report(summary);
       console.log(stats);
@@ -165,6 +183,33 @@ main().catch((error: unknown) => {
 function report(summary: ReturnType<typeof mergeSummaries>) {
   const { model, files } = writeReports(summary, { k, out });
   console.log(populationConsole(model, files));
+  const over = [...unreadableOver, ...crossed(gates, summary.outcomes)];
+  for (const line of over) console.error(`population: ${line}`);
+  if (over.length > 0) process.exitCode = 1;
+}
+
+/** An input that held no record to judge stops here, nothing written; one with too many unreadable records is reported, then fails. */
+function refuseUnread(summary: ReturnType<typeof mergeSummaries>, shard: boolean) {
+  for (const [input, name] of [
+    [summary.input, ''],
+    [summary.funding?.input, '--funding: '],
+  ] as const) {
+    // A shard may hold no record of its own (fewer records than shards): only a problem with the input is refused there.
+    if (!input || (shard && input.payloads === 0 && input.problems.length === 0 && Object.keys(input.unreadable).length === 0)) continue;
+    const refusal = inputRefusal(input, maxUnreadable);
+    if (refusal === undefined) continue;
+    if (input.payloads === 0) {
+      console.error(`population: ${name}${refusal}`);
+      process.exit(1);
+    }
+    unreadableOver = [...unreadableOver, `${name}${refusal}`];
+  }
+}
+
+function shareOf(name: string, value: string): number {
+  const match = /^(\d+(?:\.\d+)?)%$/.exec(value);
+  if (!match || Number(match[1]) > 100) fail(`--${name} ${value}: give a share, e.g. 1%`);
+  return Number(match[1]) / 100;
 }
 
 function profileSetting(file: string | undefined): boolean {

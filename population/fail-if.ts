@@ -1,0 +1,36 @@
+import { outcomeKeys, type OutcomeCounts, type OutcomeKey } from './summary-schema';
+
+/**
+ * `--fail-if <outcome>><bound>`: a gate a pipeline sets on a run, crossed when more users than the bound meet the
+ * outcome; the bound a share (`5%`) or a number of users (`1000`).
+ */
+export interface FailIf {
+  outcome: OutcomeKey;
+  /** A share of the users judged (0.05), or a number of users. */
+  bound: { share: number } | { users: number };
+  text: string;
+}
+
+/** The gate `text` says, or why it says none (a line for a usage error). */
+export function parseFailIf(text: string): FailIf | string {
+  const match = /^([a-z-]+)>(\d+(?:\.\d+)?)(%?)$/.exec(text.trim());
+  const usage = `--fail-if ${text}: give <outcome>><share or users>, e.g. --fail-if error-screen>5%, with an outcome of ${outcomeKeys.join(', ')}`;
+  if (!match) return usage;
+  const [, outcome, number, percent] = match as unknown as [string, string, string, string];
+  if (!(outcomeKeys as readonly string[]).includes(outcome)) return usage;
+  const value = Number(number);
+  if (percent && value > 100) return `--fail-if ${text}: a share is at most 100%`;
+  if (!percent && !Number.isInteger(value)) return `--fail-if ${text}: a number of users is whole; for a share, add %`;
+  return { outcome: outcome as OutcomeKey, bound: percent ? { share: value / 100 } : { users: value }, text: text.trim() };
+}
+
+/** Each gate the outcomes cross, as a line: how many users met it, against the bound. */
+export function crossed(gates: readonly FailIf[], outcomes: OutcomeCounts): string[] {
+  const users = outcomeKeys.reduce((sum, key) => sum + outcomes[key], 0);
+  return gates.flatMap((gate) => {
+    const met = outcomes[gate.outcome];
+    const over = 'share' in gate.bound ? users > 0 && met / users > gate.bound.share : met > gate.bound.users;
+    const share = users > 0 ? ` (${((100 * met) / users).toFixed(1)}%)` : '';
+    return over ? [`--fail-if ${gate.text}: ${met.toLocaleString('en-US')} of ${users.toLocaleString('en-US')} users${share} meet ${gate.outcome}`] : [];
+  });
+}

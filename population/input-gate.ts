@@ -1,0 +1,101 @@
+import type { PopulationSummary } from './summary-schema';
+
+/**
+ * What keeps an input from being judged as users: a file that is no export of account information (a database, a
+ * spreadsheet, an archive, bytes that are no text), a CSV whose columns name no spec path, and a run that read too
+ * little to count. Each said in one line with its fix, and never with the input's own content: a first line may be
+ * a log line holding someone's data.
+ */
+
+const magics: [string, number[]][] = [
+  ['a SQLite database', [...Buffer.from('SQLite format 3\0')]],
+  ['a Parquet file', [...Buffer.from('PAR1')]],
+  ['a zip archive (or an .xlsx workbook)', [0x50, 0x4b, 0x03, 0x04]],
+  ['a PDF document', [...Buffer.from('%PDF-')]],
+  ['a bzip2 archive', [...Buffer.from('BZh')]],
+  ['an xz archive', [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]],
+  ['a zstd archive', [0x28, 0xb5, 0x2f, 0xfd]],
+  ['a 7z archive', [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c]],
+  ['an Excel 97 workbook', [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]],
+  ['an Avro file', [...Buffer.from('Obj'), 0x01]],
+];
+
+/** What `head` (the first bytes of an input, decompressed) is when it cannot be a text export, or undefined. */
+export function binaryKind(head: Uint8Array): string | undefined {
+  const known = magics.find(([, bytes]) => bytes.every((byte, i) => head[i] === byte));
+  if (known) return known[0];
+  // No text format of the three holds a NUL byte; UTF-16 text does, and is refused too.
+  return head.subarray(0, 4096).includes(0) ? 'binary data (or text in UTF-16)' : undefined;
+}
+
+export const binaryProblem = (kind: string) =>
+  `this is ${kind}, not JSON Lines, a JSON array or CSV: export what your account-information endpoint answers for each user in one of those (gzip or not)`;
+
+/** A header a message may name: an ASCII identifier or dotted path, which no one's data is. */
+const nameable = /^[A-Za-z_][A-Za-z0-9_.\-[\]]{0,63}$/;
+const normal = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** Edit distance, bounded: past `most`, any number above it. */
+function distance(a: string, b: string, most: number): number {
+  if (Math.abs(a.length - b.length) > most) return most + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
+/** The spec path a column name most likely means (`first_name` → `user.firstName`), or undefined. */
+export function nearestPath(name: string, paths: readonly string[]): string | undefined {
+  const wanted = normal(name);
+  if (wanted.length < 2) return undefined;
+  const most = Math.max(1, Math.floor(wanted.length / 4));
+  let best: [string, number] | undefined;
+  for (const path of paths) {
+    const d = Math.min(distance(wanted, normal(path.slice(path.lastIndexOf('.') + 1)), most), distance(wanted, normal(path), most));
+    if (d <= most && (!best || d < best[1])) best = [path, d];
+  }
+  return best?.[0];
+}
+
+/** Why a CSV with these column names cannot be read as account information (none of them a spec path), or undefined. */
+export function headerProblem(names: readonly string[], paths: ReadonlySet<string>): string | undefined {
+  if (names.some((name) => paths.has(name))) return undefined;
+  const first = names.join(',');
+  const separated = first.includes('\t') ? 'tabs' : first.includes(';') ? 'semicolons' : undefined;
+  if (separated && names.length === 1)
+    return `the CSV header has one column, its names separated by ${separated}: a CSV's columns are separated by commas (RFC 4180); export it so, or convert it`;
+  const shown = names.filter((name) => nameable.test(name));
+  const hints = shown.flatMap((name) => {
+    const path = nearestPath(name, [...paths]);
+    return path ? [`${name} → ${path}`] : [];
+  });
+  // Nothing nameable: likely no CSV at all (a log, a text), read as CSV since it starts with neither "{" nor "[".
+  const listed =
+    shown.length > 0
+      ? `: ${shown.slice(0, 8).join(', ')}${shown.length > 8 || shown.length < names.length ? ', …' : ''}`
+      : ' (read as CSV, since it starts with neither "{", JSON Lines, nor "[", a JSON array)';
+  return `none of the CSV's ${names.length} column${names.length === 1 ? '' : 's'} is a spec path${listed}; name each column by the field it holds (user.firstName, company.address.line1, …)${hints.length > 0 ? `; did you mean ${hints.slice(0, 6).join(', ')}` : ''}`;
+}
+
+/**
+ * Why a run's input was not what it claims, once read: no record judged, or more than `maxUnreadable` (a share) of its
+ * records unreadable. Undefined when the run can stand.
+ */
+export function inputRefusal(input: PopulationSummary['input'], maxUnreadable: number): string | undefined {
+  const unreadable = Object.values(input.unreadable).reduce((sum, n) => sum + n, 0);
+  const records = input.payloads + unreadable;
+  const [worst] = Object.entries(input.unreadable).sort((a, b) => b[1] - a[1]);
+  const firstLine = worst ? input.unreadableLines[worst[0]]?.[0] : undefined;
+  const why = worst ? `${worst[0]}${firstLine === undefined ? '' : `, first at line ${firstLine}`}` : '';
+  if (input.payloads === 0) {
+    if (input.problems.length > 0) return `no record judged: ${input.problems[0]}`;
+    if (records === 0) return 'no record judged: the input is empty; export one account-information object a user';
+    return `no record judged: none of its ${records.toLocaleString('en-US')} records is a JSON object (${why}); export one account-information object a user`;
+  }
+  if (unreadable / records <= maxUnreadable) return undefined;
+  const share = (value: number) => `${(100 * value).toFixed(value < 0.01 ? 2 : 1).replace(/\.0+$/, '')}%`;
+  return `${unreadable.toLocaleString('en-US')} of ${records.toLocaleString('en-US')} records (${share(unreadable / records)}) are not JSON objects (${why}), more than --max-unreadable ${share(maxUnreadable)}: fix the export, or raise --max-unreadable`;
+}

@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { expect, test } from '@playwright/test';
+import { generatePopulation } from '../../population/generate';
+import { tempDir } from '../support/temp';
+
+/**
+ * A gate a data pipeline can trust (issue 52, item 4): `population` given what is no export of users exits non-zero
+ * with one line naming the problem and its fix, writes nothing, and quotes nothing of the input; `--fail-if` fails a
+ * run that crosses it.
+ */
+
+const cli = [path.resolve('node_modules/tsx/dist/cli.mjs'), path.resolve('scripts/population.ts')];
+const now = '2026-11-28';
+/** The command, run as a user runs it; concurrent with the others (each mostly waits on its process's start). */
+const population = (args: string[]) =>
+  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [...cli, ...args, '--now', now], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let [stdout, stderr] = ['', ''];
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+const users = (count: number) => [...generatePopulation({ users: count, seed: 7, now: new Date(`${now}T00:00:00Z`) })].map((user) => JSON.stringify(user));
+
+/** A private word in each input: an error message that quoted the input would show it. */
+const secret = 'Quorblewitz';
+const sqliteHeader = Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(84), Buffer.from(`CREATE TABLE users(name); ${secret}`)]);
+const garbage: Record<string, [Buffer | string, RegExp]> = {
+  'users.db': [sqliteHeader, /this is a SQLite database, not JSON Lines, a JSON array or CSV: export/],
+  'users.db.gz': [gzipSync(sqliteHeader), /this is a SQLite database/],
+  'users.parquet': [Buffer.concat([Buffer.from('PAR1'), Buffer.from(secret)]), /this is a Parquet file/],
+  'export.zip': [Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from(secret)]), /this is a zip archive/],
+  'empty.jsonl': ['', /no record judged: the input is empty; export one account-information object a user/],
+  'own-columns.csv': [
+    `id,legal_name,first_name,phone\n1,Acme ${secret},Ann,415\n`,
+    /none of the CSV's 4 columns is a spec path: id, legal_name, first_name, phone; .*did you mean .*first_name → user\.firstName/,
+  ],
+  'users.tsv': [`user.id\tuser.firstName\n1\t${secret}\n`, /its names separated by tabs: a CSV's columns are separated by commas/],
+  'semicolons.csv': [`user.id;user.firstName\n1;${secret}\n`, /separated by semicolons/],
+  'random.bin': [Buffer.from(Array.from({ length: 8192 }, (_, i) => (i * 7919 + 13) % 256)), /this is binary data/],
+  'app.log': [
+    `2026-11-28 12:00:01 INFO login ok user=${secret}@example.com\n2026-11-28 12:00:02 WARN retry ${secret}\n`,
+    /read as CSV, since it starts with neither/,
+  ],
+  'junk.jsonl': [`{${secret}\n{"x":\n`, /no record judged: none of its 2 records is a JSON object \(not-json, first at line 1\)/],
+};
+
+test('garbage in, a non-zero exit: each input that is no export of users is named with its fix, nothing is written, and nothing of it is quoted', async () => {
+  const dir = tempDir('population-gate-');
+  const runs = await Promise.all(
+    Object.entries(garbage).map(async ([name, [content]]) => {
+      writeFileSync(path.join(dir, name), content);
+      return [name, await population([path.join(dir, name), '--out', path.join(dir, `out-${name}`)])] as const;
+    }),
+  );
+  for (const [name, run] of runs) {
+    expect(run.status, `${name}: ${run.stderr}`).toBe(1);
+    expect(run.stderr.trim().split('\n'), name).toEqual([expect.stringMatching(garbage[name]![1])]);
+    expect(run.stderr + run.stdout, name).not.toContain(secret);
+    expect(existsSync(path.join(dir, `out-${name}`)), name).toBe(false);
+  }
+});
+
+test('more unreadable records than --max-unreadable fail the run after its report; --fail-if fails a run that crosses it, and a gate that is not met passes', async () => {
+  const dir = tempDir('population-gate-');
+  const clean = path.join(dir, 'clean.jsonl');
+  writeFileSync(clean, users(1000).join('\n'));
+  const broken = path.join(dir, 'broken.jsonl');
+  writeFileSync(broken, [...users(950), ...Array.from({ length: 50 }, (_, i) => `not json ${i}`)].join('\n'));
+  const [over, allowed, crossed, met, misspelt, file] = await Promise.all([
+    population([broken, '--out', path.join(dir, 'over')]),
+    population([broken, '--max-unreadable', '10%', '--out', path.join(dir, 'allowed')]),
+    population([clean, '--fail-if', 'error-screen>5%', '--fail-if', 'signs-in>100000', '--out', path.join(dir, 'crossed')]),
+    population([clean, '--fail-if', 'error-screen>90%', '--out', path.join(dir, 'met')]),
+    population([clean, '--fail-if', 'errors>5%']),
+    population([clean, '--out', broken]),
+  ]);
+  expect([over.status, over.stderr.trim()]).toEqual([
+    1,
+    'population: 50 of 1,000 records (5%) are not JSON objects (not-json, first at line 951), more than --max-unreadable 1%: fix the export, or raise --max-unreadable',
+  ]);
+  expect(existsSync(path.join(dir, 'over', 'population.json'))).toBe(true);
+  expect([allowed.status, allowed.stderr]).toEqual([0, '']);
+  expect(crossed.status).toBe(1);
+  expect(crossed.stderr.trim().split('\n')).toEqual([
+    expect.stringMatching(/^population: --fail-if error-screen>5%: [\d,]+ of 1,000 users \([\d.]+%\) meet error-screen$/),
+  ]);
+  expect([met.status, met.stderr]).toEqual([0, '']);
+  expect([misspelt.status, misspelt.stderr.split('\n')[0]]).toEqual([
+    2,
+    '--fail-if errors>5%: give <outcome>><share or users>, e.g. --fail-if error-screen>5%, with an outcome of signs-in, asked-before-payment, typed-at-sign-on, error-screen',
+  ]);
+  expect([file.status, file.stderr.split('\n')[0]]).toEqual([2, `--out ${broken}: that is a file; give a folder for the reports`]);
+});
