@@ -1,5 +1,5 @@
 import type { ClauseId } from './clauses';
-import { type Field, type PayloadRule } from './payload';
+import { jsonTextOf, type Field, type PayloadRule } from './payload';
 import { constraint } from './payload-constraint';
 import { presentAndTyped, lazyValidator } from './payload-rules';
 import { einPrefixValid, itinGroupValid, naicsSectors, ssnAreaValid } from './reference-data';
@@ -82,7 +82,7 @@ const taxTypeBusinessType = constraint(taxTypeField, 'business-type', {
   },
   problem: ({ value, payload }) =>
     // The tax type is SSN or ITIN (appliesTo): the harness's word, not the user's.
-    told`with an ${ours(value)}, "company.businessType" must be "trust" or "sole-proprietorship", not ${JSON.stringify((payload.company as Record<string, unknown>).businessType)}; send the company's EIN or correct the business type`,
+    told`with an ${ours(value)}, "company.businessType" must be "trust" or "sole-proprietorship", not ${jsonTextOf((payload.company as Record<string, unknown>).businessType)}; send the company's EIN or correct the business type`,
 });
 
 const naicsRanges = [

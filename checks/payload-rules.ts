@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import { jsonType } from './evidence';
 import type { Issue, Level, MustGrounds } from './finding';
 import {
+  jsonTextOf,
   idPath,
   fieldRule,
   lastSegment,
@@ -173,7 +174,7 @@ export function spelling(field: Field): PayloadRule {
       for (const { field: seen, parent } of where.found) {
         const spelled = names.filter((name) => parent[name] !== undefined);
         if (spelled.length === 0) continue;
-        if (spelled.length > 1 && new Set(spelled.map((name) => JSON.stringify(parent[name]))).size > 1) {
+        if (spelled.length > 1 && new Set(spelled.map((name) => jsonTextOf(parent[name]))).size > 1) {
           const message = `"${seen}" is sent as ${spelled.map((n) => `"${n}"`).join(' and ')} with different values; send one spelling only`;
           (issues ??= []).push({ code: 'spellings-differ', field: seen, params: { spellings: spelled.join(', ') }, message, advice: [message] });
           continue;

@@ -196,6 +196,15 @@ export const kindOf = (value: unknown): Kind | 'other' =>
 export function shown(field: Field, value: unknown): string {
   if (field.sensitive && typeof value === 'string') return `"${'•'.repeat(Math.max(0, Math.min(value.length - 4, 8)))}${value.slice(-4)}" (shortened)`;
   if (field.sensitive) return jsonType(value);
-  const text = JSON.stringify(value) ?? String(value);
+  const text = jsonTextOf(value);
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+/** A value as JSON text, or, nested too deep to write (a hostile payload), its type: never a crash. */
+export function jsonTextOf(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return `(${jsonType(value)} nested too deep to show)`;
+  }
 }

@@ -65,7 +65,12 @@ export type Parser = (
   settings: { max: number; numberColumns: ReadonlySet<string>; columns?: ReadonlySet<string> | undefined },
 ) => AsyncGenerator<{ batch: Batch }>;
 
-const tooLong = (what: string, max: number) => Buffer.from(JSON.stringify(`!${what} is longer than ${max} bytes`));
+/**
+ * A record the reader cannot pass on, as a JSON string the worker counts by its kind (the word after "!"): never the
+ * record's own text.
+ */
+export const unreadableNote = (kind: string, why: string) => JSON.stringify(`!${kind}: ${why}`);
+const tooLong = (what: string, max: number) => Buffer.from(unreadableNote('too-large', `${what} is longer than ${max} bytes`));
 
 /** Lines passed through as they are, but for a '\r' at the end; blank lines skipped. */
 const jsonLines: Parser = async function* (chunks, batcher, at, { max }) {
@@ -156,7 +161,7 @@ interface Column {
 
 /** A CSV row as the object its header's spec paths describe (an empty cell is an absent field), or a line the worker reports. */
 function rowText(header: Column[], cells: string[]): string {
-  if (cells.length !== header.length) return JSON.stringify(`!csv: row has ${cells.length} cells, the header has ${header.length}`);
+  if (cells.length !== header.length) return unreadableNote('csv-cells', `row has ${cells.length} cells, the header has ${header.length}`);
   const object = Object.create(null) as Node;
   cells.forEach((cell, k) => {
     const { path, number } = header[k]!;

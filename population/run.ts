@@ -3,6 +3,7 @@ import type { Endpoint } from '../checks/payload';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { readPopulation, type InputFormat } from './input';
+import { recordBytesMost } from './record-bounds';
 import { accountInfoFieldRules } from '../checks/account-info';
 import { mergeSummaries } from './merge';
 import type { PopulationSummary, Settings } from './summary-schema';
@@ -88,6 +89,7 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
     for await (const item of readPopulation(source, {
       ...(run.format ? { format: run.format } : {}),
       ...(run.numberColumns ? { numberColumns: run.numberColumns } : {}),
+      maxTextBytes: recordBytesMost,
       ...((run.endpoint ?? 'account-info') === 'account-info' ? { columns: accountInfoPaths } : {}),
     })) {
       if ('problem' in item) {

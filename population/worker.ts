@@ -5,6 +5,7 @@ import { evaluateAll } from '../checks/finding';
 import { fundingSourceRules } from '../checks/funding-sources';
 import type { Endpoint } from '../checks/payload';
 import { addFundingAnswer, addUnreadable, addUser, emptyFunding, emptySummary } from './tally';
+import { deeperThan, depthMost } from './record-bounds';
 import type { Settings } from './summary-schema';
 
 /**
@@ -46,7 +47,10 @@ function judgeBatch(bytes: Uint8Array, lines: Int32Array): number {
       addUnreadable(input, 'not-json', line);
       continue;
     }
-    if (!isObject(payload)) addUnreadable(input, 'not-an-object', line);
+    // A note of the reader's (population/input-formats.ts) is counted by its kind: too-large, csv-cells.
+    if (typeof payload === 'string' && payload.startsWith('!') && payload.includes(':')) addUnreadable(input, payload.slice(1, payload.indexOf(':')), line);
+    else if (!isObject(payload)) addUnreadable(input, 'not-an-object', line);
+    else if (deeperThan(payload, depthMost)) addUnreadable(input, 'too-deep', line);
     else if (funding) addFundingAnswer(funding, payload, evaluateAll(rules, payload, ctx, problemsOnly));
     else addUser(summary, payload, evaluateAll(rules, payload, ctx, problemsOnly));
   }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
@@ -94,4 +94,46 @@ test('more unreadable records than --max-unreadable fail the run after its repor
     '--fail-if errors>5%: give <outcome>><share or users>, e.g. --fail-if error-screen>5%, with an outcome of signs-in, asked-before-payment, typed-at-sign-on, error-screen',
   ]);
   expect([file.status, file.stderr.split('\n')[0]]).toEqual([2, `--out ${broken}: that is a file; give a folder for the reports`]);
+});
+
+test('one record never ends the run: one too large, one too deep and a funding answer of 40,000 sources are counted by line, and the rest judged', async () => {
+  const dir = tempDir('population-gate-');
+  const [first, ...rest] = users(300).map((line) => JSON.parse(line) as { user: Record<string, unknown>; company: object });
+  const huge = { ...first!, user: { ...first!.user, firstName: 'A'.repeat(10 * 1024 * 1024) } };
+  // Written as text: JSON.stringify itself cannot write a value nested 100,000 deep.
+  const nested = JSON.stringify({ ...rest[0]!, company: { ...rest[0]!.company, businessType: 'DEEP' } }).replace(
+    '"DEEP"',
+    `${'['.repeat(100_000)}"x"${']'.repeat(100_000)}`,
+  );
+  const input = path.join(dir, 'users.jsonl');
+  writeFileSync(
+    input,
+    [JSON.stringify(huge), ...rest.slice(1, 150).map((user) => JSON.stringify(user)), nested, ...rest.slice(150).map((user) => JSON.stringify(user))].join(
+      '\n',
+    ),
+  );
+  const source = { id: 'fs', type: 'ach', bankAccountNumber: '000123456789', bankRoutingNumber: '011000015', nickname: 'Checking' };
+  const funding = path.join(dir, 'funding.jsonl');
+  writeFileSync(
+    funding,
+    [
+      { fundingSources: Array.from({ length: 40_000 }, (_, i) => ({ ...source, id: `fs-${i}` })) },
+      ...Array.from({ length: 299 }, () => ({ fundingSources: [source] })),
+    ]
+      .map((answer) => JSON.stringify(answer))
+      .join('\n'),
+  );
+  const run = await population([input, '--funding', funding, '--max-unreadable', '2%', '--out', path.join(dir, 'out')]);
+  expect(run.status, run.stderr).toBe(0);
+  const report = JSON.parse(readFileSync(path.join(dir, 'out', 'population.json'), 'utf8')) as {
+    input: { payloads: number; unreadable: { problem: string; count: number; lines: number[] }[] };
+    funding: { input: { payloads: number; unreadable: { problem: string; count: number; lines: number[] }[] } };
+  };
+  expect(report.input.payloads).toBe(298);
+  expect(report.input.unreadable).toEqual([
+    { problem: 'too-deep', count: 1, lines: [151] },
+    { problem: 'too-large', count: 1, lines: [1] },
+  ]);
+  expect(report.funding.input.payloads).toBe(299);
+  expect(report.funding.input.unreadable).toEqual([{ problem: 'too-large', count: 1, lines: [1] }]);
 });

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { ageOn, usPhoneProblem, usPhoneVerdict } from '../../checks/account-info-user';
 import { evaluate, evaluateAll } from '../../checks/finding';
 import type { Payload } from '../../checks/payload';
-import { account, cases, ctx, now, omit, outcomeOf, payloadWith } from '../support/account-info-payloads';
+import { account, cases, ctx, edited, now, omit, outcomeOf, payloadWith } from '../support/account-info-payloads';
 
 test.describe('markers decide the outcome of a missing field', () => {
   test('Yes: missing or null fails, even with collectMissingAccountInfo', () => {
@@ -172,5 +172,16 @@ test("a phone verdict remembered per area code and exchange is libphonenumber-js
       expect(usPhoneProblem(other)).toEqual(usPhoneVerdict(other));
     }),
     { numRuns: 2000 },
+  );
+});
+
+test('no rule crashes on a value nested 100,000 deep: it is shown by its type', () => {
+  let deep: unknown = 'x';
+  for (let i = 0; i < 100_000; i++) deep = [deep];
+  const payload = edited({ 'company.businessType': deep, 'user.firstName': deep });
+  const findings = evaluateAll(accountInfoFieldRules, payload, ctx);
+  expect(findings.filter((f) => f.code === 'rule-crashed')).toEqual([]);
+  expect(findings.find((f) => f.rule === 'account-info/user.firstName/type')?.message).toBe(
+    '"user.firstName" is an array ((an array nested too deep to show)); send a string',
   );
 });
