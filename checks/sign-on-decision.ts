@@ -85,6 +85,26 @@ export function decideSignOn(problems: readonly Finding[], settings: SignOnSetti
 // Most users' decision, made once (frozen: it is everyone's).
 const straightIn: SignOnDecision = Object.freeze({ screen: 'app', beforePayment: Object.freeze([]) });
 
+/**
+ * The rules whose findings made the decision under `settings`, each once, in the rules' order: the error screen's
+ * causes; else the fields the user types at sign-on and the no** fields asked before the first payment; none for a
+ * user who signs straight in.
+ */
+export function decidingRules(problems: readonly Finding[], settings: SignOnSettings): string[] {
+  const made = new Set<string>();
+  let error = false;
+  for (const problem of problems) {
+    const rule = ruleById.get(problem.rule);
+    const effect = rule ? effectOf(problem, rule, settings) : problem.outcome === 'failed' ? 'invalid' : undefined;
+    if (effect === 'missing' || effect === 'invalid') {
+      if (!error) made.clear();
+      error = true;
+      made.add(problem.rule);
+    } else if (effect !== undefined && !error) made.add(problem.rule);
+  }
+  return [...made];
+}
+
 /** What one problem does at sign-on under `settings` (spec §7; the legend of §2.3's "Required" column): nothing when undefined. */
 function effectOf(problem: Finding, rule: PayloadRule, settings: SignOnSettings) {
   const { marker } = rule.subject;

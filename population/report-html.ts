@@ -175,6 +175,7 @@ export function populationHtml(report: PopulationReport): string {
 <title>How will your users fare? partner-certify population</title>${styleSheet(style)}</head><body>
 <h1>How will your users fare?</h1>
 <p class="lede"><strong>${percent(outcomes['signs-in'].share)}</strong> of ${plural(input.payloads, 'user')} sign in with nothing asked; <strong>${percent(outcomes['error-screen'].share)}</strong> see the error screen.</p>
+${report.records === undefined ? '' : html`<p class="callout" id="records">Which users: <code>${report.records}</code>, a row a record with its outcome and the rules that decided it. It holds your users' ids: it is for you alone, never to be shared with this report.</p>`}
 <section id="outcomes">${outcomeBar(report)}${legend(report)}${errorReasons(report)}</section>
 ${settingsMatter(report)}
 <section id="fix-first"><h2>Fix these first</h2>${fixFirst(report)}</section>
@@ -187,6 +188,9 @@ ${funding(report)}
 <footer class="muted" id="privacy">Examples are shapes, never values: letters become A/a, digits #; a shape is shown only when at least ${report.k} users share it.</footer>
 </body></html>`.text;
 }
+
+/** Where the records file is, and that it is not to be shared (a shard says it too). */
+export const recordsLine = (file: string) => `Records: ${file} (each record's outcome and deciding rules, with your users' ids: for you alone, never to share)`;
 
 /** What `partner-certify population` prints when it is done: plain lines, so a CI log or a pipe reads them as is. */
 
@@ -231,5 +235,6 @@ export function populationConsole(report: PopulationReport, files: { html: strin
       : []),
     `Report: ${files.html}`,
     `JSON:   ${files.json}`,
+    ...(report.records === undefined ? [] : [recordsLine(report.records)]),
   ].join('\n');
 }

@@ -76,6 +76,7 @@ export const populationReportSchema = z
       }),
     ),
     fixFirst: z.array(fixSchema).describe('rules by users failed, then warned, then id'),
+    records: z.string().optional().describe("where the run wrote the partner's own records file (--records-out): its users' ids, for the partner alone"),
     funding: z
       .object({
         input: inputSchema,
@@ -201,11 +202,12 @@ function fixFirstOf(rules: PopulationSummary['rules'], payloads: number, k: numb
     .sort(byUsersAffected);
 }
 
-export function populationReport(summary: PopulationSummary, { k }: { k: number }): PopulationReport {
+export function populationReport(summary: PopulationSummary, { k, records }: { k: number; records?: string | undefined }): PopulationReport {
   // k below 1 would name every shape, a single user's included.
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a whole number of users, at least 1: ${k}`);
   const payloads = summary.input.payloads;
   return {
+    ...(records === undefined ? {} : { records }),
     version: 1,
     settings: summary.settings,
     notEmulatorDefaults: notEmulatorDefaults(summary.settings),

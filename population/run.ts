@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { readPopulation, type InputFormat } from './input';
 import { recordBytesMost } from './record-bounds';
+import type { RecordsFormat } from './records';
 import { accountInfoFieldRules } from '../checks/account-info';
 import { mergeSummaries } from './merge';
 import type { PopulationSummary, Settings } from './summary-schema';
@@ -24,6 +25,8 @@ export interface PopulationRun {
   numberColumns?: ReadonlySet<string>;
   /** Called as batches are judged: records so far, and the bytes of the (decompressed) input read so far. */
   onProgress?: (records: number, bytesRead: number) => void;
+  /** The partner's records file (population/records.ts): its rows handed to `write` in input order. */
+  records?: { format: RecordsFormat; write: (rows: string) => void };
 }
 
 // The worker is this folder's worker.js once built. In a clone it is worker.ts with what it imports, bundled by
@@ -61,9 +64,26 @@ const accountInfoPaths: ReadonlySet<string> = new Set(
 
 export async function judgePopulation(source: string, run: PopulationRun): Promise<PopulationSummary> {
   const count = Math.max(1, run.workers ?? availableParallelism());
-  const setup: WorkerSetup = { settings: run.settings, ...(run.endpoint ? { endpoint: run.endpoint } : {}), ...(run.shard ? { shard: run.shard } : {}) };
+  const setup: WorkerSetup = {
+    settings: run.settings,
+    ...(run.endpoint ? { endpoint: run.endpoint } : {}),
+    ...(run.shard ? { shard: run.shard } : {}),
+    ...(run.records ? { records: run.records.format } : {}),
+  };
   const workers = Array.from({ length: count }, () => startWorker(setup));
   const waiting = workers.map(() => 0);
+  // The records file's rows come back batch by batch from any worker: each batch is numbered as it is handed out, and
+  // rows are written in that order, held only while an earlier batch is still being judged (at most two a worker).
+  const handedOut = workers.map((): number[] => []);
+  const held = new Map<number, string>();
+  let [numbered, written] = [0, 0];
+  const hold = (batch: number, rows: string) => {
+    held.set(batch, rows);
+    for (let next = held.get(written); next !== undefined; next = held.get(written)) {
+      held.delete(written++);
+      run.records!.write(next);
+    }
+  };
   const failures: Error[] = [];
   let records = 0;
   let bytesRead = 0;
@@ -74,6 +94,8 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
         worker.on('message', (message: FromWorker) => {
           if ('summary' in message) return resolve(message.summary);
           waiting[i]!--;
+          const batch = handedOut[i]!.shift()!;
+          if (run.records) hold(batch, message.rows ?? '');
           run.onProgress?.((records += message.judged), bytesRead);
           wake?.();
         });
@@ -103,6 +125,7 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
       }
       if (failures.length > 0) throw failures[0]!;
       waiting[free]!++;
+      handedOut[free]!.push(numbered++);
       bytesRead += item.batch.bytes.length;
       // Handed over, not copied: a view of a larger buffer (Node's pool) is copied first, so nothing else loses its bytes.
       const bytes = whole(item.batch.bytes);

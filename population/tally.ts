@@ -117,11 +117,12 @@ export const outcomeOf = (decision: SignOnDecision): OutcomeKey =>
         : 'signs-in';
 
 /** Adds one user's account information, judged (evaluateAll's problems only, under the summary's collectMissingAccountInfo). */
-export function addUser(summary: PopulationSummary, payload: Payload, problems: readonly Finding[]): void {
+export function addUser(summary: PopulationSummary, payload: Payload, problems: readonly Finding[]): OutcomeKey {
   const settings = summary.settings;
   summary.input.payloads++;
   const decision = decideSignOn(problems, settings);
-  summary.outcomes[outcomeOf(decision)]++;
+  const outcome = outcomeOf(decision);
+  summary.outcomes[outcome]++;
   if (decision.screen === 'error') bump(summary.errorReasons, decision.reason);
   else {
     if (decision.screen === 'collect') bump(summary.typedFields, String(decision.fields.length));
@@ -130,6 +131,7 @@ export function addUser(summary: PopulationSummary, payload: Payload, problems: 
   }
   for (const [setting, variant] of variantsOf(settings)) summary.alternatives[setting][outcomeOf(decideSignOn(problems, variant))]++;
   tallyRules(summary.rules, payload, problems);
+  return outcome;
 }
 
 const fieldRules = new Map([...accountInfoFieldRules, ...fundingSourceRules].map((rule) => [rule.id, rule]));

@@ -6,6 +6,8 @@ import { fundingSourceRules } from '../checks/funding-sources';
 import type { Endpoint } from '../checks/payload';
 import { addFundingAnswer, addUnreadable, addUser, emptyFunding, emptySummary } from './tally';
 import { deeperThan, depthMost } from './record-bounds';
+import { recordRow, type RecordsFormat } from './records';
+import { decidingRules } from '../checks/sign-on-decision';
 import type { Settings } from './summary-schema';
 
 /**
@@ -19,11 +21,13 @@ export interface WorkerSetup {
   endpoint?: Endpoint;
   /** Judge only the records whose line number n has (n - 1) mod count = index - 1. */
   shard?: { index: number; count: number };
+  /** Each record's row of the partner's records file (population/records.ts), handed back with its batch. */
+  records?: RecordsFormat;
 }
 export type ToWorker = { batch: { bytes: Uint8Array; lines: Int32Array } } | { end: true };
-export type FromWorker = { judged: number } | { summary: ReturnType<typeof emptySummary> };
+export type FromWorker = { judged: number; rows?: string } | { summary: ReturnType<typeof emptySummary> };
 
-const { settings, shard, endpoint = 'account-info' } = workerData as WorkerSetup;
+const { settings, shard, endpoint = 'account-info', records } = workerData as WorkerSetup;
 const summary = emptySummary(settings);
 const funding = endpoint === 'funding-sources' ? (summary.funding = emptyFunding()) : undefined;
 const input = funding?.input ?? summary.input;
@@ -32,6 +36,12 @@ const problemsOnly = { problemsOnly: true };
 const ctx = { now: new Date(`${settings.date}T00:00:00Z`), collectMissingAccountInfo: settings.collectMissingAccountInfo };
 const decoder = new TextDecoder();
 const ours = (line: number) => !shard || (line - 1) % shard.count === shard.index - 1;
+
+let rows = '';
+const unreadable = (problem: string, line: number) => {
+  addUnreadable(input, problem, line);
+  if (records) rows += recordRow(records, line, undefined, 'unreadable', [problem]);
+};
 
 function judgeBatch(bytes: Uint8Array, lines: Int32Array): number {
   const texts = decoder.decode(bytes).split('\n');
@@ -44,20 +54,28 @@ function judgeBatch(bytes: Uint8Array, lines: Int32Array): number {
     try {
       payload = JSON.parse(texts[i]!);
     } catch {
-      addUnreadable(input, 'not-json', line);
+      unreadable('not-json', line);
       continue;
     }
     // A note of the reader's (population/input-formats.ts) is counted by its kind: too-large, csv-cells.
-    if (typeof payload === 'string' && payload.startsWith('!') && payload.includes(':')) addUnreadable(input, payload.slice(1, payload.indexOf(':')), line);
-    else if (!isObject(payload)) addUnreadable(input, 'not-an-object', line);
-    else if (deeperThan(payload, depthMost)) addUnreadable(input, 'too-deep', line);
+    if (typeof payload === 'string' && payload.startsWith('!') && payload.includes(':')) unreadable(payload.slice(1, payload.indexOf(':')), line);
+    else if (!isObject(payload)) unreadable('not-an-object', line);
+    else if (deeperThan(payload, depthMost)) unreadable('too-deep', line);
     else if (funding) addFundingAnswer(funding, payload, evaluateAll(rules, payload, ctx, problemsOnly));
-    else addUser(summary, payload, evaluateAll(rules, payload, ctx, problemsOnly));
+    else {
+      const problems = evaluateAll(rules, payload, ctx, problemsOnly);
+      const outcome = addUser(summary, payload, problems);
+      if (records) rows += recordRow(records, line, payload, outcome, decidingRules(problems, settings));
+    }
   }
   return judged;
 }
 
 parentPort!.on('message', (message: ToWorker) => {
   if ('end' in message) parentPort!.postMessage({ summary } satisfies FromWorker);
-  else parentPort!.postMessage({ judged: judgeBatch(message.batch.bytes, message.batch.lines) } satisfies FromWorker);
+  else {
+    const judged = judgeBatch(message.batch.bytes, message.batch.lines);
+    parentPort!.postMessage((records ? { judged, rows } : { judged }) satisfies FromWorker);
+    rows = '';
+  }
 });

@@ -7,9 +7,9 @@ import type { PopulationSummary } from './summary-schema';
 /** population.json and population.html in `out`: the summary seen through the privacy rule (shapes k users share). */
 export function writeReports(
   summary: PopulationSummary,
-  { k, out }: { k: number; out: string },
+  { k, out, records }: { k: number; out: string; records?: string | undefined },
 ): { model: PopulationReport; files: { html: string; json: string } } {
-  const model = populationReport(summary, { k });
+  const model = populationReport(summary, { k, records });
   mkdirSync(out, { recursive: true });
   const files = { json: path.join(out, 'population.json'), html: path.join(out, 'population.html') };
   writeFileSync(files.json, `${JSON.stringify(model, null, 2)}\n`);

@@ -68,6 +68,10 @@ const usages: Record<Command, Usage> = {
       ['--shard <i/n>', `judge part i of n; writes a summary for \`population merge\` (needs ${shardKeyVariable})`],
       ['--format <jsonl|json-array|csv>', 'instead of detecting it'],
       ['--workers <n>', 'worker threads (default: one a core)'],
+      [
+        '--records-out <file.csv|.jsonl>',
+        "a row a record: its line, user.id, company.id, outcome and the rules that decided it (your users' ids: for you alone)",
+      ],
       ['--fail-if <outcome>><share|users>', 'exit 1 when more users meet the outcome, e.g. error-screen>5% (repeatable)'],
       ['--max-unreadable <share>', 'exit 1 when more records than this are not JSON objects (default 1%)'],
     ],

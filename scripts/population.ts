@@ -1,16 +1,17 @@
 // `npx partner-certify population <input> [options]` (`npm run population -- …` in a clone): how a partner's users
 // will fare at sign-on (DESIGN §7); `population merge <summary.json…>` adds shards' summaries; `population generate`
 // writes a synthetic population. Exits 2 on a usage error, naming the option and the fix.
-import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { defects, generatePopulation } from '../population/generate';
 import { openShapes, mergeSummaries, sealShapes, shardKeyVariable } from '../population/merge';
-import { populationConsole } from '../population/report-html';
+import { populationConsole, recordsLine } from '../population/report-html';
+import { recordsFormatOf, recordsHeader } from '../population/records';
 import { writeReports } from '../population/write';
-import { isGzipped } from '../population/input';
+import { progressBar } from '../population/progress';
 import { judgePopulation } from '../population/run';
 import { inputRefusal } from '../population/input-gate';
 import { crossed, parseFailIf } from '../population/fail-if';
@@ -49,6 +50,7 @@ try {
       seed: { type: 'string' },
       'fail-if': { type: 'string', multiple: true },
       'max-unreadable': { type: 'string' },
+      'records-out': { type: 'string' },
     },
   });
 } catch (error) {
@@ -80,6 +82,12 @@ const maxUnreadable = shareOf('max-unreadable', options['max-unreadable'] ?? '1%
 let unreadableOver: string[] = [];
 // Checked before anything is read: a folder, or nothing yet.
 if (subcommand !== 'generate' && existsSync(out) && !statSync(out).isDirectory()) fail(`--out ${out}: that is a file; give a folder for the reports`);
+const recordsOut = options['records-out'];
+const recordsFormat = recordsOut === undefined ? undefined : recordsFormatOf(recordsOut);
+if (recordsOut !== undefined && subcommand !== undefined) fail(`--records-out: only when judging an input, not with ${subcommand}`);
+if (recordsOut !== undefined && !recordsFormat) fail(`--records-out ${recordsOut}: name a .csv or a .jsonl file`);
+if (recordsOut !== undefined && existsSync(recordsOut) && statSync(recordsOut).isDirectory())
+  fail(`--records-out ${recordsOut}: that is a folder; name a .csv or a .jsonl file`);
 
 async function main() {
   if (subcommand === 'generate') {
@@ -137,6 +145,7 @@ async function main() {
     const format = options.format === undefined ? undefined : choice('format', options.format, ['jsonl', 'json-array', 'csv'] as const, 'jsonl');
     const started = performance.now();
     const progress = progressBar(input);
+    const recordsFile = recordsOut === undefined ? undefined : openRecords(recordsOut);
     const summary = await judgePopulation(input, {
       settings,
       ...(shard ? { shard } : {}),
@@ -144,7 +153,9 @@ async function main() {
       workers: positive('workers', options.workers, 0) || undefined,
       numberColumns: new Set(['company.industry.naicsCode']),
       onProgress: progress,
+      ...(recordsFile === undefined ? {} : { records: { format: recordsFormat!, write: (rows: string) => void writeSync(recordsFile, rows) } }),
     });
+    if (recordsFile !== undefined) closeSync(recordsFile);
     if (options.funding !== undefined) {
       const funding = await judgePopulation(options.funding, {
         settings,
@@ -166,6 +177,7 @@ async function main() {
       const file = path.join(out, `population-summary.${shard.index}-of-${shard.count}.json`);
       writeFileSync(file, `${JSON.stringify(sealShapes(summary, secret!), null, 2)}\n`);
       console.log(`shard ${shard.index}/${shard.count}: ${stats}; summary: ${file}`);
+      if (recordsOut !== undefined) console.log(recordsLine(recordsOut));
       for (const line of unreadableOver) console.error(`population: ${line}`);
       if (unreadableOver.length > 0) process.exitCode = 1;
     } else {
@@ -181,7 +193,7 @@ main().catch((error: unknown) => {
 });
 
 function report(summary: ReturnType<typeof mergeSummaries>) {
-  const { model, files } = writeReports(summary, { k, out });
+  const { model, files } = writeReports(summary, { k, out, records: recordsOut });
   console.log(populationConsole(model, files));
   const over = [...unreadableOver, ...crossed(gates, summary.outcomes)];
   for (const line of over) console.error(`population: ${line}`);
@@ -199,6 +211,8 @@ function refuseUnread(summary: ReturnType<typeof mergeSummaries>, shard: boolean
     const refusal = inputRefusal(input, maxUnreadable);
     if (refusal === undefined) continue;
     if (input.payloads === 0) {
+      // Nothing written: not even the records file's header.
+      if (recordsOut !== undefined) rmSync(recordsOut, { force: true });
       console.error(`population: ${name}${refusal}`);
       process.exit(1);
     }
@@ -210,6 +224,14 @@ function shareOf(name: string, value: string): number {
   const match = /^(\d+(?:\.\d+)?)%$/.exec(value);
   if (!match || Number(match[1]) > 100) fail(`--${name} ${value}: give a share, e.g. 1%`);
   return Number(match[1]) / 100;
+}
+
+/** The records file, written from the start (its header first): its folder made if need be. */
+function openRecords(file: string): number {
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const fd = openSync(file, 'w');
+  writeSync(fd, recordsHeader(recordsFormat!));
+  return fd;
 }
 
 function profileSetting(file: string | undefined): boolean {
@@ -236,35 +258,4 @@ function shardOf(value: string) {
   const [index, count] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
   if (!match || index < 1 || count < 1 || index > count) fail(`--shard ${value}: give i/n with 1 ≤ i ≤ n, e.g. --shard 1/4`);
   return { index, count };
-}
-
-/**
- * On a terminal: records judged so far, their rate, and, for a plain file (not gzip, not standard input), the time
- * left by the share of its bytes read.
- */
-function progressBar(input: string): (records: number | undefined, bytesRead?: number) => void {
-  if (!process.stderr.isTTY) return () => {};
-  const size = input === '-' || isGzip(input) ? undefined : statSync(input).size;
-  const started = performance.now();
-  let last = 0;
-  return (records, bytesRead = 0) => {
-    if (records === undefined) return void process.stderr.write('\r\x1b[K');
-    const now = performance.now();
-    if (now - last < 200) return;
-    last = now;
-    const seconds = (now - started) / 1000;
-    const left = size && bytesRead > 0 ? ` · about ${Math.ceil((seconds * (size - bytesRead)) / bytesRead)} s left` : '';
-    process.stderr.write(`\r\x1b[Kjudged ${records.toLocaleString('en-US')} records · ${Math.round(records / seconds).toLocaleString('en-US')}/s${left}`);
-  };
-}
-
-function isGzip(file: string): boolean {
-  const head = Buffer.alloc(2);
-  const fd = openSync(file, 'r');
-  try {
-    readSync(fd, head, 0, 2, 0);
-  } finally {
-    closeSync(fd);
-  }
-  return isGzipped(head);
 }

@@ -1,0 +1,44 @@
+import path from 'node:path';
+
+/**
+ * `--records-out <file>`: the partner's own list of which users to fix, one row a record, written for the partner
+ * alone (never into the report, a shard's summary or a merge): the record's line, its `user.id` and `company.id` as
+ * given, the outcome, and the rules that decided it. Nothing else of the payload.
+ */
+export type RecordsFormat = 'csv' | 'jsonl';
+
+/** The format a records file's name asks for, or undefined for a name that asks for none. */
+export const recordsFormatOf = (file: string): RecordsFormat | undefined =>
+  ({ '.csv': 'csv' as const, '.jsonl': 'jsonl' as const, '.ndjson': 'jsonl' as const })[path.extname(file).toLowerCase()];
+
+export const recordsHeader = (format: RecordsFormat) => (format === 'csv' ? 'line,user.id,company.id,outcome,rules\n' : '');
+
+/** An id as given: a string as it is, any other JSON value as its JSON text, absent as empty. */
+const idText = (value: unknown): string => (value === undefined ? '' : typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
+
+/**
+ * A CSV cell (RFC 4180): quoted when it holds a comma, a quote or a line break; one that a spreadsheet would run as a
+ * formula (`=`, `+`, `-`, `@` first) is kept from running by a leading `'`, as OWASP advises.
+ */
+function csvCell(text: string): string {
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+const idOf = (payload: Record<string, unknown> | undefined, key: 'user' | 'company'): unknown => {
+  const node = payload?.[key];
+  return typeof node === 'object' && node !== null && !Array.isArray(node) ? (node as Record<string, unknown>).id : undefined;
+};
+
+/** One record's row: `outcome` is an outcome key, or `unreadable` with the problem as its rule. */
+export function recordRow(
+  format: RecordsFormat,
+  line: number,
+  payload: Record<string, unknown> | undefined,
+  outcome: string,
+  rules: readonly string[],
+): string {
+  const [userId, companyId] = [idOf(payload, 'user'), idOf(payload, 'company')];
+  if (format === 'jsonl') return `${JSON.stringify({ line, 'user.id': userId ?? null, 'company.id': companyId ?? null, outcome, rules })}\n`;
+  return `${line},${csvCell(idText(userId))},${csvCell(idText(companyId))},${outcome},${rules.join(' ')}\n`;
+}
