@@ -2,7 +2,7 @@
  * The population check (DESIGN §7) on N generated users (1,000,000 unless BENCH_POPULATION says): its wall time as a
  * user runs it, reading the file included, installed (`npx partner-certify population`: the bench builds dist/) and in
  * a clone (`npm run population`, under tsx); users per second, peak memory, and the ratio to JSON.parse of the same
- * lines alone, on one thread, in the same run. Alone: `npx tsx scripts/bench-population.ts`.
+ * lines alone, on one thread, in the same run; installed again with the records file (`--records-out`). Alone: `npx tsx scripts/bench-population.ts`.
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
@@ -52,12 +52,14 @@ export function populationFigures(users = Number(process.env.BENCH_POPULATION ??
     spawnSync('npm', ['run', 'build'], { stdio: 'ignore' });
     const ways = (
       [
-        ['installed', installed],
-        ['in a clone', cloned],
+        ['installed', installed, []],
+        ['in a clone', cloned, []],
+        // The partner's records file (--records-out), a row a user: what it adds.
+        ['+ records', installed, ['--records-out', path.join(dir, 'records.csv')]],
       ] as const
-    ).map(([way, command]): Way => {
+    ).map(([way, command, extra]): Way => {
       const t0 = performance.now();
-      const run = spawnSync(process.execPath, [...command, file, '--out', path.join(dir, 'report')], { encoding: 'utf8' });
+      const run = spawnSync(process.execPath, [...command, file, '--out', path.join(dir, 'report'), ...extra], { encoding: 'utf8' });
       const wallMs = performance.now() - t0;
       if (run.status !== 0) throw new Error(`the population check failed ${way}: ${run.stderr}`);
       const peak = /peak memory (\d+) MB/.exec(run.stdout);
