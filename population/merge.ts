@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { bump, emptyFunding, emptySummary, linesKept } from './tally';
+import { addCauses } from './fix-gains';
 import { alternativeSettings, outcomeKeys, type FundingSummary, type OutcomeCounts, type PopulationSummary } from './summary-schema';
 
 /**
@@ -51,6 +52,9 @@ export function addSummary(into: PopulationSummary, from: PopulationSummary): vo
   addCounts(into.beforePayment, from.beforePayment);
   for (const setting of alternativeSettings) addOutcomes(into.alternatives[setting], from.alternatives[setting]);
   addRules(into.rules, from.rules);
+  // The largest sets first, so that a bound reached in the merge leaves out the fewest users.
+  for (const [key, users] of Object.entries(from.causes).sort((a, b) => b[1] - a[1])) addCauses(into, key, users);
+  into.causesUncounted += from.causesUncounted;
   if (from.funding) addFunding((into.funding ??= emptyFunding()), from.funding);
 }
 

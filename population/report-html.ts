@@ -2,6 +2,8 @@ import { html, styleSheet, type Html } from '../html/template';
 import { baseStyle } from '../html/style';
 import { outcomeKeys, type OutcomeKey } from './summary-schema';
 import type { Alternative, PopulationReport, RuleFix } from './report-model';
+import { number, percent, plural, signed, widthOf } from './report-words';
+import { fixPlanHtml, fixPlanLines } from './report-plan';
 
 /**
  * population.html: one self-contained file (inline CSS, no script, a CSP that forbids every fetch) that shows a
@@ -47,12 +49,6 @@ const settingMeaning: Record<Alternative['setting'], (value: boolean | string) =
     value === 'dropped' ? 'an invalid no**, no* or optional value is dropped' : 'an invalid no**, no* or optional value refuses sign-on',
 };
 
-const number = (n: number) => n.toLocaleString('en-US');
-const percent = (share: number) => (share > 0 && share < 0.0005 ? '<0.1%' : `${(share * 100).toFixed(1)}%`);
-const plural = (n: number, one: string, many = `${one}s`) => `${number(n)} ${n === 1 ? one : many}`;
-const signed = (n: number) => (n > 0 ? `+${number(n)}` : n < 0 ? `−${number(-n)}` : '±0');
-const widthOf = (part: number, whole: number) => `width:${whole > 0 ? ((part / whole) * 100).toFixed(2) : 0}%`;
-
 function outcomeBar({ outcomes }: PopulationReport): Html {
   const total = outcomeKeys.reduce((sum, key) => sum + outcomes[key].count, 0);
   const shown = outcomeKeys.filter((key) => outcomes[key].count > 0);
@@ -96,7 +92,7 @@ function fix(rule: RuleFix): Html {
   const rare = rule.rareShapes > 0 ? html` <span class="muted">and ${plural(rule.rareShapes, 'user')} with rarer shapes, not shown</span>` : '';
   const other = rule.otherShapes > 0 ? html` <span class="muted">and ${plural(rule.otherShapes, 'user')} with other shapes</span>` : '';
   return html`<li class="${rule.failed > 0 ? 'failed' : 'warned'}" data-rule="${rule.rule}"><div class="fix-head"><code>${rule.rule}</code>: <b>${number(rule.users)}</b> users (${percent(rule.share)})
-<span class="muted">${number(rule.failed)} failed, ${number(rule.warned)} warned</span></div><div class="meter"><span style="${widthOf(rule.share, 1)}"></span></div>
+<span class="muted">${number(rule.failed)} failed, ${number(rule.warned)} warned${rule.alone > 0 ? `; fixed alone, it lets ${plural(rule.alone, 'user')} in` : ''}</span></div><div class="meter"><span style="${widthOf(rule.share, 1)}"></span></div>
 ${rule.codes.length > 0 ? html`<div>Problems: ${rule.codes.map((c) => html`<span class="chip"><code>${c.code}</code> ${number(c.count)}</span>`)}</div>` : ''}
 ${rule.advice.length > 0 ? html`<ul class="advice">${rule.advice.map((a) => html`<li><strong>${a.text}</strong> <span class="muted">(${a.code}, given to ${plural(a.count, 'user')})</span></li>`)}</ul>` : ''}
 ${rule.shapes.length > 0 || rule.rareShapes > 0 ? html`<div class="shapes">Example shapes: ${rule.shapes.map((s) => html`<span class="chip"><code>${s.shape}</code> × ${number(s.count)}</span>`)}${other}${rare}</div>` : ''}</li>`;
@@ -178,6 +174,7 @@ export function populationHtml(report: PopulationReport): string {
 ${report.records === undefined ? '' : html`<p class="callout" id="records">Which users: <code>${report.records}</code>, a row a record with its outcome and the rules that decided it. It holds your users' ids: it is for you alone, never to be shared with this report.</p>`}
 <section id="outcomes">${outcomeBar(report)}${legend(report)}${errorReasons(report)}</section>
 ${settingsMatter(report)}
+${fixPlanHtml(report)}
 <section id="fix-first"><h2>Fix these first</h2>${fixFirst(report)}</section>
 <section id="typed"><h2>How many fields users type at sign-on</h2>${typedFields(report)}</section>
 <section id="alternatives"><h2>If the settings were the other way</h2>${report.alternatives.map((a) => alternative(report, a))}</section>
@@ -226,6 +223,7 @@ export function populationConsole(report: PopulationReport, files: { html: strin
     `How will your users fare? ${number(report.input.payloads)} account-information payloads judged.`,
     ...outcomeLines(report),
     ...(fixes.length > 0 ? ['Fix these first:', ...fixes.map(fixLine)] : ['Fix these first: nothing, no rule failed or warned.']),
+    ...fixPlanLines(report),
     ...alternativeLines(report),
     ...inputLines(report),
     ...(report.funding

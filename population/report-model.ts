@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fixGains } from './fix-gains';
 import {
   alternativeSettings,
   emulatorSettings,
@@ -37,6 +38,7 @@ const fixSchema = z.object({
   warned: count,
   users: count.describe('failed and warned'),
   share,
+  alone: count.describe('users at the error screen who get in if this rule alone is fixed (population/fix-gains.ts)'),
   codes: z
     .array(z.object({ code: z.string(), count }))
     .max(maxCodes)
@@ -76,6 +78,16 @@ export const populationReportSchema = z
       }),
     ),
     fixFirst: z.array(fixSchema).describe('rules by users failed, then warned, then id'),
+    fixPlan: z
+      .object({
+        steps: z
+          .array(z.object({ rule: z.string(), users: count, share }))
+          .describe('fix this first, then this: each step the rule that lets in the most users not yet in'),
+        severalRules: count.describe('users at the error screen for two or more rules: no one fix lets them in'),
+        leftOut: count.describe('users at the error screen the steps do not let in'),
+        uncounted: count.describe('users whose set of rules was past the bound kept: each figure may be short by this many'),
+      })
+      .describe('what each fix gains, exact over every user at the error screen'),
     records: z.string().optional().describe("where the run wrote the partner's own records file (--records-out): its users' ids, for the partner alone"),
     funding: z
       .object({
@@ -172,7 +184,7 @@ function mostGivenAdvice(advice: RuleTally['advice'], k: number): RuleFix['advic
     .sort((a, b) => b.count - a.count || byKey(a.code, b.code));
 }
 
-function fixOf(rule: string, tally: RuleTally, payloads: number, k: number): RuleFix {
+function fixOf(rule: string, tally: RuleTally, payloads: number, k: number, alone: number): RuleFix {
   const shapes = ranked(tally.shapes);
   const common = shapes.filter((shape) => shape.count >= k);
   const named = common.slice(0, maxShapes);
@@ -183,6 +195,7 @@ function fixOf(rule: string, tally: RuleTally, payloads: number, k: number): Rul
     warned: tally.warned,
     users,
     share: shareOf(users, payloads),
+    alone,
     codes: ranked(tally.codes)
       .slice(0, maxCodes)
       .map(({ key, count }) => ({ code: key, count })),
@@ -195,10 +208,10 @@ function fixOf(rule: string, tally: RuleTally, payloads: number, k: number): Rul
 
 const byUsersAffected = (a: RuleFix, b: RuleFix) => b.failed - a.failed || b.warned - a.warned || byKey(a.rule, b.rule);
 
-function fixFirstOf(rules: PopulationSummary['rules'], payloads: number, k: number): RuleFix[] {
+function fixFirstOf(rules: PopulationSummary['rules'], payloads: number, k: number, alone: Readonly<Record<string, number>> = {}): RuleFix[] {
   return Object.entries(rules)
     .filter(([, tally]) => tally.failed + tally.warned > 0)
-    .map(([rule, tally]) => fixOf(rule, tally, payloads, k))
+    .map(([rule, tally]) => fixOf(rule, tally, payloads, k, alone[rule] ?? 0))
     .sort(byUsersAffected);
 }
 
@@ -206,6 +219,7 @@ export function populationReport(summary: PopulationSummary, { k, records }: { k
   // k below 1 would name every shape, a single user's included.
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a whole number of users, at least 1: ${k}`);
   const payloads = summary.input.payloads;
+  const gains = fixGains(summary.causes, summary.causesUncounted);
   return {
     ...(records === undefined ? {} : { records }),
     version: 1,
@@ -218,7 +232,13 @@ export function populationReport(summary: PopulationSummary, { k, records }: { k
     typedFields: typedFieldsOf(summary.typedFields, payloads),
     beforePayment: beforePaymentOf(summary.beforePayment, payloads),
     alternatives: alternativeSettings.map((setting) => alternativeOf(setting, summary)),
-    fixFirst: fixFirstOf(summary.rules, payloads, k),
+    fixFirst: fixFirstOf(summary.rules, payloads, k, gains.alone),
+    fixPlan: {
+      steps: gains.plan.map(({ rule, users }) => ({ rule, users, share: shareOf(users, payloads) })),
+      severalRules: gains.severalRules,
+      leftOut: gains.leftOut,
+      uncounted: gains.uncounted,
+    },
     ...(summary.funding ? { funding: fundingOf(summary.funding, k) } : {}),
   };
 }

@@ -99,6 +99,10 @@ export const summarySchema = z.object({
     Object.fromEntries(alternativeSettings.map((setting) => [setting, outcomeCounts])) as Record<AlternativeSetting, typeof outcomeCounts>,
   ),
   rules: z.record(z.string(), ruleTallySchema),
+  /** Users at the error screen, by the rules that sent them there (population/fix-gains.ts): what each fix gains. */
+  causes: counts,
+  /** Users at the error screen whose set of rules was past the bound on sets kept. */
+  causesUncounted: z.number().int().nonnegative(),
   funding: fundingSummarySchema.optional(),
 });
 export type PopulationSummary = z.infer<typeof summarySchema>;

@@ -6,6 +6,7 @@ import { valueAt } from '../checks/paths';
 import { jsonType } from '../checks/evidence';
 import { decideSignOn, type SignOnDecision, type SignOnSettings } from '../checks/sign-on-decision';
 import { shapeOf } from './shape';
+import { addCauses } from './fix-gains';
 import {
   alternativeSettings,
   fundingKeys,
@@ -40,6 +41,8 @@ export function emptySummary(settings: Settings): PopulationSummary {
     beforePayment: {},
     alternatives: Object.fromEntries(alternativeSettings.map((setting) => [setting, noOutcomes()])) as PopulationSummary['alternatives'],
     rules: {},
+    causes: {},
+    causesUncounted: 0,
   };
 }
 
@@ -106,6 +109,13 @@ function variantsOf(settings: Settings): [AlternativeSetting, SignOnSettings][] 
   return variants;
 }
 
+/** The rules of the findings that sent a user to the error screen, each once (a rule's findings come one after another). */
+function causesKey(problems: readonly Finding[]): string {
+  let key = problems[0]?.rule ?? '';
+  for (let i = 1; i < problems.length; i++) if (problems[i]!.rule !== problems[i - 1]!.rule) key += ` ${problems[i]!.rule}`;
+  return key;
+}
+
 /** The outcome a user meets: the decision's screen, and for one who gets in whether a no** field is asked for. */
 export const outcomeOf = (decision: SignOnDecision): OutcomeKey =>
   decision.screen === 'error'
@@ -123,8 +133,10 @@ export function addUser(summary: PopulationSummary, payload: Payload, problems: 
   const decision = decideSignOn(problems, settings);
   const outcome = outcomeOf(decision);
   summary.outcomes[outcome]++;
-  if (decision.screen === 'error') bump(summary.errorReasons, decision.reason);
-  else {
+  if (decision.screen === 'error') {
+    bump(summary.errorReasons, decision.reason);
+    addCauses(summary, causesKey(decision.problems));
+  } else {
     if (decision.screen === 'collect') bump(summary.typedFields, String(decision.fields.length));
     if (decision.beforePayment.length > 0) bump(summary.beforePayment, 'users');
     for (const path of decision.beforePayment) bump(summary.beforePayment, path);

@@ -137,7 +137,7 @@ test('CSV: quoted commas, quotes and newlines; number columns; empty cells absen
     },
     { user: { firstName: 'Bo' }, company: { industry: { naicsCode: -1500 } } },
     { user: { firstName: 'Cy' }, company: { industry: { naicsCode: '12ab' } } },
-    '!csv: row has 2 cells, the header has 5',
+    '!csv-cells: row has 2 cells, the header has 5',
     { user: { firstName: 'Di', phone: 1 }, company: { address: { line1: 'multi\nline\n' }, industry: { naicsCode: 7 } }, 'Plain Header': 'y' },
   ]);
   expect(lines).toEqual([2, 5, 6, 7, 8]);
@@ -198,9 +198,19 @@ test('batches of about batchBytes never split a line; a line longer than a batch
 test('a text longer than maxTextBytes is passed as a JSON string saying so, and the rest is read', async () => {
   const long = JSON.stringify({ a: 'x'.repeat(5000) });
   const jsonl = await read('-', { stdin: Readable.from([long.slice(0, 10), long.slice(10), '\n{"b":1}\n', long]), maxTextBytes: 100 });
-  expect(parsed(jsonl.texts)).toEqual(['!jsonl: the line is longer than 100 bytes', { b: 1 }, '!jsonl: the line is longer than 100 bytes']);
-  expect((await read(file(`[${long}, {"b":1}]`), { maxTextBytes: 100 })).texts).toEqual(['"!json: the element is longer than 100 bytes"', '{"b":1}']);
-  expect((await read(file(`a\n"${'z'.repeat(5000)}"\nb\n`), { maxTextBytes: 100 })).texts).toEqual(['"!csv: the row is longer than 100 bytes"', '{"a":"b"}']);
+  expect(parsed(jsonl.texts)).toEqual([
+    '!too-large: jsonl: the line is longer than 100 bytes',
+    { b: 1 },
+    '!too-large: jsonl: the line is longer than 100 bytes',
+  ]);
+  expect((await read(file(`[${long}, {"b":1}]`), { maxTextBytes: 100 })).texts).toEqual([
+    '"!too-large: json: the element is longer than 100 bytes"',
+    '{"b":1}',
+  ]);
+  expect((await read(file(`a\n"${'z'.repeat(5000)}"\nb\n`), { maxTextBytes: 100 })).texts).toEqual([
+    '"!too-large: csv: the row is longer than 100 bytes"',
+    '{"a":"b"}',
+  ]);
 });
 
 test('stopping early closes the input', async () => {

@@ -39,6 +39,8 @@ const summary: PopulationSummary = summarySchema.parse({
   },
   outcomes: outcomes(700, 100, 150, 50),
   errorReasons: { 'invalid Yes* value': 50 },
+  causes: { 'account-info/user.lastName/pattern': 30, 'account-info/user.lastName/pattern account-info/user.phone/present': 20 },
+  causesUncounted: 0,
   typedFields: { '2': 50, '1': 100 },
   beforePayment: { users: 100, 'user.phone': 80, 'user.dateOfBirth': 20 },
   alternatives: {

@@ -1,0 +1,37 @@
+import { html, type Html } from '../html/template';
+import type { PopulationReport } from './report-model';
+import { number, percent, plural } from './report-words';
+
+/** What each fix gains (population/fix-gains.ts), in the page and on the console: the plan, and who it leaves out. */
+
+const leftOutWords = ({ fixPlan }: PopulationReport) =>
+  [
+    fixPlan.severalRules > 0
+      ? `${plural(fixPlan.severalRules, 'user')} at the error screen need two or more fixes, counted at the step that completes them`
+      : '',
+    fixPlan.leftOut > 0 ? `${plural(fixPlan.leftOut, 'user')} still need rules past these steps` : '',
+    fixPlan.uncounted > 0 ? `${plural(fixPlan.uncounted, 'user')} had a set of rules past the bound kept, so each figure may be short by as many` : '',
+  ].filter(Boolean);
+
+export function fixPlanHtml(report: PopulationReport): Html | string {
+  const { steps } = report.fixPlan;
+  if (steps.length === 0) return '';
+  let total = 0;
+  return html`<section id="fix-plan"><h2>What each fix gains</h2><p>Users at the error screen get in once every rule that sent them there is fixed. In this order, each fix lets in the most users not yet in:</p>
+<ol class="plan">${steps.map((step) => {
+    total += step.users;
+    return html`<li data-rule="${step.rule}"><code>${step.rule}</code>: <b>+${number(step.users)}</b> users in (${percent(step.share)}) <span class="muted">${number(total)} in all</span></li>`;
+  })}</ol>${leftOutWords(report).map((line) => html`<p class="muted">${line}.</p>`)}</section>`;
+}
+
+export function fixPlanLines(report: PopulationReport): string[] {
+  const { steps } = report.fixPlan;
+  if (steps.length === 0) return [];
+  return [
+    `What each fix gains, in order: ${steps
+      .slice(0, 5)
+      .map((step, i) => `${i + 1}. ${step.rule} (+${number(step.users)} users in)`)
+      .join(', ')}${steps.length > 5 ? ', … (the report)' : ''}.`,
+    ...leftOutWords(report).map((line) => `  ${line}.`),
+  ];
+}
