@@ -1,4 +1,3 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { bump, emptyFunding, emptySummary, linesKept } from './tally';
 import { addCauses } from './fix-gains';
 import { alternativeSettings, outcomeKeys, type FundingSummary, type OutcomeCounts, type PopulationSummary } from './summary-schema';
@@ -67,55 +66,4 @@ export function mergeSummaries(parts: readonly PopulationSummary[]): PopulationS
   for (const part of parts) addSummary(merged, part);
   merged.parts = parts.reduce((sum, part) => sum + part.parts, 0);
   return merged;
-}
-
-/**
- * A shard's summary leaves its machine, and holds every shape with its count, those fewer than k users share
- * included (the merge needs them to add up). So each shape is sealed (AES-256-GCM) with a key that every shard and
- * the merge are given (`POPULATION_SHARD_KEY`): without it, a shard's file shows no shape at all.
- */
-export const shardKeyVariable = 'POPULATION_SHARD_KEY';
-const sealedPrefix = 'sealed:';
-const keyOf = (secret: string) => createHash('sha256').update(secret).digest();
-
-function sealShape(shape: string, key: Buffer): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const sealed = Buffer.concat([cipher.update(shape, 'utf8'), cipher.final()]);
-  return sealedPrefix + Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
-}
-
-function openShape(sealed: string, key: Buffer): string {
-  if (!sealed.startsWith(sealedPrefix)) return sealed;
-  const bytes = Buffer.from(sealed.slice(sealedPrefix.length), 'base64url');
-  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12));
-  decipher.setAuthTag(bytes.subarray(12, 28));
-  try {
-    return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
-  } catch {
-    throw new Error(`a shape of a shard's summary does not open with ${shardKeyVariable}: give the merge the key its shards were given`);
-  }
-}
-
-const mapRuleShapes = (rules: PopulationSummary['rules'], map: (shape: string) => string): PopulationSummary['rules'] =>
-  Object.fromEntries(
-    Object.entries(rules).map(([id, tally]) => {
-      const shapes: Record<string, number> = {};
-      for (const [shape, count] of Object.entries(tally.shapes)) bump(shapes, map(shape), count);
-      return [id, { ...tally, shapes }];
-    }),
-  );
-const mapShapes = (summary: PopulationSummary, map: (shape: string) => string): PopulationSummary => ({
-  ...summary,
-  rules: mapRuleShapes(summary.rules, map),
-  ...(summary.funding ? { funding: { ...summary.funding, rules: mapRuleShapes(summary.funding.rules, map) } } : {}),
-});
-
-export function sealShapes(summary: PopulationSummary, secret: string): PopulationSummary {
-  const key = keyOf(secret);
-  return mapShapes(summary, (shape) => sealShape(shape, key));
-}
-export function openShapes(summary: PopulationSummary, secret: string): PopulationSummary {
-  const key = keyOf(secret);
-  return mapShapes(summary, (shape) => openShape(shape, key));
 }

@@ -2,7 +2,7 @@
 // init.ts, verify.ts and population.ts. Installed, the package runs compiled (`npx partner-certify …`); in a clone,
 // through tsx, where the same commands are npm scripts.
 import path from 'node:path';
-import { shardKeyVariable } from '../population/merge';
+import { shardKeyVariable } from '../population/shard-file';
 
 export type Command = 'certify' | 'init' | 'verify' | 'population';
 

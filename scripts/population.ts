@@ -7,7 +7,8 @@ import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { defects, generatePopulation } from '../population/generate';
-import { openShapes, mergeSummaries, sealShapes, shardKeyVariable } from '../population/merge';
+import { mergeSummaries } from '../population/merge';
+import { openSummary, sealSummary, shardKeyProblem, shardKeyVariable, shardsProblem } from '../population/shard-file';
 import { populationConsole, recordsLine } from '../population/report-html';
 import { recordsFormatOf, recordsHeader } from '../population/records';
 import { writeReports } from '../population/write';
@@ -15,11 +16,17 @@ import { progressBar } from '../population/progress';
 import { judgePopulation } from '../population/run';
 import { inputRefusal } from '../population/input-gate';
 import { crossed, parseFailIf } from '../population/fail-if';
-import { emulatorSettings, summarySchema, type Settings } from '../population/summary-schema';
+import { emulatorSettings, type Settings } from '../population/summary-schema';
 import { invalidOptionalChoices, invalidRequiredChoices } from '../checks/sign-on-decision';
 import { optionsProblem, usageOf } from './commands';
 
 const usage = usageOf('population');
+
+/** A merge that cannot stand: one line, exit 1, nothing written. */
+function refuse(message: string): never {
+  console.error(`population merge: ${message}`);
+  process.exit(1);
+}
 
 function fail(message: string): never {
   console.error(`${message}\n\n${usage}`);
@@ -108,13 +115,16 @@ async function main() {
   } else if (subcommand === 'merge') {
     if (positionals.length === 0) fail("population merge: name the shards' summary files");
     const secret = process.env[shardKeyVariable];
-    if (!secret) fail(`population merge: set ${shardKeyVariable} to the key the shards were given (their shapes are sealed with it)`);
-    const parts = positionals.map((file) => {
-      const result = summarySchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-      if (!result.success) fail(`${file}: not a population summary (${result.error.issues[0]?.path.join('.')}: ${result.error.issues[0]?.message})`);
-      return openShapes(result.data, secret);
+    const keyProblem = shardKeyProblem(secret);
+    if (keyProblem) fail(`population merge: ${keyProblem}`);
+    const parts = positionals.map((name) => {
+      const summary = openSummary(readFileSync(name, 'utf8'), secret!, name);
+      if (typeof summary === 'string') refuse(summary);
+      return { name, summary };
     });
-    const merged = mergeSummaries(parts);
+    const problem = shardsProblem(parts);
+    if (problem) refuse(problem);
+    const merged = mergeSummaries(parts.map((part) => part.summary));
     refuseUnread(merged, false);
     report(merged);
   } else {
@@ -141,7 +151,8 @@ async function main() {
     };
     const shard = options.shard === undefined ? undefined : shardOf(options.shard);
     const secret = process.env[shardKeyVariable];
-    if (shard && !secret) fail(`--shard: set ${shardKeyVariable} to a random key (e.g. \`openssl rand -hex 32\`) in every shard's and the merge's environment`);
+    const keyProblem = shard && shardKeyProblem(secret);
+    if (keyProblem) fail(`--shard: ${keyProblem}`);
     const format = options.format === undefined ? undefined : choice('format', options.format, ['jsonl', 'json-array', 'csv'] as const, 'jsonl');
     const started = performance.now();
     const progress = progressBar(input);
@@ -175,7 +186,7 @@ async function main() {
     if (shard) {
       mkdirSync(out, { recursive: true });
       const file = path.join(out, `population-summary.${shard.index}-of-${shard.count}.json`);
-      writeFileSync(file, `${JSON.stringify(sealShapes(summary, secret!), null, 2)}\n`);
+      writeFileSync(file, sealSummary({ ...summary, shard }, secret!));
       console.log(`shard ${shard.index}/${shard.count}: ${stats}; summary: ${file}`);
       if (recordsOut !== undefined) console.log(recordsLine(recordsOut));
       for (const line of unreadableOver) console.error(`population: ${line}`);

@@ -61,7 +61,7 @@ test('no planted value, nor its digits, in any output; no shape fewer than k use
   writeFileSync(input, jsonLines(payloads));
   const run = population([input, '--now', now, '--out', path.join(out, 'report'), '--k', '5']);
   expect(run.status, run.stderr).toBe(0);
-  const shard = population([input, '--now', now, '--out', path.join(out, 'shards'), '--shard', '1/2'], undefined, { POPULATION_SHARD_KEY: 'k'.repeat(32) });
+  const shard = population([input, '--now', now, '--out', path.join(out, 'shards'), '--shard', '1/2'], undefined, { POPULATION_SHARD_KEY: '6b'.repeat(32) });
   expect(shard.status, shard.stderr).toBe(0);
   const report = reportIn(path.join(out, 'report'));
   // The control: the planted defects were judged, and their common shapes shown.
@@ -82,7 +82,7 @@ test('4 shards, merged, give the JSON one run gives; a shard without the key, or
   const out = tempDir('population-');
   const input = path.join(out, 'users.jsonl');
   writeFileSync(input, jsonLines(generatePopulation({ users: 8000, seed: 3, now: new Date(`${now}T00:00:00Z`) })));
-  const key = { POPULATION_SHARD_KEY: 'shard-key-'.repeat(4) };
+  const key = { POPULATION_SHARD_KEY: '5eed'.repeat(16) };
   expect(population([input, '--now', now, '--out', path.join(out, 'whole')]).status).toBe(0);
   const summaries = [1, 2, 3, 4].map((index) => {
     const shard = population([input, '--now', now, '--out', path.join(out, 'parts'), '--shard', `${index}/4`], undefined, key);
@@ -97,7 +97,8 @@ test('4 shards, merged, give the JSON one run gives; a shard without the key, or
   expect(keyless.stderr).toContain('POPULATION_SHARD_KEY');
   const other = population([input, '--now', '2026-11-28', '--out', path.join(out, 'parts'), '--shard', '1/4'], undefined, key);
   expect(other.status).toBe(0);
-  const mixed = population(['merge', summaries[1]!, path.join(out, 'parts', 'population-summary.1-of-4.json')], undefined, key);
+  // Shard 1 again, under another date: a whole split of mixed settings.
+  const mixed = population(['merge', ...summaries], undefined, key);
   expect(mixed.status).toBe(1);
   expect(mixed.stderr).toContain('different settings');
 });

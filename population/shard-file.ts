@@ -1,0 +1,86 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { summarySchema, type PopulationSummary } from './summary-schema';
+
+/**
+ * A shard's summary leaves its machine, and holds every shape and advice with its count, those fewer than k users
+ * share included (the merge needs them to add up). So the whole summary is sealed (AES-256-GCM) under a key derived
+ * (HKDF-SHA256) from one that every shard and the merge are given (`POPULATION_SHARD_KEY`, at least 128 bits, as
+ * hex): without it a file shows only which shard of which split it is, and a file changed in any byte, or a shard
+ * claiming another place in the split, does not open.
+ */
+export const shardKeyVariable = 'POPULATION_SHARD_KEY';
+
+const fileSchema = z.object({
+  populationShardSummary: z.literal(2),
+  shard: z.object({ index: z.number().int().positive(), count: z.number().int().positive() }),
+  sealed: z.string(),
+});
+
+/** Why the key cannot be used, or undefined: hex of at least 128 bits (`openssl rand -hex 32`). */
+export function shardKeyProblem(secret: string | undefined): string | undefined {
+  const make = `make one with \`openssl rand -hex 32\` and give it to every shard and the merge`;
+  if (!secret) return `set ${shardKeyVariable}: ${make}`;
+  if (!/^[0-9a-fA-F]+$/.test(secret) || secret.length % 2 === 1) return `${shardKeyVariable} is not hex; ${make}`;
+  if (secret.length < 32) return `${shardKeyVariable} holds ${secret.length * 4} bits, fewer than 128; ${make}`;
+  return undefined;
+}
+
+const keyOf = (secret: string) => Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'hex'), 'partner-certify', 'population shard summary v2', 32));
+/** The shard's place in its split, bound to the sealed text: a file renamed or edited to claim another place does not open. */
+const placeOf = (shard: { index: number; count: number }) => Buffer.from(`shard ${shard.index} of ${shard.count}`);
+
+/** A shard's summary as the file it writes. */
+export function sealSummary(summary: PopulationSummary & { shard: { index: number; count: number } }, secret: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', keyOf(secret), iv);
+  cipher.setAAD(placeOf(summary.shard));
+  const sealed = Buffer.concat([cipher.update(JSON.stringify(summary), 'utf8'), cipher.final()]);
+  const file = { populationShardSummary: 2, shard: summary.shard, sealed: Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url') };
+  return `${JSON.stringify(file, null, 2)}\n`;
+}
+
+/** The summary a shard's file holds, or why it holds none: a line naming the file, never quoting it. */
+export function openSummary(text: string, secret: string, name: string): PopulationSummary | string {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return `${name}: not a shard's summary (not JSON); give the population-summary.<i>-of-<n>.json files the shards wrote`;
+  }
+  const file = fileSchema.safeParse(json);
+  if (!file.success) return `${name}: not a shard's summary; give the population-summary.<i>-of-<n>.json files the shards wrote (with --shard)`;
+  const bytes = Buffer.from(file.data.sealed, 'base64url');
+  const decipher = createDecipheriv('aes-256-gcm', keyOf(secret), bytes.subarray(0, 12));
+  decipher.setAAD(placeOf(file.data.shard));
+  decipher.setAuthTag(bytes.subarray(12, 28));
+  let opened: string;
+  try {
+    opened = Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
+  } catch {
+    return `${name}: does not open with ${shardKeyVariable}: it was sealed with another key, or changed since it was written; give the key its shards were given, or judge that shard again`;
+  }
+  const summary = summarySchema.safeParse(JSON.parse(opened));
+  if (!summary.success) return `${name}: its summary is of another version of partner-certify; judge every shard with the same version`;
+  return summary.data;
+}
+
+/** Why shards cannot be merged as one input: the same shard twice, shards of different splits, or shards missing. */
+export function shardsProblem(parts: readonly { name: string; summary: PopulationSummary }[]): string | undefined {
+  const [first] = parts;
+  const split = first?.summary.shard?.count;
+  for (const { name, summary } of parts) {
+    if (!summary.shard) return `${name}: not a shard's summary`;
+    if (summary.shard.count !== split) return `${first!.name} is a shard of ${split} and ${name} of ${summary.shard.count}: merge the shards of one split`;
+  }
+  const seen = new Map<number, string>();
+  for (const { name, summary } of parts) {
+    const twice = seen.get(summary.shard!.index);
+    if (twice) return `${twice} and ${name} are both shard ${summary.shard!.index} of ${split}: give each shard once`;
+    seen.set(summary.shard!.index, name);
+  }
+  const missing = Array.from({ length: split ?? 0 }, (_, i) => i + 1).filter((index) => !seen.has(index));
+  if (missing.length > 0)
+    return `shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${split} ${missing.length > 1 ? 'are' : 'is'} missing: merge every shard's summary, or the counts are of part of the users`;
+  return undefined;
+}
