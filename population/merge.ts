@@ -1,4 +1,5 @@
-import { bump, emptyFunding, emptySummary, linesKept } from './tally';
+import { adviceKept, bump, emptyFunding, emptySummary, linesKept, shapesKept } from './tally';
+import { addKept, noneKept } from './kept';
 import { addCauses } from './fix-gains';
 import { alternativeSettings, outcomeKeys, type FundingSummary, type OutcomeCounts, type PopulationSummary } from './summary-schema';
 
@@ -25,12 +26,12 @@ function addInput(into: PopulationSummary['input'], from: PopulationSummary['inp
 
 function addRules(into: PopulationSummary['rules'], from: PopulationSummary['rules']): void {
   for (const [id, tally] of Object.entries(from)) {
-    const mine = (into[id] ??= { failed: 0, warned: 0, codes: {}, shapes: {}, advice: {} });
+    const mine = (into[id] ??= { failed: 0, warned: 0, codes: {}, shapes: noneKept(), advice: {} });
     mine.failed += tally.failed;
     mine.warned += tally.warned;
     addCounts(mine.codes, tally.codes);
-    addCounts(mine.shapes, tally.shapes);
-    for (const [code, texts] of Object.entries(tally.advice)) addCounts((mine.advice[code] ??= {}), texts);
+    addKept(mine.shapes, tally.shapes, shapesKept);
+    for (const [code, texts] of Object.entries(tally.advice)) addKept((mine.advice[code] ??= noneKept()), texts, adviceKept);
   }
 }
 

@@ -48,7 +48,8 @@ const fixSchema = z.object({
     .array(z.object({ shape: z.string(), count }))
     .max(maxShapes)
     .describe('shapes of the value at fault shared by at least k users, most users first'),
-  rareShapes: count.describe('users whose shape is shared by fewer than k users: their shapes are not named'),
+  rareShapes: count.describe('users whose shape is shared by fewer than k users, or too few to be kept: their shapes are not named'),
+  shapesOff: count.describe('the most a shape count may be short by: a shape more users than this share is always kept (population/kept.ts)'),
   otherShapes: count.describe(`users whose shape is shared by at least k users but is not among the ${maxShapes} named`),
 });
 
@@ -178,14 +179,15 @@ function alternativeOf(setting: AlternativeSetting, summary: PopulationSummary):
 function mostGivenAdvice(advice: RuleTally['advice'], k: number): RuleFix['advice'] {
   return Object.entries(advice)
     .flatMap(([code, texts]) => {
-      const top = ranked(texts).filter((text) => text.count >= k)[0];
+      // A kept count is never above the users it stands for (population/kept.ts): at least k users were given it.
+      const top = ranked(texts.counts).filter((text) => text.count >= k)[0];
       return top ? [{ code, text: top.key, count: top.count }] : [];
     })
     .sort((a, b) => b.count - a.count || byKey(a.code, b.code));
 }
 
 function fixOf(rule: string, tally: RuleTally, payloads: number, k: number, alone: number): RuleFix {
-  const shapes = ranked(tally.shapes);
+  const shapes = ranked(tally.shapes.counts);
   const common = shapes.filter((shape) => shape.count >= k);
   const named = common.slice(0, maxShapes);
   const users = tally.failed + tally.warned;
@@ -201,7 +203,9 @@ function fixOf(rule: string, tally: RuleTally, payloads: number, k: number, alon
       .map(({ key, count }) => ({ code: key, count })),
     advice: mostGivenAdvice(tally.advice, k),
     shapes: named.map(({ key, count }) => ({ shape: key, count })),
-    rareShapes: sum(shapes.filter((shape) => shape.count < k)),
+    // The users the kept counts no longer hold had shapes too few users share to be kept: rare ones.
+    rareShapes: sum(shapes.filter((shape) => shape.count < k)) + tally.shapes.lost,
+    shapesOff: tally.shapes.off,
     otherShapes: sum(common.slice(maxShapes)),
   };
 }

@@ -1,3 +1,4 @@
+import { keptSchema } from './kept';
 import { z } from 'zod';
 import { emulatorChoices, invalidOptionalChoices, invalidRequiredChoices } from '../checks/sign-on-decision';
 
@@ -47,10 +48,10 @@ export const ruleTallySchema = z.object({
   warned: z.number().int().nonnegative(),
   /** Users per problem code (`missing`, `pattern`, `po-box`, …). */
   codes: counts,
-  /** Users per shape of the value at fault (population/shape.ts); ids, e-mails, tax ids and bank numbers have none. */
-  shapes: counts,
-  /** The certification's advice for each problem code, its values turned to shapes, and how many users it was given to. */
-  advice: z.record(z.string(), counts),
+  /** Users per shape of the value at fault (population/shape.ts), the heaviest kept (population/kept.ts); ids, e-mails, tax ids and bank numbers have none. */
+  shapes: keptSchema,
+  /** The certification's advice for each problem code, its values turned to shapes, and how many users it was given to, the most given kept. */
+  advice: z.record(z.string(), keptSchema),
 });
 export type RuleTally = z.infer<typeof ruleTallySchema>;
 

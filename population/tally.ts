@@ -7,6 +7,7 @@ import { jsonType } from '../checks/evidence';
 import { decideSignOn, type SignOnDecision, type SignOnSettings } from '../checks/sign-on-decision';
 import { shapeOf } from './shape';
 import { addCauses } from './fix-gains';
+import { keep, noneKept } from './kept';
 import {
   alternativeSettings,
   fundingKeys,
@@ -48,9 +49,9 @@ export function emptySummary(settings: Settings): PopulationSummary {
 
 /** Line numbers kept per problem of an unreadable record: the report names the first ones, and counts them all. */
 export const linesKept = 20;
-/** Shapes and advice texts kept per rule: past these, a new one is counted under `…`, so memory is bounded whatever the input. */
-const shapesKept = 2000;
-const adviceKept = 32;
+/** Shapes kept per rule, advice texts per problem code (population/kept.ts): memory is bounded whatever the input. */
+export const shapesKept = 2000;
+export const adviceKept = 64;
 
 export const bump = (counts: Record<string, number>, key: string, by = 1) => void (counts[key] = (counts[key] ?? 0) + by);
 
@@ -162,7 +163,7 @@ function tallyRules(rules: PopulationSummary['rules'], payload: Payload, problem
 
 function tallyRule(rules: PopulationSummary['rules'], rule: PayloadRule, payload: Payload, findings: readonly Finding[]): void {
   const failed = findings.some(({ outcome }) => outcome === 'failed');
-  const tally: RuleTally = (rules[rule.id] ??= { failed: 0, warned: 0, codes: {}, shapes: {}, advice: {} });
+  const tally: RuleTally = (rules[rule.id] ??= { failed: 0, warned: 0, codes: {}, shapes: noneKept(), advice: {} });
   if (failed) tally.failed++;
   else tally.warned++;
   const codes = new Set<string>();
@@ -172,9 +173,7 @@ function tallyRule(rules: PopulationSummary['rules'], rule: PayloadRule, payload
     const code = finding.code ?? 'unnamed';
     if (!codes.has(code)) {
       codes.add(code);
-      const advice = (tally.advice[code] ??= {});
-      const text = adviceOf(finding);
-      if (text in advice || Object.keys(advice).length < adviceKept) bump(advice, text);
+      keep((tally.advice[code] ??= noneKept()), adviceOf(finding), adviceKept);
     }
     if (!isPrivate(rule)) {
       const value = valueAtFault(rule, finding, payload);
@@ -182,7 +181,7 @@ function tallyRule(rules: PopulationSummary['rules'], rule: PayloadRule, payload
     }
   }
   for (const code of codes) bump(tally.codes, code);
-  for (const shape of shapes) bump(tally.shapes, shape in tally.shapes || Object.keys(tally.shapes).length < shapesKept ? shape : '…');
+  for (const shape of shapes) keep(tally.shapes, shape, shapesKept);
 }
 
 /** The value a rule found at fault: none for a presence rule (the value is missing), else the one at the finding's field (`fundingSources[1].nickName`). */

@@ -23,8 +23,8 @@ const tally = (failed: number, warned: number, shapes: Record<string, number> = 
   failed,
   warned,
   codes: { pattern: failed + warned },
-  shapes,
-  advice,
+  shapes: { counts: shapes, off: 0, lost: 0 },
+  advice: Object.fromEntries(Object.entries(advice).map(([code, counts]) => [code, { counts, off: 0, lost: 0 }])),
 });
 
 const summary: PopulationSummary = summarySchema.parse({

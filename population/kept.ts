@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/**
+ * Counts of keys (a rule's shapes, its advice texts) kept within a bound whatever the input, the heaviest exactly
+ * enough (Misra–Gries, in batches): past `2 × most` keys, the (most + 1)-th largest count is taken from every count
+ * and the keys left at zero dropped. A count is then never above the users it stands for and at most `off` below;
+ * a key that is not kept stands for at most `off` users, so any key more than `off` users share is kept; `lost` is
+ * what the counts no longer hold. Kept counts add up: parts (workers, shards) are added, then cut the same way.
+ */
+export const keptSchema = z.object({
+  counts: z.record(z.string(), z.number().int().nonnegative()),
+  /** The most any count is short by, and the most users a key not kept stands for. */
+  off: z.number().int().nonnegative(),
+  /** Users the counts no longer hold, in all. */
+  lost: z.number().int().nonnegative(),
+});
+export type Kept = z.infer<typeof keptSchema>;
+
+export const noneKept = (): Kept => ({ counts: {}, off: 0, lost: 0 });
+
+// How many keys each table holds, so that a new key costs no Object.keys.
+const sizes = new WeakMap<Record<string, number>, number>();
+const sizeOf = (counts: Record<string, number>) => sizes.get(counts) ?? Object.keys(counts).length;
+
+/** Adds `by` users to `key`, keeping about `most` keys (at most twice as many). */
+export function keep(kept: Kept, key: string, most: number, by = 1): void {
+  const { counts } = kept;
+  const count = counts[key];
+  if (count !== undefined) {
+    counts[key] = count + by;
+    return;
+  }
+  counts[key] = by;
+  const size = sizeOf(counts) + 1;
+  sizes.set(counts, size);
+  if (size > 2 * most) cut(kept, most);
+}
+
+/** Takes the (most + 1)-th largest count from every count, and drops the keys it leaves at zero. */
+function cut(kept: Kept, most: number): void {
+  const values = Object.values(kept.counts).sort((a, b) => b - a);
+  const taken = values[most] ?? 0;
+  if (taken === 0) return;
+  const counts: Record<string, number> = {};
+  for (const [key, count] of Object.entries(kept.counts)) {
+    kept.lost += Math.min(count, taken);
+    if (count > taken) counts[key] = count - taken;
+  }
+  kept.counts = counts;
+  kept.off += taken;
+  sizes.set(counts, Object.keys(counts).length);
+}
+
+/** Adds `from` into `into`, then cuts to `most` keys: the parts' bounds add up. */
+export function addKept(into: Kept, from: Kept, most: number): void {
+  for (const [key, count] of Object.entries(from.counts)) into.counts[key] = (into.counts[key] ?? 0) + count;
+  sizes.delete(into.counts);
+  into.off += from.off;
+  into.lost += from.lost;
+  if (sizeOf(into.counts) > most) cut(into, most);
+}

@@ -1,0 +1,52 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { edited } from '../support/account-info-payloads';
+import { tempDir } from '../support/temp';
+
+/**
+ * Bounds that never change the answer (issue 52, item 11), through the real command: past the shapes a rule keeps,
+ * the heaviest are kept and no catch-all is shown as a shape; a shape 1,000 users share is shown among 99,000
+ * shapes each user's own, in one run and after a merge of shards.
+ */
+
+const cli = [path.resolve('node_modules/tsx/dist/cli.mjs'), path.resolve('scripts/population.ts')];
+const now = '2026-11-28';
+type Report = { fixFirst: { rule: string; users: number; shapes: { shape: string; count: number }[]; rareShapes: number; shapesOff: number }[] };
+
+test("a shape 1,000 users share is shown among 99,000 shapes each user's own; no catch-all, and the bound is said", () => {
+  const dir = tempDir('population-bounds-');
+  const marks = ['1', '-', ' ', '.', ','];
+  const own = (i: number) => {
+    let text = "X'";
+    for (let n = i; n > 0; n = Math.floor(n / marks.length)) text += marks[n % marks.length];
+    return `${text}1`;
+  };
+  const base = JSON.stringify(edited({ 'user.lastName': 'LASTNAME' }));
+  const lines = Array.from({ length: 100_000 }, (_, i) => base.replace('"LASTNAME"', JSON.stringify(i % 100 === 0 ? "O'Brien" : own(i))));
+  const input = path.join(dir, 'users.jsonl');
+  writeFileSync(input, lines.join('\n'));
+  const env = { ...process.env, POPULATION_SHARD_KEY: 'c3'.repeat(32) };
+  const run = (args: string[]) => spawnSync(process.execPath, [...cli, ...args], { encoding: 'utf8', env, maxBuffer: 1 << 26 });
+  const whole = run([input, '--now', now, '--out', path.join(dir, 'whole')]);
+  expect(whole.status, whole.stderr).toBe(0);
+  for (const n of [1, 2]) expect(run([input, '--now', now, '--shard', `${n}/2`, '--out', path.join(dir, 'parts')]).status).toBe(0);
+  const merged = run(['merge', ...[1, 2].map((n) => path.join(dir, 'parts', `population-summary.${n}-of-2.json`)), '--out', path.join(dir, 'merged')]);
+  expect(merged.status, merged.stderr).toBe(0);
+  for (const out of ['whole', 'merged']) {
+    const report = JSON.parse(readFileSync(path.join(dir, out, 'population.json'), 'utf8')) as Report;
+    const pattern = report.fixFirst.find((fix) => fix.rule === 'account-info/user.lastName/pattern')!;
+    expect(pattern.users, out).toBe(100_000);
+    const shared = pattern.shapes.find((shape) => shape.shape === "A'Aaaaa");
+    expect(shared, out).toBeDefined();
+    expect(shared!.count, out).toBeLessThanOrEqual(1000);
+    expect(shared!.count, out).toBeGreaterThanOrEqual(1000 - pattern.shapesOff);
+    expect(pattern.shapesOff, out).toBeLessThan(1000);
+    expect(
+      pattern.shapes.map((shape) => shape.shape),
+      out,
+    ).not.toContain('…');
+    expect(pattern.rareShapes + pattern.shapes.reduce((sum, shape) => sum + shape.count, 0), out).toBe(100_000);
+  }
+});

@@ -1,0 +1,58 @@
+import { expect, test } from '@playwright/test';
+import fc from 'fast-check';
+import { addKept, keep, noneKept, type Kept } from '../../population/kept';
+
+/** Counts kept within a bound (population/kept.ts): never above the truth, at most `off` below, whatever the stream. */
+
+const truthOf = (keys: readonly string[]) => {
+  const truth = new Map<string, number>();
+  for (const key of keys) truth.set(key, (truth.get(key) ?? 0) + 1);
+  return truth;
+};
+
+/** The bounds; `rounds` of cutting (a merge adds one to its parts'): off is at most rounds × n / (most + 1). */
+const holds = (kept: Kept, truth: Map<string, number>, most: number, rounds = 1) => {
+  expect(Object.keys(kept.counts).length).toBeLessThanOrEqual(2 * most);
+  for (const [key, users] of truth) {
+    const count = kept.counts[key] ?? 0;
+    expect(count).toBeLessThanOrEqual(users);
+    expect(users - count).toBeLessThanOrEqual(kept.off);
+  }
+  const total = [...truth.values()].reduce((a, b) => a + b, 0);
+  expect(Object.values(kept.counts).reduce((a, b) => a + b, 0) + kept.lost).toBe(total);
+  expect(kept.off).toBeLessThanOrEqual((rounds * total) / (most + 1));
+};
+
+const streams = fc.array(fc.oneof(fc.constantFrom('heavy', 'also-heavy'), fc.integer({ min: 0, max: 300 }).map(String)), { maxLength: 2000 });
+
+test('kept counts are never above the truth and at most off below it, off at most n / (most + 1)', () => {
+  fc.assert(
+    fc.property(streams, fc.integer({ min: 1, max: 20 }), (keys, most) => {
+      const kept = noneKept();
+      for (const key of keys) keep(kept, key, most);
+      holds(kept, truthOf(keys), most);
+    }),
+    { numRuns: 100 },
+  );
+});
+
+test('parts kept apart and added hold the same bounds over the whole stream', () => {
+  fc.assert(
+    fc.property(streams, streams, fc.integer({ min: 1, max: 20 }), (a, b, most) => {
+      const [left, right] = [noneKept(), noneKept()];
+      for (const key of a) keep(left, key, most);
+      for (const key of b) keep(right, key, most);
+      addKept(left, right, most);
+      holds(left, truthOf([...a, ...b]), most, 2);
+    }),
+    { numRuns: 100 },
+  );
+});
+
+test('a key 1,000 share among 199,000 distinct ones is kept, within its bound', () => {
+  const kept = noneKept();
+  for (let i = 0; i < 200_000; i++) keep(kept, i % 200 === 0 ? 'shared' : `key-${i}`, 2000);
+  expect(kept.counts.shared).toBeGreaterThanOrEqual(1000 - kept.off);
+  expect(kept.off).toBeLessThanOrEqual(100);
+  expect(Object.keys(kept.counts)).not.toContain('…');
+});
