@@ -9,6 +9,7 @@ import {
   noIssues,
   present,
   shown,
+  specSpelled,
   type Field,
   type JsonSchema,
   type Kind,
@@ -93,7 +94,7 @@ export function constraint<K extends Kind>(field: Field<K>, name: string, spec: 
           params: { value: said },
           message: `"${located.field}" is ${said}; ${problem?.text ?? spec.requirement}`,
           // The value itself is left out: users given the same advice count together.
-          advice: [`"${located.field}" is …; `, ...(problem?.parts ?? [spec.requirement])],
+          advice: [`"${specSpelled(located.field, field)}" is …; `, ...(problem?.parts ?? [spec.requirement])],
         });
       }
       return judgedAny ? (issues ?? noIssues) : refused && notJudged ? notJudged : nothingToJudge;

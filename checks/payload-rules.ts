@@ -4,6 +4,7 @@ import { jsonType } from './evidence';
 import type { Issue, Level, MustGrounds } from './finding';
 import {
   jsonTextOf,
+  specSpelled,
   idPath,
   fieldRule,
   lastSegment,
@@ -134,7 +135,7 @@ export function kind(field: Field, level: Level = 'MUST'): PayloadRule {
           field: located.field,
           params: { expected: field.kind, actual: jsonType(located.value) },
           message: `"${located.field}" is ${what}; ${send}`,
-          advice: [`"${located.field}" is ${jsonType(located.value)}; ${send}`],
+          advice: [`"${specSpelled(located.field, field)}" is ${jsonType(located.value)}; ${send}`],
         });
       }
       return anyPresent ? (issues ?? noIssues) : absent;

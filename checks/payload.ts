@@ -192,6 +192,16 @@ export const present = (located: Located) => located.value !== undefined && loca
 export const kindOf = (value: unknown): Kind | 'other' =>
   Array.isArray(value) ? 'array' : isObject(value) ? 'object' : typeof value === 'string' ? 'string' : typeof value === 'number' ? 'number' : 'other';
 
+/**
+ * A located field under its spec spelling (`company.legalAddress.postalCode` → `…postalcode`): advice names one
+ * column one way, whichever spelling a user's payload had.
+ */
+export function specSpelled(located: string, field: Field): string {
+  const spelled = lastSegment(field.path);
+  const seen = located.slice(located.lastIndexOf('.') + 1);
+  return seen === spelled ? located : `${located.slice(0, located.length - seen.length)}${spelled}`;
+}
+
 /** A value as messages show it: quoted JSON, cut short; sensitive values keep only their last 4 characters. */
 export function shown(field: Field, value: unknown): string {
   if (field.sensitive && typeof value === 'string') return `"${'•'.repeat(Math.max(0, Math.min(value.length - 4, 8)))}${value.slice(-4)}" (shortened)`;

@@ -29,7 +29,7 @@ export interface SignOnChoices {
   invalidOptional: (typeof invalidOptionalChoices)[number];
 }
 export const emulatorChoices: Readonly<SignOnChoices> = { invalidRequired: 'error-screen', invalidOptional: 'error-screen' };
-/** The choices, and the partner's collectMissingAccountInfo (spec §7.2). */
+/** The choices, and collectMissingAccountInfo, the platform's configuration for the partner (spec §7.2). */
 export type SignOnSettings = SignOnChoices & Pick<PayloadContext, 'collectMissingAccountInfo'>;
 
 const isPresence = (rule: PayloadRule) => rule.judges === 'presence';

@@ -94,7 +94,7 @@ function fix(rule: RuleFix): Html {
   return html`<li class="${rule.failed > 0 ? 'failed' : 'warned'}" data-rule="${rule.rule}"><div class="fix-head"><code>${rule.rule}</code>: <b>${number(rule.users)}</b> users (${percent(rule.share)})
 <span class="muted">${number(rule.failed)} failed, ${number(rule.warned)} warned${rule.alone > 0 ? `; fixed alone, it lets ${plural(rule.alone, 'user')} in` : ''}</span></div><div class="meter"><span style="${widthOf(rule.share, 1)}"></span></div>
 ${rule.codes.length > 0 ? html`<div>Problems: ${rule.codes.map((c) => html`<span class="chip"><code>${c.code}</code> ${number(c.count)}</span>`)}</div>` : ''}
-${rule.advice.length > 0 ? html`<ul class="advice">${rule.advice.map((a) => html`<li><strong>${a.text}</strong> <span class="muted">(${a.code}, given to ${plural(a.count, 'user')})</span></li>`)}</ul>` : ''}
+${rule.advice.length > 0 ? html`<ul class="advice">${rule.advice.map((a) => html`<li><strong>${a.text}</strong> <span class="muted">(${a.code}, given to ${plural(a.count, 'user')})</span></li>`)}${rule.otherAdvice > 0 ? html`<li class="muted">and ${plural(rule.otherAdvice, 'user')} given other advice, each given to too few users to show</li>` : ''}</ul>` : ''}
 ${rule.shapes.length > 0 || rule.rareShapes > 0 ? html`<div class="shapes">Example shapes: ${rule.shapes.map((s) => html`<span class="chip"><code>${s.shape}</code> × ${number(s.count)}</span>`)}${other}${rare}</div>` : ''}</li>`;
 }
 
@@ -133,7 +133,8 @@ ${input.unreadable.map((u) => html`<tr><td>${u.problem}</td><td class="n">${numb
 }
 
 function settingOrigin(report: PopulationReport, name: keyof PopulationReport['settings']): string {
-  if (name === 'collectMissingAccountInfo') return "the partner's choice (spec §7.2)";
+  // Spec §7.2: a setting of the platform's, which it is configured with for the partner.
+  if (name === 'collectMissingAccountInfo') return "the platform's configuration for the partner (spec §7.2): ask the integration team";
   if (name === 'date') return 'the run date: ages are judged on it';
   return report.notEmulatorDefaults.includes(name) ? "not the emulator's default" : "the emulator's default";
 }
@@ -207,7 +208,19 @@ const fixLine = (fix: RuleFix, i: number) => {
 };
 
 const alternativeLines = (report: PopulationReport) =>
-  report.alternatives.filter((a) => a.changesMany).map((a) => `Changes many users: ${a.setting} set to ${String(a.value)} (see the report).`);
+  report.alternatives
+    .filter((a) => a.changesMany)
+    .map((a) => {
+      const error = a.outcomes['error-screen'].change;
+      return `If ${a.setting} were ${String(a.value)} (this run: ${String(report.settings[a.setting])}), ${settingMeaning[a.setting](a.value)}: ${error === 0 ? 'the same users see the error screen' : `${number(Math.abs(error))} ${error < 0 ? 'fewer' : 'more'} users see the error screen`} (see the report).`;
+    });
+
+/** The answers a SHOULD rule warned about (an 8-digit routing number): they can pay, and will likely see the payment returned. */
+function fundingWarnings(funding: NonNullable<PopulationReport['funding']>): string {
+  const warned = funding.fixFirst.filter((fix) => fix.warned > 0).sort((a, b) => b.warned - a.warned);
+  if (warned.length === 0) return '';
+  return `; ${number(warned[0]!.warned)} answers warned by ${warned[0]!.rule}${warned.length > 1 ? ` (and ${plural(warned.length - 1, 'rule')} more)` : ''}: see the report`;
+}
 
 const inputLines = ({ input }: PopulationReport) => {
   const unreadable = input.unreadable.reduce((sum, u) => sum + u.count, 0);
@@ -228,7 +241,7 @@ export function populationConsole(report: PopulationReport, files: { html: strin
     ...inputLines(report),
     ...(report.funding
       ? [
-          `Funding sources: ${number(report.funding.outcomes['all-usable'].count)} of ${plural(report.funding.input.payloads, 'answer')} can pay from every source; ${number(report.funding.unusableSources)} sources are refused.`,
+          `Funding sources: ${number(report.funding.outcomes['all-usable'].count)} of ${plural(report.funding.input.payloads, 'answer')} can pay from every source; ${number(report.funding.unusableSources)} sources are refused${fundingWarnings(report.funding)}.`,
         ]
       : []),
     `Report: ${files.html}`,

@@ -44,6 +44,7 @@ const fixSchema = z.object({
     .max(maxCodes)
     .describe('the most frequent problem codes, users each'),
   advice: z.array(z.object({ code: z.string(), text: z.string(), count })).describe('per code, the advice given to the most users, and to how many'),
+  otherAdvice: count.describe('users given none of the advice shown: advice fewer than k users were given, about a rarer shape'),
   shapes: z
     .array(z.object({ shape: z.string(), count }))
     .max(maxShapes)
@@ -191,6 +192,7 @@ function fixOf(rule: string, tally: RuleTally, payloads: number, k: number, alon
   const common = shapes.filter((shape) => shape.count >= k);
   const named = common.slice(0, maxShapes);
   const users = tally.failed + tally.warned;
+  const advice = mostGivenAdvice(tally.advice, k);
   return {
     rule,
     failed: tally.failed,
@@ -201,7 +203,8 @@ function fixOf(rule: string, tally: RuleTally, payloads: number, k: number, alon
     codes: ranked(tally.codes)
       .slice(0, maxCodes)
       .map(({ key, count }) => ({ code: key, count })),
-    advice: mostGivenAdvice(tally.advice, k),
+    advice,
+    otherAdvice: Math.max(0, users - advice.reduce((total, one) => total + one.count, 0)),
     shapes: named.map(({ key, count }) => ({ shape: key, count })),
     // The users the kept counts no longer hold had shapes too few users share to be kept: rare ones.
     rareShapes: sum(shapes.filter((shape) => shape.count < k)) + tally.shapes.lost,
@@ -259,3 +262,8 @@ function fundingOf(funding: FundingSummary, k: number): NonNullable<PopulationRe
     fixFirst: fixFirstOf(funding.rules, answers, k),
   };
 }
+
+export const populationJsonSchema = () => ({
+  $id: 'https://partner-certify.invalid/schemas/population.schema.json',
+  ...z.toJSONSchema(populationReportSchema, { target: 'draft-2020-12' }),
+});

@@ -17,7 +17,7 @@ export type OutcomeCounts = z.infer<typeof outcomeCounts>;
 
 /** What the spec leaves open about an outcome: a setting, the bundled emulator's choice by default. */
 export const settingsSchema = z.object({
-  /** The partner's collectMissingAccountInfo (spec §7.2): a missing Yes* field is typed at sign-on, or the error screen. */
+  /** collectMissingAccountInfo, the platform's configuration for the partner (spec §7.2): a missing Yes* field is typed at sign-on, or the error screen. */
   collectMissingAccountInfo: z.boolean(),
   /** A Yes* value that is present but invalid: the error screen (the emulator), or typed again at sign-on (a platform may). */
   invalidRequired: z.enum(invalidRequiredChoices),

@@ -57,7 +57,7 @@ const usages: Record<Command, Usage> = {
     about:
       'how every user will fare at sign-on. <input>: account-information payloads, one a user: JSON Lines, a JSON array, or CSV whose columns are spec paths (user.firstName, company.address.line1, …); gzip or not; - reads standard input',
     options: [
-      ['--collect-missing-account-info', "the partner's collectMissingAccountInfo is on (default: off, or the profile's)"],
+      ['--collect-missing-account-info', "the platform is configured with collectMissingAccountInfo on for the partner (default: off, or the profile's)"],
       ['--profile <partners/x.json>', 'read collectMissingAccountInfo from a partner profile'],
       ['--funding <input>', 'the users\' funding-sources answers too ({"fundingSources": […]} a user, any format)'],
       ['--now <YYYY-MM-DD>', 'the date ages are judged on (default: today, UTC)'],

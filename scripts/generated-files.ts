@@ -1,3 +1,4 @@
+import { populationJsonSchema } from '../population/report-model';
 import { allRules, catalogue, publishedSchemas } from '../checks/catalogue';
 import { clauses } from '../checks/clauses';
 import { letsOthersIn, type Rule } from '../checks/finding';
@@ -124,6 +125,7 @@ export function generatedFiles(): Record<string, string> {
     ...Object.fromEntries(Object.entries(publishedSchemas).map(([name, schema]) => [`schemas/${name}`, json(schema)])),
     'schemas/certification.schema.json': json(certificationJsonSchema()),
     'schemas/fleet-overview.schema.json': json(overviewJsonSchema()),
+    'schemas/population.schema.json': json(populationJsonSchema()),
     'docs/RULES.md': rulesDoc(),
   };
 }

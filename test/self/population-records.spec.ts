@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { signOnDecision } from '../../checks/sign-on-decision';
 import { generatePopulation } from '../../population/generate';
 import { outcomeOf } from '../../population/tally';
@@ -47,6 +48,10 @@ test('the records file of 100,000 generated users: each user in input order, wit
     ...counted,
   });
   expect(report.records).toBe(records);
+  // population.json is what its published schema says, as a pipeline reading it validates it.
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  ajv.validate(JSON.parse(readFileSync('schemas/population.schema.json', 'utf8')) as object, report);
+  expect(ajv.errors ?? []).toEqual([]);
   // The rules: none for a user who signs straight in; for one at the error screen, the rules that failed.
   expect(rows.filter((row) => row.outcome === 'signs-in').every((row) => row.rules.length === 0)).toBe(true);
   expect(rows.filter((row) => row.outcome === 'error-screen').every((row) => row.rules.length > 0)).toBe(true);
