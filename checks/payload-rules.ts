@@ -102,6 +102,17 @@ export function presence(field: Field): PayloadRule {
 }
 
 const article = (kind: Kind) => (kind === 'object' || kind === 'array' ? 'an' : 'a');
+const jsonNumber = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A type problem's advice, with nothing of the value: a string that holds a number (a CSV cell with a space around
+ * it, an export that quoted it) is said to be one, since the fix is the quotes or the space, not the number.
+ */
+function typeAdvice(path: string, field: Field, value: unknown, send: string): string {
+  if (field.kind !== 'number' || typeof value !== 'string' || !jsonNumber.test(value.trim())) return `"${path}" is ${jsonType(value)}; ${send}`;
+  const spaced = value.trim() !== value;
+  return `"${path}" is a string that holds a number${spaced ? ', with white space around it' : ''}; the endpoint must send it as a JSON number, without quotes${spaced ? ' or white space' : ''}`;
+}
 
 /** The JSON type of a present field. */
 export function kind(field: Field, level: Level = 'MUST'): PayloadRule {
@@ -135,7 +146,7 @@ export function kind(field: Field, level: Level = 'MUST'): PayloadRule {
           field: located.field,
           params: { expected: field.kind, actual: jsonType(located.value) },
           message: `"${located.field}" is ${what}; ${send}`,
-          advice: [`"${specSpelled(located.field, field)}" is ${jsonType(located.value)}; ${send}`],
+          advice: [typeAdvice(specSpelled(located.field, field), field, located.value, send)],
         });
       }
       return anyPresent ? (issues ?? noIssues) : absent;

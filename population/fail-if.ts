@@ -34,3 +34,10 @@ export function crossed(gates: readonly FailIf[], outcomes: OutcomeCounts): stri
     return over ? [`--fail-if ${gate.text}: ${met.toLocaleString('en-US')} of ${users.toLocaleString('en-US')} users${share} meet ${gate.outcome}`] : [];
   });
 }
+
+/** A share written as a percentage (`1%`), or why it is none. */
+export function shareOf(name: string, value: string): number | string {
+  const match = /^(\d+(?:\.\d+)?)%$/.exec(value);
+  if (!match || Number(match[1]) > 100) return `--${name} ${value}: give a share, e.g. 1%`;
+  return Number(match[1]) / 100;
+}

@@ -1,5 +1,5 @@
 import type { Chunks } from './input-chunks';
-import { headerProblem } from './input-gate';
+import { headerProblem, unreadColumns } from './input-gate';
 
 /** The three formats of a population input (population/input.ts), read into batches of JSON texts, one a line. */
 
@@ -62,7 +62,13 @@ export type Parser = (
   chunks: Chunks,
   batcher: Batcher,
   at: Position,
-  settings: { max: number; numberColumns: ReadonlySet<string>; columns?: ReadonlySet<string> | undefined },
+  settings: {
+    max: number;
+    numberColumns: ReadonlySet<string>;
+    columns?: ReadonlySet<string> | undefined;
+    columnMap?: ReadonlyMap<string, string> | undefined;
+    note?: (text: string) => void;
+  },
 ) => AsyncGenerator<{ batch: Batch }>;
 
 /**
@@ -179,7 +185,7 @@ function rowText(header: Column[], cells: string[]): string {
 const stops = (c: number) => c === 0x2c || c === 0x0a || c === 0x0d;
 
 /** RFC 4180 rows under a header row of spec paths (a name that is not a dotted path is one top-level key); lines of white space skipped. */
-const csv: Parser = async function* (chunks, batcher, at, { max, numberColumns, columns }) {
+const csv: Parser = async function* (chunks, batcher, at, { max, numberColumns, columns, columnMap, note }) {
   const [start, unquoted, quoted, quote] = [0, 1, 2, 3];
   const decoder = new TextDecoder();
   let header: Column[] | undefined;
@@ -192,12 +198,14 @@ const csv: Parser = async function* (chunks, batcher, at, { max, numberColumns, 
     if (wasLong) return tooLong('csv: the row', max);
     if (cells.length === 1 && cells[0]!.trim() === '') return undefined;
     if (header) return Buffer.from(rowText(header, cells));
-    const names = cells.map((name) => name.trim());
+    const names = cells.map((name) => name.trim()).map((name) => columnMap?.get(name) ?? name);
     const problem = columns && headerProblem(names, columns);
     if (problem) {
       at.line = 0;
       throw new InputProblem(problem);
     }
+    const unread = columns ? unreadColumns(names, columns) : undefined;
+    if (unread) note?.(unread);
     header = names.map((name) => ({ path: /^[^.]+(\.[^.]+)*$/.test(name) ? name.split('.') : [name], number: numberColumns.has(name) }));
     return undefined;
   };

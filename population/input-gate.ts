@@ -81,6 +81,23 @@ export function headerProblem(names: readonly string[], paths: ReadonlySet<strin
 }
 
 /**
+ * The columns of a CSV that name no spec path, with the path each most likely means: read as fields no rule knows,
+ * so a partner learns of them (a column of their own name is mapped with `--column <name>=<spec path>`).
+ */
+export function unreadColumns(names: readonly string[], paths: ReadonlySet<string>): string | undefined {
+  const unread = names.filter((name) => name !== '' && !paths.has(name));
+  if (unread.length === 0) return undefined;
+  const shown = unread
+    .filter((name) => nameable.test(name))
+    .map((name) => {
+      const path = nearestPath(name, [...paths]);
+      return path ? `${name} (did you mean ${path}?)` : name;
+    });
+  const others = unread.length - shown.length;
+  return `${unread.length} CSV column${unread.length === 1 ? ' names' : 's name'} no spec path, so no rule reads ${unread.length === 1 ? 'it' : 'them'}: ${[...shown.slice(0, 10), ...(shown.length > 10 || others > 0 ? ['…'] : [])].join(', ')}; map a column of your own name with --column <name>=<spec path>`;
+}
+
+/**
  * Why a run's input was not what it claims, once read: no record judged, or more than `maxUnreadable` (a share) of its
  * records unreadable. Undefined when the run can stand.
  */

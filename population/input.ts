@@ -25,8 +25,10 @@ export interface ReadOptions {
   maxTextBytes?: number;
   /** The spec paths a CSV column may name: a CSV none of whose columns is one is refused (population/input-gate.ts). */
   columns?: ReadonlySet<string>;
+  /** The user's own CSV column names, each to the spec path it holds (`--column first_name=user.firstName`). */
+  columnMap?: ReadonlyMap<string, string>;
 }
-export type PopulationItem = { batch: Batch } | { problem: string; afterLine: number };
+export type PopulationItem = { batch: Batch } | { problem: string; afterLine: number } | { note: string };
 
 const bom = [0xef, 0xbb, 0xbf];
 
@@ -47,6 +49,7 @@ export async function* readPopulation(source: string, options: ReadOptions = {})
   const at: Position = { line: 0 };
   let chunks = new Chunks(input, true, () => (input as Partial<Readable>).destroy?.());
   let problem: string | undefined;
+  const notes: string[] = [];
   try {
     const magic = await gather(chunks, (_, total) => total >= 2);
     chunks.unshift(magic);
@@ -56,7 +59,13 @@ export async function* readPopulation(source: string, options: ReadOptions = {})
     const binary = binaryKind(head);
     if (binary) throw new InputProblem(binaryProblem(binary));
     chunks.unshift(bom.every((byte, i) => head[i] === byte) ? head.subarray(3) : head);
-    const settings = { max: options.maxTextBytes ?? 64 * MiB, numberColumns: options.numberColumns ?? new Set<string>(), columns: options.columns };
+    const settings = {
+      max: options.maxTextBytes ?? 64 * MiB,
+      numberColumns: options.numberColumns ?? new Set<string>(),
+      columns: options.columns,
+      columnMap: options.columnMap,
+      note: (text: string) => notes.push(text),
+    };
     yield* parsers[options.format ?? detectedFormat(head) ?? 'jsonl'](chunks, batcher, at, settings);
   } catch (error) {
     problem = `${name}: ${problemOf(error)}`;
@@ -65,6 +74,7 @@ export async function* readPopulation(source: string, options: ReadOptions = {})
   }
   const last = batcher.take();
   if (last) yield { batch: last };
+  for (const note of notes) yield { note };
   if (problem !== undefined) yield { problem, afterLine: at.line };
 }
 

@@ -22,6 +22,7 @@ function addInput(into: PopulationSummary['input'], from: PopulationSummary['inp
     into.unreadableLines[problem] = [...(into.unreadableLines[problem] ?? []), ...lines].sort((a, b) => a - b).slice(0, linesKept);
   }
   into.problems = [...new Set([...into.problems, ...from.problems])];
+  into.notes = [...new Set([...into.notes, ...from.notes])];
 }
 
 function addRules(into: PopulationSummary['rules'], from: PopulationSummary['rules']): void {

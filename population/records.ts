@@ -1,3 +1,4 @@
+import { mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -41,4 +42,12 @@ export function recordRow(
   const [userId, companyId] = [idOf(payload, 'user'), idOf(payload, 'company')];
   if (format === 'jsonl') return `${JSON.stringify({ line, 'user.id': userId ?? null, 'company.id': companyId ?? null, outcome, rules })}\n`;
   return `${line},${csvCell(idText(userId))},${csvCell(idText(companyId))},${outcome},${rules.join(' ')}\n`;
+}
+
+/** The records file, written from the start (its header first): its folder made if need be. */
+export function openRecords(file: string, format: RecordsFormat): number {
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const fd = openSync(file, 'w');
+  writeSync(fd, recordsHeader(format));
+  return fd;
 }

@@ -126,7 +126,10 @@ function beforePayment({ beforePayment: before }: PopulationReport): Html {
 }
 
 function unreadable({ input }: PopulationReport): Html {
-  const problems = input.problems.length > 0 ? html`<ul id="input-problems">${input.problems.map((p) => html`<li>${p}</li>`)}</ul>` : '';
+  const problems =
+    input.problems.length + input.notes.length > 0
+      ? html`<ul id="input-problems">${[...input.problems, ...input.notes].map((p) => html`<li>${p}</li>`)}</ul>`
+      : '';
   if (input.unreadable.length === 0) return html`${problems}<p>Every record was read.</p>`;
   return html`${problems}<table id="unreadable"><tr><th>Problem</th><th class="n">Records</th><th>Lines</th></tr>
 ${input.unreadable.map((u) => html`<tr><td>${u.problem}</td><td class="n">${number(u.count)}</td><td>${u.lines.join(', ')}${u.count > u.lines.length ? ' …' : ''}</td></tr>`)}</table>`;
@@ -227,6 +230,7 @@ const inputLines = ({ input }: PopulationReport) => {
   return [
     ...(unreadable > 0 ? [`Unreadable records: ${number(unreadable)} (their first lines are in the report).`] : []),
     ...input.problems.map((problem) => `Input cut short: ${problem}`),
+    ...input.notes.map((note) => `Not read: ${note}`),
   ];
 };
 

@@ -58,6 +58,7 @@ const inputSchema = z.object({
   payloads: count,
   unreadable: z.array(z.object({ problem: z.string(), count, lines: z.array(z.number().int().positive()).max(maxLines) })),
   problems: z.array(z.string()),
+  notes: z.array(z.string()).describe('what was not read, without cutting the input short: CSV columns that name no spec path'),
 });
 
 export const populationReportSchema = z
@@ -129,7 +130,7 @@ export const shareOf = (n: number, payloads: number) => (payloads > 0 ? Math.min
 
 export const notEmulatorDefaults = (settings: Settings) => emulatorChoices.filter((key) => settings[key] !== emulatorSettings[key]);
 
-function inputOf({ payloads, unreadable, unreadableLines, problems }: PopulationSummary['input']): PopulationReport['input'] {
+function inputOf({ payloads, unreadable, unreadableLines, problems, notes }: PopulationSummary['input']): PopulationReport['input'] {
   return {
     payloads,
     unreadable: ranked(unreadable).map(({ key, count }) => ({
@@ -138,6 +139,7 @@ function inputOf({ payloads, unreadable, unreadableLines, problems }: Population
       lines: [...(unreadableLines[key] ?? [])].sort((a, b) => a - b).slice(0, maxLines),
     })),
     problems,
+    notes,
   };
 }
 

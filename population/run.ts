@@ -25,6 +25,8 @@ export interface PopulationRun {
   numberColumns?: ReadonlySet<string>;
   /** Called as batches are judged: records so far, and the bytes of the (decompressed) input read so far. */
   onProgress?: (records: number, bytesRead: number) => void;
+  /** The user's own CSV column names, each to the spec path it holds. */
+  columnMap?: ReadonlyMap<string, string>;
   /** The partner's records file (population/records.ts): its rows handed to `write` in input order. */
   records?: { format: RecordsFormat; write: (rows: string) => void };
 }
@@ -55,7 +57,7 @@ const startWorker = (workerData: WorkerSetup) =>
   built ? new Worker(workerFile, { workerData, resourceLimits }) : new Worker(bundledWorker(), { eval: true, workerData, resourceLimits });
 
 /** Every path of account information, in each spelling: what a CSV column may name. */
-const accountInfoPaths: ReadonlySet<string> = new Set(
+export const accountInfoPaths: ReadonlySet<string> = new Set(
   accountInfoFieldRules.flatMap(({ subject: { path, spellings = [] } }) => [
     path,
     ...spellings.map((name) => `${path.slice(0, path.lastIndexOf('.') + 1)}${name}`),
@@ -107,13 +109,19 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
       }),
   );
   const problems: string[] = [];
+  const notes: string[] = [];
   try {
     for await (const item of readPopulation(source, {
       ...(run.format ? { format: run.format } : {}),
       ...(run.numberColumns ? { numberColumns: run.numberColumns } : {}),
       maxTextBytes: recordBytesMost,
+      ...(run.columnMap ? { columnMap: run.columnMap } : {}),
       ...((run.endpoint ?? 'account-info') === 'account-info' ? { columns: accountInfoPaths } : {}),
     })) {
+      if ('note' in item) {
+        notes.push(item.note);
+        continue;
+      }
       if ('problem' in item) {
         problems.push(item.afterLine > 0 ? `${item.problem} (after line ${item.afterLine}; the records before it are judged)` : item.problem);
         continue;
@@ -135,6 +143,7 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
     for (const worker of workers) worker.postMessage({ end: true } satisfies ToWorker);
     const summary = mergeSummaries(await Promise.all(summaries));
     (summary.funding?.input ?? summary.input).problems.push(...problems);
+    (summary.funding?.input ?? summary.input).notes.push(...notes);
     return run.shard ? { ...summary, shard: run.shard, parts: 1 } : { ...summary, parts: 1 };
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));

@@ -67,6 +67,8 @@ const inputSchema = z.object({
   unreadableLines: z.record(z.string(), z.array(z.number().int().positive())),
   /** What cut the input short (a truncated gzip, a CSV without a header): the rest before it was judged. */
   problems: z.array(z.string()),
+  /** What was not read, and did not cut the input short: CSV columns that name no spec path. */
+  notes: z.array(z.string()),
 });
 
 /** The second input, when given: each user's funding-sources answer, judged on its own. */

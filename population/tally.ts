@@ -61,7 +61,7 @@ export function addUnreadable(input: PopulationSummary['input'], problem: string
   if (lines.length < linesKept) lines.push(line);
 }
 
-export const emptyInput = (): PopulationSummary['input'] => ({ payloads: 0, unreadable: {}, unreadableLines: {}, problems: [] });
+export const emptyInput = (): PopulationSummary['input'] => ({ payloads: 0, unreadable: {}, unreadableLines: {}, problems: [], notes: [] });
 export const emptyFunding = (): FundingSummary => ({
   input: emptyInput(),
   outcomes: Object.fromEntries(fundingKeys.map((key) => [key, 0])) as FundingSummary['outcomes'],

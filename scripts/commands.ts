@@ -67,6 +67,8 @@ const usages: Record<Command, Usage> = {
       ['--out <dir>', 'where the reports go (default population-report)'],
       ['--shard <i/n>', `judge part i of n; writes a summary for \`population merge\` (needs ${shardKeyVariable})`],
       ['--format <jsonl|json-array|csv>', 'instead of detecting it'],
+      ['--column <name>=<spec path>', 'a CSV column of your own name, and the spec path it holds (repeatable)'],
+      ['--columns <map.json>', 'the same for many: {"first_name": "user.firstName", …}'],
       ['--workers <n>', 'worker threads (default: one a core)'],
       [
         '--records-out <file.csv|.jsonl>',

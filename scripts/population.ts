@@ -1,7 +1,7 @@
 // `npx partner-certify population <input> [options]` (`npm run population -- …` in a clone): how a partner's users
 // will fare at sign-on (DESIGN §7); `population merge <summary.json…>` adds shards' summaries; `population generate`
 // writes a synthetic population. Exits 2 on a usage error, naming the option and the fix.
-import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
@@ -10,12 +10,13 @@ import { defects, generatePopulation } from '../population/generate';
 import { mergeSummaries } from '../population/merge';
 import { openSummary, sealSummary, shardKeyProblem, shardKeyVariable, shardsProblem } from '../population/shard-file';
 import { populationConsole, recordsLine } from '../population/report-html';
-import { recordsFormatOf, recordsHeader } from '../population/records';
+import { openRecords, recordsFormatOf } from '../population/records';
 import { writeReports } from '../population/write';
 import { progressBar } from '../population/progress';
-import { judgePopulation } from '../population/run';
+import { accountInfoPaths, judgePopulation } from '../population/run';
+import { columnMapOf } from '../population/column-map';
 import { inputRefusal } from '../population/input-gate';
-import { crossed, parseFailIf } from '../population/fail-if';
+import { crossed, parseFailIf, shareOf } from '../population/fail-if';
 import { emulatorSettings, type Settings } from '../population/summary-schema';
 import { invalidOptionalChoices, invalidRequiredChoices } from '../checks/sign-on-decision';
 import { optionsProblem, usageOf } from './commands';
@@ -27,6 +28,8 @@ function refuse(message: string): never {
   console.error(`population merge: ${message}`);
   process.exit(1);
 }
+
+const orFail = <T>(value: T | string): T => (typeof value === 'string' ? fail(value) : value);
 
 function fail(message: string): never {
   console.error(`${message}\n\n${usage}`);
@@ -58,6 +61,8 @@ try {
       'fail-if': { type: 'string', multiple: true },
       'max-unreadable': { type: 'string' },
       'records-out': { type: 'string' },
+      column: { type: 'string', multiple: true },
+      columns: { type: 'string' },
     },
   });
 } catch (error) {
@@ -84,11 +89,13 @@ const gates = (options['fail-if'] ?? []).map((text) => {
   const gate = parseFailIf(text);
   return typeof gate === 'string' ? fail(gate) : gate;
 });
-const maxUnreadable = shareOf('max-unreadable', options['max-unreadable'] ?? '1%');
+const maxUnreadable = orFail(shareOf('max-unreadable', options['max-unreadable'] ?? '1%'));
 /** What the input's unreadable records crossed (refuseUnread): said after the report. */
 let unreadableOver: string[] = [];
 // Checked before anything is read: a folder, or nothing yet.
 if (subcommand !== 'generate' && existsSync(out) && !statSync(out).isDirectory()) fail(`--out ${out}: that is a file; give a folder for the reports`);
+const columnMap =
+  options.column === undefined && options.columns === undefined ? undefined : orFail(columnMapOf(options.column ?? [], options.columns, accountInfoPaths));
 const recordsOut = options['records-out'];
 const recordsFormat = recordsOut === undefined ? undefined : recordsFormatOf(recordsOut);
 if (recordsOut !== undefined && subcommand !== undefined) fail(`--records-out: only when judging an input, not with ${subcommand}`);
@@ -156,13 +163,14 @@ async function main() {
     const format = options.format === undefined ? undefined : choice('format', options.format, ['jsonl', 'json-array', 'csv'] as const, 'jsonl');
     const started = performance.now();
     const progress = progressBar(input);
-    const recordsFile = recordsOut === undefined ? undefined : openRecords(recordsOut);
+    const recordsFile = recordsOut === undefined ? undefined : openRecords(recordsOut, recordsFormat!);
     const summary = await judgePopulation(input, {
       settings,
       ...(shard ? { shard } : {}),
       ...(format ? { format } : {}),
       workers: positive('workers', options.workers, 0) || undefined,
       numberColumns: new Set(['company.industry.naicsCode']),
+      ...(columnMap ? { columnMap } : {}),
       onProgress: progress,
       ...(recordsFile === undefined ? {} : { records: { format: recordsFormat!, write: (rows: string) => void writeSync(recordsFile, rows) } }),
     });
@@ -229,20 +237,6 @@ function refuseUnread(summary: ReturnType<typeof mergeSummaries>, shard: boolean
     }
     unreadableOver = [...unreadableOver, `${name}${refusal}`];
   }
-}
-
-function shareOf(name: string, value: string): number {
-  const match = /^(\d+(?:\.\d+)?)%$/.exec(value);
-  if (!match || Number(match[1]) > 100) fail(`--${name} ${value}: give a share, e.g. 1%`);
-  return Number(match[1]) / 100;
-}
-
-/** The records file, written from the start (its header first): its folder made if need be. */
-function openRecords(file: string): number {
-  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const fd = openSync(file, 'w');
-  writeSync(fd, recordsHeader(recordsFormat!));
-  return fd;
 }
 
 function profileSetting(file: string | undefined): boolean {

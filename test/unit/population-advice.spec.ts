@@ -102,7 +102,9 @@ test('the advice of a field missing, of the wrong type and of a funding source h
   expect(advice['account-info/user.phone/present#missing']).toBe(
     '"user.phone" is missing and "collectMissingAccountInfo" is off, so sign-on shows the error screen; send it, or turn collectMissingAccountInfo on',
   );
-  expect(advice['account-info/company.industry.naicsCode/type#type']).toBe('"company.industry.naicsCode" is a string; send a JSON number');
+  expect(advice['account-info/company.industry.naicsCode/type#type']).toBe(
+    '"company.industry.naicsCode" is a string that holds a number, with white space around it; the endpoint must send it as a JSON number, without quotes or white space',
+  );
   const funding = adviceBy(
     problems({ fundingSources: [{ id: 'a', type: 'ach', bankAccountNumber: '1', bankRoutingNumber: '12345678', nickname: 'ﾆ' }, 'x'] }, fundingSourceRules),
   );

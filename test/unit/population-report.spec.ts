@@ -36,6 +36,7 @@ const summary: PopulationSummary = summarySchema.parse({
     unreadable: { 'not JSON': 25 },
     unreadableLines: { 'not JSON': Array.from({ length: 25 }, (_, i) => 100 - i) },
     problems: [],
+    notes: [],
   },
   outcomes: outcomes(700, 100, 150, 50),
   errorReasons: { 'invalid Yes* value': 50 },
