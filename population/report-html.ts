@@ -186,7 +186,7 @@ ${fixPlanHtml(report)}
 ${funding(report)}
 <section id="input"><h2>Unreadable records</h2>${unreadable(report)}</section>
 <section id="settings-section"><h2>The settings used</h2>${settings(report)}</section>
-<footer class="muted" id="privacy">Examples are shapes, never values: letters become A/a, digits #; a shape is shown only when at least ${report.k} users share it.</footer>
+<footer class="muted" id="privacy">Examples are shapes, never values: letters become A/a, digits #; a shape is shown only when at least ${report.k} people share it, counted by user.id (a record without one counts as a person of its own), never by records.</footer>
 </body></html>`.text;
 }
 

@@ -1,3 +1,4 @@
+import type { Kept } from './kept';
 import { z } from 'zod';
 import { fixGains } from './fix-gains';
 import {
@@ -182,16 +183,19 @@ function alternativeOf(setting: AlternativeSetting, summary: PopulationSummary):
 function mostGivenAdvice(advice: RuleTally['advice'], k: number): RuleFix['advice'] {
   return Object.entries(advice)
     .flatMap(([code, texts]) => {
-      // A kept count is never above the users it stands for (population/kept.ts): at least k users were given it.
-      const top = ranked(texts.counts).filter((text) => text.count >= k)[0];
+      // At least k people were given it (population/kept.ts): a user exported twice is one.
+      const top = ranked(texts.counts).filter((text) => peopleOf(texts, text.key) >= k)[0];
       return top ? [{ code, text: top.key, count: top.count }] : [];
     })
     .sort((a, b) => b.count - a.count || byKey(a.code, b.code));
 }
 
+/** The people a key stands for, counted by their ids (population/tally.ts personOf): k counts these, never records. */
+const peopleOf = (kept: Kept, key: string) => kept.people[key]?.length ?? 0;
+
 function fixOf(rule: string, tally: RuleTally, payloads: number, k: number, alone: number): RuleFix {
   const shapes = ranked(tally.shapes.counts);
-  const common = shapes.filter((shape) => shape.count >= k);
+  const common = shapes.filter((shape) => peopleOf(tally.shapes, shape.key) >= k);
   const named = common.slice(0, maxShapes);
   const users = tally.failed + tally.warned;
   const advice = mostGivenAdvice(tally.advice, k);
@@ -209,7 +213,7 @@ function fixOf(rule: string, tally: RuleTally, payloads: number, k: number, alon
     otherAdvice: Math.max(0, users - advice.reduce((total, one) => total + one.count, 0)),
     shapes: named.map(({ key, count }) => ({ shape: key, count })),
     // The users the kept counts no longer hold had shapes too few users share to be kept: rare ones.
-    rareShapes: sum(shapes.filter((shape) => shape.count < k)) + tally.shapes.lost,
+    rareShapes: sum(shapes.filter((shape) => peopleOf(tally.shapes, shape.key) < k)) + tally.shapes.lost,
     shapesOff: tally.shapes.off,
     otherShapes: sum(common.slice(maxShapes)),
   };

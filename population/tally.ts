@@ -74,7 +74,7 @@ export const emptyFunding = (): FundingSummary => ({
  * Adds one user's funding-sources answer: the sources a failed rule names by index cannot be added (spec §2.4); a
  * list that is missing, not a list, or fails as a whole, none.
  */
-export function addFundingAnswer(funding: FundingSummary, payload: Payload, problems: readonly Finding[]): void {
+export function addFundingAnswer(funding: FundingSummary, payload: Payload, problems: readonly Finding[], person: number): void {
   funding.input.payloads++;
   const listed = Array.isArray(payload.fundingSources) ? payload.fundingSources.length : 0;
   const unusable = new Set<number>();
@@ -91,7 +91,7 @@ export function addFundingAnswer(funding: FundingSummary, payload: Payload, prob
   const outcome =
     wholeList && listed === 0 ? 'none-usable' : listed === 0 ? 'no-sources' : refused === 0 ? 'all-usable' : refused < listed ? 'some-unusable' : 'none-usable';
   funding.outcomes[outcome]++;
-  tallyRules(funding.rules, payload, problems);
+  tallyRules(funding.rules, payload, problems, person);
 }
 
 /**
@@ -117,6 +117,25 @@ function causesKey(problems: readonly Finding[]): string {
   return key;
 }
 
+/**
+ * Who a record is, for k: the same user.id (or, in a funding answer, userId) is the same person however often it is
+ * exported; a record without one is a person of its own, by its line. A 52-bit hash, which JSON carries exactly:
+ * only ever compared, within a sealed summary.
+ */
+export function personOf(payload: Payload, line: number): number {
+  const user = payload.user;
+  const id = typeof user === 'object' && user !== null ? (user as Record<string, unknown>).id : payload.userId;
+  const key = typeof id === 'string' && id !== '' ? `u${id}` : `r${line}`;
+  let [a, b] = [0x811c9dc5, 0x9747b28c];
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return (a >>> 0) * 0x100000 + ((b >>> 0) & 0xfffff);
+}
+
 /** The outcome a user meets: the decision's screen, and for one who gets in whether a no** field is asked for. */
 export const outcomeOf = (decision: SignOnDecision): OutcomeKey =>
   decision.screen === 'error'
@@ -127,8 +146,11 @@ export const outcomeOf = (decision: SignOnDecision): OutcomeKey =>
         ? 'asked-before-payment'
         : 'signs-in';
 
-/** Adds one user's account information, judged (evaluateAll's problems only, under the summary's collectMissingAccountInfo). */
-export function addUser(summary: PopulationSummary, payload: Payload, problems: readonly Finding[]): OutcomeKey {
+/**
+ * Adds one user's account information, judged (evaluateAll's problems only, under the summary's collectMissingAccountInfo);
+ * `person` is who they are (personOf), so that k counts people, not records.
+ */
+export function addUser(summary: PopulationSummary, payload: Payload, problems: readonly Finding[], person: number): OutcomeKey {
   const settings = summary.settings;
   summary.input.payloads++;
   const decision = decideSignOn(problems, settings);
@@ -143,7 +165,7 @@ export function addUser(summary: PopulationSummary, payload: Payload, problems: 
     for (const path of decision.beforePayment) bump(summary.beforePayment, path);
   }
   for (const [setting, variant] of variantsOf(settings)) summary.alternatives[setting][outcomeOf(decideSignOn(problems, variant))]++;
-  tallyRules(summary.rules, payload, problems);
+  tallyRules(summary.rules, payload, problems, person);
   return outcome;
 }
 
@@ -152,16 +174,16 @@ const fieldRules = new Map([...accountInfoFieldRules, ...fundingSourceRules].map
 const counted = (finding: Finding) => finding.outcome === 'failed' || finding.outcome === 'warning';
 
 /** Each rule that failed or warned counted once per user (its findings come one after another); notes are not counted. */
-function tallyRules(rules: PopulationSummary['rules'], payload: Payload, problems: readonly Finding[]): void {
+function tallyRules(rules: PopulationSummary['rules'], payload: Payload, problems: readonly Finding[], person: number): void {
   for (let start = 0, end = 0; start < problems.length; start = end) {
     let anyCounted = false;
     while (end < problems.length && problems[end]!.rule === problems[start]!.rule) anyCounted = counted(problems[end++]!) || anyCounted;
     const rule = anyCounted ? fieldRules.get(problems[start]!.rule) : undefined;
-    if (rule) tallyRule(rules, rule, payload, problems.slice(start, end));
+    if (rule) tallyRule(rules, rule, payload, problems.slice(start, end), person);
   }
 }
 
-function tallyRule(rules: PopulationSummary['rules'], rule: PayloadRule, payload: Payload, findings: readonly Finding[]): void {
+function tallyRule(rules: PopulationSummary['rules'], rule: PayloadRule, payload: Payload, findings: readonly Finding[], person: number): void {
   const failed = findings.some(({ outcome }) => outcome === 'failed');
   const tally: RuleTally = (rules[rule.id] ??= { failed: 0, warned: 0, codes: {}, shapes: noneKept(), advice: {} });
   if (failed) tally.failed++;
@@ -173,7 +195,7 @@ function tallyRule(rules: PopulationSummary['rules'], rule: PayloadRule, payload
     const code = finding.code ?? 'unnamed';
     if (!codes.has(code)) {
       codes.add(code);
-      keep((tally.advice[code] ??= noneKept()), adviceOf(finding), adviceKept);
+      keep((tally.advice[code] ??= noneKept()), adviceOf(finding), adviceKept, person);
     }
     if (!isPrivate(rule)) {
       const value = valueAtFault(rule, finding, payload);
@@ -181,7 +203,7 @@ function tallyRule(rules: PopulationSummary['rules'], rule: PayloadRule, payload
     }
   }
   for (const code of codes) bump(tally.codes, code);
-  for (const shape of shapes) keep(tally.shapes, shape, shapesKept);
+  for (const shape of shapes) keep(tally.shapes, shape, shapesKept, person);
 }
 
 /** The value a rule found at fault: none for a presence rule (the value is missing), else the one at the finding's field (`fundingSources[1].nickName`). */

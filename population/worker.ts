@@ -4,7 +4,7 @@ import { isObject } from '../checks/evidence';
 import { evaluateAll } from '../checks/finding';
 import { fundingSourceRules } from '../checks/funding-sources';
 import type { Endpoint } from '../checks/payload';
-import { addFundingAnswer, addUnreadable, addUser, emptyFunding, emptySummary } from './tally';
+import { addFundingAnswer, addUnreadable, addUser, emptyFunding, emptySummary, personOf } from './tally';
 import { deeperThan, depthMost } from './record-bounds';
 import { recordRow, type RecordsFormat } from './records';
 import { decidingRules } from '../checks/sign-on-decision';
@@ -61,10 +61,10 @@ function judgeBatch(bytes: Uint8Array, lines: Int32Array): number {
     if (typeof payload === 'string' && payload.startsWith('!') && payload.includes(':')) unreadable(payload.slice(1, payload.indexOf(':')), line);
     else if (!isObject(payload)) unreadable('not-an-object', line);
     else if (deeperThan(payload, depthMost)) unreadable('too-deep', line);
-    else if (funding) addFundingAnswer(funding, payload, evaluateAll(rules, payload, ctx, problemsOnly));
+    else if (funding) addFundingAnswer(funding, payload, evaluateAll(rules, payload, ctx, problemsOnly), personOf(payload, line));
     else {
       const problems = evaluateAll(rules, payload, ctx, problemsOnly);
-      const outcome = addUser(summary, payload, problems);
+      const outcome = addUser(summary, payload, problems, personOf(payload, line));
       if (records) rows += recordRow(records, line, payload, outcome, decidingRules(problems, settings));
     }
   }

@@ -63,7 +63,7 @@ const usages: Record<Command, Usage> = {
       ['--now <YYYY-MM-DD>', 'the date ages are judged on (default: today, UTC)'],
       ['--invalid-required <error-screen|typed-again>', "a present but invalid Yes* value (default: error-screen, the emulator's)"],
       ['--invalid-optional <error-screen|dropped>', "a present but invalid no**/no*/no value (default: error-screen, the emulator's)"],
-      ['--k <n>', 'show a shape only when at least n users share it (default 5)'],
+      ['--k <n>', 'show a shape only when at least n people share it, by user.id (default 5, at most 20)'],
       ['--out <dir>', 'where the reports go (default population-report)'],
       ['--shard <i/n>', `judge part i of n; writes a summary for \`population merge\` (needs ${shardKeyVariable})`],
       ['--format <jsonl|json-array|csv>', 'instead of detecting it'],

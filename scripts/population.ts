@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { defects, generatePopulation } from '../population/generate';
 import { mergeSummaries } from '../population/merge';
+import { peopleKept } from '../population/kept';
 import { openSummary, sealSummary, shardKeyProblem, shardKeyVariable, shardsProblem } from '../population/shard-file';
 import { populationConsole, recordsLine } from '../population/report-html';
 import { openRecords, recordsFormatOf } from '../population/records';
@@ -84,6 +85,7 @@ const positive = (name: string, value: string | undefined, fallback: number) => 
 const date = options.now ?? new Date().toISOString().slice(0, 10);
 if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date))) fail(`--now ${date}: give a date as YYYY-MM-DD`);
 const k = positive('k', options.k, 5);
+if (k > peopleKept) fail(`--k ${k}: at most ${peopleKept}, the people a shape remembers`);
 const out = options.out ?? 'population-report';
 const gates = (options['fail-if'] ?? []).map((text) => {
   const gate = parseFailIf(text);

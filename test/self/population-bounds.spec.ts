@@ -24,7 +24,10 @@ test("a shape 1,000 users share is shown among 99,000 shapes each user's own; no
     return `${text}1`;
   };
   const base = JSON.stringify(edited({ 'user.lastName': 'LASTNAME' }));
-  const lines = Array.from({ length: 100_000 }, (_, i) => base.replace('"LASTNAME"', JSON.stringify(i % 100 === 0 ? "O'Brien" : own(i))));
+  // Each a person of their own (k counts people by user.id).
+  const lines = Array.from({ length: 100_000 }, (_, i) =>
+    base.replace('"LASTNAME"', JSON.stringify(i % 100 === 0 ? "O'Brien" : own(i))).replace('"u-1001"', JSON.stringify(`u-${i}`)),
+  );
   const input = path.join(dir, 'users.jsonl');
   writeFileSync(input, lines.join('\n'));
   const env = { ...process.env, POPULATION_SHARD_KEY: 'c3'.repeat(32) };
@@ -49,4 +52,26 @@ test("a shape 1,000 users share is shown among 99,000 shapes each user's own; no
     ).not.toContain('…');
     expect(pattern.rareShapes + pattern.shapes.reduce((sum, shape) => sum + shape.count, 0), out).toBe(100_000);
   }
+});
+
+test('k counts people, not records: one user exported five times shows no shape at k=5, five users sharing it do', () => {
+  const dir = tempDir('population-bounds-');
+  const user = (id: string, lastName: string) => JSON.stringify(edited({ 'user.id': id, 'user.lastName': lastName }));
+  const lines = [
+    ...Array.from({ length: 5 }, () => user('the-same-person', 'Żółw')),
+    ...Array.from({ length: 5 }, (_, i) => user(`person-${i}`, "O'Neil")),
+    ...Array.from({ length: 20 }, (_, i) => user(`clean-${i}`, 'Lovelace')),
+  ];
+  const input = path.join(dir, 'users.jsonl');
+  writeFileSync(input, lines.join('\n'));
+  const run = spawnSync(process.execPath, [...cli, input, '--now', now, '--k', '5', '--out', path.join(dir, 'out')], { encoding: 'utf8' });
+  expect(run.status, run.stderr).toBe(0);
+  const report = JSON.parse(readFileSync(path.join(dir, 'out', 'population.json'), 'utf8')) as Report;
+  const pattern = report.fixFirst.find((fix) => fix.rule === 'account-info/user.lastName/pattern')!;
+  expect(pattern.users).toBe(10);
+  expect(pattern.shapes).toEqual([{ shape: "A'Aaaa", count: 5 }]);
+  expect(pattern.rareShapes).toBe(5);
+  expect(readFileSync(path.join(dir, 'out', 'population.html'), 'utf8')).not.toContain('Ääää');
+  const tooBig = spawnSync(process.execPath, [...cli, input, '--k', '21'], { encoding: 'utf8' });
+  expect([tooBig.status, tooBig.stderr.split('\n')[0]]).toEqual([2, '--k 21: at most 20, the people a shape remembers']);
 });

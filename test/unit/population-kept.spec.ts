@@ -29,7 +29,7 @@ test('kept counts are never above the truth and at most off below it, off at mos
   fc.assert(
     fc.property(streams, fc.integer({ min: 1, max: 20 }), (keys, most) => {
       const kept = noneKept();
-      for (const key of keys) keep(kept, key, most);
+      keys.forEach((key, person) => keep(kept, key, most, person));
       holds(kept, truthOf(keys), most);
     }),
     { numRuns: 100 },
@@ -40,8 +40,8 @@ test('parts kept apart and added hold the same bounds over the whole stream', ()
   fc.assert(
     fc.property(streams, streams, fc.integer({ min: 1, max: 20 }), (a, b, most) => {
       const [left, right] = [noneKept(), noneKept()];
-      for (const key of a) keep(left, key, most);
-      for (const key of b) keep(right, key, most);
+      a.forEach((key, person) => keep(left, key, most, person));
+      b.forEach((key, person) => keep(right, key, most, a.length + person));
       addKept(left, right, most);
       holds(left, truthOf([...a, ...b]), most, 2);
     }),
@@ -51,8 +51,20 @@ test('parts kept apart and added hold the same bounds over the whole stream', ()
 
 test('a key 1,000 share among 199,000 distinct ones is kept, within its bound', () => {
   const kept = noneKept();
-  for (let i = 0; i < 200_000; i++) keep(kept, i % 200 === 0 ? 'shared' : `key-${i}`, 2000);
+  for (let i = 0; i < 200_000; i++) keep(kept, i % 200 === 0 ? 'shared' : `key-${i}`, 2000, i);
   expect(kept.counts.shared).toBeGreaterThanOrEqual(1000 - kept.off);
   expect(kept.off).toBeLessThanOrEqual(100);
   expect(Object.keys(kept.counts)).not.toContain('…');
+});
+
+test('the people a key stands for are counted once each, up to 20, and add up across parts', () => {
+  const [left, right] = [noneKept(), noneKept()];
+  for (let i = 0; i < 5; i++) keep(left, 'once-exported-five-times', 10, 7);
+  for (let i = 0; i < 30; i++) keep(right, 'many', 10, i);
+  keep(right, 'once-exported-five-times', 10, 7);
+  keep(right, 'once-exported-five-times', 10, 8);
+  addKept(left, right, 10);
+  expect(left.counts['once-exported-five-times']).toBe(7);
+  expect(left.people['once-exported-five-times']).toEqual([7, 8]);
+  expect(left.people.many).toHaveLength(20);
 });

@@ -34,7 +34,7 @@ test('the summary counts each user under its settings and under each setting the
   const outcomes = (counts: Partial<Record<OutcomeKey, number>>) => ({ ...noOutcomes(), ...counts });
   const strict: Settings = { ...emulator, date };
   const summary = emptySummary(strict);
-  for (const payload of payloads) addUser(summary, payload, found(payload, false));
+  payloads.forEach((payload, i) => addUser(summary, payload, found(payload, false), i));
   expect(summary.outcomes).toEqual(outcomes({ 'signs-in': 1, 'asked-before-payment': 1, 'error-screen': 4 }));
   expect(summary.errorReasons).toEqual({ MISSING_REQUIRED_ACCOUNT_INFO: 2, INVALID_ACCOUNT_INFO: 2 });
   expect(summary.beforePayment).toEqual({ users: 1, 'company.legalName': 1 });
@@ -44,7 +44,7 @@ test('the summary counts each user under its settings and under each setting the
     invalidOptional: outcomes({ 'signs-in': 1, 'asked-before-payment': 2, 'error-screen': 3 }),
   });
   const collecting = emptySummary({ ...strict, collectMissingAccountInfo: true });
-  for (const payload of payloads) addUser(collecting, payload, found(payload, true));
+  payloads.forEach((payload, i) => addUser(collecting, payload, found(payload, true), i));
   expect([collecting.outcomes, collecting.typedFields]).toEqual([
     outcomes({ 'signs-in': 1, 'asked-before-payment': 1, 'typed-at-sign-on': 1, 'error-screen': 3 }),
     { 1: 1 },
@@ -60,7 +60,7 @@ test("on the generator's users (written from the spec alone), every count is sig
       ...(Object.fromEntries(alternativeSettings.map((setting) => [setting, noOutcomes()])) as Record<AlternativeSetting, OutcomeCounts>),
     };
     for (const payload of generatePopulation({ users: 1000, seed: 4, now })) {
-      addUser(summary, payload, found(payload, settings.collectMissingAccountInfo));
+      addUser(summary, payload, found(payload, settings.collectMissingAccountInfo), 0);
       expected.outcomes[outcomeOf(decided(payload, settings))]++;
       for (const setting of alternativeSettings) expected[setting][outcomeOf(decided(payload, { ...settings, [setting]: otherWay(setting, settings) }))]++;
     }
@@ -77,6 +77,7 @@ test('a funding answer counts every source a rule refuses, past the 20 issues a 
     funding,
     { fundingSources: sources },
     evaluateAll(fundingSourceRules, { fundingSources: sources }, { now, collectMissingAccountInfo: false }, problemsOnly),
+    0,
   );
   expect([funding.sources, funding.unusableSources, funding.outcomes['some-unusable']]).toEqual([30, 25, 1]);
   expect(funding.rules['funding-sources/type/enum']).toMatchObject({ failed: 1, codes: { enum: 1 } });

@@ -19,12 +19,20 @@ const outcomes = (signsIn: number, asked: number, typed: number, error: number):
   'error-screen': error,
 });
 
+/** Counts as kept, each key standing for as many people as users (up to the 20 remembered). */
+const keptOf = (counts: Record<string, number>) => ({
+  counts,
+  off: 0,
+  lost: 0,
+  people: Object.fromEntries(Object.entries(counts).map(([key, count]) => [key, Array.from({ length: Math.min(count, 20) }, (_, i) => i)])),
+});
+
 const tally = (failed: number, warned: number, shapes: Record<string, number> = {}, advice: Record<string, Record<string, number>> = {}) => ({
   failed,
   warned,
   codes: { pattern: failed + warned },
-  shapes: { counts: shapes, off: 0, lost: 0 },
-  advice: Object.fromEntries(Object.entries(advice).map(([code, counts]) => [code, { counts, off: 0, lost: 0 }])),
+  shapes: keptOf(shapes),
+  advice: Object.fromEntries(Object.entries(advice).map(([code, counts]) => [code, keptOf(counts)])),
 });
 
 const summary: PopulationSummary = summarySchema.parse({
