@@ -1,5 +1,6 @@
 import { adviceKept, bump, emptyFunding, emptySummary, linesKept, shapesKept } from './tally';
 import { addKept, noneKept } from './kept';
+import { addSharedIds } from './shared-ids';
 import { addCauses } from './fix-gains';
 import { alternativeSettings, outcomeKeys, type FundingSummary, type OutcomeCounts, type PopulationSummary } from './summary-schema';
 
@@ -56,6 +57,7 @@ export function addSummary(into: PopulationSummary, from: PopulationSummary): vo
   // The largest sets first, so that a bound reached in the merge leaves out the fewest users.
   for (const [key, users] of Object.entries(from.causes).sort((a, b) => b[1] - a[1])) addCauses(into, key, users);
   into.causesUncounted += from.causesUncounted;
+  into.sharedIds = addSharedIds(into.sharedIds, from.sharedIds);
   if (from.funding) addFunding((into.funding ??= emptyFunding()), from.funding);
 }
 

@@ -1,9 +1,9 @@
 import { html, styleSheet, type Html } from '../html/template';
 import { baseStyle } from '../html/style';
 import { outcomeKeys, type OutcomeKey } from './summary-schema';
-import type { Alternative, PopulationReport, RuleFix } from './report-model';
+import type { Alternative, PopulationReport, RuleFix } from './report-schema';
 import { number, percent, plural, signed, widthOf } from './report-words';
-import { fixPlanHtml, fixPlanLines } from './report-plan';
+import { fixPlanHtml, fixPlanLines, sharedIdsHtml, sharedIdsWords } from './report-plan';
 
 /**
  * population.html: one self-contained file (inline CSS, no script, a CSP that forbids every fetch) that shows a
@@ -178,6 +178,7 @@ export function populationHtml(report: PopulationReport): string {
 ${report.records === undefined ? '' : html`<p class="callout" id="records">Which users: <code>${report.records}</code>, a row a record with its outcome and the rules that decided it. It holds your users' ids: it is for you alone, never to be shared with this report.</p>`}
 <section id="outcomes">${outcomeBar(report)}${legend(report)}${errorReasons(report)}</section>
 ${settingsMatter(report)}
+${sharedIdsHtml(report)}
 ${fixPlanHtml(report)}
 <section id="fix-first"><h2>Fix these first</h2>${fixFirst(report)}</section>
 <section id="typed"><h2>How many fields users type at sign-on</h2>${typedFields(report)}</section>
@@ -241,6 +242,7 @@ export function populationConsole(report: PopulationReport, files: { html: strin
     ...outcomeLines(report),
     ...(fixes.length > 0 ? ['Fix these first:', ...fixes.map(fixLine)] : ['Fix these first: nothing, no rule failed or warned.']),
     ...fixPlanLines(report),
+    ...[sharedIdsWords(report)].filter((line) => line !== undefined).map((line) => `${line}.`),
     ...alternativeLines(report),
     ...inputLines(report),
     ...(report.funding

@@ -1,5 +1,5 @@
 import { html, type Html } from '../html/template';
-import type { PopulationReport } from './report-model';
+import type { PopulationReport } from './report-schema';
 import { number, percent, plural } from './report-words';
 
 /** What each fix gains (population/fix-gains.ts), in the page and on the console: the plan, and who it leaves out. */
@@ -12,6 +12,23 @@ const leftOutWords = ({ fixPlan }: PopulationReport) =>
     fixPlan.leftOut > 0 ? `${plural(fixPlan.leftOut, 'user')} still need rules past these steps` : '',
     fixPlan.uncounted > 0 ? `${plural(fixPlan.uncounted, 'user')} had a set of rules past the bound kept, so each figure may be short by as many` : '',
   ].filter(Boolean);
+
+/** account-info/user.id/unique: records that share an id, and what the platform does with them. */
+export function sharedIdsWords({ sharedIds }: PopulationReport): string | undefined {
+  const across = sharedIds.estimatedRepeats - sharedIds.repeats > sharedIds.margin;
+  if (sharedIds.repeats === 0 && !across) return undefined;
+  const how = sharedIds.exact
+    ? `${plural(sharedIds.repeats, 'record')} share their user.id with an earlier record (${plural(sharedIds.sharedIds, 'id')} shared)`
+    : across
+      ? `about ${plural(sharedIds.estimatedRepeats, 'record')} share their user.id with another record (estimated across shards, ±${number(sharedIds.margin)})`
+      : `at least ${plural(sharedIds.repeats, 'record')} share their user.id with another record of the same shard (across shards, no more than the estimate's error)`;
+  return `account-info/user.id/unique failed: ${how}. The platform keys each account by user.id (spec §2.3: it must identify one user), so these sign into the account of the record before them, whatever their outcome above; send an id unique to each user, or drop the repeated records from the export if they are the same person`;
+}
+
+export function sharedIdsHtml(report: PopulationReport): Html | string {
+  const words = sharedIdsWords(report);
+  return words ? html`<p class="callout" id="shared-ids">${words}.</p>` : '';
+}
 
 export function fixPlanHtml(report: PopulationReport): Html | string {
   const { steps } = report.fixPlan;

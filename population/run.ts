@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { readPopulation, type InputFormat } from './input';
 import { recordBytesMost } from './record-bounds';
 import type { RecordsFormat } from './records';
+import { IdCounter } from './shared-ids';
 import { accountInfoFieldRules } from '../checks/account-info';
 import { mergeSummaries } from './merge';
 import type { PopulationSummary, Settings } from './summary-schema';
@@ -74,6 +75,7 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
   };
   const workers = Array.from({ length: count }, () => startWorker(setup));
   const waiting = workers.map(() => 0);
+  const idCounter = new IdCounter();
   // The records file's rows come back batch by batch from any worker: each batch is numbered as it is handed out, and
   // rows are written in that order, held only while an earlier batch is still being judged (at most two a worker).
   const handedOut = workers.map((): number[] => []);
@@ -98,6 +100,7 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
           waiting[i]!--;
           const batch = handedOut[i]!.shift()!;
           if (run.records) hold(batch, message.rows ?? '');
+          if (message.ids) idCounter.add(message.ids);
           run.onProgress?.((records += message.judged), bytesRead);
           wake?.();
         });
@@ -144,6 +147,7 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
     const summary = mergeSummaries(await Promise.all(summaries));
     (summary.funding?.input ?? summary.input).problems.push(...problems);
     (summary.funding?.input ?? summary.input).notes.push(...notes);
+    summary.sharedIds = idCounter.summary();
     return run.shard ? { ...summary, shard: run.shard, parts: 1 } : { ...summary, parts: 1 };
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));

@@ -1,4 +1,5 @@
 import { keptSchema } from './kept';
+import { sharedIdsSchema } from './shared-ids';
 import { z } from 'zod';
 import { emulatorChoices, invalidOptionalChoices, invalidRequiredChoices } from '../checks/sign-on-decision';
 
@@ -106,6 +107,8 @@ export const summarySchema = z.object({
   causes: counts,
   /** Users at the error screen whose set of rules was past the bound on sets kept. */
   causesUncounted: z.number().int().nonnegative(),
+  /** Records whose user.id another record has (population/shared-ids.ts). */
+  sharedIds: sharedIdsSchema,
   funding: fundingSummarySchema.optional(),
 });
 export type PopulationSummary = z.infer<typeof summarySchema>;

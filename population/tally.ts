@@ -8,6 +8,7 @@ import { decideSignOn, type SignOnDecision, type SignOnSettings } from '../check
 import { shapeOf } from './shape';
 import { addCauses } from './fix-gains';
 import { keep, noneKept } from './kept';
+import { noSharedIds } from './shared-ids';
 import {
   alternativeSettings,
   fundingKeys,
@@ -44,6 +45,7 @@ export function emptySummary(settings: Settings): PopulationSummary {
     rules: {},
     causes: {},
     causesUncounted: 0,
+    sharedIds: noSharedIds(),
   };
 }
 
@@ -133,7 +135,14 @@ export function personOf(payload: Payload, line: number): number {
     b = Math.imul(b ^ c, 0x5bd1e995);
     b ^= b >>> 15;
   }
-  return (a >>> 0) * 0x100000 + ((b >>> 0) & 0xfffff);
+  return (mixed(a) >>> 0) * 0x100000 + ((mixed(b) >>> 0) & 0xfffff);
+}
+
+/** MurmurHash3's finalizer: every bit of the hash depends on every bit of its input (ids that differ in one digit). */
+function mixed(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
 }
 
 /** The outcome a user meets: the decision's screen, and for one who gets in whether a no** field is asked for. */

@@ -25,7 +25,7 @@ export interface WorkerSetup {
   records?: RecordsFormat;
 }
 export type ToWorker = { batch: { bytes: Uint8Array; lines: Int32Array } } | { end: true };
-export type FromWorker = { judged: number; rows?: string } | { summary: ReturnType<typeof emptySummary> };
+export type FromWorker = { judged: number; rows?: string; ids?: Float64Array } | { summary: ReturnType<typeof emptySummary> };
 
 const { settings, shard, endpoint = 'account-info', records } = workerData as WorkerSetup;
 const summary = emptySummary(settings);
@@ -38,6 +38,7 @@ const decoder = new TextDecoder();
 const ours = (line: number) => !shard || (line - 1) % shard.count === shard.index - 1;
 
 let rows = '';
+let ids: number[] = [];
 const unreadable = (problem: string, line: number) => {
   addUnreadable(input, problem, line);
   if (records) rows += recordRow(records, line, undefined, 'unreadable', [problem]);
@@ -64,7 +65,11 @@ function judgeBatch(bytes: Uint8Array, lines: Int32Array): number {
     else if (funding) addFundingAnswer(funding, payload, evaluateAll(rules, payload, ctx, problemsOnly), personOf(payload, line));
     else {
       const problems = evaluateAll(rules, payload, ctx, problemsOnly);
-      const outcome = addUser(summary, payload, problems, personOf(payload, line));
+      const person = personOf(payload, line);
+      const outcome = addUser(summary, payload, problems, person);
+      // Its id, counted for uniqueness by the thread that sees every batch (population/shared-ids.ts).
+      const user = payload.user;
+      if (isObject(user) && typeof user.id === 'string' && user.id !== '') ids.push(person);
       if (records) rows += recordRow(records, line, payload, outcome, decidingRules(problems, settings));
     }
   }
@@ -75,7 +80,8 @@ parentPort!.on('message', (message: ToWorker) => {
   if ('end' in message) parentPort!.postMessage({ summary } satisfies FromWorker);
   else {
     const judged = judgeBatch(message.batch.bytes, message.batch.lines);
-    parentPort!.postMessage((records ? { judged, rows } : { judged }) satisfies FromWorker);
-    rows = '';
+    const batchIds = Float64Array.from(ids);
+    parentPort!.postMessage((records ? { judged, rows, ids: batchIds } : { judged, ids: batchIds }) satisfies FromWorker, [batchIds.buffer]);
+    [rows, ids] = ['', []];
   }
 });

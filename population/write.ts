@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { populationReport, type PopulationReport } from './report-model';
+import { populationReport } from './report-model';
+import type { PopulationReport } from './report-schema';
 import { populationHtml } from './report-html';
 import type { PopulationSummary } from './summary-schema';
 

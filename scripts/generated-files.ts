@@ -1,4 +1,4 @@
-import { populationJsonSchema } from '../population/report-model';
+import { populationJsonSchema } from '../population/report-schema';
 import { allRules, catalogue, publishedSchemas } from '../checks/catalogue';
 import { clauses } from '../checks/clauses';
 import { letsOthersIn, type Rule } from '../checks/finding';

@@ -1,6 +1,8 @@
 import { test, expect } from '@playwright/test';
 import { populationConsole, populationHtml } from '../../population/report-html';
-import { populationReport, populationReportSchema } from '../../population/report-model';
+import { populationReport } from '../../population/report-model';
+import { noSharedIds } from '../../population/shared-ids';
+import { populationReportSchema } from '../../population/report-schema';
 import { summarySchema, type OutcomeCounts, type PopulationSummary } from '../../population/summary-schema';
 
 /** The population report: shares of the payloads, rules ranked by users affected, and no shape shared by fewer than k users. */
@@ -50,6 +52,7 @@ const summary: PopulationSummary = summarySchema.parse({
   errorReasons: { 'invalid Yes* value': 50 },
   causes: { 'account-info/user.lastName/pattern': 30, 'account-info/user.lastName/pattern account-info/user.phone/present': 20 },
   causesUncounted: 0,
+  sharedIds: noSharedIds(),
   typedFields: { '2': 50, '1': 100 },
   beforePayment: { users: 100, 'user.phone': 80, 'user.dateOfBirth': 20 },
   alternatives: {
@@ -154,7 +157,7 @@ test('a shape or advice holding <script> is escaped in the HTML; the page has it
   expect(page).toContain(escaped(hostileAdvice));
   expect(page).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`);
   expect(page).toContain('How will your users fare?');
-  expect(page).toContain('a shape is shown only when at least 5 users share it');
+  expect(page).toContain('a shape is shown only when at least 5 people share it, counted by user.id');
 });
 
 test('the report, and its JSON read back, parse with populationReportSchema; a shape under k does not', () => {
