@@ -60,6 +60,14 @@ export function nearestPath(name: string, paths: readonly string[]): string | un
   return best?.[0];
 }
 
+/** Each column name that is a near miss of a spec path, with the path: the only column names a message shows. */
+function hintsFor(names: readonly string[], paths: ReadonlySet<string>, between = ' → ', after = ''): string[] {
+  return names.flatMap((name) => {
+    const path = nameable.test(name) ? nearestPath(name, [...paths]) : undefined;
+    return path ? [`${name}${between}${path}${after}`] : [];
+  });
+}
+
 /** Why a CSV with these column names cannot be read as account information (none of them a spec path), or undefined. */
 export function headerProblem(names: readonly string[], paths: ReadonlySet<string>): string | undefined {
   if (names.some((name) => paths.has(name))) return undefined;
@@ -67,17 +75,11 @@ export function headerProblem(names: readonly string[], paths: ReadonlySet<strin
   const separated = first.includes('\t') ? 'tabs' : first.includes(';') ? 'semicolons' : undefined;
   if (separated && names.length === 1)
     return `the CSV header has one column, its names separated by ${separated}: a CSV's columns are separated by commas (RFC 4180); export it so, or convert it`;
-  const shown = names.filter((name) => nameable.test(name));
-  const hints = shown.flatMap((name) => {
-    const path = nearestPath(name, [...paths]);
-    return path ? [`${name} → ${path}`] : [];
-  });
-  // Nothing nameable: likely no CSV at all (a log, a text), read as CSV since it starts with neither "{" nor "[".
-  const listed =
-    shown.length > 0
-      ? `: ${shown.slice(0, 8).join(', ')}${shown.length > 8 || shown.length < names.length ? ', …' : ''}`
-      : ' (read as CSV, since it starts with neither "{", JSON Lines, nor "[", a JSON array)';
-  return `none of the CSV's ${names.length} column${names.length === 1 ? '' : 's'} is a spec path${listed}; name each column by the field it holds (user.firstName, company.address.line1, …)${hints.length > 0 ? `; did you mean ${hints.slice(0, 6).join(', ')}` : ''}`;
+  // A column is named only as a spec path's near miss (first_name → user.firstName): a first line that is a
+  // person's record (a CSV without a header) has names that resemble no field.
+  const hints = hintsFor(names, paths);
+  const read = hints.length > 0 ? '' : ' (read as CSV, since it starts with neither "{", JSON Lines, nor "[", a JSON array; a CSV needs a header)';
+  return `none of the CSV's ${names.length} column${names.length === 1 ? '' : 's'} is a spec path${read}; name each column by the field it holds (user.firstName, company.address.line1, …)${hints.length > 0 ? `; did you mean ${hints.slice(0, 6).join(', ')}` : ''}`;
 }
 
 /**
@@ -87,14 +89,10 @@ export function headerProblem(names: readonly string[], paths: ReadonlySet<strin
 export function unreadColumns(names: readonly string[], paths: ReadonlySet<string>): string | undefined {
   const unread = names.filter((name) => name !== '' && !paths.has(name));
   if (unread.length === 0) return undefined;
-  const shown = unread
-    .filter((name) => nameable.test(name))
-    .map((name) => {
-      const path = nearestPath(name, [...paths]);
-      return path ? `${name} (did you mean ${path}?)` : name;
-    });
+  const shown = hintsFor(unread, paths, ' (did you mean ', '?)');
   const others = unread.length - shown.length;
-  return `${unread.length} CSV column${unread.length === 1 ? ' names' : 's name'} no spec path, so no rule reads ${unread.length === 1 ? 'it' : 'them'}: ${[...shown.slice(0, 10), ...(shown.length > 10 || others > 0 ? ['…'] : [])].join(', ')}; map a column of your own name with --column <name>=<spec path>`;
+  const named = shown.length > 0 ? `: ${shown.slice(0, 10).join(', ')}${others > 0 || shown.length > 10 ? ', and others not named' : ''}` : '';
+  return `${unread.length} CSV column${unread.length === 1 ? ' names' : 's name'} no spec path, so no rule reads ${unread.length === 1 ? 'it' : 'them'}${named}; map a column of your own name with --column <name>=<spec path>`;
 }
 
 /**

@@ -25,6 +25,8 @@ export interface ReadOptions {
   maxTextBytes?: number;
   /** The spec paths a CSV column may name: a CSV none of whose columns is one is refused (population/input-gate.ts). */
   columns?: ReadonlySet<string>;
+  /** Why CSV cannot be this input, when it cannot (funding answers). */
+  csv?: string;
   /** The user's own CSV column names, each to the spec path it holds (`--column first_name=user.firstName`). */
   columnMap?: ReadonlyMap<string, string>;
 }
@@ -66,7 +68,9 @@ export async function* readPopulation(source: string, options: ReadOptions = {})
       columnMap: options.columnMap,
       note: (text: string) => notes.push(text),
     };
-    yield* parsers[options.format ?? detectedFormat(head) ?? 'jsonl'](chunks, batcher, at, settings);
+    const format = options.format ?? detectedFormat(head) ?? 'jsonl';
+    if (format === 'csv' && options.csv) throw new InputProblem(options.csv);
+    yield* parsers[format](chunks, batcher, at, settings);
   } catch (error) {
     problem = `${name}: ${problemOf(error)}`;
   } finally {

@@ -58,6 +58,8 @@ export function addSummary(into: PopulationSummary, from: PopulationSummary): vo
   for (const [key, users] of Object.entries(from.causes).sort((a, b) => b[1] - a[1])) addCauses(into, key, users);
   into.causesUncounted += from.causesUncounted;
   into.sharedIds = addSharedIds(into.sharedIds, from.sharedIds);
+  // The shards of one input each read all of it (population/shard-file.ts checks they did).
+  into.seen = { bytes: Math.max(into.seen.bytes, from.seen.bytes), lines: Math.max(into.seen.lines, from.seen.lines) };
   if (from.funding) addFunding((into.funding ??= emptyFunding()), from.funding);
 }
 

@@ -14,8 +14,24 @@ export const recordsFormatOf = (file: string): RecordsFormat | undefined =>
 
 export const recordsHeader = (format: RecordsFormat) => (format === 'csv' ? 'line,user.id,company.id,outcome,rules\n' : '');
 
-/** An id as given: a string as it is, any other JSON value as its JSON text, absent as empty. */
-const idText = (value: unknown): string => (value === undefined ? '' : typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
+/**
+ * An id as given: a string as it is, a number as written, absent as empty; an object or array by its type only (it is
+ * no id, and may hold anything). A control, bidirectional or line-separator character is written as `\uXXXX`, never
+ * raw: raw, it could make one id read as another.
+ */
+const idOf = (value: unknown): string | number | null =>
+  value === undefined || value === null
+    ? null
+    : typeof value === 'string'
+      ? value
+      : typeof value === 'number'
+        ? value
+        : typeof value === 'boolean'
+          ? String(value)
+          : `(${Array.isArray(value) ? 'an array' : 'an object'})`;
+const unseen = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+const escaped = (text: string) => text.replace(unseen, (char) => `\\u${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+const idText = (value: unknown): string => escaped(String(idOf(value) ?? ''));
 
 /**
  * A CSV cell (RFC 4180): quoted when it holds a comma, a quote or a line break; one that a spreadsheet would run as a
@@ -26,7 +42,7 @@ function csvCell(text: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-const idOf = (payload: Record<string, unknown> | undefined, key: 'user' | 'company'): unknown => {
+const idIn = (payload: Record<string, unknown> | undefined, key: 'user' | 'company'): unknown => {
   const node = payload?.[key];
   return typeof node === 'object' && node !== null && !Array.isArray(node) ? (node as Record<string, unknown>).id : undefined;
 };
@@ -39,8 +55,9 @@ export function recordRow(
   outcome: string,
   rules: readonly string[],
 ): string {
-  const [userId, companyId] = [idOf(payload, 'user'), idOf(payload, 'company')];
-  if (format === 'jsonl') return `${JSON.stringify({ line, 'user.id': userId ?? null, 'company.id': companyId ?? null, outcome, rules })}\n`;
+  const [userId, companyId] = [idIn(payload, 'user'), idIn(payload, 'company')];
+  // JSON escapes what JSON.stringify leaves raw (bidirectional marks, U+2028): the same \uXXXX, valid JSON.
+  if (format === 'jsonl') return `${escaped(JSON.stringify({ line, 'user.id': idOf(userId), 'company.id': idOf(companyId), outcome, rules }))}\n`;
   return `${line},${csvCell(idText(userId))},${csvCell(idText(companyId))},${outcome},${rules.join(' ')}\n`;
 }
 

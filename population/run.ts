@@ -58,6 +58,8 @@ const startWorker = (workerData: WorkerSetup) =>
   built ? new Worker(workerFile, { workerData, resourceLimits }) : new Worker(bundledWorker(), { eval: true, workerData, resourceLimits });
 
 /** Every path of account information, in each spelling: what a CSV column may name. */
+const fundingIsNoCsv = 'a funding answer is a list of sources, which a CSV cell cannot hold: give JSON Lines or a JSON array ({"fundingSources": […]} a user)';
+
 export const accountInfoPaths: ReadonlySet<string> = new Set(
   accountInfoFieldRules.flatMap(({ subject: { path, spellings = [] } }) => [
     path,
@@ -91,6 +93,7 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
   const failures: Error[] = [];
   let records = 0;
   let bytesRead = 0;
+  let lastLine = 0;
   let wake: (() => void) | undefined;
   const summaries = workers.map(
     (worker, i) =>
@@ -119,7 +122,7 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
       ...(run.numberColumns ? { numberColumns: run.numberColumns } : {}),
       maxTextBytes: recordBytesMost,
       ...(run.columnMap ? { columnMap: run.columnMap } : {}),
-      ...((run.endpoint ?? 'account-info') === 'account-info' ? { columns: accountInfoPaths } : {}),
+      ...((run.endpoint ?? 'account-info') === 'account-info' ? { columns: accountInfoPaths } : { csv: fundingIsNoCsv }),
     })) {
       if ('note' in item) {
         notes.push(item.note);
@@ -138,6 +141,7 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
       waiting[free]!++;
       handedOut[free]!.push(numbered++);
       bytesRead += item.batch.bytes.length;
+      lastLine = item.batch.lines[item.batch.lines.length - 1] ?? lastLine;
       // Handed over, not copied: a view of a larger buffer (Node's pool) is copied first, so nothing else loses its bytes.
       const bytes = whole(item.batch.bytes);
       const lines = whole(item.batch.lines);
@@ -148,6 +152,7 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
     (summary.funding?.input ?? summary.input).problems.push(...problems);
     (summary.funding?.input ?? summary.input).notes.push(...notes);
     summary.sharedIds = idCounter.summary();
+    summary.seen = { bytes: bytesRead, lines: lastLine };
     return run.shard ? { ...summary, shard: run.shard, parts: 1 } : { ...summary, parts: 1 };
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));

@@ -23,6 +23,12 @@ export function shardKeyProblem(secret: string | undefined): string | undefined 
   if (!secret) return `set ${shardKeyVariable}: ${make}`;
   if (!/^[0-9a-fA-F]+$/.test(secret) || secret.length % 2 === 1) return `${shardKeyVariable} is not hex; ${make}`;
   if (secret.length < 32) return `${shardKeyVariable} holds ${secret.length * 4} bits, fewer than 128; ${make}`;
+  // A key a person typed (00…0, a pattern repeated) is guessed offline, and opens every rare shape: random bytes only.
+  const bytes = Buffer.from(secret, 'hex');
+  const repeated = Array.from({ length: bytes.length >> 1 }, (_, i) => i + 1).some(
+    (period) => bytes.length % period === 0 && bytes.every((byte, i) => byte === bytes[i % period]),
+  );
+  if (repeated || new Set(bytes).size < 10) return `${shardKeyVariable} is a pattern, not random bytes; ${make}`;
   return undefined;
 }
 
@@ -72,6 +78,10 @@ export function shardsProblem(parts: readonly { name: string; summary: Populatio
   for (const { name, summary } of parts) {
     if (!summary.shard) return `${name}: not a shard's summary`;
     if (summary.shard.count !== split) return `${first!.name} is a shard of ${split} and ${name} of ${summary.shard.count}: merge the shards of one split`;
+    // Every shard reads the whole input: the same bytes and lines, or another input.
+    const [a, b] = [first!.summary.seen, summary.seen];
+    if (a.bytes !== b.bytes || a.lines !== b.lines)
+      return `${first!.name} and ${name} are shards of different inputs (${a.lines.toLocaleString('en-US')} and ${b.lines.toLocaleString('en-US')} records read): judge every shard of one export`;
   }
   const seen = new Map<number, string>();
   for (const { name, summary } of parts) {

@@ -46,6 +46,7 @@ export function emptySummary(settings: Settings): PopulationSummary {
     causes: {},
     causesUncounted: 0,
     sharedIds: noSharedIds(),
+    seen: { bytes: 0, lines: 0 },
   };
 }
 
@@ -53,7 +54,7 @@ export function emptySummary(settings: Settings): PopulationSummary {
 export const linesKept = 20;
 /** Shapes kept per rule, advice texts per problem code (population/kept.ts): memory is bounded whatever the input. */
 export const shapesKept = 2000;
-export const adviceKept = 64;
+export const adviceKept = 2000;
 
 export const bump = (counts: Record<string, number>, key: string, by = 1) => void (counts[key] = (counts[key] ?? 0) + by);
 

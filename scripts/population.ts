@@ -1,12 +1,12 @@
 // `npx partner-certify population <input> [options]` (`npm run population -- …` in a clone): how a partner's users
 // will fare at sign-on (DESIGN §7); `population merge <summary.json…>` adds shards' summaries; `population generate`
 // writes a synthetic population. Exits 2 on a usage error, naming the option and the fix.
-import { closeSync, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { parse as parseJsonc } from 'jsonc-parser';
-import { defects, generatePopulation } from '../population/generate';
+import { defects } from '../population/generate';
+import { writeGenerated } from '../population/generate-file';
 import { mergeSummaries } from '../population/merge';
 import { peopleKept } from '../population/kept';
 import { openSummary, sealSummary, shardKeyProblem, shardKeyVariable, shardsProblem } from '../population/shard-file';
@@ -16,6 +16,7 @@ import { writeReports } from '../population/write';
 import { progressBar } from '../population/progress';
 import { accountInfoPaths, judgePopulation } from '../population/run';
 import { columnMapOf } from '../population/column-map';
+import { dateProblem, recordsOutProblem, workersProblem } from '../population/option-checks';
 import { inputRefusal } from '../population/input-gate';
 import { crossed, parseFailIf, shareOf } from '../population/fail-if';
 import { emulatorSettings, type Settings } from '../population/summary-schema';
@@ -83,7 +84,8 @@ const positive = (name: string, value: string | undefined, fallback: number) => 
   return n;
 };
 const date = options.now ?? new Date().toISOString().slice(0, 10);
-if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date))) fail(`--now ${date}: give a date as YYYY-MM-DD`);
+const dateWrong = dateProblem(date);
+if (dateWrong) fail(dateWrong);
 const k = positive('k', options.k, 5);
 if (k > peopleKept) fail(`--k ${k}: at most ${peopleKept}, the people a shape remembers`);
 const out = options.out ?? 'population-report';
@@ -101,24 +103,18 @@ const columnMap =
 const recordsOut = options['records-out'];
 const recordsFormat = recordsOut === undefined ? undefined : recordsFormatOf(recordsOut);
 if (recordsOut !== undefined && subcommand !== undefined) fail(`--records-out: only when judging an input, not with ${subcommand}`);
-if (recordsOut !== undefined && !recordsFormat) fail(`--records-out ${recordsOut}: name a .csv or a .jsonl file`);
-if (recordsOut !== undefined && existsSync(recordsOut) && statSync(recordsOut).isDirectory())
-  fail(`--records-out ${recordsOut}: that is a folder; name a .csv or a .jsonl file`);
+const recordsWrong = recordsOut === undefined ? undefined : recordsOutProblem(recordsOut, { inputs: [positionals[0], options.funding], out });
+if (recordsWrong) fail(recordsWrong);
+const workers = positive('workers', options.workers, 0);
+const workersWrong = workersProblem(workers);
+if (workersWrong) fail(workersWrong);
+if (subcommand === undefined && positionals.length > 1) fail(`population: one input, not ${positionals.length}; give --funding for the funding answers`);
 
 async function main() {
   if (subcommand === 'generate') {
     const users = positive('users', options.users, 0);
     if (options.users === undefined) fail('population generate: give --users <n>');
-    const stream = options.out ? createWriteStream(options.out) : process.stdout;
-    let text = '';
-    for (const payload of generatePopulation({ users, seed: positive('seed', options.seed, 1), now: new Date(`${date}T00:00:00Z`) })) {
-      text += `${JSON.stringify(payload)}\n`;
-      if (text.length <= 1 << 20) continue;
-      const flushed = stream.write(text);
-      text = '';
-      if (!flushed) await once(stream, 'drain');
-    }
-    stream.end(text);
+    await writeGenerated({ users, seed: positive('seed', options.seed, 1), now: new Date(`${date}T00:00:00Z`), file: options.out });
     if (options.out)
       console.error(`wrote ${users.toLocaleString('en-US')} users to ${options.out} (${defects.length} kinds of defect: population/generate.ts)`);
   } else if (subcommand === 'merge') {
@@ -127,6 +123,7 @@ async function main() {
     const keyProblem = shardKeyProblem(secret);
     if (keyProblem) fail(`population merge: ${keyProblem}`);
     const parts = positionals.map((name) => {
+      if (!existsSync(name)) fail(`population merge: no such file ${name}`);
       const summary = openSummary(readFileSync(name, 'utf8'), secret!, name);
       if (typeof summary === 'string') refuse(summary);
       return { name, summary };
@@ -170,7 +167,7 @@ async function main() {
       settings,
       ...(shard ? { shard } : {}),
       ...(format ? { format } : {}),
-      workers: positive('workers', options.workers, 0) || undefined,
+      workers: workers || undefined,
       numberColumns: new Set(['company.industry.naicsCode']),
       ...(columnMap ? { columnMap } : {}),
       onProgress: progress,

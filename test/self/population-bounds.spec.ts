@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { edited } from '../support/account-info-payloads';
+import { shardKey } from '../support/shard-key';
 import { tempDir } from '../support/temp';
 
 /**
@@ -30,7 +31,7 @@ test("a shape 1,000 users share is shown among 99,000 shapes each user's own; no
   );
   const input = path.join(dir, 'users.jsonl');
   writeFileSync(input, lines.join('\n'));
-  const env = { ...process.env, POPULATION_SHARD_KEY: 'c3'.repeat(32) };
+  const env = { ...process.env, POPULATION_SHARD_KEY: shardKey };
   const run = (args: string[]) => spawnSync(process.execPath, [...cli, ...args], { encoding: 'utf8', env, maxBuffer: 1 << 26 });
   const whole = run([input, '--now', now, '--out', path.join(dir, 'whole')]);
   expect(whole.status, whole.stderr).toBe(0);

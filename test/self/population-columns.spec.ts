@@ -49,7 +49,7 @@ test("a CSV of one's own column names: refused without a map, naming the paths m
 
   const unmapped = population([input, '--out', path.join(dir, 'unmapped')]);
   expect(unmapped.status).toBe(1);
-  expect(unmapped.stderr).toMatch(/none of the CSV's 18 columns is a spec path: .*did you mean .*first_name → user\.firstName/);
+  expect(unmapped.stderr).toMatch(/none of the CSV's 18 columns is a spec path; .*did you mean .*first_name → user\.firstName/);
 
   const { naics: _, ...mapped } = columns;
   const map = path.join(dir, 'map.json');

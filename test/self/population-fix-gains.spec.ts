@@ -6,6 +6,7 @@ import { accountInfoFieldRules } from '../../checks/account-info';
 import { evaluateAll, type Finding } from '../../checks/finding';
 import { decideSignOn, emulatorChoices } from '../../checks/sign-on-decision';
 import { edited, omit } from '../support/account-info-payloads';
+import { shardKey } from '../support/shard-key';
 import { tempDir } from '../support/temp';
 
 /**
@@ -91,7 +92,7 @@ test('each fix alone, and the plan of fixes in order, are the brute-force counts
   expect(run.stdout).toContain(`What each fix gains, in order: 1. ${plan[0]!.rule} (+${plan[0]!.users.toLocaleString('en-US')} users in)`);
 
   // Four shards, merged: the same figures.
-  const key = { ...process.env, POPULATION_SHARD_KEY: 'a'.repeat(64) };
+  const key = { ...process.env, POPULATION_SHARD_KEY: shardKey };
   for (const n of [1, 2, 3, 4]) {
     const shard = spawnSync(process.execPath, [...cli, input, '--now', date, '--shard', `${n}/4`, '--out', path.join(dir, 'parts')], {
       encoding: 'utf8',

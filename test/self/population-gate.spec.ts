@@ -36,7 +36,7 @@ const garbage: Record<string, [Buffer | string, RegExp]> = {
   'empty.jsonl': ['', /no record judged: the input is empty; export one account-information object a user/],
   'own-columns.csv': [
     `id,legal_name,first_name,phone\n1,Acme ${secret},Ann,415\n`,
-    /none of the CSV's 4 columns is a spec path: id, legal_name, first_name, phone; .*did you mean .*first_name → user\.firstName/,
+    /none of the CSV's 4 columns is a spec path; .*did you mean id → user\.id, legal_name → company\.legalName, first_name → user\.firstName, phone → user\.phone$/,
   ],
   'users.tsv': [`user.id\tuser.firstName\n1\t${secret}\n`, /its names separated by tabs: a CSV's columns are separated by commas/],
   'semicolons.csv': [`user.id;user.firstName\n1;${secret}\n`, /separated by semicolons/],
@@ -70,13 +70,26 @@ test('more unreadable records than --max-unreadable fail the run after its repor
   writeFileSync(clean, users(1000).join('\n'));
   const broken = path.join(dir, 'broken.jsonl');
   writeFileSync(broken, [...users(950), ...Array.from({ length: 50 }, (_, i) => `not json ${i}`)].join('\n'));
-  const [over, allowed, crossed, met, misspelt, file] = await Promise.all([
+  writeFileSync(path.join(dir, 'funding.csv'), 'user.id,bank\nu-1,123\n');
+  const [over, allowed, crossed, met, misspelt, file, csvFunding, workers, unwritable] = await Promise.all([
     population([broken, '--out', path.join(dir, 'over')]),
     population([broken, '--max-unreadable', '10%', '--out', path.join(dir, 'allowed')]),
     population([clean, '--fail-if', 'error-screen>5%', '--fail-if', 'signs-in>100000', '--out', path.join(dir, 'crossed')]),
     population([clean, '--fail-if', 'error-screen>90%', '--out', path.join(dir, 'met')]),
     population([clean, '--fail-if', 'errors>5%']),
     population([clean, '--out', broken]),
+    population([clean, '--funding', path.join(dir, 'funding.csv'), '--out', path.join(dir, 'csv-funding')]),
+    population([clean, '--workers', '100000']),
+    population(['generate', '--users', '10', '--out', path.join(dir, 'no-such-folder', 'users.jsonl')]),
+  ]);
+  expect([csvFunding.status, csvFunding.stderr.trim()]).toEqual([
+    1,
+    `population: --funding: no record judged: ${path.join(dir, 'funding.csv')}: a funding answer is a list of sources, which a CSV cell cannot hold: give JSON Lines or a JSON array ({"fundingSources": […]} a user)`,
+  ]);
+  expect([workers.status, workers.stderr.split('\n')[0]]).toEqual([2, expect.stringMatching(/^--workers 100000: at most \d+ \(\d+ cores here\)/)]);
+  expect([unwritable.status, unwritable.stdout + unwritable.stderr]).toEqual([
+    1,
+    `population: ${path.join(dir, 'no-such-folder', 'users.jsonl')}: cannot be written (ENOENT)\n`,
   ]);
   expect([over.status, over.stderr.trim()]).toEqual([
     1,

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { edited } from '../support/account-info-payloads';
+import { shardKey } from '../support/shard-key';
 import { tempDir } from '../support/temp';
 
 /**
@@ -25,7 +26,7 @@ test('twenty records with one user.id, and 2,000 ids each given to two records: 
   ];
   const input = path.join(dir, 'users.jsonl');
   writeFileSync(input, lines.join('\n'));
-  const env = { ...process.env, POPULATION_SHARD_KEY: '1d'.repeat(32) };
+  const env = { ...process.env, POPULATION_SHARD_KEY: shardKey };
   const run = (args: string[]) => spawnSync(process.execPath, [...cli, ...args, '--now', now], { encoding: 'utf8', env });
   const whole = run([input, '--out', path.join(dir, 'whole')]);
   expect(whole.status, whole.stderr).toBe(0);

@@ -86,6 +86,16 @@ test('nothing of a payload but its ids reaches the records file, in CSV or JSON 
     expect(text).toContain(file.endsWith('.csv') ? `user-1,"co,1",` : '"user.id":"user-1","company.id":"co,1"');
   }
   expect(readFileSync(path.join(dir, 'records.csv'), 'utf8').split('\n')[1]).toMatch(/^1,"'=HYPERLINK\(""x""\)","co,0",/);
+  // Never over an input, nor in the reports' folder, which is shared.
+  const over = population([input, '--records-out', input]);
+  expect([over.status, over.stderr.split('\n')[0]]).toEqual([
+    2,
+    `--records-out ${input}: that is the input ${input}, which it would overwrite; name another file`,
+  ]);
+  expect(readFileSync(input, 'utf8')).toContain('user-1');
+  const shared = population([input, '--records-out', path.join(dir, 'out', 'ids.csv'), '--out', path.join(dir, 'out')]);
+  expect(shared.status).toBe(2);
+  expect(shared.stderr).toContain("which is shared; the records file holds your users' ids: keep it elsewhere");
   const wrong = population([input, '--records-out', path.join(dir, 'records.txt')]);
   expect([wrong.status, wrong.stderr.split('\n')[0]]).toEqual([2, `--records-out ${path.join(dir, 'records.txt')}: name a .csv or a .jsonl file`]);
 });

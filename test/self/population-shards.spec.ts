@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { generatePopulation } from '../../population/generate';
+import { shardKey } from '../support/shard-key';
 import { tempDir } from '../support/temp';
 
 /**
@@ -13,7 +14,7 @@ import { tempDir } from '../support/temp';
 
 const cli = [path.resolve('node_modules/tsx/dist/cli.mjs'), path.resolve('scripts/population.ts')];
 const now = '2026-11-28';
-const key = '7a'.repeat(32);
+const key = shardKey;
 const population = (args: string[], shardKey = key) =>
   new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [...cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, POPULATION_SHARD_KEY: shardKey } });
@@ -29,7 +30,9 @@ test('a shard summary shows nothing without the key, and a merge refuses what it
   writeFileSync(input, [...generatePopulation({ users: 2000, seed: 11, now: new Date(`${now}T00:00:00Z`) })].map((user) => JSON.stringify(user)).join('\n'));
   const shardsOf = (count: number) =>
     Array.from({ length: count }, (_, i) => population([input, '--now', now, '--shard', `${i + 1}/${count}`, '--out', path.join(dir, `of-${count}`)]));
-  const runs = await Promise.all([...shardsOf(2), ...shardsOf(3)]);
+  const other = path.join(dir, 'other.jsonl');
+  writeFileSync(other, [...generatePopulation({ users: 1500, seed: 12, now: new Date(`${now}T00:00:00Z`) })].map((user) => JSON.stringify(user)).join('\n'));
+  const runs = await Promise.all([...shardsOf(2), ...shardsOf(3), population([other, '--now', now, '--shard', '2/2', '--out', path.join(dir, 'other')])]);
   for (const run of runs) expect(run.status, run.stderr).toBe(0);
   const file = (index: number, count: number) => path.join(dir, `of-${count}`, `population-summary.${index}-of-${count}.json`);
 
@@ -46,7 +49,7 @@ test('a shard summary shows nothing without the key, and a merge refuses what it
   const exportFile = path.join(dir, 'export.jsonl');
   writeFileSync(exportFile, '{"user": {"id": "u-1"}, "company": {"taxInfo": {"identifier": "987-65-4321"}}}\n{"tax": "987654321');
 
-  const [whole, tampered, renumbered, twice, splits, missing, weak, notHex, anExport] = await Promise.all([
+  const [whole, tampered, renumbered, twice, splits, missing, weak, notHex, anExport, pattern, mixed] = await Promise.all([
     population(['merge', file(1, 2), file(2, 2), '--out', path.join(dir, 'merged')]),
     population(['merge', changed, file(2, 2)]),
     population(['merge', moved, file(1, 2)]),
@@ -56,6 +59,16 @@ test('a shard summary shows nothing without the key, and a merge refuses what it
     population(['merge', file(1, 2), file(2, 2)], 'abcd1234'),
     population(['merge', file(1, 2), file(2, 2)], 'correct horse battery staple, and more words'),
     population(['merge', exportFile, file(2, 2)]),
+    population(['merge', file(1, 2), file(2, 2)], '00'.repeat(32)),
+    population(['merge', file(1, 2), path.join(dir, 'other', 'population-summary.2-of-2.json')]),
+  ]);
+  expect([pattern.status, pattern.stderr.split('\n')[0]]).toEqual([
+    2,
+    'population merge: POPULATION_SHARD_KEY is a pattern, not random bytes; make one with `openssl rand -hex 32` and give it to every shard and the merge',
+  ]);
+  expect([mixed.status, mixed.stderr.trim()]).toEqual([
+    1,
+    `population merge: ${file(1, 2)} and ${path.join(dir, 'other', 'population-summary.2-of-2.json')} are shards of different inputs (2,000 and 1,500 records read): judge every shard of one export`,
   ]);
   expect(whole.status, whole.stderr).toBe(0);
   const refused = (run: typeof whole) => [run.status, run.stderr.trim()];

@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { expectedOutcomes, generatePopulation } from '../../population/generate';
 import { populationReportSchema } from '../../population/report-schema';
+import { shardKey } from '../support/shard-key';
 import { tempDir } from '../support/temp';
 
 /**
@@ -61,7 +62,7 @@ test('no planted value, nor its digits, in any output; no shape fewer than k use
   writeFileSync(input, jsonLines(payloads));
   const run = population([input, '--now', now, '--out', path.join(out, 'report'), '--k', '5']);
   expect(run.status, run.stderr).toBe(0);
-  const shard = population([input, '--now', now, '--out', path.join(out, 'shards'), '--shard', '1/2'], undefined, { POPULATION_SHARD_KEY: '6b'.repeat(32) });
+  const shard = population([input, '--now', now, '--out', path.join(out, 'shards'), '--shard', '1/2'], undefined, { POPULATION_SHARD_KEY: shardKey });
   expect(shard.status, shard.stderr).toBe(0);
   const report = reportIn(path.join(out, 'report'));
   // The control: the planted defects were judged, and their common shapes shown.
@@ -82,7 +83,7 @@ test('4 shards, merged, give the JSON one run gives; a shard without the key, or
   const out = tempDir('population-');
   const input = path.join(out, 'users.jsonl');
   writeFileSync(input, jsonLines(generatePopulation({ users: 8000, seed: 3, now: new Date(`${now}T00:00:00Z`) })));
-  const key = { POPULATION_SHARD_KEY: '5eed'.repeat(16) };
+  const key = { POPULATION_SHARD_KEY: shardKey };
   expect(population([input, '--now', now, '--out', path.join(out, 'whole')]).status).toBe(0);
   const summaries = [1, 2, 3, 4].map((index) => {
     const shard = population([input, '--now', now, '--out', path.join(out, 'parts'), '--shard', `${index}/4`], undefined, key);

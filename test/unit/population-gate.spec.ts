@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { crossed, parseFailIf } from '../../population/fail-if';
 import { binaryKind, headerProblem, inputRefusal, nearestPath } from '../../population/input-gate';
 import { emptyInput, noOutcomes } from '../../population/tally';
+import { dateProblem } from '../../population/option-checks';
 
 /** The population gate's rules, alone (the command's exits: test/self/population-gate.spec.ts). */
 
@@ -18,6 +19,7 @@ test('a column name is matched to the spec path it most likely means, or to none
   expect(headerProblem(['id', 'user.firstName'], new Set(paths))).toBeUndefined();
   // A header no identifier: none of it is named.
   expect(headerProblem(['Ann Lee 415 555 0134'], new Set(paths))).not.toContain('Ann');
+  expect(headerProblem(['Zqorbla', 'Quixote', 'zq@example.com'], new Set(paths))).not.toMatch(/Zq|Quix|example/);
 });
 
 test('binary inputs are known by their first bytes; text is not', () => {
@@ -48,4 +50,10 @@ test('an input is refused when it held no record to judge, or more unreadable th
   expect(inputRefusal({ ...some, unreadable: { 'not-json': 2 } }, 0.01)).toBe(
     '2 of 101 records (2%) are not JSON objects (not-json, first at line 7), more than --max-unreadable 1%: fix the export, or raise --max-unreadable',
   );
+});
+
+test('--now is a real calendar day', () => {
+  expect(dateProblem('2024-02-29')).toBeUndefined();
+  expect(dateProblem('2025-02-30')).toBe('--now 2025-02-30: give a real date as YYYY-MM-DD');
+  expect(dateProblem('2025-2-3')).toBe('--now 2025-2-3: give a real date as YYYY-MM-DD');
 });

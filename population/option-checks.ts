@@ -1,0 +1,38 @@
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { recordsFormatOf } from './records';
+
+/** What `population`'s options may not be, each a line naming the option and the fix (exit 2, before anything is read). */
+
+/** The run date: a real calendar day (2025-02-30 is none). */
+export function dateProblem(date: string): string | undefined {
+  const valid = /^\d{4}-\d{2}-\d{2}$/.test(date) && !Number.isNaN(Date.parse(date)) && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date);
+  return valid ? undefined : `--now ${date}: give a real date as YYYY-MM-DD`;
+}
+
+/** Worker threads: each a heap of its own, so at most a few a core. */
+export function workersProblem(workers: number): string | undefined {
+  const most = Math.max(4, 4 * availableParallelism());
+  return workers > most ? `--workers ${workers}: at most ${most} (${availableParallelism()} cores here); leave it out for one a core` : undefined;
+}
+
+const real = (file: string) => (existsSync(file) ? realpathSync(file) : path.resolve(file));
+const inside = (file: string, folder: string) => {
+  const relative = path.relative(real(folder), real(file));
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+};
+
+/**
+ * The records file: a .csv or .jsonl file that is neither an input (it would be overwritten before it is read) nor in
+ * the reports' folder (which is shared; the records file holds the users' ids).
+ */
+export function recordsOutProblem(file: string, { inputs, out }: { inputs: readonly (string | undefined)[]; out: string }): string | undefined {
+  if (!recordsFormatOf(file)) return `--records-out ${file}: name a .csv or a .jsonl file`;
+  if (existsSync(file) && statSync(file).isDirectory()) return `--records-out ${file}: that is a folder; name a .csv or a .jsonl file`;
+  const input = inputs.find((one) => one !== undefined && one !== '-' && real(one) === real(file));
+  if (input) return `--records-out ${file}: that is the input ${input}, which it would overwrite; name another file`;
+  if (inside(file, out) || real(file) === real(out))
+    return `--records-out ${file}: that is in the reports' folder ${out}, which is shared; the records file holds your users' ids: keep it elsewhere`;
+  return undefined;
+}
