@@ -1,4 +1,5 @@
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { parse as parseJsonc } from 'jsonc-parser';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { recordsFormatOf } from './records';
@@ -35,4 +36,26 @@ export function recordsOutProblem(file: string, { inputs, out }: { inputs: reado
   if (inside(file, out) || real(file) === real(out))
     return `--records-out ${file}: that is in the reports' folder ${out}, which is shared; the records file holds your users' ids: keep it elsewhere`;
   return undefined;
+}
+
+/** --shard i/n, or why it is none. */
+export function shardOf(value: string): { index: number; count: number } | string {
+  const match = /^(\d+)\/(\d+)$/.exec(value);
+  const [index, count] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+  if (!match || index < 1 || count < 1 || index > count) return `--shard ${value}: give i/n with 1 ≤ i ≤ n, e.g. --shard 1/4`;
+  return { index, count };
+}
+
+/** collectMissingAccountInfo as a partner's profile states it (false when none is given), or why the file says none. */
+export function profileSetting(file: string | undefined): boolean | string {
+  if (file === undefined) return false;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return `--profile ${file}: no such file; give the partner's profile (partners/<name>.json), or --collect-missing-account-info`;
+  }
+  const profile = parseJsonc(text) as { collectMissingAccountInfo?: unknown } | undefined;
+  if (typeof profile !== 'object' || profile === null) return `--profile ${file}: not a JSON object; give the partner's profile (partners/<name>.json)`;
+  return profile.collectMissingAccountInfo === true;
 }

@@ -3,6 +3,7 @@ import { baseStyle } from '../html/style';
 import { outcomeKeys, type OutcomeKey } from './summary-schema';
 import type { Alternative, PopulationReport, RuleFix } from './report-schema';
 import { number, percent, plural, signed, widthOf } from './report-words';
+import { comparisonHtml, comparisonLines } from './report-compare';
 import { fixPlanHtml, fixPlanLines, sharedIdsHtml, sharedIdsWords } from './report-plan';
 
 /**
@@ -178,6 +179,7 @@ export function populationHtml(report: PopulationReport): string {
 ${report.records === undefined ? '' : html`<p class="callout" id="records">Which users: <code>${report.records}</code>, a row a record with its outcome and the rules that decided it. It holds your users' ids: it is for you alone, never to be shared with this report.</p>`}
 <section id="outcomes">${outcomeBar(report)}${legend(report)}${errorReasons(report)}</section>
 ${settingsMatter(report)}
+${comparisonHtml(report)}
 ${sharedIdsHtml(report)}
 ${fixPlanHtml(report)}
 <section id="fix-first"><h2>Fix these first</h2>${fixFirst(report)}</section>
@@ -241,6 +243,7 @@ export function populationConsole(report: PopulationReport, files: { html: strin
     `How will your users fare? ${number(report.input.payloads)} account-information payloads judged.`,
     ...outcomeLines(report),
     ...(fixes.length > 0 ? ['Fix these first:', ...fixes.map(fixLine)] : ['Fix these first: nothing, no rule failed or warned.']),
+    ...(report.comparison ? comparisonLines(report.comparison) : []),
     ...fixPlanLines(report),
     ...[sharedIdsWords(report)].filter((line) => line !== undefined).map((line) => `${line}.`),
     ...alternativeLines(report),

@@ -87,6 +87,14 @@ export const populationReportSchema = z
         margin: count.describe('when not exact: three standard errors of that estimate; a difference within it is no evidence'),
       })
       .describe('account-info/user.id/unique (spec §2.3): user.id must identify one user'),
+    comparison: z
+      .object({
+        before: z.object({ payloads: count, date: z.string() }),
+        outcomes: z.array(z.object({ outcome: z.enum(outcomeKeys), before: count, after: count, change: z.number().int(), shareChange: z.number() })),
+        rules: z.array(z.object({ rule: z.string(), before: count, after: count, change: z.number().int() })),
+      })
+      .optional()
+      .describe('this export against an earlier report (--compare): each outcome and each rule that moved'),
     records: z.string().optional().describe("where the run wrote the partner's own records file (--records-out): its users' ids, for the partner alone"),
     funding: z
       .object({

@@ -3,14 +3,16 @@ import path from 'node:path';
 import { populationReport } from './report-model';
 import type { PopulationReport } from './report-schema';
 import { populationHtml } from './report-html';
+import { comparePopulations } from './compare';
 import type { PopulationSummary } from './summary-schema';
 
 /** population.json and population.html in `out`: the summary seen through the privacy rule (shapes k users share). */
 export function writeReports(
   summary: PopulationSummary,
-  { k, out, records }: { k: number; out: string; records?: string | undefined },
+  { k, out, records, before }: { k: number; out: string; records?: string | undefined; before?: PopulationReport | undefined },
 ): { model: PopulationReport; files: { html: string; json: string } } {
-  const model = populationReport(summary, { k, records });
+  const judged = populationReport(summary, { k, records });
+  const model = before ? { ...judged, comparison: comparePopulations(before, judged) } : judged;
   mkdirSync(out, { recursive: true });
   const files = { json: path.join(out, 'population.json'), html: path.join(out, 'population.html') };
   writeFileSync(files.json, `${JSON.stringify(model, null, 2)}\n`);

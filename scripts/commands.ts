@@ -53,7 +53,12 @@ const usages: Record<Command, Usage> = {
     after: 'exit 0: every file holds and a trusted key signed; 1: a file changed, the signature does not hold, or no trusted key checked it; 2: a usage error',
   },
   population: {
-    synopsis: ['<input | -> [options]', 'merge <summary.json…> [--out <dir>] [--k <n>]', 'generate --users <n> [--seed <n>] [--now YYYY-MM-DD] [--out <file>]'],
+    synopsis: [
+      '<input | -> [options]',
+      'merge <summary.json…> [--out <dir>] [--k <n>]',
+      'compare <earlier population.json> <later population.json>',
+      'generate --users <n> [--seed <n>] [--now YYYY-MM-DD] [--out <file>]',
+    ],
     about:
       'how every user will fare at sign-on. <input>: account-information payloads, one a user: JSON Lines, a JSON array, or CSV whose columns are spec paths (user.firstName, company.address.line1, …); gzip or not; - reads standard input',
     options: [
@@ -70,6 +75,7 @@ const usages: Record<Command, Usage> = {
       ['--column <name>=<spec path>', 'a CSV column of your own name, and the spec path it holds (repeatable)'],
       ['--columns <map.json>', 'the same for many: {"first_name": "user.firstName", …}'],
       ['--workers <n>', 'worker threads (default: one a core)'],
+      ['--compare <population.json>', 'also show how each outcome and rule moved since that earlier report'],
       [
         '--records-out <file.csv|.jsonl>',
         "a row a record: its line, user.id, company.id, outcome and the rules that decided it (your users' ids: for you alone)",

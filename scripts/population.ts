@@ -4,7 +4,6 @@
 import { closeSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { parse as parseJsonc } from 'jsonc-parser';
 import { defects } from '../population/generate';
 import { writeGenerated } from '../population/generate-file';
 import { mergeSummaries } from '../population/merge';
@@ -13,10 +12,12 @@ import { openSummary, sealSummary, shardKeyProblem, shardKeyVariable, shardsProb
 import { populationConsole, recordsLine } from '../population/report-html';
 import { openRecords, recordsFormatOf } from '../population/records';
 import { writeReports } from '../population/write';
+import { comparePopulations, readPopulationReport } from '../population/compare';
+import { comparisonLines } from '../population/report-compare';
 import { progressBar } from '../population/progress';
 import { accountInfoPaths, judgePopulation } from '../population/run';
 import { columnMapOf } from '../population/column-map';
-import { dateProblem, recordsOutProblem, workersProblem } from '../population/option-checks';
+import { dateProblem, profileSetting, recordsOutProblem, shardOf, workersProblem } from '../population/option-checks';
 import { inputRefusal } from '../population/input-gate';
 import { crossed, parseFailIf, shareOf } from '../population/fail-if';
 import { emulatorSettings, type Settings } from '../population/summary-schema';
@@ -39,7 +40,7 @@ function fail(message: string): never {
 }
 
 const argv = process.argv.slice(process.argv[2] === 'population' ? 3 : 2);
-const subcommand = argv[0] === 'merge' || argv[0] === 'generate' ? argv.shift() : undefined;
+const subcommand = argv[0] === 'merge' || argv[0] === 'generate' || argv[0] === 'compare' ? argv.shift() : undefined;
 let parsed;
 try {
   parsed = parseArgs({
@@ -63,6 +64,7 @@ try {
       'fail-if': { type: 'string', multiple: true },
       'max-unreadable': { type: 'string' },
       'records-out': { type: 'string' },
+      compare: { type: 'string' },
       column: { type: 'string', multiple: true },
       columns: { type: 'string' },
     },
@@ -100,6 +102,7 @@ let unreadableOver: string[] = [];
 if (subcommand !== 'generate' && existsSync(out) && !statSync(out).isDirectory()) fail(`--out ${out}: that is a file; give a folder for the reports`);
 const columnMap =
   options.column === undefined && options.columns === undefined ? undefined : orFail(columnMapOf(options.column ?? [], options.columns, accountInfoPaths));
+const before = options.compare === undefined ? undefined : orFail(readPopulationReport(options.compare));
 const recordsOut = options['records-out'];
 const recordsFormat = recordsOut === undefined ? undefined : recordsFormatOf(recordsOut);
 if (recordsOut !== undefined && subcommand !== undefined) fail(`--records-out: only when judging an input, not with ${subcommand}`);
@@ -117,6 +120,10 @@ async function main() {
     await writeGenerated({ users, seed: positive('seed', options.seed, 1), now: new Date(`${date}T00:00:00Z`), file: options.out });
     if (options.out)
       console.error(`wrote ${users.toLocaleString('en-US')} users to ${options.out} (${defects.length} kinds of defect: population/generate.ts)`);
+  } else if (subcommand === 'compare') {
+    if (positionals.length !== 2) fail('population compare: give the earlier population.json, then the later one');
+    const [before, after] = positionals.map((file) => orFail(readPopulationReport(file)));
+    console.log(comparisonLines(comparePopulations(before!, after!)).join('\n'));
   } else if (subcommand === 'merge') {
     if (positionals.length === 0) fail("population merge: name the shards' summary files");
     const secret = process.env[shardKeyVariable];
@@ -150,12 +157,12 @@ async function main() {
     }
     if (input === '-' && options.funding === '-') fail('--funding -: only one input can be standard input; give the funding file by name');
     const settings: Settings = {
-      collectMissingAccountInfo: options['collect-missing-account-info'] ?? profileSetting(options.profile),
+      collectMissingAccountInfo: options['collect-missing-account-info'] ?? orFail(profileSetting(options.profile)),
       invalidRequired: choice('invalid-required', options['invalid-required'], invalidRequiredChoices, emulatorSettings.invalidRequired),
       invalidOptional: choice('invalid-optional', options['invalid-optional'], invalidOptionalChoices, emulatorSettings.invalidOptional),
       date,
     };
-    const shard = options.shard === undefined ? undefined : shardOf(options.shard);
+    const shard = options.shard === undefined ? undefined : orFail(shardOf(options.shard));
     const secret = process.env[shardKeyVariable];
     const keyProblem = shard && shardKeyProblem(secret);
     if (keyProblem) fail(`--shard: ${keyProblem}`);
@@ -211,7 +218,7 @@ main().catch((error: unknown) => {
 });
 
 function report(summary: ReturnType<typeof mergeSummaries>) {
-  const { model, files } = writeReports(summary, { k, out, records: recordsOut });
+  const { model, files } = writeReports(summary, { k, out, records: recordsOut, before });
   console.log(populationConsole(model, files));
   const over = [...unreadableOver, ...crossed(gates, summary.outcomes)];
   for (const line of over) console.error(`population: ${line}`);
@@ -238,28 +245,8 @@ function refuseUnread(summary: ReturnType<typeof mergeSummaries>, shard: boolean
   }
 }
 
-function profileSetting(file: string | undefined): boolean {
-  if (file === undefined) return false;
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    fail(`--profile ${file}: no such file; give the partner's profile (partners/<name>.json), or --collect-missing-account-info`);
-  }
-  const profile = parseJsonc(text) as { collectMissingAccountInfo?: unknown } | undefined;
-  if (typeof profile !== 'object' || profile === null) fail(`--profile ${file}: not a JSON object; give the partner's profile (partners/<name>.json)`);
-  return profile.collectMissingAccountInfo === true;
-}
-
 function choice<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
   if (!(allowed as readonly string[]).includes(value)) fail(`--${name} ${value}: give one of ${allowed.join(', ')}`);
   return value as T;
-}
-
-function shardOf(value: string) {
-  const match = /^(\d+)\/(\d+)$/.exec(value);
-  const [index, count] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
-  if (!match || index < 1 || count < 1 || index > count) fail(`--shard ${value}: give i/n with 1 ≤ i ≤ n, e.g. --shard 1/4`);
-  return { index, count };
 }
