@@ -48,7 +48,7 @@ function addressRules(address: 'address' | 'legalAddress') {
           // The code it would be, upper-cased or without "US-", is the user's state: said, so the population check shows its shape.
           return hint
             ? told`not the uppercase code without "US-"; send ${JSON.stringify(hint)}`
-            : told`not a US state or territory code; send the two uppercase letters, e.g. "IL"`;
+            : told`not a US state or territory code; send the two uppercase letters, e.g. "IL" (docs/REFERENCE-LISTS.md lists them)`;
         },
       }),
     },

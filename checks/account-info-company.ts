@@ -68,7 +68,7 @@ function plausible(name: string, type: string, clause: ClauseId, requirement: st
     impact: "the payment provider's checks will likely reject the business later, when the user tries to pay",
     appliesTo: (value) => taxIdDigits.test(value),
     problem: ({ parent, value }) =>
-      parent.type === type && !valid(value) ? told`not a plausible ${ours(type)}: ${ours(requirement)}; check the number` : undefined,
+      parent.type === type && !valid(value) ? told`not a plausible ${ours(type)}: ${ours(requirement)}; check the number (docs/REFERENCE-LISTS.md)` : undefined,
   });
 }
 
@@ -129,7 +129,7 @@ export const naicsCode = {
     problem: ({ value }) =>
       naicsSectors.includes(String(value).slice(0, 2) as (typeof naicsSectors)[number])
         ? undefined
-        : told`${String(value).slice(0, 2)} is not a NAICS sector; check the code`,
+        : told`${String(value).slice(0, 2)} is not a NAICS sector; check the code (docs/REFERENCE-LISTS.md lists them)`,
   }),
 };
 export const industryName = presentAndTyped(industryNameField);

@@ -42,7 +42,7 @@ const usPhoneRegions = new Set(['US', 'PR', 'GU', 'VI', 'AS', 'MP']);
 export function usPhoneVerdict(value: string): Told | undefined {
   const number = parsePhoneNumberFromString(value, 'US');
   return !number?.isValid()
-    ? told`not a valid US phone number; send a 10-digit US number with a real area code`
+    ? told`not a valid US phone number; send a 10-digit US number with a real area code (docs/REFERENCE-LISTS.md lists them)`
     : !usPhoneRegions.has(number.country ?? '')
       ? told`a ${number.country ?? 'non-US'} number; the platform accepts only US numbers`
       : undefined;

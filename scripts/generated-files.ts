@@ -1,3 +1,4 @@
+import { referenceListsDoc } from './reference-lists';
 import { populationJsonSchema } from '../population/report-schema';
 import { allRules, catalogue, publishedSchemas } from '../checks/catalogue';
 import { clauses } from '../checks/clauses';
@@ -127,5 +128,6 @@ export function generatedFiles(): Record<string, string> {
     'schemas/fleet-overview.schema.json': json(overviewJsonSchema()),
     'schemas/population.schema.json': json(populationJsonSchema()),
     'docs/RULES.md': rulesDoc(),
+    'docs/REFERENCE-LISTS.md': referenceListsDoc(),
   };
 }

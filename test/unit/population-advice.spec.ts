@@ -70,7 +70,7 @@ test("every advice keeps the harness's words and numbers whole, and holds no pla
   expect(advice['account-info/company.address.city/pattern#pattern'] ?? advice['account-info/company.address.city/length#length']).toBeUndefined();
   expect(advice['account-info/company.address.state/code#code']).toBe('"company.address.state" is …; not the uppercase code without "US-"; send "AA"');
   expect(advice['account-info/company.legalAddress.state/code#code']).toBe(
-    '"company.legalAddress.state" is …; not a US state or territory code; send the two uppercase letters, e.g. "IL"',
+    '"company.legalAddress.state" is …; not a US state or territory code; send the two uppercase letters, e.g. "IL" (docs/REFERENCE-LISTS.md lists them)',
   );
   expect(advice['account-info/company.address.postalcode/length#length']).toBe('"company.address.postalcode" is …; # characters; send at least 5');
   expect(advice['account-info/user.dateOfBirth/age#age']).toBe(
