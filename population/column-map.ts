@@ -18,7 +18,7 @@ export function columnMapOf(pairs: readonly string[], file: string | undefined, 
       return `--columns ${file}: not a JSON file; give {"your column": "spec path", …}`;
     }
     if (typeof map !== 'object' || map === null || Array.isArray(map)) return `--columns ${file}: not a JSON object; give {"your column": "spec path", …}`;
-    entries.push(...Object.entries(map).map(([column, path]): [string, unknown, string] => [column, path, `--columns ${file}: "${column}"`]));
+    for (const [column, path] of Object.entries(map)) entries.push([column, path, `--columns ${file}: "${column}"`]);
   }
   const map = new Map<string, string>();
   for (const [column, path, where] of entries) {

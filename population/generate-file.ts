@@ -24,4 +24,7 @@ export async function writeGenerated({ users, seed, now, file }: { users: number
     else await new Promise<void>((resolve) => stream.end(text, resolve));
   };
   await Promise.race([write(), failed]);
+  // A write the file system refused (a full disk) may end the stream all the same: the stream knows.
+  if (stream !== process.stdout && stream.errored)
+    throw new Error(`${file}: cannot be written (${(stream.errored as NodeJS.ErrnoException).code ?? stream.errored.message})`);
 }

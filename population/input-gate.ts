@@ -110,6 +110,8 @@ export function inputRefusal(input: PopulationSummary['input'], maxUnreadable: n
     if (records === 0) return 'no record judged: the input is empty; export one account-information object a user';
     return `no record judged: none of its ${records.toLocaleString('en-US')} records is a JSON object (${why}); export one account-information object a user`;
   }
+  // Cut short (a truncated gzip, an unclosed quote): the records after it were never judged, however few the unreadable.
+  if (input.problems.length > 0) return `the input was cut short, so only the records before it were judged: ${input.problems[0]}`;
   if (unreadable / records <= maxUnreadable) return undefined;
   const share = (value: number) => `${(100 * value).toFixed(value < 0.01 ? 2 : 1).replace(/\.0+$/, '')}%`;
   return `${unreadable.toLocaleString('en-US')} of ${records.toLocaleString('en-US')} records (${share(unreadable / records)}) are not JSON objects (${why}), more than --max-unreadable ${share(maxUnreadable)}: fix the export, or raise --max-unreadable`;

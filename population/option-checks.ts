@@ -6,6 +6,16 @@ import { recordsFormatOf } from './records';
 
 /** What `population`'s options may not be, each a line naming the option and the fix (exit 2, before anything is read). */
 
+/** The reports' folder: neither a file nor a folder whose population.json or population.html is an input. */
+export function outProblem(out: string, inputs: readonly (string | undefined)[]): string | undefined {
+  if (existsSync(out) && !statSync(out).isDirectory()) return `--out ${out}: that is a file; give a folder for the reports`;
+  for (const name of ['population.json', 'population.html']) {
+    const input = inputs.find((one) => one !== undefined && one !== '-' && sameFile(one, path.join(out, name)));
+    if (input) return `--out ${out}: its ${name} would overwrite the input ${input}; give another folder`;
+  }
+  return undefined;
+}
+
 /** The run date: a real calendar day (2025-02-30 is none). */
 export function dateProblem(date: string): string | undefined {
   const valid = /^\d{4}-\d{2}-\d{2}$/.test(date) && !Number.isNaN(Date.parse(date)) && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date);
@@ -18,7 +28,21 @@ export function workersProblem(workers: number): string | undefined {
   return workers > most ? `--workers ${workers}: at most ${most} (${availableParallelism()} cores here); leave it out for one a core` : undefined;
 }
 
-const real = (file: string) => (existsSync(file) ? realpathSync(file) : path.resolve(file));
+/** Where a path really is: its own real path, or, not there yet, its folder's real path with its name. */
+const real = (file: string): string =>
+  existsSync(file)
+    ? realpathSync(file)
+    : path.join(
+        existsSync(path.dirname(path.resolve(file))) ? realpathSync(path.dirname(path.resolve(file))) : path.dirname(path.resolve(file)),
+        path.basename(file),
+      );
+/** Two paths to one file: the same real path, or the same inode (a hard link). */
+const sameFile = (a: string, b: string) => {
+  if (real(a) === real(b)) return true;
+  if (!existsSync(a) || !existsSync(b)) return false;
+  const [x, y] = [statSync(a), statSync(b)];
+  return x.dev === y.dev && x.ino === y.ino;
+};
 const inside = (file: string, folder: string) => {
   const relative = path.relative(real(folder), real(file));
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
@@ -31,9 +55,9 @@ const inside = (file: string, folder: string) => {
 export function recordsOutProblem(file: string, { inputs, out }: { inputs: readonly (string | undefined)[]; out: string }): string | undefined {
   if (!recordsFormatOf(file)) return `--records-out ${file}: name a .csv or a .jsonl file`;
   if (existsSync(file) && statSync(file).isDirectory()) return `--records-out ${file}: that is a folder; name a .csv or a .jsonl file`;
-  const input = inputs.find((one) => one !== undefined && one !== '-' && real(one) === real(file));
+  const input = inputs.find((one) => one !== undefined && one !== '-' && sameFile(one, file));
   if (input) return `--records-out ${file}: that is the input ${input}, which it would overwrite; name another file`;
-  if (inside(file, out) || real(file) === real(out))
+  if (inside(file, out) || sameFile(file, out))
     return `--records-out ${file}: that is in the reports' folder ${out}, which is shared; the records file holds your users' ids: keep it elsewhere`;
   return undefined;
 }
@@ -43,6 +67,7 @@ export function shardOf(value: string): { index: number; count: number } | strin
   const match = /^(\d+)\/(\d+)$/.exec(value);
   const [index, count] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
   if (!match || index < 1 || count < 1 || index > count) return `--shard ${value}: give i/n with 1 ≤ i ≤ n, e.g. --shard 1/4`;
+  if (count > 10_000) return `--shard ${value}: at most 10,000 shards`;
   return { index, count };
 }
 
@@ -55,7 +80,12 @@ export function profileSetting(file: string | undefined): boolean | string {
   } catch {
     return `--profile ${file}: no such file; give the partner's profile (partners/<name>.json), or --collect-missing-account-info`;
   }
-  const profile = parseJsonc(text) as { collectMissingAccountInfo?: unknown } | undefined;
+  let profile: { collectMissingAccountInfo?: unknown } | undefined;
+  try {
+    profile = parseJsonc(text) as typeof profile;
+  } catch {
+    return `--profile ${file}: not a partner's profile; give partners/<name>.json`;
+  }
   if (typeof profile !== 'object' || profile === null) return `--profile ${file}: not a JSON object; give the partner's profile (partners/<name>.json)`;
   return profile.collectMissingAccountInfo === true;
 }

@@ -6,6 +6,8 @@
  */
 export const recordBytesMost = 1024 * 1024;
 export const depthMost = 32;
+/** Funding sources one answer may list: a user has a few accounts; past this the answer is counted as too many. */
+export const sourcesMost = 1000;
 
 const nodes: unknown[] = [];
 const depths: number[] = [];

@@ -28,7 +28,11 @@ export function shardKeyProblem(secret: string | undefined): string | undefined 
   const repeated = Array.from({ length: bytes.length >> 1 }, (_, i) => i + 1).some(
     (period) => bytes.length % period === 0 && bytes.every((byte, i) => byte === bytes[i % period]),
   );
-  if (repeated || new Set(bytes).size < 10) return `${shardKeyVariable} is a pattern, not random bytes; ${make}`;
+  // A sequence (000102…, 0f0e0d…, a step of 7) or runs of near digits (00112233…, 0123…fedc…), as test vectors are.
+  const stepped = bytes.every((byte, i) => i === 0 || (byte - bytes[i - 1]! + 256) % 256 === (bytes[1]! - bytes[0]! + 256) % 256);
+  const digits = [...secret.toLowerCase()].map((digit) => parseInt(digit, 16));
+  const near = digits.filter((digit, i) => i > 0 && [0, 1, 15].includes((digit - digits[i - 1]! + 16) % 16)).length;
+  if (repeated || stepped || near > 0.6 * (digits.length - 1) || new Set(bytes).size < 10) return `${shardKeyVariable} is a pattern, not random bytes; ${make}`;
   return undefined;
 }
 
@@ -57,11 +61,11 @@ export function openSummary(text: string, secret: string, name: string): Populat
   const file = fileSchema.safeParse(json);
   if (!file.success) return `${name}: not a shard's summary; give the population-summary.<i>-of-<n>.json files the shards wrote (with --shard)`;
   const bytes = Buffer.from(file.data.sealed, 'base64url');
-  const decipher = createDecipheriv('aes-256-gcm', keyOf(secret), bytes.subarray(0, 12));
-  decipher.setAAD(placeOf(file.data.shard));
-  decipher.setAuthTag(bytes.subarray(12, 28));
   let opened: string;
   try {
+    const decipher = createDecipheriv('aes-256-gcm', keyOf(secret), bytes.subarray(0, 12));
+    decipher.setAAD(placeOf(file.data.shard));
+    decipher.setAuthTag(bytes.subarray(12, 28));
     opened = Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
   } catch {
     return `${name}: does not open with ${shardKeyVariable}: it was sealed with another key, or changed since it was written; give the key its shards were given, or judge that shard again`;
@@ -80,7 +84,7 @@ export function shardsProblem(parts: readonly { name: string; summary: Populatio
     if (summary.shard.count !== split) return `${first!.name} is a shard of ${split} and ${name} of ${summary.shard.count}: merge the shards of one split`;
     // Every shard reads the whole input: the same bytes and lines, or another input.
     const [a, b] = [first!.summary.seen, summary.seen];
-    if (a.bytes !== b.bytes || a.lines !== b.lines)
+    if (a.bytes !== b.bytes || a.lines !== b.lines || a.digest !== b.digest)
       return `${first!.name} and ${name} are shards of different inputs (${a.lines.toLocaleString('en-US')} and ${b.lines.toLocaleString('en-US')} records read): judge every shard of one export`;
   }
   const seen = new Map<number, string>();
@@ -89,8 +93,11 @@ export function shardsProblem(parts: readonly { name: string; summary: Populatio
     if (twice) return `${twice} and ${name} are both shard ${summary.shard!.index} of ${split}: give each shard once`;
     seen.set(summary.shard!.index, name);
   }
-  const missing = Array.from({ length: split ?? 0 }, (_, i) => i + 1).filter((index) => !seen.has(index));
-  if (missing.length > 0)
-    return `shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${split} ${missing.length > 1 ? 'are' : 'is'} missing: merge every shard's summary, or the counts are of part of the users`;
+  // Named without a list as long as the split: a summary may claim a split of any size.
+  const absent = (split ?? 0) - seen.size;
+  const missing: number[] = [];
+  for (let index = 1; missing.length < Math.min(absent, 10); index++) if (!seen.has(index)) missing.push(index);
+  if (absent > 0)
+    return `shard${absent > 1 ? 's' : ''} ${missing.join(', ')}${absent > missing.length ? ` and ${absent - missing.length} more` : ''} of ${split} ${absent > 1 ? 'are' : 'is'} missing: merge every shard's summary, or the counts are of part of the users`;
   return undefined;
 }

@@ -108,7 +108,7 @@ export const summarySchema = z.object({
   /** Users at the error screen whose set of rules was past the bound on sets kept. */
   causesUncounted: z.number().int().nonnegative(),
   /** What the reader read of the whole input, every shard alike: its JSON texts' bytes and its last line. */
-  seen: z.object({ bytes: z.number().int().nonnegative(), lines: z.number().int().nonnegative() }),
+  seen: z.object({ bytes: z.number().int().nonnegative(), lines: z.number().int().nonnegative(), digest: z.string() }),
   /** Records whose user.id another record has (population/shared-ids.ts). */
   sharedIds: sharedIdsSchema,
   funding: fundingSummarySchema.optional(),

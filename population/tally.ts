@@ -46,7 +46,7 @@ export function emptySummary(settings: Settings): PopulationSummary {
     causes: {},
     causesUncounted: 0,
     sharedIds: noSharedIds(),
-    seen: { bytes: 0, lines: 0 },
+    seen: { bytes: 0, lines: 0, digest: '' },
   };
 }
 
@@ -128,7 +128,9 @@ function causesKey(problems: readonly Finding[]): string {
 export function personOf(payload: Payload, line: number): number {
   const user = payload.user;
   const id = typeof user === 'object' && user !== null ? (user as Record<string, unknown>).id : payload.userId;
-  const key = typeof id === 'string' && id !== '' ? `u${id}` : `r${line}`;
+  // An id that is no string (a number, an object) is still the same person wherever it is repeated: by its JSON text.
+  const text = typeof id === 'string' ? id : id === undefined || id === null ? '' : (JSON.stringify(id) ?? '');
+  const key = text !== '' ? `${typeof id === 'string' ? 'u' : 'j'}${text}` : `r${line}`;
   let [a, b] = [0x811c9dc5, 0x9747b28c];
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);

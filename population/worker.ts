@@ -5,7 +5,7 @@ import { evaluateAll } from '../checks/finding';
 import { fundingSourceRules } from '../checks/funding-sources';
 import type { Endpoint } from '../checks/payload';
 import { addFundingAnswer, addUnreadable, addUser, emptyFunding, emptySummary, personOf } from './tally';
-import { deeperThan, depthMost } from './record-bounds';
+import { deeperThan, depthMost, sourcesMost } from './record-bounds';
 import { recordRow, type RecordsFormat } from './records';
 import { decidingRules } from '../checks/sign-on-decision';
 import type { Settings } from './summary-schema';
@@ -62,6 +62,7 @@ function judgeBatch(bytes: Uint8Array, lines: Int32Array): number {
     if (typeof payload === 'string' && payload.startsWith('!') && payload.includes(':')) unreadable(payload.slice(1, payload.indexOf(':')), line);
     else if (!isObject(payload)) unreadable('not-an-object', line);
     else if (deeperThan(payload, depthMost)) unreadable('too-deep', line);
+    else if (funding && Array.isArray(payload.fundingSources) && payload.fundingSources.length > sourcesMost) unreadable('too-many-sources', line);
     else if (funding) addFundingAnswer(funding, payload, evaluateAll(rules, payload, ctx, problemsOnly), personOf(payload, line));
     else {
       const problems = evaluateAll(rules, payload, ctx, problemsOnly);

@@ -17,7 +17,7 @@ import { comparisonLines } from '../population/report-compare';
 import { progressBar } from '../population/progress';
 import { accountInfoPaths, judgePopulation } from '../population/run';
 import { columnMapOf } from '../population/column-map';
-import { dateProblem, profileSetting, recordsOutProblem, shardOf, workersProblem } from '../population/option-checks';
+import { dateProblem, outProblem, profileSetting, recordsOutProblem, shardOf, workersProblem } from '../population/option-checks';
 import { inputRefusal } from '../population/input-gate';
 import { crossed, parseFailIf, shareOf } from '../population/fail-if';
 import { emulatorSettings, type Settings } from '../population/summary-schema';
@@ -99,14 +99,16 @@ const maxUnreadable = orFail(shareOf('max-unreadable', options['max-unreadable']
 /** What the input's unreadable records crossed (refuseUnread): said after the report. */
 let unreadableOver: string[] = [];
 // Checked before anything is read: a folder, or nothing yet.
-if (subcommand !== 'generate' && existsSync(out) && !statSync(out).isDirectory()) fail(`--out ${out}: that is a file; give a folder for the reports`);
+const inputs = [...(subcommand === undefined ? [positionals[0]] : []), options.funding, options.columns, options.profile, options.compare];
+const outWrong = subcommand === 'generate' ? undefined : outProblem(out, inputs);
+if (outWrong) fail(outWrong);
 const columnMap =
   options.column === undefined && options.columns === undefined ? undefined : orFail(columnMapOf(options.column ?? [], options.columns, accountInfoPaths));
 const before = options.compare === undefined ? undefined : orFail(readPopulationReport(options.compare));
 const recordsOut = options['records-out'];
 const recordsFormat = recordsOut === undefined ? undefined : recordsFormatOf(recordsOut);
 if (recordsOut !== undefined && subcommand !== undefined) fail(`--records-out: only when judging an input, not with ${subcommand}`);
-const recordsWrong = recordsOut === undefined ? undefined : recordsOutProblem(recordsOut, { inputs: [positionals[0], options.funding], out });
+const recordsWrong = recordsOut === undefined ? undefined : recordsOutProblem(recordsOut, { inputs, out });
 if (recordsWrong) fail(recordsWrong);
 const workers = positive('workers', options.workers, 0);
 const workersWrong = workersProblem(workers);
@@ -130,7 +132,7 @@ async function main() {
     const keyProblem = shardKeyProblem(secret);
     if (keyProblem) fail(`population merge: ${keyProblem}`);
     const parts = positionals.map((name) => {
-      if (!existsSync(name)) fail(`population merge: no such file ${name}`);
+      if (!existsSync(name) || !statSync(name).isFile()) fail(`population merge: no such file ${name}`);
       const summary = openSummary(readFileSync(name, 'utf8'), secret!, name);
       if (typeof summary === 'string') refuse(summary);
       return { name, summary };

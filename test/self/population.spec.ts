@@ -118,7 +118,9 @@ test('a line that is not JSON, one that is not an object, and a truncated gzip a
   const gzipped = gzipSync(lines.join('\n'));
   writeFileSync(input, gzipped.subarray(0, Math.floor(gzipped.length * 0.6)));
   const run = population([input, '--now', now, '--out', out]);
-  expect(run.status, run.stderr).toBe(0);
+  // Reported, then failed: the records after the cut were never judged.
+  expect(run.status, run.stderr).toBe(1);
+  expect(run.stderr).toMatch(/^population: the input was cut short, so only the records before it were judged: /);
   const report = reportIn(out);
   expect(report.input.unreadable).toEqual([
     { problem: 'not-an-object', count: 1, lines: [12] },

@@ -53,7 +53,7 @@ const summary: PopulationSummary = summarySchema.parse({
   causes: { 'account-info/user.lastName/pattern': 30, 'account-info/user.lastName/pattern account-info/user.phone/present': 20 },
   causesUncounted: 0,
   sharedIds: noSharedIds(),
-  seen: { bytes: 0, lines: 0 },
+  seen: { bytes: 0, lines: 0, digest: '' },
   typedFields: { '2': 50, '1': 100 },
   beforePayment: { users: 100, 'user.phone': 80, 'user.dateOfBirth': 20 },
   alternatives: {
