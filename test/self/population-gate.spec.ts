@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { generatePopulation } from '../../population/generate';
+import { populationRun } from '../support/population-cli';
 import { tempDir } from '../support/temp';
 
 /**
@@ -12,17 +12,9 @@ import { tempDir } from '../support/temp';
  * run that crosses it.
  */
 
-const cli = [path.resolve('node_modules/tsx/dist/cli.mjs'), path.resolve('scripts/population.ts')];
 const now = '2026-11-28';
 /** The command, run as a user runs it; concurrent with the others (each mostly waits on its process's start). */
-const population = (args: string[]) =>
-  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [...cli, ...args, '--now', now], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let [stdout, stderr] = ['', ''];
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+const population = (args: string[]) => populationRun([...args, '--now', now]);
 const users = (count: number) => [...generatePopulation({ users: count, seed: 7, now: new Date(`${now}T00:00:00Z`) })].map((user) => JSON.stringify(user));
 
 /** A private word in each input: an error message that quoted the input would show it. */

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { edited } from '../support/account-info-payloads';
-import { shardKey } from '../support/shard-key';
+import { populationRun } from '../support/population-cli';
 import { tempDir } from '../support/temp';
 
 /**
@@ -12,15 +11,7 @@ import { tempDir } from '../support/temp';
  * patterns, shards of two exports of one size, a write that failed, a split of any size.
  */
 
-const cli = [path.resolve('node_modules/tsx/dist/cli.mjs'), path.resolve('scripts/population.ts')];
-const population = (args: string[], key = shardKey) =>
-  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [...cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, POPULATION_SHARD_KEY: key } });
-    let [stdout, stderr] = ['', ''];
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+const population = populationRun;
 const first = (run: { status: number | null; stderr: string }) => [run.status, run.stderr.split('\n')[0]];
 
 test("the second red team's breaks, replayed: each refused or counted, and every input left as it was", async () => {

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { generatePopulation } from '../../population/generate';
 import { shardKey } from '../support/shard-key';
+import { populationRun } from '../support/population-cli';
 import { tempDir } from '../support/temp';
 
 /**
@@ -12,17 +12,9 @@ import { tempDir } from '../support/temp';
  * missing shard, a weak key, and an export given for a summary, each in one line that quotes nothing of the file.
  */
 
-const cli = [path.resolve('node_modules/tsx/dist/cli.mjs'), path.resolve('scripts/population.ts')];
 const now = '2026-11-28';
 const key = shardKey;
-const population = (args: string[], shardKey = key) =>
-  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [...cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, POPULATION_SHARD_KEY: shardKey } });
-    let [stdout, stderr] = ['', ''];
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+const population = (args: string[], shardKey = key) => populationRun(args, shardKey);
 
 test('a shard summary shows nothing without the key, and a merge refuses what it cannot trust, naming the file', async () => {
   const dir = tempDir('population-shards-');

@@ -1,0 +1,18 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { shardKey } from './shard-key';
+
+const cli = [path.resolve('node_modules/tsx/dist/cli.mjs'), path.resolve('scripts/population.ts')];
+
+/**
+ * `population` with `args`, run as a user runs it, without blocking this event loop: runs started together go on at
+ * once (each mostly waits on its process's start). POPULATION_SHARD_KEY is `key`.
+ */
+export const populationRun = (args: string[], key = shardKey) =>
+  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [...cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, POPULATION_SHARD_KEY: key } });
+    let [stdout, stderr] = ['', ''];
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
