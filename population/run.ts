@@ -95,8 +95,8 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
   let records = 0;
   let bytesRead = 0;
   let lastLine = 0;
-  // What the input is, so a merge knows its shards read one input (population/shard-file.ts).
-  const digest = createHash('sha256');
+  // What the input is, so a merge knows its shards read one input (population/shard-file.ts): only a shard needs it.
+  const digest = run.shard ? createHash('sha256') : undefined;
   let wake: (() => void) | undefined;
   const summaries = workers.map(
     (worker, i) =>
@@ -144,7 +144,7 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
       waiting[free]!++;
       handedOut[free]!.push(numbered++);
       bytesRead += item.batch.bytes.length;
-      digest.update(item.batch.bytes);
+      digest?.update(item.batch.bytes);
       lastLine = item.batch.lines[item.batch.lines.length - 1] ?? lastLine;
       // Handed over, not copied: a view of a larger buffer (Node's pool) is copied first, so nothing else loses its bytes.
       const bytes = whole(item.batch.bytes);
@@ -156,7 +156,7 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
     (summary.funding?.input ?? summary.input).problems.push(...problems);
     (summary.funding?.input ?? summary.input).notes.push(...notes);
     summary.sharedIds = idCounter.summary();
-    summary.seen = { bytes: bytesRead, lines: lastLine, digest: digest.digest('base64url') };
+    summary.seen = { bytes: bytesRead, lines: lastLine, digest: digest?.digest('base64url') ?? '' };
     return run.shard ? { ...summary, shard: run.shard, parts: 1 } : { ...summary, parts: 1 };
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));

@@ -107,7 +107,10 @@ export const summarySchema = z.object({
   causes: counts,
   /** Users at the error screen whose set of rules was past the bound on sets kept. */
   causesUncounted: z.number().int().nonnegative(),
-  /** What the reader read of the whole input, every shard alike: its JSON texts' bytes and its last line. */
+  /**
+   * What the reader read of the whole input, every shard alike: its JSON texts' bytes, its last line, and, written by
+   * a shard only (no merge compares a whole run's), a SHA-256 of those texts.
+   */
   seen: z.object({ bytes: z.number().int().nonnegative(), lines: z.number().int().nonnegative(), digest: z.string() }),
   /** Records whose user.id another record has (population/shared-ids.ts). */
   sharedIds: sharedIdsSchema,
