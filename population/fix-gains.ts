@@ -30,7 +30,10 @@ export interface FixGains {
 
 /** The gains, from the users at the error screen counted by their set of rules; a plan of at most `steps` fixes. */
 export function fixGains(causes: Readonly<Record<string, number>>, uncounted: number, steps = 10): FixGains {
-  const sets = Object.entries(causes).map(([key, users]) => ({ rules: key.split(' '), users, missing: key.split(' ').length }));
+  const sets = Object.entries(causes).map(([key, users]) => {
+    const rules = key.split(' ');
+    return { rules, users, missing: rules.length };
+  });
   const alone: Record<string, number> = {};
   for (const set of sets) if (set.rules.length === 1) alone[set.rules[0]!] = (alone[set.rules[0]!] ?? 0) + set.users;
   const severalRules = sets.filter((set) => set.rules.length > 1).reduce((sum, set) => sum + set.users, 0);

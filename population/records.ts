@@ -33,7 +33,7 @@ const unseen = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 // As UTF-16 units, as JSON writes a character past U+FFFF (a surrogate pair): \uDB40\uDC41.
 const escaped = (text: string) =>
   text.replace(unseen, (char) =>
-    [...Array.from({ length: char.length }, (_, i) => char.charCodeAt(i))].map((unit) => `\\u${unit.toString(16).toUpperCase().padStart(4, '0')}`).join(''),
+    Array.from({ length: char.length }, (_, i) => `\\u${char.charCodeAt(i).toString(16).toUpperCase().padStart(4, '0')}`).join(''),
   );
 const idText = (value: unknown): string => escaped(String(idOf(value) ?? ''));
 
