@@ -99,7 +99,29 @@ export const accountNumber = {
     schema: { minLength: 1 },
     problem: () => told`empty; send the account number`,
   }),
+  fullNumber: constraint(accountNumberField, 'full-number', {
+    level: 'SHOULD',
+    requirement: '"bankAccountNumber" is the whole account number, not masked or cut to its last digits',
+    impact: 'payments from this source fail: the bank has no account by a masked or shortened number',
+    problem: ({ value }) => {
+      const shortened = accountNumberShortened(value);
+      if (shortened === 'masked')
+        return told`masked; send the whole account number the platform pays from, and its last 4 digits in "accountNumberLast4Digits"`;
+      if (shortened === 'cut') return told`4 characters or fewer, as if only the last digits were sent; send the whole account number`;
+      return undefined;
+    },
+  }),
 };
+
+/**
+ * Spec §2.4 asks for the "Bank account number" and derives the last 4 from it, so a partner that stores only a masked
+ * copy (`****6789`, `XXXX6789`, `•••• 6789`) or the last digits sends something no payment can use. Told by shape
+ * (DESIGN §5), hence SHOULD: NACHA allows letters in an account number, so two or more X in a row count, one does not.
+ */
+export function accountNumberShortened(value: string): 'masked' | 'cut' | undefined {
+  if (/[*•●·…]|[Xx#.]{2,}/u.test(value)) return 'masked';
+  return value.length > 0 && value.length <= 4 ? 'cut' : undefined;
+}
 
 export const routingNumber = {
   ...presentAndTyped(routingNumberField),

@@ -227,6 +227,10 @@ const dataFaults = {
   'no-account-number': { description: 'leaves out "bankAccountNumber"', funding: { 'fundingSources.0.bankAccountNumber': omitted } },
   'account-number-number': { description: 'sends "bankAccountNumber" as a JSON number', funding: { 'fundingSources.0.bankAccountNumber': 123456789 } },
   'empty-account-number': { description: 'sends "bankAccountNumber": ""', funding: { 'fundingSources.0.bankAccountNumber': '' } },
+  'masked-account-number': {
+    description: 'sends a masked copy of the account number, "****6789"',
+    funding: { 'fundingSources.0.bankAccountNumber': '****6789' },
+  },
   'no-routing-number': { description: 'leaves out "bankRoutingNumber"', funding: { 'fundingSources.0.bankRoutingNumber': omitted } },
   'routing-number-number': { description: 'sends "bankRoutingNumber" as a JSON number', funding: { 'fundingSources.0.bankRoutingNumber': 11000015 } },
   'routing-checksum': {

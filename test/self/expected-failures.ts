@@ -185,6 +185,7 @@ export const expectedFailures: Record<Fault, readonly AnyRule[]> = {
   'no-account-number': [funding.accountNumber.present],
   'account-number-number': [funding.accountNumber.type],
   'empty-account-number': [funding.accountNumber.nonEmpty],
+  'masked-account-number': [funding.accountNumber.fullNumber],
   'no-routing-number': [funding.routingNumber.present],
   'routing-number-number': [funding.routingNumber.type],
   'routing-checksum': [funding.routingNumber.aba],

@@ -132,7 +132,7 @@ test('a line that is not JSON, one that is not an object, and a truncated gzip a
   expect(run.stdout).toMatch(/not-json|unreadable|not JSON/i);
 });
 
-test('the funding-sources answers: what each user can pay from, counted exactly, and no bank number in any output', () => {
+test('the funding-sources answers: what each user can pay from, counted exactly, a masked account number named, and no bank number in any output', () => {
   const out = tempDir('population-');
   const accounts: string[] = [];
   const source = (i: number, n: number) => {
@@ -149,7 +149,9 @@ test('the funding-sources answers: what each user can pay from, counted exactly,
           ? [source(i, 1), { ...source(i, 2), type: 'card' }]
           : kind === 2
             ? [{ ...source(i, 1), type: 'card' }]
-            : [source(i, 1), source(i, 2)];
+            : i % 10 === 4
+              ? [{ ...source(i, 1), bankAccountNumber: `****${accounts.at(-1)!.slice(-4)}` }, source(i, 2)]
+              : [source(i, 1), source(i, 2)];
     return kind === 3 ? { userId: `u-${i}` } : { userId: `u-${i}`, fundingSources };
   });
   writeFileSync(path.join(out, 'users.jsonl'), jsonLines(generatePopulation({ users: 500, seed: 9, now: new Date(`${now}T00:00:00Z`) })));
@@ -162,7 +164,9 @@ test('the funding-sources answers: what each user can pay from, counted exactly,
   expect(funding.fixFirst.map((fix) => [fix.rule, fix.users])).toEqual([
     ['funding-sources/type/enum', 200],
     ['funding-sources/fundingSources/present', 100],
+    ['funding-sources/bankAccountNumber/full-number', 50],
   ]);
+  expect(funding.fixFirst.at(-1)).toMatchObject({ failed: 0, warned: 50 });
   for (const file of filesUnder(path.join(out, 'report'))) for (const account of accounts) expect(readFileSync(file, 'utf8')).not.toContain(account.slice(-6));
 });
 

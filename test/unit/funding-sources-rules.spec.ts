@@ -50,6 +50,19 @@ cases(funding.routingNumber.aba, 'bankRoutingNumber', [
   ['011000016', 'warning'],
   ['01100001', 'warning'],
 ]);
+cases(funding.accountNumber.fullNumber, 'bankAccountNumber', [
+  ['000123456789', 'passed'],
+  ['X7Y123456789', 'passed'],
+  ['12345', 'passed'],
+  ['****6789', 'warning'],
+  ['XXXXXX6789', 'warning'],
+  ['xxxx6789', 'warning'],
+  ['•••• 6789', 'warning'],
+  ['...6789', 'warning'],
+  ['##6789', 'warning'],
+  ['6789', 'warning'],
+  ['789', 'warning'],
+]);
 cases(funding.id.nonEmpty, 'id', [
   ['x', 'passed'],
   ['', 'failed'],
