@@ -16,13 +16,34 @@ export class InputProblem extends Error {}
 export const isBlank = (byte: number) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
 
 /** JSON texts gathered into batches of about `size` bytes, cut between texts, copied once when a batch is taken. */
+/**
+ * The memory batches are written into: shared with the worker that judges one, so the run keeps it, without a copy, to
+ * hand out again should that worker die (population/worker-pool.ts), and used again once no worker can need it. Not
+ * left to the collector: shared memory is freed only when every thread has let go of it, which raised the run's peak
+ * by an eighth.
+ */
+export class BatchMemory {
+  private spare: SharedArrayBuffer[] = [];
+  constructor(private readonly size: number) {}
+  take(length: number): Buffer {
+    const spare = length <= this.size ? this.spare.pop() : undefined;
+    return Buffer.from(spare ?? new SharedArrayBuffer(Math.max(length, this.size)), 0, length);
+  }
+  giveBack(bytes: Uint8Array): void {
+    if (bytes.buffer instanceof SharedArrayBuffer && bytes.buffer.byteLength === this.size) this.spare.push(bytes.buffer);
+  }
+}
+
 export class Batcher {
   private sources: Buffer[] = [];
   private starts: number[] = [];
   private ends: number[] = [];
   private lines: number[] = [];
   private length = 0;
-  constructor(private readonly size: number) {}
+  constructor(
+    private readonly size: number,
+    private readonly memory = new BatchMemory(size),
+  ) {}
 
   /** Adds text[start, end), which must not change until taken, as the text of `line`; returns the batch it completed, if any. */
   add(line: number, text: Buffer, start = 0, end = text.length): Batch | undefined {
@@ -42,13 +63,15 @@ export class Batcher {
 
   take(): Batch | undefined {
     if (this.lines.length === 0) return undefined;
-    const bytes = Buffer.allocUnsafeSlow(this.length);
+    const bytes = this.memory.take(this.length);
     let at = 0;
     for (let i = 0; i < this.sources.length; i++) {
       if (i > 0) bytes[at++] = 0x0a;
       at += this.sources[i]!.copy(bytes, at, this.starts[i], this.ends[i]);
     }
-    const batch = { bytes, lines: Int32Array.from(this.lines) };
+    const lines = new Int32Array(new SharedArrayBuffer(4 * this.lines.length));
+    lines.set(this.lines);
+    const batch = { bytes, lines };
     [this.sources, this.starts, this.ends, this.lines, this.length] = [[], [], [], [], 0];
     return batch;
   }

@@ -114,5 +114,5 @@ export function inputRefusal(input: PopulationSummary['input'], maxUnreadable: n
   if (input.problems.length > 0) return `the input was cut short, so only the records before it were judged: ${input.problems[0]}`;
   if (unreadable / records <= maxUnreadable) return undefined;
   const share = (value: number) => `${(100 * value).toFixed(value < 0.01 ? 2 : 1).replace(/\.0+$/, '')}%`;
-  return `${unreadable.toLocaleString('en-US')} of ${records.toLocaleString('en-US')} records (${share(unreadable / records)}) are not JSON objects (${why}), more than --max-unreadable ${share(maxUnreadable)}: fix the export, or raise --max-unreadable`;
+  return `${unreadable.toLocaleString('en-US')} of ${records.toLocaleString('en-US')} records (${share(unreadable / records)}) could not be judged (${why}), more than --max-unreadable ${share(maxUnreadable)}: fix the export, or raise --max-unreadable`;
 }

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Chunks, MiB, fileStream, gather, gunzipped, isGzipped } from './input-chunks';
-import { Batcher, InputProblem, isBlank, parsers, type Batch, type Position } from './input-formats';
+import { Batcher, InputProblem, type BatchMemory, isBlank, parsers, type Batch, type Position } from './input-formats';
 import { binaryKind, binaryProblem } from './input-gate';
 
 /**
@@ -19,6 +19,8 @@ export interface ReadOptions {
   numberColumns?: ReadonlySet<string>;
   /** About this many bytes a batch (a longer text makes a batch of its own): 1 MiB by default. */
   batchBytes?: number;
+  /** Where batches are written: the run gives each back once judged (population/worker-pool.ts). */
+  memory?: BatchMemory;
   /** What '-' reads: process.stdin by default. */
   stdin?: NodeJS.ReadableStream;
   /** A longer line, element or CSV row (a row counted in UTF-16 code units) is passed as a JSON string saying so: 64 MiB by default. */
@@ -47,7 +49,7 @@ export function detectedFormat(head: Uint8Array): InputFormat | undefined {
 export async function* readPopulation(source: string, options: ReadOptions = {}): AsyncGenerator<PopulationItem, void, undefined> {
   const name = source === '-' ? 'standard input' : source;
   const input = source === '-' ? (options.stdin ?? process.stdin) : await fileStream(source);
-  const batcher = new Batcher(options.batchBytes ?? MiB);
+  const batcher = new Batcher(options.batchBytes ?? MiB, options.memory);
   const at: Position = { line: 0 };
   let chunks = new Chunks(input, true, () => (input as Partial<Readable>).destroy?.());
   let problem: string | undefined;

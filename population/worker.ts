@@ -8,7 +8,7 @@ import { addFundingAnswer, addUnreadable, addUser, emptyFunding, emptySummary, p
 import { deeperThan, depthMost, sourcesMost } from './record-bounds';
 import { recordRow, type RecordsFormat } from './records';
 import { decidingRules } from '../checks/sign-on-decision';
-import type { Settings } from './summary-schema';
+import type { PopulationSummary, Settings } from './summary-schema';
 
 /**
  * A worker thread of the population check (population/run.ts): parses the JSON texts of each batch it is sent, judges
@@ -23,13 +23,19 @@ export interface WorkerSetup {
   shard?: { index: number; count: number };
   /** Each record's row of the partner's records file (population/records.ts), handed back with its batch. */
   records?: RecordsFormat;
+  /** The summary of a worker that died, as of its last checkpoint (population/worker-pool.ts): this one goes on from it. */
+  from?: PopulationSummary;
 }
-export type ToWorker = { batch: { bytes: Uint8Array; lines: Int32Array } } | { end: true };
-export type FromWorker = { judged: number; rows?: string; ids?: Float64Array } | { summary: ReturnType<typeof emptySummary> };
+export type Batch = { bytes: Uint8Array; lines: Int32Array };
+/** A batch to judge; `replay`: judged before, by a worker that died since, so only its summary counts; `died`: a worker
+ * died judging it, so its records are counted as such, not judged again. */
+export type ToWorker = { batch: Batch; replay?: true; died?: true } | { checkpoint: true } | { end: true };
+export type Ack = { judged: number; rows?: string; ids?: Float64Array };
+export type FromWorker = Ack | { replayed: true } | { summary: PopulationSummary; checkpoint?: true };
 
-const { settings, shard, endpoint = 'account-info', records } = workerData as WorkerSetup;
-const summary = emptySummary(settings);
-const funding = endpoint === 'funding-sources' ? (summary.funding = emptyFunding()) : undefined;
+const { settings, shard, endpoint = 'account-info', records, from } = workerData as WorkerSetup;
+const summary = from ?? emptySummary(settings);
+const funding = endpoint === 'funding-sources' ? (summary.funding ??= emptyFunding()) : undefined;
 const input = funding?.input ?? summary.input;
 const rules = funding ? fundingSourceRules : accountInfoFieldRules;
 const problemsOnly = { problemsOnly: true };
@@ -43,6 +49,16 @@ const unreadable = (problem: string, line: number) => {
   addUnreadable(input, problem, line);
   if (records) rows += recordRow(records, line, undefined, 'unreadable', [problem]);
 };
+
+function countDied(lines: Int32Array): number {
+  let judged = 0;
+  for (const line of lines) {
+    if (!ours(line)) continue;
+    judged++;
+    unreadable('worker-died', line);
+  }
+  return judged;
+}
 
 function judgeBatch(bytes: Uint8Array, lines: Int32Array): number {
   const texts = decoder.decode(bytes).split('\n');
@@ -78,11 +94,15 @@ function judgeBatch(bytes: Uint8Array, lines: Int32Array): number {
 }
 
 parentPort!.on('message', (message: ToWorker) => {
-  if ('end' in message) parentPort!.postMessage({ summary } satisfies FromWorker);
-  else {
-    const judged = judgeBatch(message.batch.bytes, message.batch.lines);
-    const batchIds = Float64Array.from(ids);
-    parentPort!.postMessage((records ? { judged, rows, ids: batchIds } : { judged, ids: batchIds }) satisfies FromWorker, [batchIds.buffer]);
+  if ('end' in message) return parentPort!.postMessage({ summary } satisfies FromWorker);
+  if ('checkpoint' in message) return parentPort!.postMessage({ summary, checkpoint: true } satisfies FromWorker);
+  const { batch, replay, died } = message;
+  const judged = died ? countDied(batch.lines) : judgeBatch(batch.bytes, batch.lines);
+  if (replay) {
     [rows, ids] = ['', []];
+    return parentPort!.postMessage({ replayed: true } satisfies FromWorker);
   }
+  const batchIds = Float64Array.from(ids);
+  parentPort!.postMessage((records ? { judged, rows, ids: batchIds } : { judged, ids: batchIds }) satisfies FromWorker, [batchIds.buffer]);
+  [rows, ids] = ['', []];
 });

@@ -81,7 +81,7 @@ const usages: Record<Command, Usage> = {
         "a row a record: its line, user.id, company.id, outcome and the rules that decided it (your users' ids: for you alone)",
       ],
       ['--fail-if <outcome>><share|users>', 'exit 1 when more users meet the outcome, e.g. error-screen>5% (repeatable)'],
-      ['--max-unreadable <share>', 'exit 1 when more records than this are not JSON objects (default 1%)'],
+      ['--max-unreadable <share>', 'exit 1 when more records than this could not be judged: not JSON objects, too large, too deep (default 1%)'],
     ],
     after:
       'exit 0: the report is written; 1: no record could be judged (a database, an archive, a CSV of unknown columns: nothing written), more records unreadable than --max-unreadable, or a --fail-if crossed; 2: a usage error',

@@ -85,7 +85,7 @@ test('more unreadable records than --max-unreadable fail the run after its repor
   ]);
   expect([over.status, over.stderr.trim()]).toEqual([
     1,
-    'population: 50 of 1,000 records (5%) are not JSON objects (not-json, first at line 951), more than --max-unreadable 1%: fix the export, or raise --max-unreadable',
+    'population: 50 of 1,000 records (5%) could not be judged (not-json, first at line 951), more than --max-unreadable 1%: fix the export, or raise --max-unreadable',
   ]);
   expect(existsSync(path.join(dir, 'over', 'population.json'))).toBe(true);
   expect([allowed.status, allowed.stderr]).toEqual([0, '']);

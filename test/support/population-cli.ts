@@ -6,11 +6,11 @@ const cli = [path.resolve('node_modules/tsx/dist/cli.mjs'), path.resolve('script
 
 /**
  * `population` with `args`, run as a user runs it, without blocking this event loop: runs started together go on at
- * once (each mostly waits on its process's start). POPULATION_SHARD_KEY is `key`.
+ * once (each mostly waits on its process's start). POPULATION_SHARD_KEY is `key`; `env` adds to the environment.
  */
-export const populationRun = (args: string[], key = shardKey) =>
+export const populationRun = (args: string[], key = shardKey, env: Record<string, string> = {}) =>
   new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [...cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, POPULATION_SHARD_KEY: key } });
+    const child = spawn(process.execPath, [...cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, POPULATION_SHARD_KEY: key, ...env } });
     let [stdout, stderr] = ['', ''];
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -48,7 +48,7 @@ test('an input is refused when it held no record to judge, or more unreadable th
   const some = { ...emptyInput(), payloads: 99, unreadable: { 'not-json': 1 }, unreadableLines: { 'not-json': [7] } };
   expect(inputRefusal(some, 0.01)).toBeUndefined();
   expect(inputRefusal({ ...some, unreadable: { 'not-json': 2 } }, 0.01)).toBe(
-    '2 of 101 records (2%) are not JSON objects (not-json, first at line 7), more than --max-unreadable 1%: fix the export, or raise --max-unreadable',
+    '2 of 101 records (2%) could not be judged (not-json, first at line 7), more than --max-unreadable 1%: fix the export, or raise --max-unreadable',
   );
 });
 
