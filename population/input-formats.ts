@@ -1,81 +1,13 @@
+import type { Batch, Batcher } from './batches';
 import type { Chunks } from './input-chunks';
 import { headerProblem, unreadColumns } from './input-gate';
 
 /** The three formats of a population input (population/input.ts), read into batches of JSON texts, one a line. */
 
-export interface Batch {
-  /** UTF-8 JSON texts, one a line, separated by '\n' (no trailing newline); the whole of its buffer, so it can be transferred. */
-  bytes: Uint8Array;
-  /** The input's line number (1-based; for a JSON array, the element's 1-based index; for CSV, the row's first line) of each JSON text of `bytes`, in order. */
-  lines: Int32Array;
-}
-
 /** A problem of the input's content, said as it is. */
 export class InputProblem extends Error {}
 
 export const isBlank = (byte: number) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
-
-/** JSON texts gathered into batches of about `size` bytes, cut between texts, copied once when a batch is taken. */
-/**
- * The memory batches are written into: shared with the worker that judges one, so the run keeps it, without a copy, to
- * hand out again should that worker die (population/worker-pool.ts), and used again once no worker can need it. Not
- * left to the collector: shared memory is freed only when every thread has let go of it, which raised the run's peak
- * by an eighth.
- */
-export class BatchMemory {
-  private spare: SharedArrayBuffer[] = [];
-  constructor(private readonly size: number) {}
-  take(length: number): Buffer {
-    const spare = length <= this.size ? this.spare.pop() : undefined;
-    return Buffer.from(spare ?? new SharedArrayBuffer(Math.max(length, this.size)), 0, length);
-  }
-  giveBack(bytes: Uint8Array): void {
-    if (bytes.buffer instanceof SharedArrayBuffer && bytes.buffer.byteLength === this.size) this.spare.push(bytes.buffer);
-  }
-}
-
-export class Batcher {
-  private sources: Buffer[] = [];
-  private starts: number[] = [];
-  private ends: number[] = [];
-  private lines: number[] = [];
-  private length = 0;
-  constructor(
-    private readonly size: number,
-    private readonly memory = new BatchMemory(size),
-  ) {}
-
-  /** Adds text[start, end), which must not change until taken, as the text of `line`; returns the batch it completed, if any. */
-  add(line: number, text: Buffer, start = 0, end = text.length): Batch | undefined {
-    const full = this.lines.length > 0 && this.length + 1 + end - start > this.size ? this.take() : undefined;
-    const last = this.ends.length - 1;
-    // Lines next to each other in one chunk are copied together.
-    if (last >= 0 && this.sources[last] === text && this.ends[last] === start - 1 && text[start - 1] === 0x0a) this.ends[last] = end;
-    else {
-      this.sources.push(text);
-      this.starts.push(start);
-      this.ends.push(end);
-    }
-    this.length += (this.lines.length > 0 ? 1 : 0) + end - start;
-    this.lines.push(line);
-    return full;
-  }
-
-  take(): Batch | undefined {
-    if (this.lines.length === 0) return undefined;
-    const bytes = this.memory.take(this.length);
-    let at = 0;
-    for (let i = 0; i < this.sources.length; i++) {
-      if (i > 0) bytes[at++] = 0x0a;
-      at += this.sources[i]!.copy(bytes, at, this.starts[i], this.ends[i]);
-    }
-    const lines = new Int32Array(new SharedArrayBuffer(4 * this.lines.length));
-    lines.set(this.lines);
-    const batch = { bytes, lines };
-    [this.sources, this.starts, this.ends, this.lines, this.length] = [[], [], [], [], 0];
-    return batch;
-  }
-}
 
 export interface Position {
   /** The last line (for a JSON array, element) read in full. */
@@ -218,6 +150,10 @@ const csv: Parser = async function* (chunks, batcher, at, { max, numberColumns, 
     row.push(field);
     const [cells, wasLong] = [row, overlong || rowChars + field.length > max];
     [row, field, state, rowChars, overlong, at.line] = [[], '', start, 0, false, line];
+    if (wasLong && !header) {
+      at.line = 0;
+      throw new InputProblem(`the CSV header row is longer than ${max} bytes; the first row names the columns`);
+    }
     if (wasLong) return tooLong('csv: the row', max);
     if (cells.length === 1 && cells[0]!.trim() === '') return undefined;
     if (header) return Buffer.from(rowText(header, cells));
@@ -263,7 +199,14 @@ const csv: Parser = async function* (chunks, batcher, at, { max, numberColumns, 
         [field, state, i] = [field + text.slice(i - 1, j), unquoted, j];
       }
     }
-    if (rowChars + field.length > max) [row, field, rowChars, overlong] = [[], '', 0, true];
+    if (rowChars + field.length <= max) continue;
+    // A quoted cell past the bound over several lines is a stray quote: every row after it would fold into one.
+    if (state === quoted && line > rowLine) {
+      throw new InputProblem(
+        `the CSV row that starts on line ${rowLine} has a quoted cell longer than ${max} bytes over lines ${rowLine}-${line}: a stray quote`,
+      );
+    }
+    [row, field, rowChars, overlong] = [[], '', 0, true];
   }
   if (state === quoted) throw new InputProblem(`the CSV row that starts on line ${rowLine} has an unclosed quote`);
   const text = row.length > 0 || field !== '' || state !== start || overlong ? endRow() : undefined;

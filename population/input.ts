@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Chunks, MiB, fileStream, gather, gunzipped, isGzipped } from './input-chunks';
-import { Batcher, InputProblem, type BatchMemory, isBlank, parsers, type Batch, type Position } from './input-formats';
+import { Batcher, type Batch, type BatchMemory } from './batches';
+import { InputProblem, isBlank, parsers, type Position } from './input-formats';
 import { binaryKind, binaryProblem } from './input-gate';
 
 /**

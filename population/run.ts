@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { createHash } from 'node:crypto';
 import type { Endpoint } from '../checks/payload';
 import { readPopulation, type InputFormat } from './input';
-import { BatchMemory } from './input-formats';
+import { BatchMemory } from './batches';
 import { MiB } from './input-chunks';
 import { recordBytesMost } from './record-bounds';
 import type { RecordsFormat } from './records';

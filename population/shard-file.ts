@@ -11,11 +11,14 @@ import { summarySchema, type PopulationSummary } from './summary-schema';
  */
 export const shardKeyVariable = 'POPULATION_SHARD_KEY';
 
-const fileSchema = z.object({
-  populationShardSummary: z.literal(2),
-  shard: z.object({ index: z.number().int().positive(), count: z.number().int().positive() }),
-  sealed: z.string(),
-});
+// Strict: a field added to the file, or a seal that is not base64url, is a file changed since it was written.
+const fileSchema = z
+  .object({
+    populationShardSummary: z.literal(2),
+    shard: z.object({ index: z.number().int().positive(), count: z.number().int().positive() }).strict(),
+    sealed: z.string().regex(/^[A-Za-z0-9_-]+$/),
+  })
+  .strict();
 
 /** Why the key cannot be used, or undefined: hex of at least 128 bits (`openssl rand -hex 32`). */
 export function shardKeyProblem(secret: string | undefined): string | undefined {

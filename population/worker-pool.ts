@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PopulationSummary } from './summary-schema';
-import type { Ack, Batch, FromWorker, ToWorker, WorkerSetup } from './worker';
+import type { Batch } from './batches';
+import type { Ack, FromWorker, ToWorker, WorkerSetup } from './worker';
 
 /**
  * The workers of one population run (population/run.ts). Each judges the batches it is handed, in order. A worker that

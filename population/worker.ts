@@ -9,6 +9,7 @@ import { deeperThan, depthMost, sourcesMost } from './record-bounds';
 import { recordRow, type RecordsFormat } from './records';
 import { decidingRules } from '../checks/sign-on-decision';
 import type { PopulationSummary, Settings } from './summary-schema';
+import type { Batch } from './batches';
 
 /**
  * A worker thread of the population check (population/run.ts): parses the JSON texts of each batch it is sent, judges
@@ -26,7 +27,6 @@ export interface WorkerSetup {
   /** The summary of a worker that died, as of its last checkpoint (population/worker-pool.ts): this one goes on from it. */
   from?: PopulationSummary;
 }
-export type Batch = { bytes: Uint8Array; lines: Int32Array };
 /** A batch to judge; `replay`: judged before, by a worker that died since, so only its summary counts; `died`: a worker
  * died judging it, so its records are counted as such, not judged again. */
 export type ToWorker = { batch: Batch; replay?: true; died?: true } | { checkpoint: true } | { end: true };

@@ -79,10 +79,11 @@ if (options.help) {
   process.exit(0);
 }
 
-const positive = (name: string, value: string | undefined, fallback: number) => {
+const positive = (name: string, value: string | undefined, fallback: number, most = Number.MAX_SAFE_INTEGER) => {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) fail(`--${name} ${value}: give a whole number of 1 or more`);
+  const range = most === Number.MAX_SAFE_INTEGER ? 'of 1 or more' : `from 1 to ${most.toLocaleString('en-US')}`;
+  if (!Number.isInteger(n) || n < 1 || n > most) fail(`--${name} ${value}: give a whole number ${range}`);
   return n;
 };
 const date = options.now ?? new Date().toISOString().slice(0, 10);
@@ -117,7 +118,8 @@ if (subcommand === undefined && positionals.length > 1) fail(`population: one in
 
 async function main() {
   if (subcommand === 'generate') {
-    const users = positive('users', options.users, 0);
+    // About 600 bytes a user: 100 million is 60 GB, more than a test population needs.
+    const users = positive('users', options.users, 0, 100_000_000);
     if (options.users === undefined) fail('population generate: give --users <n>');
     await writeGenerated({ users, seed: positive('seed', options.seed, 1), now: new Date(`${date}T00:00:00Z`), file: options.out });
     if (options.out)

@@ -142,3 +142,20 @@ test('one record never ends the run: one too large, one too deep and a funding a
   expect(report.funding.input.payloads).toBe(299);
   expect(report.funding.input.unreadable).toEqual([{ problem: 'too-large', count: 1, lines: [1] }]);
 });
+
+test('a stray CSV quote that folds the rows after it into one cell is the input cut short, not one record too large: exit 1, the rows before it judged', async () => {
+  const dir = tempDir('population-gate-');
+  const rows = Array.from({ length: 80_000 }, (_, i) => `u-${i + 12},${secret}`);
+  const input = path.join(dir, 'stray.csv');
+  writeFileSync(input, ['user.id,user.firstName', ...Array.from({ length: 10 }, (_, i) => `u-${i + 1},Ann`), `u-11,"${secret}`, ...rows].join('\n'));
+  const run = await population([input, '--out', path.join(dir, 'out')]);
+  expect([run.status, run.stderr.trim()]).toEqual([
+    1,
+    expect.stringMatching(
+      /^population: the input was cut short, so only the records before it were judged: .*the CSV row that starts on line 12 has a quoted cell longer than 1048576 bytes over lines 12-\d+: a stray quote/,
+    ),
+  ]);
+  expect(run.stderr + run.stdout).not.toContain(secret);
+  const report = JSON.parse(readFileSync(path.join(dir, 'out', 'population.json'), 'utf8')) as { input: { payloads: number; unreadable: unknown[] } };
+  expect(report.input).toMatchObject({ payloads: 10, unreadable: [] });
+});

@@ -38,10 +38,12 @@ test('a shard summary shows nothing without the key, and a merge refuses what it
   writeFileSync(changed, text.replace(sealed, `${sealed.slice(0, 40)}${sealed[40] === 'A' ? 'B' : 'A'}${sealed.slice(41)}`));
   const moved = path.join(dir, 'moved.json');
   writeFileSync(moved, text.replace('"index": 1', '"index": 2'));
+  const added = path.join(dir, 'added.json');
+  writeFileSync(added, text.replace('"sealed"', '"note": "mine",\n  "sealed"'));
   const exportFile = path.join(dir, 'export.jsonl');
   writeFileSync(exportFile, '{"user": {"id": "u-1"}, "company": {"taxInfo": {"identifier": "987-65-4321"}}}\n{"tax": "987654321');
 
-  const [whole, tampered, renumbered, twice, splits, missing, weak, notHex, anExport, pattern, mixed] = await Promise.all([
+  const [whole, tampered, renumbered, twice, splits, missing, weak, notHex, anExport, pattern, mixed, extra] = await Promise.all([
     population(['merge', file(1, 2), file(2, 2), '--out', path.join(dir, 'merged')]),
     population(['merge', changed, file(2, 2)]),
     population(['merge', moved, file(1, 2)]),
@@ -53,6 +55,7 @@ test('a shard summary shows nothing without the key, and a merge refuses what it
     population(['merge', exportFile, file(2, 2)]),
     population(['merge', file(1, 2), file(2, 2)], '00'.repeat(32)),
     population(['merge', file(1, 2), path.join(dir, 'other', 'population-summary.2-of-2.json')]),
+    population(['merge', added, file(2, 2)]),
   ]);
   expect([pattern.status, pattern.stderr.split('\n')[0]]).toEqual([
     2,
@@ -66,6 +69,10 @@ test('a shard summary shows nothing without the key, and a merge refuses what it
   const refused = (run: typeof whole) => [run.status, run.stderr.trim()];
   expect(refused(tampered)).toEqual([1, expect.stringMatching(new RegExp(`^population merge: ${changed}: does not open with POPULATION_SHARD_KEY`))]);
   expect(refused(renumbered)).toEqual([1, expect.stringMatching(new RegExp(`^population merge: ${moved}: does not open with POPULATION_SHARD_KEY`))]);
+  expect(refused(extra)).toEqual([
+    1,
+    `population merge: ${added}: not a shard's summary; give the population-summary.<i>-of-<n>.json files the shards wrote (with --shard)`,
+  ]);
   expect(refused(twice)).toEqual([1, `population merge: ${file(1, 2)} and ${file(1, 2)} are both shard 1 of 2: give each shard once`]);
   expect(refused(splits)).toEqual([1, `population merge: ${file(1, 2)} is a shard of 2 and ${file(2, 3)} of 3: merge the shards of one split`]);
   expect(refused(missing)).toEqual([1, "population merge: shard 2 of 3 is missing: merge every shard's summary, or the counts are of part of the users"]);

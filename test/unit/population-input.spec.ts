@@ -178,6 +178,18 @@ test('a CSV quote never closed at the end: the rows before it, then a problem', 
   expect(items.at(-1)).toEqual({ problem: expect.stringContaining('the CSV row that starts on line 3 has an unclosed quote'), afterLine: 2 });
 });
 
+test('a stray CSV quote folding later rows into one cell past the bound is a problem, not one record too large; so is a header past it', async () => {
+  const rows = Array.from({ length: 60 }, (_, i) => `${i},x`).join('\n');
+  const { texts, items } = await read(file(`a,b\n1,2\n3,"4 and a stray quote\n${rows}\n`), { maxTextBytes: 100 });
+  expect(parsed(texts)).toEqual([{ a: '1', b: '2' }]);
+  expect(items.at(-1)).toEqual({
+    problem: expect.stringMatching(/: the CSV row that starts on line 3 has a quoted cell longer than 100 bytes over lines 3-\d+: a stray quote$/),
+    afterLine: 2,
+  });
+  const header = await read(file(`${'c,'.repeat(60)}d\n1,2\n`), { maxTextBytes: 100 });
+  expect(header.items).toEqual([{ problem: expect.stringContaining(': the CSV header row is longer than 100 bytes; the first row names the columns'), afterLine: 0 }]);
+});
+
 test('a missing file: an error naming the path, no such file', async () => {
   const missing = path.join(dir, 'missing.jsonl');
   await expect(read(missing)).rejects.toThrow(`${missing}: no such file`);
