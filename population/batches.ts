@@ -68,4 +68,3 @@ export class Batcher {
     return batch;
   }
 }
-

@@ -187,7 +187,9 @@ test('a stray CSV quote folding later rows into one cell past the bound is a pro
     afterLine: 2,
   });
   const header = await read(file(`${'c,'.repeat(60)}d\n1,2\n`), { maxTextBytes: 100 });
-  expect(header.items).toEqual([{ problem: expect.stringContaining(': the CSV header row is longer than 100 bytes; the first row names the columns'), afterLine: 0 }]);
+  expect(header.items).toEqual([
+    { problem: expect.stringContaining(': the CSV header row is longer than 100 bytes; the first row names the columns'), afterLine: 0 },
+  ]);
 });
 
 test('a missing file: an error naming the path, no such file', async () => {
