@@ -123,7 +123,9 @@ async function main() {
     if (options.users === undefined) fail('population generate: give --users <n>');
     await writeGenerated({ users, seed: positive('seed', options.seed, 1), now: new Date(`${date}T00:00:00Z`), file: options.out });
     if (options.out)
-      console.error(`wrote ${users.toLocaleString('en-US')} users to ${options.out} (${defects.length} kinds of defect: population/generate.ts)`);
+      console.error(
+        `wrote ${users.toLocaleString('en-US')} users to ${options.out} (${defects.length} kinds of defect: ${path.relative(process.cwd(), path.join(__dirname, '..', 'population', `generate${path.extname(__filename)}`))})`,
+      );
   } else if (subcommand === 'compare') {
     if (positionals.length !== 2) fail('population compare: give the earlier population.json, then the later one');
     const [before, after] = positionals.map((file) => orFail(readPopulationReport(file)));
