@@ -1,0 +1,99 @@
+/**
+ * The partner's OAuth server, told from what its token endpoint answered (issue 53): a library is named only when
+ * every mark of its entry holds in this run's answers, and no other entry's does; otherwise "not recognised", with why.
+ * Each entry is data (checks/stacks/*.ts, one a library, with the versions its marks were observed on); the marks are
+ * the library's own words, which no other library of the catalogue gives (a self-test holds each entry's recorded
+ * answers against every other entry).
+ */
+
+/** One answer of the token endpoint: what a mark is held against. */
+export interface StackAnswer {
+  status: number;
+  /** Lower-case names. */
+  headers: Readonly<Record<string, string>>;
+  body: string;
+}
+
+/** The token endpoint's answers to each probe of this run, by probe id (`token-exchange/unknown-code`). */
+export type StackAnswers = ReadonlyMap<string, readonly StackAnswer[]>;
+
+export interface StackMark {
+  probe: string;
+  /** The mark in words, for the report's evidence: `an unknown code is answered "grant request is invalid"`. */
+  said: string;
+  status?: number;
+  /** The body exactly as sent (spacing is evidence: Python's json.dumps puts a space after ':'). */
+  body?: string;
+  /** The JSON body's "error_description". */
+  description?: string;
+  /** The JSON body's keys, in their order. */
+  keys?: readonly string[];
+  /** A header (lower-case name) and how its value starts. */
+  header?: { name: string; startsWith: string };
+  /** The mark holds when no answer of the probe is like this one (and the probe was answered). */
+  absent?: true;
+}
+
+export interface StackFix {
+  /** The setting or the few lines that fix the rule on this library, in its own terms. */
+  fix: string;
+  /** That library's documentation of it. */
+  docs: string;
+}
+
+export interface StackEntry {
+  library: string;
+  /** The versions whose answers the marks were taken from. */
+  observedOn: readonly string[];
+  /** The library's documentation. */
+  docs: string;
+  marks: readonly StackMark[];
+  /** By rule id: the fix of that rule on this library. */
+  fixes: Readonly<Record<string, StackFix>>;
+}
+
+export type StackRecognition = { library: string; observedOn: readonly string[]; docs: string; evidence: string[] } | { notRecognised: string };
+
+function jsonOf(body: string): Record<string, unknown> | undefined {
+  try {
+    const json: unknown = JSON.parse(body);
+    return typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function like(mark: StackMark, answer: StackAnswer): boolean {
+  if (mark.status !== undefined && answer.status !== mark.status) return false;
+  if (mark.body !== undefined && answer.body !== mark.body) return false;
+  if (mark.header && !(answer.headers[mark.header.name] ?? '').startsWith(mark.header.startsWith)) return false;
+  if (mark.description === undefined && mark.keys === undefined) return true;
+  const json = jsonOf(answer.body);
+  if (!json) return false;
+  if (mark.description !== undefined && json.error_description !== mark.description) return false;
+  return mark.keys === undefined || Object.keys(json).join('\n') === mark.keys.join('\n');
+}
+
+/** Whether `mark` holds in `answers`: never for a probe that was not answered. */
+export function markHolds(mark: StackMark, answers: StackAnswers): boolean {
+  const given = answers.get(mark.probe) ?? [];
+  if (given.length === 0) return false;
+  return mark.absent ? !given.some((answer) => like(mark, answer)) : given.some((answer) => like(mark, answer));
+}
+
+export function recogniseStack(answers: StackAnswers, catalogue: readonly StackEntry[]): StackRecognition {
+  const fits = catalogue.filter((entry) => entry.marks.every((mark) => markHolds(mark, answers)));
+  if (fits.length === 1) {
+    const [{ library, observedOn, docs, marks }] = fits as [StackEntry];
+    return { library, observedOn, docs, evidence: marks.map((mark) => mark.said) };
+  }
+  if (fits.length === 0) return { notRecognised: 'its answers carry the marks of no library in the catalogue (docs/STACKS.md lists them and how to add one)' };
+  return { notRecognised: `its answers fit ${fits.map((entry) => entry.library).join(' and ')} alike, so neither is named` };
+}
+
+/** The fix of `rule` on the recognised library, if the catalogue has one. */
+export function stackFixFor(recognition: StackRecognition, rule: string, catalogue: readonly StackEntry[]): (StackFix & { library: string }) | undefined {
+  if (!('library' in recognition)) return undefined;
+  const fix = catalogue.find((entry) => entry.library === recognition.library)?.fixes[rule];
+  return fix ? { ...fix, library: recognition.library } : undefined;
+}
