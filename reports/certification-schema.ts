@@ -90,8 +90,19 @@ export const certificationSchema = z
         outcome: ruleOutcome,
         requirement: z.string(),
         blockedBy: z.string().optional().describe('for not-checked: the failed rule that kept this one from being judged'),
+        stackFix: z
+          .object({ library: z.string(), fix: z.string(), docs: z.string() })
+          .optional()
+          .describe("for a rule that failed or warned: the fix on the partner's OAuth server library, when it was recognised (docs/STACKS.md)"),
       }),
     ),
+    stack: z
+      .union([
+        z.object({ library: z.string(), observedOn: z.array(z.string()), docs: z.string(), evidence: z.array(z.string()) }),
+        z.object({ notRecognised: z.string() }),
+      ])
+      .optional()
+      .describe("the partner's OAuth server library, named from its token endpoint's answers, with the marks that named it; or why none was"),
     findings: z.array(findingSchema.extend({ test: z.string().describe('the title of the test that produced it') })),
     tests: z.array(
       z.object({

@@ -9,6 +9,7 @@ import { typingOf } from './typing';
 import { blockersOf, countsOf, incomplete, plural, ruleOwner } from './verdict-counts';
 import { retriesNote, retriesOf } from './code-retries';
 import { waiversOf } from './waiver-use';
+import { stackOfRun, withStackFix } from './stack-of-run';
 import type { CollectedTest } from '../run/collected';
 
 export type { Certification, RuleOutcome, TestStatus };
@@ -185,6 +186,7 @@ export function buildCertification(
     title,
     ...countsOf(rules.filter((rule) => rule.area === area).map((rule) => rule.outcome)),
   }));
+  const stack = stackOfRun(partnerTests);
   const calls = signOnCalls(
     partnerTests.flatMap((test) => test.exchanges),
     run.targets,
@@ -197,7 +199,8 @@ export function buildCertification(
     platform: platformVerdict,
     run,
     areas,
-    rules,
+    rules: rules.map(withStackFix(stack)),
+    stack,
     findings,
     tests: tests.map((test) => ({
       title: test.title,

@@ -50,7 +50,20 @@ function cause(cert: Certification, rule: Certification['rules'][number]): Html 
   return html`<li data-rule="${rule.id}">${ruleLink(rule.id)}${first ? html`: <strong>${first.message}</strong>${moreLikeIt(first)}` : ''}
 ${others.slice(0, 2).map((group) => html`<div class="detail"><strong>${group.message}</strong>${moreLikeIt(group)}</div>`)}${others.length > 2 ? html`<div class="detail muted">and ${others.length - 2} other kinds of problem</div>` : ''}
 <div class="detail muted">The rule: ${rule.requirement}</div>
+${rule.stackFix ? stackFixLine(rule.stackFix) : ''}
 ${blocked.length > 0 ? html`<details><summary>${plural(blocked.length, 'rule')} could not be judged until this is fixed</summary><ul>${blocked.map((b) => html`<li><code>${b.id}</code></li>`)}</ul></details>` : ''}</li>`;
+}
+
+/** The fix on the partner's own OAuth library, in its terms, linked to its documentation. */
+export const stackFixLine = (fix: { library: string; fix: string; docs: string }): Html =>
+  html`<div class="detail stack-fix">On ${fix.library}: ${fix.fix} (<a href="${fix.docs}">its documentation</a>)</div>`;
+
+/** Which OAuth server answered, and what named it; or why none was named. */
+export function stackLine(cert: Certification): Html | undefined {
+  const stack = cert.stack;
+  if (!stack) return undefined;
+  if ('notRecognised' in stack) return html`<p id="stack" class="muted">Your OAuth server: not recognised: ${stack.notRecognised}.</p>`;
+  return html`<p id="stack">Your OAuth server: <strong>${stack.library}</strong> (marks observed on ${stack.observedOn.join(', ')}), named by its answers: ${stack.evidence.join('; ')}. <a href="${stack.docs}">Its documentation</a>.</p>`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { html, styleSheet, type Html } from '../html/template';
 import type { Certification } from './certification';
 import { evidence, evidenceShown, screenshots, type TestEvidence } from './html-evidence';
-import { banner, comparison, fixFirst, platformLine, warningsLine } from './html-first-screen';
+import { banner, comparison, fixFirst, platformLine, stackLine, warningsLine } from './html-first-screen';
 import { areaSummary, platformConformance, rulesByArea } from './html-rules';
 import { baseStyle } from '../html/style';
 import { plural } from './verdict-counts';
@@ -123,6 +123,7 @@ export function certificationHtml(cert: Certification, tests: readonly TestEvide
 <h1>Partner certification: ${cert.run.partner}</h1>${banner(cert)}
 ${part('The platform', () => platformLine(cert))}
 ${part('Warnings', () => warningsLine(cert))}
+${part('Your OAuth server', () => stackLine(cert))}
 ${part('What to fix first', () => fixFirst(cert))}
 <section id="summary"><h2>Summary by area</h2>${part('Summary by area', () => areaSummary(cert))}</section>
 ${part('Partial run', () => partialRun(cert))}

@@ -4,6 +4,7 @@ import { html, type Html } from '../html/template';
 import { bySeverity, type Certification, type RuleOutcome } from './certification';
 import { anchor } from './html-evidence';
 import { failureGroups, moreLikeIt } from './failure-groups';
+import { stackFixLine } from './html-first-screen';
 
 /** The rule tables of certification.html: the areas' counts, and every rule by area, the partner's and the platform's. */
 
@@ -72,7 +73,7 @@ ${detailed && elsewhere ? html`<div class="detail muted">Judged in ${elsewhere}'
 ${[...new Map(findings.flatMap((f) => (f.waiver ? [[f.waiver.waiver, f.waiver] as const] : []))).values()].map((w) => html`<div class="detail o-waived" data-waiver="${w.waiver}">${w.expired ? 'No longer waived: waiver' : 'Waived by waiver'} #${w.waiver} (${w.reason}; approved by ${w.approvedBy}, ${w.expired ? 'expired' : 'until'} ${w.expires})</div>`)}
 ${
   detailed
-    ? html`<div class="detail">${owner === 'platform' ? 'What the platform must do:' : 'Fix:'} ${rule.requirement || 'see the message'}</div><div class="detail muted">Impact: ${findings[0]?.impact ?? ''}</div>
+    ? html`<div class="detail">${owner === 'platform' ? 'What the platform must do:' : 'Fix:'} ${rule.requirement || 'see the message'}</div>${rule.stackFix ? stackFixLine(rule.stackFix) : ''}<div class="detail muted">Impact: ${findings[0]?.impact ?? ''}</div>
 <div class="detail muted">${rule.clause}: ${clauses[rule.clause as keyof typeof clauses] ?? ''}</div>
 ${[...new Set(findings.map((f) => f.test))].map((test) => foundBy(test, evidenced))}`
     : ''

@@ -96,9 +96,16 @@ export async function writePartnerReport(partner: CollectedPartner, context: Rep
   if (!config.shard && out.certification.verdict !== 'PARTIAL') await keepRun(dirs.historyDir, out, egress);
   const report = path.relative(process.cwd(), path.join(out.dir, files.html));
   egress.print(
-    `\n${partner.name}: ${cert.summary}\n  platform: ${cert.platform?.summary}\n  report: ${report} (and ${files.json}, ${files.har}${signing ? `, ${files.jws}` : ''} beside it)`,
+    `\n${partner.name}: ${cert.summary}\n  platform: ${cert.platform?.summary}${stackSaid(cert)}\n  report: ${report} (and ${files.json}, ${files.har}${signing ? `, ${files.jws}` : ''} beside it)`,
   );
   return { ...out, history };
+}
+
+/** The partner's OAuth library when it was named, and the fixes on it of the rules that failed or warned, one a line. */
+function stackSaid(cert: Certification): string {
+  if (!cert.stack || !('library' in cert.stack)) return '';
+  const fixes = cert.rules.flatMap((rule) => (rule.stackFix ? [`\n    ${rule.id}: ${rule.stackFix.fix} (${rule.stackFix.docs})`] : []));
+  return `\n  OAuth server: ${cert.stack.library}${fixes.join('')}`;
 }
 
 /** A screen a browser showed, as its test left it (a file the test attached); one that is gone is left out. */

@@ -52,7 +52,7 @@ export interface StackEntry {
   fixes: Readonly<Record<string, StackFix>>;
 }
 
-export type StackRecognition = { library: string; observedOn: readonly string[]; docs: string; evidence: string[] } | { notRecognised: string };
+export type StackRecognition = { library: string; observedOn: string[]; docs: string; evidence: string[] } | { notRecognised: string };
 
 function jsonOf(body: string): Record<string, unknown> | undefined {
   try {
@@ -85,7 +85,7 @@ export function recogniseStack(answers: StackAnswers, catalogue: readonly StackE
   const fits = catalogue.filter((entry) => entry.marks.every((mark) => markHolds(mark, answers)));
   if (fits.length === 1) {
     const [{ library, observedOn, docs, marks }] = fits as [StackEntry];
-    return { library, observedOn, docs, evidence: marks.map((mark) => mark.said) };
+    return { library, observedOn: [...observedOn], docs, evidence: marks.map((mark) => mark.said) };
   }
   if (fits.length === 0) return { notRecognised: 'its answers carry the marks of no library in the catalogue (docs/STACKS.md lists them and how to add one)' };
   return { notRecognised: `its answers fit ${fits.map((entry) => entry.library).join(' and ')} alike, so neither is named` };
