@@ -100,7 +100,8 @@ export const companyName = {
   length: length(companyNameField, 3),
   alphanumerics: constraint(companyNameField, 'alphanumerics', {
     requirement: '"company.name" has at least 2 letters or digits (a-z, A-Z, 0-9)',
-    schema: { pattern: '(?:[^a-zA-Z0-9]*[a-zA-Z0-9]){2}' },
+    // Anchored: unanchored, a value without letters or digits is searched again from every position (quadratic).
+    schema: { pattern: '^(?:[^a-zA-Z0-9]*[a-zA-Z0-9]){2}' },
     problem: () => told`fewer than 2 letters or digits (a-z, A-Z, 0-9); send the business name`,
   }),
 };

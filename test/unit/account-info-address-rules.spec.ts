@@ -142,4 +142,9 @@ test.describe('the PO-box detector', () => {
     expect(negatives.length).toBeGreaterThanOrEqual(30);
     expect(negatives.filter(isPoBox)).toEqual([]);
   });
+
+  test('a line of thousands of spaces between the letters of "P O Box" is judged at once, not backtracked over for minutes', () => {
+    expect(isPoBox(`p${' '.repeat(100_000)}o${' '.repeat(100_000)}x`)).toBe(false);
+    expect(isPoBox(`p${' \t'.repeat(100_000)}o. box 12`)).toBe(true);
+  });
 });
