@@ -3,8 +3,22 @@
 export interface Batch {
   /** UTF-8 JSON texts, one a line, separated by '\n' (no trailing newline); in shared memory (BatchMemory). */
   bytes: Uint8Array;
-  /** The input's line number (1-based; for a JSON array, the element's 1-based index; for CSV, the row's first line) of each JSON text of `bytes`, in order. */
+  /**
+   * The input's line number (1-based; for a JSON array, the element's 1-based index; for CSV, the row's first line) of
+   * each JSON text of `bytes`, in order; negated for a reader's note (ReaderNote) in place of the record.
+   */
   lines: Int32Array;
+}
+
+/** A record the reader cannot pass on (too large, a CSV row of another length), said in its place: `kind: why`. */
+export class ReaderNote {
+  readonly text: Buffer;
+  constructor(
+    readonly kind: string,
+    why: string,
+  ) {
+    this.text = Buffer.from(`${kind}: ${why}`.replace(/\n/g, ' '));
+  }
 }
 
 /**
@@ -37,8 +51,13 @@ export class Batcher {
     private readonly memory = new BatchMemory(size),
   ) {}
 
-  /** Adds text[start, end), which must not change until taken, as the text of `line`; returns the batch it completed, if any. */
-  add(line: number, text: Buffer, start = 0, end = text.length): Batch | undefined {
+  /**
+   * Adds text[start, end), which must not change until taken, as the text of `line`; returns the batch it completed,
+   * if any. A reader's note goes in under its line number negated, which no record of the input can give itself.
+   */
+  add(line: number, given: Buffer | ReaderNote, start = 0, end = given instanceof ReaderNote ? given.text.length : given.length): Batch | undefined {
+    const text = given instanceof ReaderNote ? given.text : given;
+    if (given instanceof ReaderNote) line = -line;
     const full = this.lines.length > 0 && this.length + 1 + end - start > this.size ? this.take() : undefined;
     const last = this.ends.length - 1;
     // Lines next to each other in one chunk are copied together.

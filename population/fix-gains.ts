@@ -11,9 +11,15 @@ export const causeSetsKept = 20_000;
 export function addCauses(summary: { causes: Record<string, number>; causesUncounted: number }, key: string, users = 1): void {
   const { causes } = summary;
   if (key in causes) causes[key]! += users;
-  else if (Object.keys(causes).length < causeSetsKept) causes[key] = users;
-  else summary.causesUncounted += users;
+  else if (setsIn(causes) < causeSetsKept) {
+    causes[key] = users;
+    sets.set(causes, setsIn(causes) + 1);
+  } else summary.causesUncounted += users;
 }
+// The sets a summary holds, counted once (a summary copied from a worker is a new object) and then kept: counting its
+// keys at every new set made a run whose users each had a set of their own quadratic (an hour for a million).
+const sets = new WeakMap<object, number>();
+const setsIn = (causes: Record<string, number>) => sets.get(causes) ?? sets.set(causes, Object.keys(causes).length).get(causes)!;
 
 export interface FixGains {
   /** Per rule: the users who get in if that rule alone is fixed. */

@@ -1,4 +1,4 @@
-import type { Batch, Batcher } from './batches';
+import { ReaderNote, type Batch, type Batcher } from './batches';
 import type { Chunks } from './input-chunks';
 import { headerProblem, unreadColumns } from './input-gate';
 
@@ -26,12 +26,7 @@ export type Parser = (
   },
 ) => AsyncGenerator<{ batch: Batch }>;
 
-/**
- * A record the reader cannot pass on, as a JSON string the worker counts by its kind (the word after "!"): never the
- * record's own text.
- */
-export const unreadableNote = (kind: string, why: string) => JSON.stringify(`!${kind}: ${why}`);
-const tooLong = (what: string, max: number) => Buffer.from(unreadableNote('too-large', `${what} is longer than ${max} bytes`));
+const tooLong = (what: string, max: number) => new ReaderNote('too-large', `${what} is longer than ${max} bytes`);
 
 /** Lines passed through as they are, but for a '\r' at the end; blank lines skipped. */
 const jsonLines: Parser = async function* (chunks, batcher, at, { max }) {
@@ -121,8 +116,8 @@ interface Column {
 }
 
 /** A CSV row as the object its header's spec paths describe (an empty cell is an absent field), or a line the worker reports. */
-function rowText(header: Column[], cells: string[]): string {
-  if (cells.length !== header.length) return unreadableNote('csv-cells', `row has ${cells.length} cells, the header has ${header.length}`);
+function rowText(header: Column[], cells: string[]): string | ReaderNote {
+  if (cells.length !== header.length) return new ReaderNote('csv-cells', `row has ${cells.length} cells, the header has ${header.length}`);
   const object = Object.create(null) as Node;
   cells.forEach((cell, k) => {
     const { path, number } = header[k]!;
@@ -146,7 +141,7 @@ const csv: Parser = async function* (chunks, batcher, at, { max, numberColumns, 
   let header: Column[] | undefined;
   let row: string[] = [];
   let [field, state, line, rowLine, rowChars, overlong] = ['', start, 1, 1, 0, false];
-  const endRow = (): Buffer | undefined => {
+  const endRow = (): Buffer | ReaderNote | undefined => {
     row.push(field);
     const [cells, wasLong] = [row, overlong || rowChars + field.length > max];
     [row, field, state, rowChars, overlong, at.line] = [[], '', start, 0, false, line];
@@ -156,7 +151,10 @@ const csv: Parser = async function* (chunks, batcher, at, { max, numberColumns, 
     }
     if (wasLong) return tooLong('csv: the row', max);
     if (cells.length === 1 && cells[0]!.trim() === '') return undefined;
-    if (header) return Buffer.from(rowText(header, cells));
+    if (header) {
+      const text = rowText(header, cells);
+      return typeof text === 'string' ? Buffer.from(text) : text;
+    }
     const names = cells.map((name) => name.trim()).map((name) => columnMap?.get(name) ?? name);
     const problem = columns && headerProblem(names, columns);
     if (problem) {

@@ -31,7 +31,7 @@ export function binaryKind(head: Uint8Array): string | undefined {
 export const binaryProblem = (kind: string) =>
   `this is ${kind}, not JSON Lines, a JSON array or CSV: export what your account-information endpoint answers for each user in one of those (gzip or not)`;
 
-/** A header a message may name: an ASCII identifier or dotted path, which no one's data is. */
+/** A header compared with the spec paths: an ASCII identifier or dotted path (columnLike decides whether it is quoted). */
 const nameable = /^[A-Za-z_][A-Za-z0-9_.\-[\]]{0,63}$/;
 const normal = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
@@ -60,11 +60,17 @@ export function nearestPath(name: string, paths: readonly string[]): string | un
   return best?.[0];
 }
 
-/** Each column name that is a near miss of a spec path, with the path: the only column names a message shows. */
-function hintsFor(names: readonly string[], paths: ReadonlySet<string>, between = ' → ', after = ''): string[] {
+// How a column's name is written when it is not a person's value: lower case (first_name, legal-name, id), or camel
+// case (firstName). A first row that is a person's record (a CSV without a header) holds Ida, Tate, IL: those are
+// named by their place (column 2), never quoted.
+const columnLike = /^(?:[a-z][a-z0-9_.\-[\]]*|[a-z]+(?:[A-Z][a-z0-9]*)+)$/;
+
+/** Each column that is a near miss of a spec path, with the path: by its name when written as a column's, else by its place. */
+function hintsFor(names: readonly string[], paths: ReadonlySet<string>, between = ' → ', after = '', all = names): string[] {
   return names.flatMap((name) => {
     const path = nameable.test(name) ? nearestPath(name, [...paths]) : undefined;
-    return path ? [`${name}${between}${path}${after}`] : [];
+    const said = columnLike.test(name) ? name : `column ${all.indexOf(name) + 1}`;
+    return path ? [`${said}${between}${path}${after}`] : [];
   });
 }
 
@@ -89,7 +95,7 @@ export function headerProblem(names: readonly string[], paths: ReadonlySet<strin
 export function unreadColumns(names: readonly string[], paths: ReadonlySet<string>): string | undefined {
   const unread = names.filter((name) => name !== '' && !paths.has(name));
   if (unread.length === 0) return undefined;
-  const shown = hintsFor(unread, paths, ' (did you mean ', '?)');
+  const shown = hintsFor(unread, paths, ' (did you mean ', '?)', names);
   const others = unread.length - shown.length;
   const named = shown.length > 0 ? `: ${shown.slice(0, 10).join(', ')}${others > 0 || shown.length > 10 ? ', and others not named' : ''}` : '';
   return `${unread.length} CSV column${unread.length === 1 ? ' names' : 's name'} no spec path, so no rule reads ${unread.length === 1 ? 'it' : 'them'}${named}; map a column of your own name with --column <name>=<spec path>`;

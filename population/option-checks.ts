@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -6,9 +6,38 @@ import { recordsFormatOf } from './records';
 
 /** What `population`'s options may not be, each a line naming the option and the fix (exit 2, before anything is read). */
 
+/** The nearest of a path and its folders that is there (a link to nothing is not). */
+function nearestThere(file: string): string {
+  let at = path.resolve(file);
+  while (!existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
+  return at;
+}
+
+// lstat throws ENOTDIR, not "no entry", under a file: that is no link either.
+const isLink = (at: string) => {
+  try {
+    return lstatSync(at).isSymbolicLink();
+  } catch {
+    return false;
+  }
+};
+
+/** Why nothing can be written at `file`, as `option` names it: a file where a folder must be, or a link to nothing. */
+function unwritable(option: string, file: string): string | undefined {
+  const there = nearestThere(file);
+  for (let at = path.resolve(file); at !== there; at = path.dirname(at)) {
+    if (isLink(at)) return `${option} ${file}: ${at} is a link to nothing; give a path that is there or can be made`;
+  }
+  if (there !== path.resolve(file) && !statSync(there).isDirectory())
+    return `${option} ${file}: ${there} is a file, so nothing can be made under it; give another path`;
+  return undefined;
+}
+
 /** The reports' folder: neither a file nor a folder whose population.json or population.html is an input. */
 export function outProblem(out: string, inputs: readonly (string | undefined)[]): string | undefined {
   if (existsSync(out) && !statSync(out).isDirectory()) return `--out ${out}: that is a file; give a folder for the reports`;
+  const cannot = unwritable('--out', out);
+  if (cannot) return cannot;
   for (const name of ['population.json', 'population.html']) {
     const input = inputs.find((one) => one !== undefined && one !== '-' && sameFile(one, path.join(out, name)));
     if (input) return `--out ${out}: its ${name} would overwrite the input ${input}; give another folder`;
@@ -28,14 +57,11 @@ export function workersProblem(workers: number): string | undefined {
   return workers > most ? `--workers ${workers}: at most ${most} (${availableParallelism()} cores here); leave it out for one a core` : undefined;
 }
 
-/** Where a path really is: its own real path, or, not there yet, its folder's real path with its name. */
-const real = (file: string): string =>
-  existsSync(file)
-    ? realpathSync(file)
-    : path.join(
-        existsSync(path.dirname(path.resolve(file))) ? realpathSync(path.dirname(path.resolve(file))) : path.dirname(path.resolve(file)),
-        path.basename(file),
-      );
+/** Where a path really is: the real path of the nearest of it and its folders that is there, with the rest after it. */
+const real = (file: string): string => {
+  const there = nearestThere(file);
+  return path.join(realpathSync(there), path.relative(there, path.resolve(file)));
+};
 /** Two paths to one file: the same real path, or the same inode (a hard link). */
 const sameFile = (a: string, b: string) => {
   if (real(a) === real(b)) return true;
@@ -55,6 +81,8 @@ const inside = (file: string, folder: string) => {
 export function recordsOutProblem(file: string, { inputs, out }: { inputs: readonly (string | undefined)[]; out: string }): string | undefined {
   if (!recordsFormatOf(file)) return `--records-out ${file}: name a .csv or a .jsonl file`;
   if (existsSync(file) && statSync(file).isDirectory()) return `--records-out ${file}: that is a folder; name a .csv or a .jsonl file`;
+  const cannot = unwritable('--records-out', file);
+  if (cannot) return cannot;
   const input = inputs.find((one) => one !== undefined && one !== '-' && sameFile(one, file));
   if (input) return `--records-out ${file}: that is the input ${input}, which it would overwrite; name another file`;
   if (inside(file, out) || sameFile(file, out))

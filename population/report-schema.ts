@@ -16,8 +16,10 @@ export const maxLines = 20;
 export const maxShapes = 10;
 export const maxCodes = 5;
 
+// A rule id is printable ASCII: a report given to compare may be anyone's, and its rule ids are printed as they are.
+const ruleId = z.string().regex(/^[a-z][a-z0-9-]*(?:\/[\x21-\x7e]+)+$/);
 const fixSchema = z.object({
-  rule: z.string(),
+  rule: ruleId,
   failed: count,
   warned: count,
   users: count.describe('failed and warned'),
@@ -68,7 +70,7 @@ export const populationReportSchema = z
     fixPlan: z
       .object({
         steps: z
-          .array(z.object({ rule: z.string(), users: count, share }))
+          .array(z.object({ rule: ruleId, users: count, share }))
           .describe('fix this first, then this: each step the rule that lets in the most users not yet in'),
         severalRules: count.describe('users at the error screen for two or more rules: no one fix lets them in'),
         leftOut: count.describe('users at the error screen the steps do not let in'),
@@ -91,7 +93,7 @@ export const populationReportSchema = z
       .object({
         before: z.object({ payloads: count, date: z.string() }),
         outcomes: z.array(z.object({ outcome: z.enum(outcomeKeys), before: count, after: count, change: z.number().int(), shareChange: z.number() })),
-        rules: z.array(z.object({ rule: z.string(), before: count, after: count, change: z.number().int() })),
+        rules: z.array(z.object({ rule: ruleId, before: count, after: count, change: z.number().int() })),
       })
       .optional()
       .describe('this export against an earlier report (--compare): each outcome and each rule that moved'),

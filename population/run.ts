@@ -37,12 +37,14 @@ export interface PopulationRun {
 /** Every path of account information, in each spelling: what a CSV column may name. */
 const fundingIsNoCsv = 'a funding answer is a list of sources, which a CSV cell cannot hold: give JSON Lines or a JSON array ({"fundingSources": […]} a user)';
 
-export const accountInfoPaths: ReadonlySet<string> = new Set(
+const everyPath = new Set(
   accountInfoFieldRules.flatMap(({ subject: { path, spellings = [] } }) => [
     path,
     ...spellings.map((name) => `${path.slice(0, path.lastIndexOf('.') + 1)}${name}`),
   ]),
 );
+// Leaves only: a column named "company" or "user" holds a text where an object must be, so it is no field of a CSV.
+export const accountInfoPaths: ReadonlySet<string> = new Set([...everyPath].filter((path) => ![...everyPath].some((other) => other.startsWith(`${path}.`))));
 
 export async function judgePopulation(source: string, run: PopulationRun): Promise<PopulationSummary> {
   const count = Math.max(1, run.workers ?? availableParallelism());
@@ -99,11 +101,12 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
       }
       bytesRead += item.batch.bytes.length;
       digest?.update(item.batch.bytes);
-      lastLine = item.batch.lines[item.batch.lines.length - 1] ?? lastLine;
+      lastLine = Math.abs(item.batch.lines[item.batch.lines.length - 1] ?? lastLine);
       await pool.send(numbered++, { bytes: whole(item.batch.bytes), lines: whole(item.batch.lines) });
     }
     const summary = mergeSummaries(await pool.end());
-    if (pool.deaths.length > 0) (summary.funding?.input ?? summary.input).notes.push(workerDied(pool.deaths));
+    const judged = summary.funding?.input ?? summary.input;
+    if (pool.deaths.length > 0) judged.notes.push(workerDied(pool.deaths, judged.unreadable['worker-died'] ?? 0));
     (summary.funding?.input ?? summary.input).problems.push(...problems);
     (summary.funding?.input ?? summary.input).notes.push(...notes);
     summary.sharedIds = idCounter.summary();
@@ -114,10 +117,9 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
   }
 }
 
-const workerDied = (deaths: readonly string[]) =>
-  `${deaths.length === 1 ? 'a worker' : `${deaths.length} workers`} stopped (${[...new Set(deaths)].join(', ')}) and ${deaths.length === 1 ? 'was' : 'were'} replaced: ` +
-  'each record a worker died on is counted as worker-died by its line number, every other record judged; please report this harness bug';
+const workerDied = (deaths: readonly string[], died: number) =>
+  `${deaths.length === 1 ? 'a worker' : `${deaths.length} workers`} stopped (${[...new Set(deaths)].join(', ')}) and ${deaths.length === 1 ? 'was' : 'were'} replaced; ` +
+  `${died === 1 ? '1 record' : `${died} records`} a worker died on again when judged alone ${died === 1 ? 'is' : 'are'} counted as worker-died, every other record judged; please report this harness bug`;
 
-// A message carries a view's whole buffer: a view of a larger one (Node's pool) is copied first; shared memory is not.
 const whole = <T extends Uint8Array | Int32Array>(view: T): T =>
   view.buffer instanceof SharedArrayBuffer || (view.byteOffset === 0 && view.byteLength === view.buffer.byteLength) ? view : (view.slice() as T);

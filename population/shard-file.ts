@@ -5,7 +5,7 @@ import { summarySchema, type PopulationSummary } from './summary-schema';
 /**
  * A shard's summary leaves its machine, and holds every shape and advice with its count, those fewer than k users
  * share included (the merge needs them to add up). So the whole summary is sealed (AES-256-GCM) under a key derived
- * (HKDF-SHA256) from one that every shard and the merge are given (`POPULATION_SHARD_KEY`, at least 128 bits, as
+ * (HKDF-SHA256) from one that every shard and the merge are given (`POPULATION_SHARD_KEY`, at least 256 bits, as
  * hex): without it a file shows only which shard of which split it is, and a file changed in any byte, or a shard
  * claiming another place in the split, does not open.
  */
@@ -20,12 +20,13 @@ const fileSchema = z
   })
   .strict();
 
-/** Why the key cannot be used, or undefined: hex of at least 128 bits (`openssl rand -hex 32`). */
+/** Why the key cannot be used, or undefined: hex of at least 256 bits (`openssl rand -hex 32`). */
 export function shardKeyProblem(secret: string | undefined): string | undefined {
   const make = `make one with \`openssl rand -hex 32\` and give it to every shard and the merge`;
   if (!secret) return `set ${shardKeyVariable}: ${make}`;
   if (!/^[0-9a-fA-F]+$/.test(secret) || secret.length % 2 === 1) return `${shardKeyVariable} is not hex; ${make}`;
-  if (secret.length < 32) return `${shardKeyVariable} holds ${secret.length * 4} bits, fewer than 128; ${make}`;
+  // 256 bits, not 128: a 128-bit key people reach for (the MD5 of a word, hexspeak) looks random and is guessed offline.
+  if (secret.length < 64) return `${shardKeyVariable} holds ${secret.length * 4} bits, fewer than 256; ${make}`;
   // A key a person typed (00…0, a pattern repeated) is guessed offline, and opens every rare shape: random bytes only.
   const bytes = Buffer.from(secret, 'hex');
   const repeated = Array.from({ length: bytes.length >> 1 }, (_, i) => i + 1).some(
@@ -35,7 +36,10 @@ export function shardKeyProblem(secret: string | undefined): string | undefined 
   const stepped = bytes.every((byte, i) => i === 0 || (byte - bytes[i - 1]! + 256) % 256 === (bytes[1]! - bytes[0]! + 256) % 256);
   const digits = [...secret.toLowerCase()].map((digit) => parseInt(digit, 16));
   const near = digits.filter((digit, i) => i > 0 && [0, 1, 15].includes((digit - digits[i - 1]! + 16) % 16)).length;
-  if (repeated || stepped || near > 0.6 * (digits.length - 1) || new Set(bytes).size < 10) return `${shardKeyVariable} is a pattern, not random bytes; ${make}`;
+  // The hex of a phrase someone typed: random bytes are all printable once in 10^14 keys.
+  const typed = bytes.every((byte) => byte >= 0x20 && byte < 0x7f);
+  if (repeated || stepped || typed || near > 0.6 * (digits.length - 1) || new Set(bytes).size < 10)
+    return `${shardKeyVariable} is a pattern, not random bytes; ${make}`;
   return undefined;
 }
 

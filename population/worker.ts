@@ -52,7 +52,8 @@ const unreadable = (problem: string, line: number) => {
 
 function countDied(lines: Int32Array): number {
   let judged = 0;
-  for (const line of lines) {
+  for (const given of lines) {
+    const line = Math.abs(given);
     if (!ours(line)) continue;
     judged++;
     unreadable('worker-died', line);
@@ -64,9 +65,14 @@ function judgeBatch(bytes: Uint8Array, lines: Int32Array): number {
   const texts = decoder.decode(bytes).split('\n');
   let judged = 0;
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
+    const line = Math.abs(lines[i]!);
     if (!ours(line)) continue;
     judged++;
+    // A reader's note in place of the record (population/batches.ts ReaderNote), under its line negated: its kind.
+    if (lines[i]! < 0) {
+      unreadable(texts[i]!.slice(0, texts[i]!.indexOf(':')), line);
+      continue;
+    }
     let payload: unknown;
     try {
       payload = JSON.parse(texts[i]!);
@@ -74,9 +80,7 @@ function judgeBatch(bytes: Uint8Array, lines: Int32Array): number {
       unreadable('not-json', line);
       continue;
     }
-    // A note of the reader's (population/input-formats.ts) is counted by its kind: too-large, csv-cells.
-    if (typeof payload === 'string' && payload.startsWith('!') && payload.includes(':')) unreadable(payload.slice(1, payload.indexOf(':')), line);
-    else if (!isObject(payload)) unreadable('not-an-object', line);
+    if (!isObject(payload)) unreadable('not-an-object', line);
     else if (deeperThan(payload, depthMost)) unreadable('too-deep', line);
     else if (funding && Array.isArray(payload.fundingSources) && payload.fundingSources.length > sourcesMost) unreadable('too-many-sources', line);
     else if (funding) addFundingAnswer(funding, payload, evaluateAll(rules, payload, ctx, problemsOnly), personOf(payload, line));

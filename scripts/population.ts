@@ -195,6 +195,8 @@ async function main() {
         onProgress: progressBar(options.funding),
       });
       summary.funding = funding.funding;
+      // A merge compares what its shards read: the funding answers too (funding.seen.digest is set for a shard only).
+      summary.seen.digest += `+funding:${funding.seen.digest}`;
     }
     progress(undefined);
     const seconds = (performance.now() - started) / 1000;

@@ -46,7 +46,7 @@ test("the second red team's breaks, replayed: each refused or counted, and every
     population([path.join(dir, 'reports', 'population.json'), '--out', path.join(dir, 'reports')]),
     population([input, '--funding', path.join(dir, 'funding.jsonl'), '--max-unreadable', '60%', '--out', path.join(dir, 'o3')]),
     population([path.join(dir, 'copies.jsonl'), '--out', path.join(dir, 'o4')]),
-    population([input, '--shard', '1/2', '--out', path.join(dir, 'o5')], '000102030405060708090a0b0c0d0e0f'),
+    population([input, '--shard', '1/2', '--out', path.join(dir, 'o5')], '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f'),
     population(['generate', '--users', '10', '--out', '/dev/full']),
     population([input, '--shard', '1/2', '--now', '2026-11-28', '--out', path.join(dir, 'a')]),
     population([path.join(dir, 'other.jsonl'), '--shard', '2/2', '--now', '2026-11-28', '--out', path.join(dir, 'b')]),

@@ -77,7 +77,7 @@ test('a shard summary shows nothing without the key, and a merge refuses what it
   expect(refused(splits)).toEqual([1, `population merge: ${file(1, 2)} is a shard of 2 and ${file(2, 3)} of 3: merge the shards of one split`]);
   expect(refused(missing)).toEqual([1, "population merge: shard 2 of 3 is missing: merge every shard's summary, or the counts are of part of the users"]);
   expect(weak.status).toBe(2);
-  expect(weak.stderr).toContain('POPULATION_SHARD_KEY holds 32 bits, fewer than 128; make one with `openssl rand -hex 32`');
+  expect(weak.stderr).toContain('POPULATION_SHARD_KEY holds 32 bits, fewer than 256; make one with `openssl rand -hex 32`');
   expect(notHex.status).toBe(2);
   expect(notHex.stderr).toContain('POPULATION_SHARD_KEY is not hex');
   expect(refused(anExport)).toEqual([

@@ -40,7 +40,7 @@ test('a record that kills its worker is found by halves and counted; every other
   expect(before.input.unreadable).toEqual([]);
   expect(after.input.unreadable).toEqual([{ problem: 'worker-died', count: 2, lines: [1, 18_002] }]);
   expect(after.input.notes.join('\n')).toMatch(
-    /workers stopped \(ERR_WORKER_OUT_OF_MEMORY\) and were replaced: each record a worker died on is counted as worker-died/,
+    /workers stopped \(ERR_WORKER_OUT_OF_MEMORY\) and were replaced; 2 records a worker died on again when judged alone are counted as worker-died/,
   );
   expect(after.outcomes).toEqual(before.outcomes);
   expect(after.fixFirst).toEqual(before.fixFirst);

@@ -20,8 +20,7 @@ const file = (content: string | Buffer, gzip = false): string => {
   return name;
 };
 
-/** Every item read, and the JSON texts with their line numbers; each batch checked to be whole lines in shared memory
- * (handed to a worker without a copy). */
+/** Every item read, and the JSON texts with their line numbers; each batch whole lines in shared memory (no copy). */
 async function read(source: string, options?: ReadOptions) {
   const items: PopulationItem[] = [];
   const texts: string[] = [];
@@ -33,8 +32,9 @@ async function read(source: string, options?: ReadOptions) {
     expect(batchTexts).toHaveLength(item.batch.lines.length);
     expect(item.batch.bytes.buffer).toBeInstanceOf(SharedArrayBuffer);
     expect(item.batch.lines.buffer).toBeInstanceOf(SharedArrayBuffer);
-    texts.push(...batchTexts);
-    lines.push(...item.batch.lines);
+    // A reader's note (its line negated) is written here as the JSON string "!kind: why", which no record can forge there.
+    texts.push(...batchTexts.map((text, i) => (item.batch.lines[i]! < 0 ? JSON.stringify(`!${text}`) : text)));
+    lines.push(...[...item.batch.lines].map(Math.abs));
   }
   const problems = items.filter((item): item is { problem: string; afterLine: number } => 'problem' in item);
   const batches = items.filter((item): item is { batch: Batch } => 'batch' in item).map(({ batch }) => batch);

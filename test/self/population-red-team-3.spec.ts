@@ -1,0 +1,84 @@
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { generatePopulation } from '../../population/generate';
+import { populationRun } from '../support/population-cli';
+import { shardKey } from '../support/shard-key';
+import { tempDir } from '../support/temp';
+
+/**
+ * The third outside red team's breaks of the population command (issue 52), each replayed through the real command:
+ * a record that pretends to be the reader's note, a first row that is a person, object columns, a key that is a typed
+ * phrase, shards of one export with another funding input, a line built to backtrack, paths that cannot be written,
+ * and a report given to compare with control characters in it.
+ */
+
+const now = '2026-11-28';
+const population = (args: string[], key = shardKey) => populationRun(args, key);
+const first = (run: { status: number | null; stderr: string }) => [run.status, run.stderr.split('\n')[0]];
+const users = (count: number, seed = 3) =>
+  [...generatePopulation({ users: count, seed, now: new Date(`${now}T00:00:00Z`) })].map((user) => JSON.stringify(user));
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => (statSync(path.join(dir, name)).isDirectory() ? filesUnder(path.join(dir, name)) : [path.join(dir, name)]));
+
+test("the third red team's breaks, replayed: nothing of a record in any output, every input told for what it is, nothing written where it cannot be", async () => {
+  test.setTimeout(180_000);
+  const dir = tempDir('population-red-team-3-');
+  const at = (name: string) => path.join(dir, name);
+  const secret = 'Zephyrinus Quackenbush 987-65-4321';
+  writeFileSync(at('bang.jsonl'), [...users(500), JSON.stringify(`!${secret}: x`), '"!__proto__: x"', '"!constructor: x"', '"!=HYPERLINK(1): x"'].join('\n'));
+  writeFileSync(at('noheader.csv'), 'Ida,Tate,ida.tate@example.com,415-667-3968,1974-03-17,12 Elm St,Springfield,IL,62701\n');
+  writeFileSync(at('crm.csv'), 'name,email,company,phone\nJane Roe,jr@example.com,Acme,415-667-3968\n');
+  const line1 = `p${' '.repeat(1200)}o${' '.repeat(1200)}x`;
+  writeFileSync(at('redos.jsonl'), JSON.stringify({ user: { id: 'u-1' }, company: { address: { line1 } } }));
+  writeFileSync(at('afile'), 'x');
+  symlinkSync(at('nowhere'), at('dangling'));
+  mkdirSync(at('reps'));
+  symlinkSync(at('reps'), at('repslink'));
+  writeFileSync(at('users.jsonl'), users(400).join('\n'));
+  writeFileSync(at('fund-a.jsonl'), Array.from({ length: 400 }, () => '{"fundingSources": []}').join('\n'));
+  writeFileSync(at('fund-b.jsonl'), Array.from({ length: 400 }, () => '{"fundingSources": [{"type": "card"}]}').join('\n'));
+  const typed = Buffer.from('MySecretKey2026!MySecretKey2027?').toString('hex');
+
+  const [bang, noHeader, crm, redos, underFile, dangling, linked, weak, shardA, shardB] = await Promise.all([
+    population([at('bang.jsonl'), '--now', now, '--out', at('bang'), '--records-out', at('bang.csv')]),
+    population([at('noheader.csv'), '--now', now, '--out', at('nh')]),
+    population([at('crm.csv'), '--now', now, '--out', at('crm')]),
+    population([at('redos.jsonl'), '--now', now, '--out', at('redos')]),
+    population([at('users.jsonl'), '--now', now, '--out', at('afile/sub')]),
+    population([at('users.jsonl'), '--now', now, '--out', at('dangling')]),
+    population([at('users.jsonl'), '--now', now, '--out', at('reps'), '--records-out', at('repslink/a/b/x.csv')]),
+    population([at('users.jsonl'), '--now', now, '--shard', '1/1', '--out', at('weak')], typed),
+    population([at('users.jsonl'), '--now', now, '--shard', '1/2', '--funding', at('fund-a.jsonl'), '--out', at('parts')]),
+    population([at('users.jsonl'), '--now', now, '--shard', '2/2', '--funding', at('fund-b.jsonl'), '--out', at('parts')]),
+  ]);
+  // A record that is a string, whatever it says, is a record that is not an object: it never names a problem.
+  expect(bang.status, bang.stderr).toBe(0);
+  const bangReport = JSON.parse(readFileSync(at('bang/population.json'), 'utf8')) as { input: { unreadable: unknown[] } };
+  expect(bangReport.input.unreadable).toEqual([{ problem: 'not-an-object', count: 4, lines: [501, 502, 503, 504] }]);
+  for (const file of [...filesUnder(at('bang')), at('bang.csv')]) expect(readFileSync(file, 'utf8'), file).not.toMatch(/Zephyrinus|4321|HYPERLINK/);
+  expect(bang.stdout + bang.stderr).not.toMatch(/Zephyrinus|4321/);
+  // A first row that is a person is named by places, never quoted; columns that name objects are no spec paths.
+  expect(first(noHeader)).toEqual([1, expect.stringContaining('did you mean column 1 → ')]);
+  expect(noHeader.stderr).not.toMatch(/Ida|Tate|IL\b/);
+  expect(first(crm)).toEqual([1, expect.stringContaining("none of the CSV's 4 columns is a spec path")]);
+  // A line built to backtrack is judged at once.
+  expect(redos.status, redos.stderr).toBe(0);
+  // Nothing can be written there: said before anything is read.
+  expect(first(underFile)).toEqual([2, `--out ${at('afile/sub')}: ${at('afile')} is a file, so nothing can be made under it; give another path`]);
+  expect(first(dangling)).toEqual([2, `--out ${at('dangling')}: ${at('dangling')} is a link to nothing; give a path that is there or can be made`]);
+  expect(first(linked)).toEqual([2, expect.stringContaining(`--records-out ${at('repslink/a/b/x.csv')}: that is in the reports' folder`)]);
+  expect(first(weak)).toEqual([2, expect.stringContaining('POPULATION_SHARD_KEY is a pattern, not random bytes')]);
+  // Shards of one export given other funding answers are shards of different inputs.
+  for (const run of [shardA, shardB]) expect(run.status, run.stderr).toBe(0);
+  const merged = await population(['merge', at('parts/population-summary.1-of-2.json'), at('parts/population-summary.2-of-2.json')]);
+  expect(first(merged)).toEqual([1, expect.stringContaining('are shards of different inputs')]);
+
+  // A report given to compare is anyone's: control characters in a rule id make it no report of this tool's.
+  const report = JSON.parse(readFileSync(at('bang/population.json'), 'utf8')) as { fixFirst: { rule: string }[] };
+  report.fixFirst[0]!.rule = '\u001b]0;pwned\u0007\u001b[2J\u202e';
+  writeFileSync(at('hostile.json'), JSON.stringify(report));
+  const compared = await population(['compare', at('hostile.json'), at('bang/population.json')]);
+  expect(compared.status).toBe(2);
+  for (const raw of ['\u001b', '\u0007', '\u202e']) expect(compared.stdout + compared.stderr).not.toContain(raw);
+});
