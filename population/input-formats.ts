@@ -163,7 +163,10 @@ const csv: Parser = async function* (chunks, batcher, at, { max, numberColumns, 
     }
     const unread = columns ? unreadColumns(names, columns) : undefined;
     if (unread) note?.(unread);
-    header = names.map((name) => ({ path: /^[^.]+(\.[^.]+)*$/.test(name) ? name.split('.') : [name], number: numberColumns.has(name) }));
+    // Only a spec path is nested: a column of another dotted name stays one key, read by no rule (a name of 5,000
+    // dots nested 5,000 deep overflowed the stack).
+    const nested = (name: string) => /^[^.]+(\.[^.]+)*$/.test(name) && (columns?.has(name) ?? true);
+    header = names.map((name) => ({ path: nested(name) ? name.split('.') : [name], number: numberColumns.has(name) }));
     return undefined;
   };
   for (let done = false; !done;) {

@@ -36,8 +36,12 @@ export function shardKeyProblem(secret: string | undefined): string | undefined 
   const stepped = bytes.every((byte, i) => i === 0 || (byte - bytes[i - 1]! + 256) % 256 === (bytes[1]! - bytes[0]! + 256) % 256);
   const digits = [...secret.toLowerCase()].map((digit) => parseInt(digit, 16));
   const near = digits.filter((digit, i) => i > 0 && [0, 1, 15].includes((digit - digits[i - 1]! + 16) % 16)).length;
-  // The hex of a phrase someone typed: random bytes are all printable once in 10^14 keys.
-  const typed = bytes.every((byte) => byte >= 0x20 && byte < 0x7f);
+  // The hex of a phrase someone typed, in any encoding (UTF-8 with accents, UTF-16 with a zero byte each second), or
+  // a random half padded: random bytes are printable 37% of the time, and 32 of them repeat no value 6 times but once
+  // in a million keys.
+  const printable = bytes.filter((byte) => byte >= 0x20 && byte < 0x7f).length;
+  const most = Math.max(...[...new Set(bytes)].map((value) => bytes.filter((byte) => byte === value).length));
+  const typed = printable > 0.75 * bytes.length || most >= Math.max(6, Math.ceil(bytes.length / 8));
   if (repeated || stepped || typed || near > 0.6 * (digits.length - 1) || new Set(bytes).size < 10)
     return `${shardKeyVariable} is a pattern, not random bytes; ${make}`;
   return undefined;

@@ -82,3 +82,23 @@ test("the third red team's breaks, replayed: nothing of a record in any output, 
   expect(compared.status).toBe(2);
   for (const raw of ['\u001b', '\u0007', '\u202e']) expect(compared.stdout + compared.stderr).not.toContain(raw);
 });
+
+test("the fourth red team's breaks, replayed: a column of many dots is one key no rule reads, and a typed phrase in any encoding is no key", async () => {
+  const dir = tempDir('population-red-team-4-');
+  const at = (name: string) => path.join(dir, name);
+  writeFileSync(at('dots.csv'), `a${'.a'.repeat(5000)},user.id,user.firstName\nx,u-1,Ann\n`);
+  writeFileSync(at('users.jsonl'), users(20).join('\n'));
+  const phrase = 'correct horse battery staple xyzzy!';
+  const keys = [
+    Buffer.from(phrase, 'utf16le').toString('hex'),
+    Buffer.from(`${phrase} é café naïve`).toString('hex'),
+    `${'5c'.repeat(16)}${'ab'.repeat(16)}`.replace(/^(.{32})/, '9f3e1d77c2a84b06e5f1d2c3b4a59687'),
+  ];
+  const [dots, ...weak] = await Promise.all([
+    population([at('dots.csv'), '--now', now, '--out', at('dots')]),
+    ...keys.map((key, i) => population([at('users.jsonl'), '--now', now, '--shard', '1/1', '--out', at(`k${i}`)], key)),
+  ]);
+  expect(dots.status, dots.stderr).toBe(0);
+  expect((JSON.parse(readFileSync(at('dots/population.json'), 'utf8')) as { input: { payloads: number } }).input.payloads).toBe(1);
+  for (const run of weak) expect(first(run)).toEqual([2, expect.stringContaining('POPULATION_SHARD_KEY is a pattern, not random bytes')]);
+});
