@@ -60,16 +60,22 @@ export function nearestPath(name: string, paths: readonly string[]): string | un
   return best?.[0];
 }
 
-// How a column's name is written when it is not a person's value: lower case (first_name, legal-name, id), or camel
-// case (firstName). A first row that is a person's record (a CSV without a header) holds Ida, Tate, IL: those are
-// named by their place (column 2), never quoted.
-const columnLike = /^(?:[a-z][a-z0-9_.\-[\]]*|[a-z]+(?:[A-Z][a-z0-9]*)+)$/;
+// A name quoted in a hint is one no person's value is: joined words (first_name, legal-name, firstName), or a spec
+// field's own name as the spec writes it or in lower case (phone, id; not ID, Idaho's code). A first row that is a
+// person's record (a CSV without a header) holds Ida, tate, il: named by their place (column 2), never quoted.
+const joinedWords = /^[A-Za-z][a-z0-9]*(?:[_.-][A-Za-z0-9]+|[A-Z][a-z0-9]+)+$/;
+const columnLike = (name: string, paths: ReadonlySet<string>) =>
+  joinedWords.test(name) ||
+  [...paths].some((path) => {
+    const field = path.slice(path.lastIndexOf('.') + 1);
+    return name === field || name === field.toLowerCase();
+  });
 
 /** Each column that is a near miss of a spec path, with the path: by its name when written as a column's, else by its place. */
 function hintsFor(names: readonly string[], paths: ReadonlySet<string>, between = ' → ', after = '', all = names): string[] {
   return names.flatMap((name) => {
     const path = nameable.test(name) ? nearestPath(name, [...paths]) : undefined;
-    const said = columnLike.test(name) ? name : `column ${all.indexOf(name) + 1}`;
+    const said = columnLike(name, paths) ? name : `column ${all.indexOf(name) + 1}`;
     return path ? [`${said}${between}${path}${after}`] : [];
   });
 }

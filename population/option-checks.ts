@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, realpathSync, rmdirSync, statSync } from 'node:fs';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -30,11 +30,20 @@ function unwritable(option: string, file: string): string | undefined {
   }
   if (there !== path.resolve(file) && !statSync(there).isDirectory())
     return `${option} ${file}: ${there} is a file, so nothing can be made under it; give another path`;
+  // A folder is made there and taken away at once: permissions, a read-only or pseudo file system (under /proc,
+  // making folders never returns) are found now, not after the whole input is judged.
+  const folder = statSync(there).isDirectory() ? there : path.dirname(there);
+  try {
+    rmdirSync(mkdtempSync(path.join(folder, '.partner-certify-')));
+  } catch (error) {
+    return `${option} ${file}: nothing can be written in ${folder} (${(error as NodeJS.ErrnoException).code ?? 'refused'}); give a folder you can write to`;
+  }
   return undefined;
 }
 
 /** The reports' folder: neither a file nor a folder whose population.json or population.html is an input. */
 export function outProblem(out: string, inputs: readonly (string | undefined)[]): string | undefined {
+  if (out.trim() === '') return '--out is empty; give a folder for the reports';
   if (existsSync(out) && !statSync(out).isDirectory()) return `--out ${out}: that is a file; give a folder for the reports`;
   const cannot = unwritable('--out', out);
   if (cannot) return cannot;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { accountInfoFieldRules } from '../checks/account-info';
+import { fundingSourceRules } from '../checks/funding-sources';
 import { alternativeSettings, emulatorSettings, fundingKeys, outcomeKeys, settingsSchema, type FundingKey, type OutcomeKey } from './summary-schema';
 
 /**
@@ -16,8 +18,10 @@ export const maxLines = 20;
 export const maxShapes = 10;
 export const maxCodes = 5;
 
-// A rule id is printable ASCII: a report given to compare may be anyone's, and its rule ids are printed as they are.
-const ruleId = z.string().regex(/^[a-z][a-z0-9-]*(?:\/[\x21-\x7e]+)+$/);
+// A rule id is one of the rules the population check judges: a report given to compare may be anyone's, and its
+// rule ids are printed as they are.
+const judged: ReadonlySet<string> = new Set([...accountInfoFieldRules, ...fundingSourceRules].map((rule) => rule.id));
+const ruleId = z.string().refine((id) => judged.has(id), 'not a rule the population check judges');
 const fixSchema = z.object({
   rule: ruleId,
   failed: count,

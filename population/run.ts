@@ -101,6 +101,8 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
       }
       bytesRead += item.batch.bytes.length;
       digest?.update(item.batch.bytes);
+      // Which line each record was on too: two exports of the same records on other lines are two inputs.
+      digest?.update(new Uint8Array(item.batch.lines.buffer, item.batch.lines.byteOffset, item.batch.lines.byteLength));
       lastLine = Math.abs(item.batch.lines[item.batch.lines.length - 1] ?? lastLine);
       await pool.send(numbered++, { bytes: whole(item.batch.bytes), lines: whole(item.batch.lines) });
     }

@@ -41,8 +41,22 @@ export function shardKeyProblem(secret: string | undefined): string | undefined 
   // in a million keys.
   const printable = bytes.filter((byte) => byte >= 0x20 && byte < 0x7f).length;
   const most = Math.max(...[...new Set(bytes)].map((value) => bytes.filter((byte) => byte === value).length));
-  const typed = printable > 0.75 * bytes.length || most >= Math.max(6, Math.ceil(bytes.length / 8));
-  if (repeated || stepped || typed || near > 0.6 * (digits.length - 1) || new Set(bytes).size < 10)
+  // In a legacy or multi-byte encoding (GBK, Big5, ISO-8859-7) a phrase has no control byte and mostly high ones.
+  const control = bytes.filter((byte) => byte < 0x20 || (byte >= 0x7f && byte < 0xa0)).length;
+  const high = bytes.filter((byte) => byte >= 0xa0).length;
+  const typed =
+    printable > 0.75 * bytes.length ||
+    most >= Math.max(6, Math.ceil(bytes.length / 8)) ||
+    (control === 0 && high >= 0.75 * bytes.length) ||
+    // UTF-8 beyond Latin (CJK, Cyrillic): nearly every byte 0x80 or above, where random bytes are half.
+    bytes.filter((byte) => byte >= 0x80).length >= 0.9 * bytes.length;
+  // 128 random bits and a second half made from the first (reversed, rotated, complemented, each byte shifted).
+  const [front, back] = [bytes.subarray(0, bytes.length >> 1), bytes.subarray(bytes.length >> 1, 2 * (bytes.length >> 1))];
+  const sameBytes = Buffer.compare(Buffer.from(front).sort(), Buffer.from(back).sort()) === 0;
+  const shifted = back.every((byte, i) => (byte - front[i]! + 256) % 256 === (back[0]! - front[0]! + 256) % 256);
+  const complemented = back.every((byte, i) => (byte ^ front[i]!) === (back[0]! ^ front[0]!));
+  const halved = sameBytes || shifted || complemented;
+  if (repeated || stepped || typed || halved || near > 0.6 * (digits.length - 1) || new Set(bytes).size < 10)
     return `${shardKeyVariable} is a pattern, not random bytes; ${make}`;
   return undefined;
 }
@@ -70,6 +84,9 @@ export function openSummary(text: string, secret: string, name: string): Populat
     return `${name}: not a shard's summary (not JSON); give the population-summary.<i>-of-<n>.json files the shards wrote`;
   }
   const file = fileSchema.safeParse(json);
+  // The file as a shard writes it, byte for byte: its wrapper is not sealed, so any other form of it is a change.
+  if (file.success && text !== `${JSON.stringify(file.data, null, 2)}\n`)
+    return `${name}: changed since it was written (its wrapper is not as a shard writes it); judge that shard again`;
   if (!file.success) return `${name}: not a shard's summary; give the population-summary.<i>-of-<n>.json files the shards wrote (with --shard)`;
   const bytes = Buffer.from(file.data.sealed, 'base64url');
   let opened: string;

@@ -102,3 +102,43 @@ test("the fourth red team's breaks, replayed: a column of many dots is one key n
   expect((JSON.parse(readFileSync(at('dots/population.json'), 'utf8')) as { input: { payloads: number } }).input.payloads).toBe(1);
   for (const run of weak) expect(first(run)).toEqual([2, expect.stringContaining('POPULATION_SHARD_KEY is a pattern, not random bytes')]);
 });
+
+test("the fifth red team's breaks, replayed: lower-case first rows unquoted, paths that cannot be written, shards of records moved, wrappers rewritten, rule ids not ours, keys in other scripts", async () => {
+  const dir = tempDir('population-red-team-5-');
+  const at = (name: string) => path.join(dir, name);
+  writeFileSync(at('h.csv'), 'emil,tate,emil.tate@example.com,2125550142,il\n');
+  const lines = users(40);
+  writeFileSync(at('a.jsonl'), [lines[0], '', ...lines.slice(1)].join('\n'));
+  writeFileSync(at('b.jsonl'), ['', ...lines].join('\n'));
+  writeFileSync(at('users.jsonl'), lines.join('\n'));
+  const half = '9f3e1d77c2a84b06e5f1d2c3b4a59687';
+  const reversed = `${half}${half.match(/../g)!.reverse().join('')}`;
+  const cjk = Buffer.from('我们的合作伙伴认证分片密钥是生产').subarray(0, 32).toString('hex');
+  const [header, proc, empty, shardA, shardB, whole, ...keys] = await Promise.all([
+    population([at('h.csv'), '--now', now, '--out', at('h')]),
+    population([at('users.jsonl'), '--now', now, '--out', '/proc/partner-certify-x']),
+    population([at('users.jsonl'), '--now', now, '--out', '']),
+    population([at('a.jsonl'), '--now', now, '--shard', '1/2', '--out', at('parts')]),
+    population([at('b.jsonl'), '--now', now, '--shard', '2/2', '--out', at('parts')]),
+    population([at('users.jsonl'), '--now', now, '--out', at('whole')]),
+    ...[reversed, cjk].map((key, i) => population([at('users.jsonl'), '--now', now, '--shard', '1/1', '--out', at(`k${i}`)], key)),
+  ]);
+  expect(first(header)).toEqual([1, expect.stringContaining('did you mean column 1 → user.email, column 2 → company.address.state')]);
+  expect(header.stderr).not.toMatch(/\b(emil|tate|il) →/);
+  expect(first(proc)).toEqual([2, '--out /proc/partner-certify-x: nothing can be written in /proc (ENOENT); give a folder you can write to']);
+  expect(first(empty)).toEqual([2, '--out is empty; give a folder for the reports']);
+  for (const run of [shardA, shardB, whole]) expect(run.status, run.stderr).toBe(0);
+  const merged = await population(['merge', at('parts/population-summary.1-of-2.json'), at('parts/population-summary.2-of-2.json')]);
+  expect(first(merged)).toEqual([1, expect.stringContaining('are shards of different inputs')]);
+  const summary = at('parts/population-summary.1-of-2.json');
+  writeFileSync(at('compact.json'), JSON.stringify(JSON.parse(readFileSync(summary, 'utf8'))));
+  const compact = await population(['merge', at('compact.json'), at('parts/population-summary.2-of-2.json')]);
+  expect(first(compact)).toEqual([1, expect.stringContaining(`${at('compact.json')}: changed since it was written`)]);
+  const report = JSON.parse(readFileSync(at('whole/population.json'), 'utf8')) as { fixFirst: { rule: string }[] };
+  report.fixFirst[0]!.rule = 'account-info/Jane.Doe-QZX7391';
+  writeFileSync(at('crafted.json'), JSON.stringify(report));
+  const compared = await population(['compare', at('crafted.json'), at('whole/population.json')]);
+  expect(compared.status).toBe(2);
+  expect(compared.stdout + compared.stderr).not.toContain('QZX7391');
+  for (const run of keys) expect(first(run)).toEqual([2, expect.stringContaining('POPULATION_SHARD_KEY is a pattern, not random bytes')]);
+});
