@@ -68,11 +68,11 @@ const summary: PopulationSummary = summarySchema.parse({
       { [frequent]: 9, [common]: k, [hostileShape]: 6, [rare[0]!]: 4, [rare[1]!]: 1 },
       { pattern: { [hostileAdvice]: 90, 'Use letters only': 30 } },
     ),
-    'account-info/user.phone/pattern': tally(40, 10, { [rare[2]!]: 3 }, { pattern: { 'Send 10 digits': 50 } }),
-    'account-info/user.address.zip/pattern': tally(40, 30),
-    'account-info/user.address.city/pattern': tally(40, 30),
-    'account-info/user.middleName/pattern': tally(0, 300),
-    'account-info/user.suffix/pattern': tally(0, 0),
+    'account-info/user.phone/characters': tally(40, 10, { [rare[2]!]: 3 }, { pattern: { 'Send 10 digits': 50 } }),
+    'account-info/company.address.postalcode/pattern': tally(40, 30),
+    'account-info/company.address.city/length': tally(40, 30),
+    'account-info/user.firstName/length': tally(0, 300),
+    'account-info/user.email/format': tally(0, 0),
   },
 });
 
@@ -83,7 +83,7 @@ const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt
 
 test('a shape shared by fewer than k users appears nowhere: not in the model, the JSON or the HTML', () => {
   const lastName = report.fixFirst.find((fix) => fix.rule === 'account-info/user.lastName/pattern')!;
-  const phone = report.fixFirst.find((fix) => fix.rule === 'account-info/user.phone/pattern')!;
+  const phone = report.fixFirst.find((fix) => fix.rule === 'account-info/user.phone/characters')!;
   for (const shape of rare) expect(lastName.shapes.map((s) => s.shape)).not.toContain(shape);
   expect(lastName.rareShapes).toBe(5);
   expect(phone.shapes).toEqual([]);
@@ -117,14 +117,14 @@ test('no more than 10 shapes a rule, the rest counted', () => {
 test('rules rank by users failed, then warned, then id; a rule that affects no one is left out', () => {
   expect(report.fixFirst.map((fix) => fix.rule)).toEqual([
     'account-info/user.lastName/pattern',
-    'account-info/user.address.city/pattern',
-    'account-info/user.address.zip/pattern',
-    'account-info/user.phone/pattern',
-    'account-info/user.middleName/pattern',
+    'account-info/company.address.city/length',
+    'account-info/company.address.postalcode/pattern',
+    'account-info/user.phone/characters',
+    'account-info/user.firstName/length',
   ]);
   expect(report.fixFirst[0]).toMatchObject({ failed: 120, warned: 0, users: 120, share: 0.12, codes: [{ code: 'pattern', count: 120 }] });
   expect(report.fixFirst[0]!.advice).toEqual([{ code: 'pattern', text: hostileAdvice, count: 90 }]);
-  expect(page.indexOf('user.lastName/pattern')).toBeLessThan(page.indexOf('user.address.city/pattern'));
+  expect(page.indexOf('user.lastName/pattern')).toBeLessThan(page.indexOf('company.address.city/length'));
 });
 
 test('every outcome has its count and its share of the payloads, to 4 decimals', () => {
@@ -201,7 +201,7 @@ test('the console names the outcomes, the top 3 fixes and where the reports are'
   expect(text).toContain('700');
   expect(text).toContain('70.0%');
   expect(text).toContain('1. account-info/user.lastName/pattern');
-  expect(text).toContain('3. account-info/user.address.zip/pattern');
+  expect(text).toContain('3. account-info/company.address.postalcode/pattern');
   expect(text).not.toContain('4. ');
   expect(text).toContain('/out/population.html');
   expect(text).toContain('/out/population.json');
