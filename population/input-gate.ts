@@ -73,10 +73,13 @@ const columnLike = (name: string, paths: ReadonlySet<string>) =>
 
 /** Each column that is a near miss of a spec path, with the path: by its name when written as a column's, else by its place. */
 function hintsFor(names: readonly string[], paths: ReadonlySet<string>, between = ' → ', after = '', all = names): string[] {
+  const place = new Map<string, number>();
+  all.forEach((name, i) => place.has(name) || place.set(name, i + 1));
+  const pathList = [...paths];
   return names.flatMap((name) => {
-    const path = nameable.test(name) ? nearestPath(name, [...paths]) : undefined;
-    const said = columnLike(name, paths) ? name : `column ${all.indexOf(name) + 1}`;
-    return path ? [`${said}${between}${path}${after}`] : [];
+    const path = nameable.test(name) ? nearestPath(name, pathList) : undefined;
+    if (!path) return [];
+    return [`${columnLike(name, paths) ? name : `column ${place.get(name)}`}${between}${path}${after}`];
   });
 }
 

@@ -28,11 +28,11 @@ function unwritable(option: string, file: string): string | undefined {
   for (let at = path.resolve(file); at !== there; at = path.dirname(at)) {
     if (isLink(at)) return `${option} ${file}: ${at} is a link to nothing; give a path that is there or can be made`;
   }
-  if (there !== path.resolve(file) && !statSync(there).isDirectory())
-    return `${option} ${file}: ${there} is a file, so nothing can be made under it; give another path`;
+  const thereIsFolder = statSync(there).isDirectory();
+  if (there !== path.resolve(file) && !thereIsFolder) return `${option} ${file}: ${there} is a file, so nothing can be made under it; give another path`;
   // A folder is made there and taken away at once: permissions, a read-only or pseudo file system (under /proc,
   // making folders never returns) are found now, not after the whole input is judged.
-  const folder = statSync(there).isDirectory() ? there : path.dirname(there);
+  const folder = thereIsFolder ? there : path.dirname(there);
   try {
     rmdirSync(mkdtempSync(path.join(folder, '.partner-certify-')));
   } catch (error) {

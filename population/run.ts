@@ -34,16 +34,16 @@ export interface PopulationRun {
   records?: { format: RecordsFormat; write: (rows: string) => void };
 }
 
-/** Every path of account information, in each spelling: what a CSV column may name. */
 const fundingIsNoCsv = 'a funding answer is a list of sources, which a CSV cell cannot hold: give JSON Lines or a JSON array ({"fundingSources": […]} a user)';
 
+/** Every path of account information, in each spelling. */
 const everyPath = new Set(
   accountInfoFieldRules.flatMap(({ subject: { path, spellings = [] } }) => [
     path,
     ...spellings.map((name) => `${path.slice(0, path.lastIndexOf('.') + 1)}${name}`),
   ]),
 );
-// Leaves only: a column named "company" or "user" holds a text where an object must be, so it is no field of a CSV.
+// What a CSV column may name: leaves only, as a column named "company" or "user" holds a text where an object must be, so it is no field of a CSV.
 export const accountInfoPaths: ReadonlySet<string> = new Set([...everyPath].filter((path) => ![...everyPath].some((other) => other.startsWith(`${path}.`))));
 
 export async function judgePopulation(source: string, run: PopulationRun): Promise<PopulationSummary> {
@@ -104,13 +104,14 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
       // Which line each record was on too: two exports of the same records on other lines are two inputs.
       digest?.update(new Uint8Array(item.batch.lines.buffer, item.batch.lines.byteOffset, item.batch.lines.byteLength));
       lastLine = Math.abs(item.batch.lines[item.batch.lines.length - 1] ?? lastLine);
-      await pool.send(numbered++, { bytes: whole(item.batch.bytes), lines: whole(item.batch.lines) });
+      // Shared memory (population/batches.ts BatchMemory): handed to the worker without a copy.
+      await pool.send(numbered++, item.batch);
     }
     const summary = mergeSummaries(await pool.end());
     const judged = summary.funding?.input ?? summary.input;
     if (pool.deaths.length > 0) judged.notes.push(workerDied(pool.deaths, judged.unreadable['worker-died'] ?? 0));
-    (summary.funding?.input ?? summary.input).problems.push(...problems);
-    (summary.funding?.input ?? summary.input).notes.push(...notes);
+    judged.problems.push(...problems);
+    judged.notes.push(...notes);
     summary.sharedIds = idCounter.summary();
     summary.seen = { bytes: bytesRead, lines: lastLine, digest: digest?.digest('base64url') ?? '' };
     return run.shard ? { ...summary, shard: run.shard, parts: 1 } : { ...summary, parts: 1 };
@@ -122,6 +123,3 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
 const workerDied = (deaths: readonly string[], died: number) =>
   `${deaths.length === 1 ? 'a worker' : `${deaths.length} workers`} stopped (${[...new Set(deaths)].join(', ')}) and ${deaths.length === 1 ? 'was' : 'were'} replaced; ` +
   `${died === 1 ? '1 record' : `${died} records`} a worker died on again when judged alone ${died === 1 ? 'is' : 'are'} counted as worker-died, every other record judged; please report this harness bug`;
-
-const whole = <T extends Uint8Array | Int32Array>(view: T): T =>
-  view.buffer instanceof SharedArrayBuffer || (view.byteOffset === 0 && view.byteLength === view.buffer.byteLength) ? view : (view.slice() as T);

@@ -39,24 +39,23 @@ export function shardKeyProblem(secret: string | undefined): string | undefined 
   // The hex of a phrase someone typed, in any encoding (UTF-8 with accents, UTF-16 with a zero byte each second), or
   // a random half padded: random bytes are printable 37% of the time, and 32 of them repeat no value 6 times but once
   // in a million keys.
-  const printable = bytes.filter((byte) => byte >= 0x20 && byte < 0x7f).length;
-  const most = Math.max(...[...new Set(bytes)].map((value) => bytes.filter((byte) => byte === value).length));
-  // In a legacy or multi-byte encoding (GBK, Big5, ISO-8859-7) a phrase has no control byte and mostly high ones.
-  const control = bytes.filter((byte) => byte < 0x20 || (byte >= 0x7f && byte < 0xa0)).length;
-  const high = bytes.filter((byte) => byte >= 0xa0).length;
+  const counts = new Array<number>(256).fill(0);
+  for (const byte of bytes) counts[byte]!++;
+  const within = (low: number, high: number) => counts.slice(low, high).reduce((sum, n) => sum + n, 0);
   const typed =
-    printable > 0.75 * bytes.length ||
-    most >= Math.max(6, Math.ceil(bytes.length / 8)) ||
-    (control === 0 && high >= 0.75 * bytes.length) ||
+    within(0x20, 0x7f) > 0.75 * bytes.length ||
+    Math.max(...counts) >= Math.max(6, Math.ceil(bytes.length / 8)) ||
+    // In a legacy or multi-byte encoding (GBK, Big5, ISO-8859-7) a phrase has no control byte and mostly high ones.
+    (within(0, 0x20) + within(0x7f, 0xa0) === 0 && within(0xa0, 0x100) >= 0.75 * bytes.length) ||
     // UTF-8 beyond Latin (CJK, Cyrillic): nearly every byte 0x80 or above, where random bytes are half.
-    bytes.filter((byte) => byte >= 0x80).length >= 0.9 * bytes.length;
+    within(0x80, 0x100) >= 0.9 * bytes.length;
   // 128 random bits and a second half made from the first (reversed, rotated, complemented, each byte shifted).
   const [front, back] = [bytes.subarray(0, bytes.length >> 1), bytes.subarray(bytes.length >> 1, 2 * (bytes.length >> 1))];
   const sameBytes = Buffer.compare(Buffer.from(front).sort(), Buffer.from(back).sort()) === 0;
   const shifted = back.every((byte, i) => (byte - front[i]! + 256) % 256 === (back[0]! - front[0]! + 256) % 256);
   const complemented = back.every((byte, i) => (byte ^ front[i]!) === (back[0]! ^ front[0]!));
   const halved = sameBytes || shifted || complemented;
-  if (repeated || stepped || typed || halved || near > 0.6 * (digits.length - 1) || new Set(bytes).size < 10)
+  if (repeated || stepped || typed || halved || near > 0.6 * (digits.length - 1) || counts.filter((n) => n > 0).length < 10)
     return `${shardKeyVariable} is a pattern, not random bytes; ${make}`;
   return undefined;
 }

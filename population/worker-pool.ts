@@ -8,11 +8,11 @@ import type { Ack, FromWorker, ToWorker, WorkerSetup } from './worker';
  * The workers of one population run (population/run.ts). Each judges the batches it is handed, in order. A worker that
  * dies (its heap's bound, a bug of ours) is replaced, and nothing it judged is lost: every `checkpointEvery` batches it
  * hands back its summary so far, the pool keeps each batch handed out since, and the replacement starts from that
- * summary, judges again in silence what was already answered, counts the batch it died on as `worker-died` by line
- * number, and goes on. Each death so blames one batch, so a run always ends, with its report.
+ * summary, judges again in silence what was already answered, and is handed the batch it died on in halves, until the
+ * one record that kills a worker is counted as `worker-died` by line number. Each death so halves a batch or blames a
+ * record, so a run always ends, with its report.
  */
-// A batch a worker died on is handed out again in halves, until the one record that kills a worker is found: the
-// halves of one batch share their `parts`, and are answered to the run as one.
+// The halves of one batch share their `parts`, and are answered to the run as one.
 type Parts = { left: number; acks: Ack[] };
 type Sent = { seq: number; batch: Batch; answered: boolean; died: boolean; doneBy?: Worker; parts?: Parts };
 type Kept = Sent | { checkpoint: true };
@@ -32,6 +32,7 @@ const built = path.extname(__filename) === '.js';
 const workerFile = path.join(__dirname, `worker${path.extname(__filename)}`);
 let workerBundle: string | undefined;
 function bundledWorker(): string {
+  if (workerBundle !== undefined) return workerBundle;
   // Required here, not imported: esbuild is a tool of a clone (a dependency of tsx), not of the installed package.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { buildSync } = require('esbuild') as typeof import('esbuild');
@@ -45,7 +46,7 @@ function bundledWorker(): string {
   };
   // Its packages are required from the worker's own folder, not from wherever the user runs the command.
   const bundle = buildSync(options).outputFiles[0]!.text;
-  return (workerBundle ??= `(function (require) {\n${bundle}\n})(require('node:module').createRequire(${JSON.stringify(workerFile)}));`);
+  return (workerBundle = `(function (require) {\n${bundle}\n})(require('node:module').createRequire(${JSON.stringify(workerFile)}));`);
 }
 const startWorker = (workerData: WorkerSetup) =>
   built ? new Worker(workerFile, { workerData, resourceLimits }) : new Worker(bundledWorker(), { eval: true, workerData, resourceLimits });
@@ -109,7 +110,7 @@ class Slot {
     });
   }
 
-  /** A new worker in place of `dead`, from the last checkpoint; the batch it was judging is counted, not judged again. */
+  /** A new worker in place of `dead`, from the last checkpoint; the batch it was judging is halved, or, one record, counted. */
   private replace(dead: Worker, error: Error | undefined): void {
     const blamed = this.kept.find((entry) => 'seq' in entry && entry.doneBy !== dead) as Sent | undefined;
     // A batch already counted as died cannot be what killed it: that is a death with nothing to blame.
