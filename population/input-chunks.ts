@@ -1,6 +1,5 @@
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 
 /** The bytes of a population input (population/input.ts): a file or standard input, inflated when gzipped. */
 
@@ -32,28 +31,34 @@ export class Chunks {
   private wake = () => {};
   private roomy = () => {};
 
-  /** A stream that `pauses` is paused while much waits; gunzipped's gunzip is not. */
+  /** `paused`, when given, is a stream paused while much waits; a gunzip is not (see population/gunzip.ts). */
   constructor(
-    private readonly stream: NodeJS.ReadableStream,
-    private readonly pauses: boolean,
     readonly close: () => void,
-  ) {
-    stream.on('data', (chunk: Buffer | string) => {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      this.queue.push(bytes);
-      this.queued += bytes.length;
-      if (pauses && this.queued > queueLimit) stream.pause();
-      this.wake();
-    });
-    const stop = (error?: Error) => {
-      this.failure ??= error;
-      this.ended = true;
-      this.wake();
-      this.roomy();
-    };
-    stream.on('end', () => stop());
-    stream.on('close', () => stop());
-    stream.on('error', (error: Error) => stop(error));
+    private readonly paused?: NodeJS.ReadableStream,
+  ) {}
+
+  static of(stream: NodeJS.ReadableStream, pauses: boolean, close: () => void): Chunks {
+    const chunks = new Chunks(close, pauses ? stream : undefined);
+    stream.on('data', (chunk: Buffer | string) => chunks.add(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+    stream.on('end', () => chunks.stop());
+    stream.on('close', () => chunks.stop());
+    stream.on('error', (error: Error) => chunks.stop(error));
+    return chunks;
+  }
+
+  add(bytes: Buffer): void {
+    this.queue.push(bytes);
+    this.queued += bytes.length;
+    if (this.paused && this.queued > queueLimit) this.paused.pause();
+    this.wake();
+  }
+
+  /** No more chunks; `error`, if any, comes after those queued. */
+  stop(error?: Error): void {
+    this.failure ??= error;
+    this.ended = true;
+    this.wake();
+    this.roomy();
   }
 
   async next(): Promise<Buffer | undefined> {
@@ -65,7 +70,7 @@ export class Chunks {
       }
       if (this.failure) throw this.failure;
       if (this.ended) return undefined;
-      if (this.pauses) this.stream.resume();
+      this.paused?.resume();
       await new Promise<void>((resolve) => (this.wake = resolve));
     }
   }
@@ -91,31 +96,4 @@ export async function gather(chunks: Chunks, enough: (last: Buffer, total: numbe
     if (enough(chunk, (total += chunk.length))) break;
   }
   return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
-}
-
-const piece = 64 * 1024;
-
-/**
- * `raw`, inflated. The gunzip is never paused, since one that fails while paused drops the output it holds: its input
- * goes in a piece at a time while little output waits, which also bounds what a gzip bomb inflates to at once.
- */
-export function gunzipped(raw: Chunks): Chunks {
-  const gunzip = createGunzip({ chunkSize: piece });
-  const out = new Chunks(gunzip, false, () => {
-    gunzip.destroy();
-    raw.close();
-  });
-  let settle: (error?: Error | null) => void = () => {};
-  gunzip.on('close', () => settle(new Error('closed')));
-  const pump = async () => {
-    for (let chunk = await raw.next(); chunk; chunk = await raw.next())
-      for (let at = 0; at < chunk.length; at += piece) {
-        const part = chunk.subarray(at, at + piece);
-        await out.room();
-        await new Promise<void>((resolve, reject) => gunzip.write(part, (settle = (error) => (error ? reject(error) : resolve()))));
-      }
-    gunzip.end();
-  };
-  void pump().catch((error: Error) => gunzip.destroy(error));
-  return out;
 }

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import { Chunks, MiB, fileStream, gather, gunzipped, isGzipped } from './input-chunks';
+import { Chunks, MiB, fileStream, gather, isGzipped } from './input-chunks';
+import { gunzipped } from './gunzip';
 import { Batcher, type Batch, type BatchMemory } from './batches';
 import { InputProblem, isBlank, parsers, type Position } from './input-formats';
 import { binaryKind, binaryProblem } from './input-gate';
@@ -52,13 +53,13 @@ export async function* readPopulation(source: string, options: ReadOptions = {})
   const input = source === '-' ? (options.stdin ?? process.stdin) : await fileStream(source);
   const batcher = new Batcher(options.batchBytes ?? MiB, options.memory);
   const at: Position = { line: 0 };
-  let chunks = new Chunks(input, true, () => (input as Partial<Readable>).destroy?.());
+  let chunks = Chunks.of(input, true, () => (input as Partial<Readable>).destroy?.());
   let problem: string | undefined;
   const notes: string[] = [];
   try {
     const magic = await gather(chunks, (_, total) => total >= 2);
     chunks.unshift(magic);
-    if (isGzipped(magic)) chunks = gunzipped(chunks);
+    if (isGzipped(magic)) chunks = gunzipped(chunks, (text) => notes.push(`${name}: ${text}`));
     // Past a MiB of white space, the format is JSON Lines (blank lines are skipped) rather than more held to decide.
     const head = await gather(chunks, (last, total) => total > MiB || last.some((byte) => !isBlank(byte) && !bom.includes(byte)));
     const binary = binaryKind(head);

@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { generatePopulation } from '../../population/generate';
 import { populationRun } from '../support/population-cli';
@@ -103,7 +104,7 @@ test("the fourth red team's breaks, replayed: a column of many dots is one key n
   for (const run of weak) expect(first(run)).toEqual([2, expect.stringContaining('POPULATION_SHARD_KEY is a pattern, not random bytes')]);
 });
 
-test("the fifth red team's breaks, replayed: lower-case first rows unquoted, paths that cannot be written, shards of records moved, wrappers rewritten, rule ids not ours, keys in other scripts", async () => {
+test("the fifth red team's breaks, replayed: a gzip with bytes after it read to its end, lower-case first rows unquoted, paths that cannot be written, shards of records moved, wrappers rewritten, rule ids not ours, keys in other scripts", async () => {
   const dir = tempDir('population-red-team-5-');
   const at = (name: string) => path.join(dir, name);
   writeFileSync(at('h.csv'), 'emil,tate,emil.tate@example.com,2125550142,il\n');
@@ -114,13 +115,15 @@ test("the fifth red team's breaks, replayed: lower-case first rows unquoted, pat
   const half = '9f3e1d77c2a84b06e5f1d2c3b4a59687';
   const reversed = `${half}${half.match(/../g)!.reverse().join('')}`;
   const cjk = Buffer.from('我们的合作伙伴认证分片密钥是生产').subarray(0, 32).toString('hex');
-  const [header, proc, empty, shardA, shardB, whole, ...keys] = await Promise.all([
+  writeFileSync(at('tail.jsonl.gz'), Buffer.concat([gzipSync(users(3000).join('\n')), Buffer.from('trailing bytes')]));
+  const [header, proc, empty, shardA, shardB, whole, tail, ...keys] = await Promise.all([
     population([at('h.csv'), '--now', now, '--out', at('h')]),
     population([at('users.jsonl'), '--now', now, '--out', '/proc/partner-certify-x']),
     population([at('users.jsonl'), '--now', now, '--out', '']),
     population([at('a.jsonl'), '--now', now, '--shard', '1/2', '--out', at('parts')]),
     population([at('b.jsonl'), '--now', now, '--shard', '2/2', '--out', at('parts')]),
     population([at('users.jsonl'), '--now', now, '--out', at('whole')]),
+    population([at('tail.jsonl.gz'), '--now', now, '--out', at('tail')]),
     ...[reversed, cjk].map((key, i) => population([at('users.jsonl'), '--now', now, '--shard', '1/1', '--out', at(`k${i}`)], key)),
   ]);
   expect(first(header)).toEqual([1, expect.stringContaining('did you mean column 1 → user.email, column 2 → company.address.state')]);
@@ -141,4 +144,11 @@ test("the fifth red team's breaks, replayed: lower-case first rows unquoted, pat
   expect(compared.status).toBe(2);
   expect(compared.stdout + compared.stderr).not.toContain('QZX7391');
   for (const run of keys) expect(first(run)).toEqual([2, expect.stringContaining('POPULATION_SHARD_KEY is a pattern, not random bytes')]);
+  expect(tail.status, tail.stderr).toBe(0);
+  expect((JSON.parse(readFileSync(at('tail/population.json'), 'utf8')) as { input: unknown }).input).toMatchObject({
+    payloads: 3000,
+    notes: [
+      `${at('tail.jsonl.gz')}: the gzip data ends before the file does: the 14 bytes after it are not gzip and were not read, as gzip itself leaves them`,
+    ],
+  });
 });
