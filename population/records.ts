@@ -1,4 +1,5 @@
-import { mkdirSync, openSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -65,10 +66,26 @@ export function recordRow(
   return `${line},${csvCell(idText(userId))},${csvCell(idText(companyId))},${outcome},${rules.join(' ')}\n`;
 }
 
-/** The records file, written from the start (its header first): its folder made if need be. */
-export function openRecords(file: string, format: RecordsFormat): number {
-  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const fd = openSync(file, 'w');
+/**
+ * The records file, written from the start (its header first) to a file of its own beside it, its folder made if need
+ * be: `keep` puts it in place at once (a rename), so a run that is interrupted, refused or racing another leaves the
+ * last complete file as it was; `drop` removes it. An interrupted run removes it on its way out.
+ */
+export function openRecords(file: string, format: RecordsFormat): { fd: number; keep: () => void; drop: () => void } {
+  const target = path.resolve(file);
+  mkdirSync(path.dirname(target), { recursive: true });
+  const partial = `${target}.partial-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const fd = openSync(partial, 'wx');
   writeSync(fd, recordsHeader(format));
-  return fd;
+  const interrupted = (signal: NodeJS.Signals) => {
+    rmSync(partial, { force: true });
+    process.kill(process.pid, signal);
+  };
+  const settle = (end: () => void) => () => {
+    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
+    closeSync(fd);
+    end();
+  };
+  process.once('SIGINT', interrupted).once('SIGTERM', interrupted).once('exit', () => rmSync(partial, { force: true }));
+  return { fd, keep: settle(() => renameSync(partial, target)), drop: settle(() => rmSync(partial, { force: true })) };
 }

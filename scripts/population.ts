@@ -1,7 +1,7 @@
 // `npx partner-certify population <input> [options]` (`npm run population -- …` in a clone): how a partner's users
 // will fare at sign-on (DESIGN §7); `population merge <summary.json…>` adds shards' summaries; `population generate`
 // writes a synthetic population. Exits 2 on a usage error, naming the option and the fix.
-import { closeSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defects } from '../population/generate';
@@ -99,6 +99,8 @@ const gates = (options['fail-if'] ?? []).map((text) => {
 const maxUnreadable = orFail(shareOf('max-unreadable', options['max-unreadable'] ?? '1%'));
 /** What the input's unreadable records crossed (refuseUnread): said after the report. */
 let unreadableOver: string[] = [];
+/** Removes this run's records file before it is put in place (openRecords), when the run is refused. */
+let dropRecords = () => {};
 // Checked before anything is read: a folder, or nothing yet.
 const inputs = [...(subcommand === undefined ? [positionals[0]] : []), options.funding, options.columns, options.profile, options.compare];
 const outWrong = subcommand === 'generate' ? undefined : outProblem(out, inputs);
@@ -184,9 +186,9 @@ async function main() {
       numberColumns: new Set(['company.industry.naicsCode']),
       ...(columnMap ? { columnMap } : {}),
       onProgress: progress,
-      ...(recordsFile === undefined ? {} : { records: { format: recordsFormat!, write: (rows: string) => void writeSync(recordsFile, rows) } }),
+      ...(recordsFile === undefined ? {} : { records: { format: recordsFormat!, write: (rows: string) => void writeSync(recordsFile.fd, rows) } }),
     });
-    if (recordsFile !== undefined) closeSync(recordsFile);
+    if (recordsFile !== undefined) dropRecords = recordsFile.drop;
     if (options.funding !== undefined) {
       const funding = await judgePopulation(options.funding, {
         settings,
@@ -205,6 +207,7 @@ async function main() {
     const peak = Math.round(process.resourceUsage().maxRSS / 1024);
     const stats = `judged ${records.toLocaleString('en-US')} records in ${seconds.toFixed(1)} s (${Math.round(records / seconds).toLocaleString('en-US')}/s), peak memory ${peak} MB`;
     refuseUnread(summary, shard !== undefined);
+    recordsFile?.keep();
     if (shard) {
       mkdirSync(out, { recursive: true });
       const file = path.join(out, `population-summary.${shard.index}-of-${shard.count}.json`);
@@ -244,8 +247,8 @@ function refuseUnread(summary: ReturnType<typeof mergeSummaries>, shard: boolean
     const refusal = inputRefusal(input, maxUnreadable);
     if (refusal === undefined) continue;
     if (input.payloads === 0) {
-      // Nothing written: not even the records file's header.
-      if (recordsOut !== undefined) rmSync(recordsOut, { force: true });
+      // Nothing written: not even the records file's header, and an earlier run's file stays as it was.
+      dropRecords();
       console.error(`population: ${name}${refusal}`);
       process.exit(1);
     }

@@ -1,4 +1,6 @@
-import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, watch, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
@@ -151,4 +153,42 @@ test("the fifth red team's breaks, replayed: a gzip with bytes after it read to 
       `${at('tail.jsonl.gz')}: the gzip data ends before the file does: the 14 bytes after it are not gzip and were not read, as gzip itself leaves them`,
     ],
   });
+});
+
+test("the sixth red team's breaks, replayed: the records file is put in place whole or not at all, by a refused, an interrupted or a racing run", async () => {
+  const dir = tempDir('population-red-team-6-');
+  const at = (name: string) => path.join(dir, name);
+  writeFileSync(at('users.jsonl'), users(300).join('\n'));
+  writeFileSync(at('binary.bin'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 131 + 7) % 256)));
+  writeFileSync(at('many.jsonl'), users(40_000, 5).join('\n'));
+  expect((await population([at('users.jsonl'), '--now', now, '--out', at('rep'), '--records-out', at('recs.csv')])).status).toBe(0);
+  const complete = readFileSync(at('recs.csv'), 'utf8');
+  expect(complete.split('\n')).toHaveLength(302);
+  // A run that judges nothing used to remove the file an earlier run wrote.
+  const refused = await population([at('binary.bin'), '--now', now, '--out', at('rep'), '--records-out', at('recs.csv')]);
+  expect(first(refused)).toEqual([1, expect.stringContaining('no record judged')]);
+  expect(readFileSync(at('recs.csv'), 'utf8')).toBe(complete);
+  // Interrupted once its records file is open (the event: the file appears), it leaves the earlier one as it was.
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/population.ts', at('many.jsonl'), '--now', now, '--out', at('rep'), '--records-out', at('recs.csv')],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const watcher = watch(dir);
+  await new Promise<void>((resolve) => watcher.on('change', (_, name) => String(name).startsWith('recs.csv.partial-') && resolve()));
+  watcher.close();
+  child.kill('SIGINT');
+  const [, signal] = (await once(child, 'exit')) as [number | null, string | null];
+  expect(signal).toBe('SIGINT');
+  expect(readdirSync(dir).filter((name) => name.includes('.partial-'))).toEqual([]);
+  expect(readFileSync(at('recs.csv'), 'utf8')).toBe(complete);
+  // Two runs at once on one records file: it is one run's whole file, never a mix.
+  const [a, b] = await Promise.all([
+    population([at('many.jsonl'), '--now', now, '--out', at('a'), '--records-out', at('same.csv')]),
+    population([at('users.jsonl'), '--now', now, '--out', at('b'), '--records-out', at('same.csv')]),
+  ]);
+  expect([a.status, b.status]).toEqual([0, 0]);
+  expect([40_002, 302]).toContain(readFileSync(at('same.csv'), 'utf8').split('\n').length);
 });
