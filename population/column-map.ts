@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readSmallFile } from './small-file';
 import { nearestPath } from './input-gate';
 
 /**
@@ -11,9 +11,11 @@ export function columnMapOf(pairs: readonly string[], file: string | undefined, 
     return [at < 0 ? pair : pair.slice(0, at), at < 0 ? undefined : pair.slice(at + 1), `--column ${pair}`];
   });
   if (file !== undefined) {
+    const read = readSmallFile(file, 1024 * 1024);
+    if ('problem' in read) return `--columns ${file}: ${read.problem}; give {"your column": "spec path", …}`;
     let map: unknown;
     try {
-      map = JSON.parse(readFileSync(file, 'utf8'));
+      map = JSON.parse(read.text);
     } catch {
       return `--columns ${file}: not a JSON file; give {"your column": "spec path", …}`;
     }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readSmallFile } from './small-file';
 import { outcomeKeys } from './summary-schema';
 import { populationReportSchema, type PopulationReport } from './report-schema';
 
@@ -15,11 +15,13 @@ export interface PopulationComparison {
 
 /** A population.json read back, or why it is none: a line naming the file, never quoting it. */
 export function readPopulationReport(file: string): PopulationReport | string {
+  const read = readSmallFile(file, 64 * 1024 * 1024);
+  if ('problem' in read) return `${file}: ${read.problem}; give the population.json a run wrote`;
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? `${file}: no such file` : `${file}: not a population.json (not JSON)`;
+    json = JSON.parse(read.text);
+  } catch {
+    return `${file}: not a population.json (not JSON)`;
   }
   const report = populationReportSchema.safeParse(json);
   return report.success ? report.data : `${file}: not a population.json of this version; give the population.json a run wrote`;

@@ -1,4 +1,5 @@
-import { existsSync, lstatSync, mkdtempSync, readFileSync, realpathSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, realpathSync, rmdirSync, statSync } from 'node:fs';
+import { readSmallFile } from './small-file';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -111,12 +112,9 @@ export function shardOf(value: string): { index: number; count: number } | strin
 /** collectMissingAccountInfo as a partner's profile states it (false when none is given), or why the file says none. */
 export function profileSetting(file: string | undefined): boolean | string {
   if (file === undefined) return false;
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return `--profile ${file}: no such file; give the partner's profile (partners/<name>.json), or --collect-missing-account-info`;
-  }
+  const read = readSmallFile(file, 1024 * 1024);
+  if ('problem' in read) return `--profile ${file}: ${read.problem}; give the partner's profile (partners/<name>.json), or --collect-missing-account-info`;
+  const text = read.text;
   let profile: { collectMissingAccountInfo?: unknown } | undefined;
   try {
     profile = parseJsonc(text) as typeof profile;

@@ -1,7 +1,7 @@
 // `npx partner-certify population <input> [options]` (`npm run population -- …` in a clone): how a partner's users
 // will fare at sign-on (DESIGN §7); `population merge <summary.json…>` adds shards' summaries; `population generate`
 // writes a synthetic population. Exits 2 on a usage error, naming the option and the fix.
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defects } from '../population/generate';
@@ -16,6 +16,7 @@ import { comparePopulations, readPopulationReport } from '../population/compare'
 import { comparisonLines } from '../population/report-compare';
 import { progressBar } from '../population/progress';
 import { accountInfoPaths, judgePopulation } from '../population/run';
+import { readSmallFile } from '../population/small-file';
 import { columnMapOf } from '../population/column-map';
 import { dateProblem, outProblem, profileSetting, recordsOutProblem, shardOf, workersProblem } from '../population/option-checks';
 import { inputRefusal } from '../population/input-gate';
@@ -138,8 +139,9 @@ async function main() {
     const keyProblem = shardKeyProblem(secret);
     if (keyProblem) fail(`population merge: ${keyProblem}`);
     const parts = positionals.map((name) => {
-      if (!existsSync(name) || !statSync(name).isFile()) fail(`population merge: no such file ${name}`);
-      const summary = openSummary(readFileSync(name, 'utf8'), secret!, name);
+      const read = readSmallFile(name, 256 * 1024 * 1024);
+      if ('problem' in read) fail(`population merge: ${name}: ${read.problem}; give the summary files the shards wrote`);
+      const summary = openSummary(read.text, secret!, name);
       if (typeof summary === 'string') refuse(summary);
       return { name, summary };
     });

@@ -155,7 +155,7 @@ test("the fifth red team's breaks, replayed: a gzip with bytes after it read to 
   });
 });
 
-test("the sixth red team's breaks, replayed: the records file is put in place whole or not at all, by a refused, an interrupted or a racing run", async () => {
+test("the sixth red team's breaks, replayed: the records file is put in place whole or not at all, by a refused, an interrupted or a racing run; a file read whole is read only up to its bound", async () => {
   const dir = tempDir('population-red-team-6-');
   const at = (name: string) => path.join(dir, name);
   writeFileSync(at('users.jsonl'), users(300).join('\n'));
@@ -191,4 +191,11 @@ test("the sixth red team's breaks, replayed: the records file is put in place wh
   ]);
   expect([a.status, b.status]).toEqual([0, 0]);
   expect([40_002, 302]).toContain(readFileSync(at('same.csv'), 'utf8').split('\n').length);
+  // A file read whole is read only up to its bound: /dev/zero as a report to compare, a column map or a profile.
+  const [compared, columns, profile] = await Promise.all([
+    population(['compare', '/dev/zero', at('rep/population.json')]),
+    population([at('users.jsonl'), '--now', now, '--out', at('c'), '--columns', '/dev/zero']),
+    population([at('users.jsonl'), '--now', now, '--out', at('p'), '--profile', '/dev/zero']),
+  ]);
+  for (const run of [compared, columns, profile]) expect(first(run)).toEqual([2, expect.stringContaining('/dev/zero: larger than such a file is')]);
 });
