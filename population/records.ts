@@ -86,6 +86,9 @@ export function openRecords(file: string, format: RecordsFormat): { fd: number; 
     closeSync(fd);
     end();
   };
-  process.once('SIGINT', interrupted).once('SIGTERM', interrupted).once('exit', () => rmSync(partial, { force: true }));
+  process
+    .once('SIGINT', interrupted)
+    .once('SIGTERM', interrupted)
+    .once('exit', () => rmSync(partial, { force: true }));
   return { fd, keep: settle(() => renameSync(partial, target)), drop: settle(() => rmSync(partial, { force: true })) };
 }

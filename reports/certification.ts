@@ -199,7 +199,7 @@ export function buildCertification(
     platform: platformVerdict,
     run,
     areas,
-    rules: rules.map(withStackFix(stack)),
+    rules: rules.map(withStackFix(stack, findings)),
     stack,
     findings,
     tests: tests.map((test) => ({

@@ -15,10 +15,11 @@ export function stackOfRun(tests: readonly Pick<CollectedTest, 'probe' | 'exchan
   return recogniseStack(answers, stackCatalogue);
 }
 
-/** A rule that failed or warned, with the fix on the recognised library when the catalogue has one. */
+/** A rule that failed or warned, with the fix on the recognised library when the catalogue has one for the cause its findings say. */
 export const withStackFix =
-  (stack: StackRecognition) =>
+  (stack: StackRecognition, findings: readonly { rule: string; outcome: string; message: string }[]) =>
   <R extends { id: string; outcome: string }>(rule: R): R & { stackFix?: { library: string; fix: string; docs: string } } => {
-    const fix = rule.outcome === 'failed' || rule.outcome === 'warning' ? stackFixFor(stack, rule.id, stackCatalogue) : undefined;
+    const messages = () => findings.filter((finding) => finding.rule === rule.id && finding.outcome === rule.outcome).map((finding) => finding.message);
+    const fix = rule.outcome === 'failed' || rule.outcome === 'warning' ? stackFixFor(stack, rule.id, stackCatalogue, messages()) : undefined;
     return fix ? { ...rule, stackFix: fix } : rule;
   };

@@ -3,9 +3,9 @@ import { doorkeeper } from './doorkeeper';
 import { jmondi } from './jmondi';
 import { nodeOauth2Server } from './node-oauth2-server';
 import { oauth2orize } from './oauth2orize';
-import { djangoOauthToolkit, oauthlib } from './oauthlib';
+import { oauthlib } from './oauthlib';
 import { oidcProvider } from './oidc-provider';
 import type { StackEntry } from './stack-entry';
 
 /** Every OAuth server library the harness can name (checks/stacks/stack-entry.ts; docs/STACKS.md says how to add one). */
-export const stackCatalogue: readonly StackEntry[] = [oidcProvider, nodeOauth2Server, oauth2orize, jmondi, authlib, oauthlib, djangoOauthToolkit, doorkeeper];
+export const stackCatalogue: readonly StackEntry[] = [oidcProvider, nodeOauth2Server, oauth2orize, jmondi, authlib, oauthlib, doorkeeper];

@@ -4,17 +4,19 @@ export const doorkeeper: StackEntry = {
   library: 'Doorkeeper',
   observedOn: ['5.5.0 (Rails 6.1)'],
   docs: 'https://doorkeeper.gitbook.io/guides/',
-  marks: [
-    {
-      probe: 'token-exchange/unknown-code',
-      said: 'an unknown code is answered with the challenge Bearer realm="Doorkeeper"',
-      header: { name: 'www-authenticate', startsWith: 'Bearer realm="Doorkeeper"' },
-    },
-    {
-      probe: 'token-exchange/missing-grant-type',
-      said: 'a request without grant_type is answered "Missing required parameter: grant_type."',
-      description: 'Missing required parameter: grant_type.',
-    },
+  signatures: [
+    [
+      {
+        probe: 'token-exchange/unknown-code',
+        said: 'an unknown code is answered with the challenge Bearer realm="Doorkeeper"',
+        header: { name: 'www-authenticate', startsWith: 'Bearer realm="Doorkeeper"' },
+      },
+      {
+        probe: 'token-exchange/missing-grant-type',
+        said: 'a request without grant_type is answered "Missing required parameter: grant_type."',
+        description: 'Missing required parameter: grant_type.',
+      },
+    ],
   ],
   fixes: {
     'token-exchange/expires-in-present': {

@@ -1,28 +1,47 @@
+import { cause, configured } from './causes';
 import type { StackEntry } from './stack-entry';
 
 export const oauth2orize: StackEntry = {
   library: 'oauth2orize',
   observedOn: ['1.12.0'],
   docs: 'https://github.com/jaredhanson/oauth2orize#readme',
-  marks: [
-    {
-      probe: 'token-exchange/unknown-code',
-      said: 'an unknown code is answered 403 "Invalid authorization code"',
-      status: 403,
-      description: 'Invalid authorization code',
-    },
-    {
-      probe: 'token-exchange/missing-grant-type',
-      said: 'a request without grant_type is answered 501 "Unsupported grant type: undefined"',
-      status: 501,
-      description: 'Unsupported grant type: undefined',
-    },
+  signatures: [
+    [
+      {
+        probe: 'token-exchange/unknown-code',
+        said: 'an unknown code is answered 403 "Invalid authorization code"',
+        status: 403,
+        description: 'Invalid authorization code',
+      },
+      {
+        probe: 'token-exchange/missing-grant-type',
+        said: 'a request without grant_type is answered 501 "Unsupported grant type: undefined"',
+        status: 501,
+        description: 'Unsupported grant type: undefined',
+      },
+    ],
+    [
+      {
+        probe: configured,
+        said: 'the platform\'s request, or its retry, is answered 403 "Invalid authorization code"',
+        status: 403,
+        description: 'Invalid authorization code',
+      },
+    ],
   ],
   fixes: {
-    'token-exchange/encoding': {
-      fix: "authenticate the client in the body as well as by Basic: passport.use(new ClientPasswordStrategy(verify)) and passport.authenticate(['basic', 'oauth2-client-password'], { session: false }) on the token route",
-      docs: 'https://github.com/jaredhanson/oauth2orize#implement-token-endpoint',
-    },
+    'token-exchange/encoding': [
+      {
+        when: cause.basicOnly,
+        fix: "authenticate the client in the body as well as by Basic: passport.use(new ClientPasswordStrategy(verify)) and passport.authenticate(['basic', 'oauth2-client-password'], { session: false }) on the token route",
+        docs: 'https://github.com/jaredhanson/oauth2orize#implement-token-endpoint',
+      },
+      {
+        when: cause.codeRefused,
+        fix: 'oauth2orize leaves the code check to your exchange.code((client, code, redirectURI, done) => …) callback: compare redirectURI only when the token request sends one, which the platform never does (if (redirectURI !== undefined && redirectURI !== saved.redirectUri) return done(null, false))',
+        docs: 'https://github.com/jaredhanson/oauth2orize#register-exchanges',
+      },
+    ],
     'token-exchange/unknown-code-invalid-grant': {
       fix: "oauth2orize answers invalid_grant with 403: give server.errorHandler() a TokenError status of 400 (new TokenError(message, 'invalid_grant', null, 400)) in the exchange",
       docs: 'https://github.com/jaredhanson/oauth2orize/blob/master/lib/errors/tokenerror.js',

@@ -1,42 +1,46 @@
 import type { StackEntry } from './stack-entry';
 
-const unknownCode = {
-  probe: 'token-exchange/unknown-code',
-  said: 'an unknown code is answered {"error": "invalid_grant"}, no more',
-  body: '{"error": "invalid_grant"}',
+/** Each refusal the token route turns into a 200 when it sends create_token_response's body without its status. */
+const refusals = ['unknown-code-rejected', 'code-reuse-rejected', 'wrong-secret-rejected', 'no-token-without-credentials'].map(
+  (rule) => `token-exchange/${rule}`,
+);
+const statusDropped = {
+  when: 'was answered 200',
+  fix: 'send the status create_token_response returns with its headers and body: headers, body, status = server.create_token_response(uri, http_method, body, headers); return Response(body, status=status, headers=headers)',
+  docs: 'https://oauthlib.readthedocs.io/en/latest/oauth2/server.html#the-token-endpoint',
 };
-const noGrantType = {
-  probe: 'token-exchange/missing-grant-type',
-  said: 'a request without grant_type is answered {"error": "unsupported_grant_type"}',
-  body: '{"error": "unsupported_grant_type"}',
-};
-const unauthorizedClient = { probe: 'token-exchange/other-grants', body: '{"error": "unauthorized_client"}' };
 
-/** oauthlib on its own (or in a framework that keeps its answers), told from django-oauth-toolkit, which is built on it. */
+/**
+ * oauthlib, alone or under django-oauth-toolkit, which sends its answers as they are: one entry for both, since what
+ * told them apart in recordings (how a password grant is answered) is the application's choice of grants, not the
+ * library's (a django-oauth-toolkit partner's password grant was answered unsupported_grant_type by oauthlib's words).
+ */
 export const oauthlib: StackEntry = {
-  library: 'oauthlib',
-  observedOn: ['3.2.2'],
+  library: 'oauthlib (alone, or under django-oauth-toolkit)',
+  observedOn: ['oauthlib 3.2.2', 'django-oauth-toolkit 1.7.0'],
   docs: 'https://oauthlib.readthedocs.io/en/latest/oauth2/server.html',
-  marks: [
-    unknownCode,
-    noGrantType,
-    { ...unauthorizedClient, said: 'a password grant is answered unsupported_grant_type, not unauthorized_client', absent: true },
-  ],
-  fixes: {},
-};
-
-export const djangoOauthToolkit: StackEntry = {
-  library: 'django-oauth-toolkit',
-  observedOn: ['1.7.0'],
-  docs: 'https://django-oauth-toolkit.readthedocs.io/',
-  marks: [
-    unknownCode,
-    noGrantType,
-    { ...unauthorizedClient, said: 'the platform\'s request with a password grant is answered {"error": "unauthorized_client"}' },
+  signatures: [
+    [
+      {
+        probe: 'token-exchange/unknown-code',
+        said: 'an unknown code is answered {"error": "invalid_grant"}, no more',
+        body: '{"error": "invalid_grant"}',
+      },
+      {
+        probe: 'token-exchange/missing-grant-type',
+        said: 'a request without grant_type is answered {"error": "unsupported_grant_type"}',
+        body: '{"error": "unsupported_grant_type"}',
+      },
+    ],
   ],
   fixes: {
+    ...Object.fromEntries(refusals.map((rule) => [rule, statusDropped])),
+    'token-exchange/concurrent-redemption': {
+      fix: "oauthlib calls your RequestValidator's validate_code, and invalidate_authorization_code only after the token is issued: claim the code in validate_code itself, atomically (a dict.pop, or UPDATE … SET used = true WHERE code = ? AND NOT used and check the row count), so a second request at the same time finds it gone; under django-oauth-toolkit, subclass OAuth2Validator so that validate_code claims the code before calling super() (a unique row per used code; in one process, a lock and a set), and name it in OAUTH2_PROVIDER['OAUTH2_VALIDATOR_CLASS']",
+      docs: 'https://oauthlib.readthedocs.io/en/latest/oauth2/validator.html',
+    },
     'token-exchange/redirect': {
-      fix: "route the path without its slash to the token view, path('oauth/token', oauth2_views.TokenView.as_view()), or configure the platform with the URL that ends in /oauth/token/ (APPEND_SLASH answers 301)",
+      fix: "under django-oauth-toolkit, route the path without its slash to the token view, path('oauth/token', oauth2_views.TokenView.as_view()), or configure the platform with the URL that ends in /oauth/token/ (Django's APPEND_SLASH answers 301)",
       docs: 'https://django-oauth-toolkit.readthedocs.io/en/latest/views/views.html',
     },
   },

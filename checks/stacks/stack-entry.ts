@@ -30,6 +30,8 @@ export interface StackMark {
   keys?: readonly string[];
   /** A header (lower-case name) and how its value starts. */
   header?: { name: string; startsWith: string };
+  /** Text the body holds, as sent (a library's wording inside a body of the application's own shape). */
+  contains?: string;
   /** The mark holds when no answer of the probe is like this one (and the probe was answered). */
   absent?: true;
 }
@@ -39,7 +41,12 @@ export interface StackFix {
   fix: string;
   /** That library's documentation of it. */
   docs: string;
+  /** Only for a failure whose message says this: a rule failed for several causes has a fix for each. */
+  when?: string;
 }
+
+/** Marks that name a library together; an entry has one for each way its server can be met (answering, or refusing the platform). */
+export type StackSignature = readonly StackMark[];
 
 export interface StackEntry {
   library: string;
@@ -47,9 +54,9 @@ export interface StackEntry {
   observedOn: readonly string[];
   /** The library's documentation. */
   docs: string;
-  marks: readonly StackMark[];
-  /** By rule id: the fix of that rule on this library. */
-  fixes: Readonly<Record<string, StackFix>>;
+  signatures: readonly StackSignature[];
+  /** By rule id: the fix of that rule on this library, or one for each cause (the first whose `when` fits). */
+  fixes: Readonly<Record<string, StackFix | readonly StackFix[]>>;
 }
 
 export type StackRecognition = { library: string; observedOn: string[]; docs: string; evidence: string[] } | { notRecognised: string };
@@ -66,6 +73,7 @@ function jsonOf(body: string): Record<string, unknown> | undefined {
 function like(mark: StackMark, answer: StackAnswer): boolean {
   if (mark.status !== undefined && answer.status !== mark.status) return false;
   if (mark.body !== undefined && answer.body !== mark.body) return false;
+  if (mark.contains !== undefined && !answer.body.includes(mark.contains)) return false;
   if (mark.header && !(answer.headers[mark.header.name] ?? '').startsWith(mark.header.startsWith)) return false;
   if (mark.description === undefined && mark.keys === undefined) return true;
   const json = jsonOf(answer.body);
@@ -81,19 +89,29 @@ export function markHolds(mark: StackMark, answers: StackAnswers): boolean {
   return mark.absent ? !given.some((answer) => like(mark, answer)) : given.some((answer) => like(mark, answer));
 }
 
+const holding = (entry: StackEntry, answers: StackAnswers) => entry.signatures.find((marks) => marks.every((mark) => markHolds(mark, answers)));
+
 export function recogniseStack(answers: StackAnswers, catalogue: readonly StackEntry[]): StackRecognition {
-  const fits = catalogue.filter((entry) => entry.marks.every((mark) => markHolds(mark, answers)));
+  const fits = catalogue.filter((entry) => holding(entry, answers));
   if (fits.length === 1) {
-    const [{ library, observedOn, docs, marks }] = fits as [StackEntry];
-    return { library, observedOn: [...observedOn], docs, evidence: marks.map((mark) => mark.said) };
+    const [{ library, observedOn, docs }] = fits as [StackEntry];
+    return { library, observedOn: [...observedOn], docs, evidence: holding(fits[0]!, answers)!.map((mark) => mark.said) };
   }
   if (fits.length === 0) return { notRecognised: 'its answers carry the marks of no library in the catalogue (docs/STACKS.md lists them and how to add one)' };
   return { notRecognised: `its answers fit ${fits.map((entry) => entry.library).join(' and ')} alike, so neither is named` };
 }
 
-/** The fix of `rule` on the recognised library, if the catalogue has one. */
-export function stackFixFor(recognition: StackRecognition, rule: string, catalogue: readonly StackEntry[]): (StackFix & { library: string }) | undefined {
+/** The fix of `rule`, failed with `messages`, on the recognised library, if the catalogue has one for that cause. */
+export function stackFixFor(
+  recognition: StackRecognition,
+  rule: string,
+  catalogue: readonly StackEntry[],
+  messages: readonly string[] = [],
+): { library: string; fix: string; docs: string } | undefined {
   if (!('library' in recognition)) return undefined;
-  const fix = catalogue.find((entry) => entry.library === recognition.library)?.fixes[rule];
-  return fix ? { ...fix, library: recognition.library } : undefined;
+  const fixes = catalogue.find((entry) => entry.library === recognition.library)?.fixes[rule];
+  const found = (Array.isArray(fixes) ? fixes : fixes ? [fixes] : []).find(
+    ({ when }: StackFix) => when === undefined || messages.some((message) => message.includes(when)),
+  ) as StackFix | undefined;
+  return found ? { library: recognition.library, fix: found.fix, docs: found.docs } : undefined;
 }

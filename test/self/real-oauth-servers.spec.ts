@@ -137,11 +137,14 @@ test('oidc-provider and @node-oauth/oauth2-server certify with form; redirect_ur
   // The platform emulator signed on through oidc-provider's own token endpoint, in form.
   expect(certification('oidc-mint').rules.find((rule) => rule.id === 'sign-on/app/shown')?.outcome).toBe('passed');
 
-  // The library named from its answers (docs/STACKS.md), and its own fix beside the failure; a run whose negative
-  // cases were all blocked has nothing to name it by.
+  // The library named from its answers (docs/STACKS.md), and its own fix beside the failure.
   for (const name of ['oidc-mint', 'oidc-json', 'oidc-login']) expect.soft(certification(name).stack, name).toMatchObject({ library: 'oidc-provider' });
   expect.soft(certification('node-oauth').stack).toMatchObject({ library: '@node-oauth/oauth2-server (or its predecessor oauth2-server 3.x)' });
-  expect.soft(certification('oidc-bound').stack).toHaveProperty('notRecognised');
+  // Its negative cases blocked, a partner that binds codes to a redirect URI is named by its refusal of the platform's request.
+  expect.soft(certification('oidc-bound').stack).toMatchObject({ library: 'oidc-provider' });
+  expect
+    .soft(certification('oidc-bound').rules.find((rule) => rule.id === 'token-exchange/encoding')?.stackFix?.fix)
+    .toContain('allowOmittingSingleRegisteredRedirectUri');
   const json = certification('oidc-json');
   expect(json.rules.find((rule) => rule.id === 'token-exchange/encoding')?.stackFix).toMatchObject({
     library: 'oidc-provider',
