@@ -23,13 +23,21 @@ export function columnMapOf(pairs: readonly string[], file: string | undefined, 
     for (const [column, path] of Object.entries(map)) entries.push([column, path, `--columns ${file}: "${column}"`]);
   }
   const map = new Map<string, string>();
+  const columnOf = new Map<string, string>();
   for (const [column, path, where] of entries) {
     if (typeof path !== 'string' || column.trim() === '') return `${where}: give <your column>=<spec path>, e.g. --column first_name=user.firstName`;
     if (!paths.has(path)) {
       const near = nearestPath(path, [...paths]);
       return `${where}: ${path} is not a spec path${near ? `; did you mean ${near}?` : ' (user.firstName, company.address.line1, …)'}`;
     }
+    const earlier = map.get(column.trim());
+    if (earlier !== undefined && earlier !== path)
+      return `${where}: ${column.trim()} is mapped twice, to ${earlier} and to ${path}; map each of your columns once`;
+    const other = columnOf.get(path);
+    if (other !== undefined && other !== column.trim())
+      return `${where}: ${other} and ${column.trim()} are both mapped to ${path}; map one column to each spec path`;
     map.set(column.trim(), path);
+    columnOf.set(path, column.trim());
   }
   return map;
 }

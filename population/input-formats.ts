@@ -132,6 +132,30 @@ function rowText(header: Column[], cells: string[]): string | ReaderNote {
   return JSON.stringify(object);
 }
 
+/**
+ * A header the column map makes ambiguous: a mapped column the header does not name, or two columns of one spec path
+ * (a record would keep the last). Only the user's own option and spec paths are quoted, never another header cell.
+ */
+function mappingProblem(
+  raw: readonly string[],
+  names: readonly string[],
+  columnMap: ReadonlyMap<string, string> | undefined,
+  columns: ReadonlySet<string> | undefined,
+) {
+  const named = new Set(raw);
+  const missing = [...(columnMap?.keys() ?? [])].find((column) => !named.has(column));
+  if (missing !== undefined)
+    return `the column map names ${missing} (for ${columnMap!.get(missing)!}), which the CSV's header does not; check its spelling (names are case-sensitive)`;
+  const first = new Map<string, number>();
+  for (const [i, name] of names.entries()) {
+    const earlier = first.get(name);
+    if (earlier !== undefined && columns?.has(name))
+      return `columns ${earlier + 1} and ${i + 1} are both ${name}, and a record would keep only the last; give each spec path one column`;
+    if (earlier === undefined) first.set(name, i);
+  }
+  return undefined;
+}
+
 const stops = (c: number) => c === 0x2c || c === 0x0a || c === 0x0d;
 
 /** RFC 4180 rows under a header row of spec paths (a name that is not a dotted path is one top-level key); lines of white space skipped. */
@@ -155,8 +179,9 @@ const csv: Parser = async function* (chunks, batcher, at, { max, numberColumns, 
       const text = rowText(header, cells);
       return typeof text === 'string' ? Buffer.from(text) : text;
     }
-    const names = cells.map((name) => name.trim()).map((name) => columnMap?.get(name) ?? name);
-    const problem = columns && headerProblem(names, columns);
+    const raw = cells.map((name) => name.trim());
+    const names = raw.map((name) => columnMap?.get(name) ?? name);
+    const problem = mappingProblem(raw, names, columnMap, columns) ?? (columns && headerProblem(names, columns));
     if (problem) {
       at.line = 0;
       throw new InputProblem(problem);

@@ -120,14 +120,19 @@ export function inputRefusal(input: PopulationSummary['input'], maxUnreadable: n
   const [worst] = Object.entries(input.unreadable).sort((a, b) => b[1] - a[1]);
   const firstLine = worst ? input.unreadableLines[worst[0]]?.[0] : undefined;
   const why = worst ? `${worst[0]}${firstLine === undefined ? '' : `, first at line ${firstLine}`}` : '';
+  // A record that ends a worker is ours to handle, not the export's to fix: its fix is a larger heap.
+  const died = input.unreadable['worker-died'] ?? 0;
+  const heapFix = 'raise PARTNER_CERTIFY_WORKER_HEAP_MB (64 MB unless set), and report it to us if that does not help';
+  const heap = died > 0 ? `; ${died.toLocaleString('en-US')} ended a worker, which no record should: ${heapFix}` : '';
   if (input.payloads === 0) {
     if (input.problems.length > 0) return `no record judged: ${input.problems[0]}`;
     if (records === 0) return 'no record judged: the input is empty; export one account-information object a user';
-    return `no record judged: none of its ${records.toLocaleString('en-US')} records is a JSON object (${why}); export one account-information object a user`;
+    if (died === records) return `no record judged: each of its ${records.toLocaleString('en-US')} records ended a worker (${why}): ${heapFix}`;
+    return `no record judged: none of its ${records.toLocaleString('en-US')} records is a JSON object (${why}); export one account-information object a user${heap}`;
   }
   // Cut short (a truncated gzip, an unclosed quote): the records after it were never judged, however few the unreadable.
   if (input.problems.length > 0) return `the input was cut short, so only the records before it were judged: ${input.problems[0]}`;
   if (unreadable / records <= maxUnreadable) return undefined;
   const share = (value: number) => `${(100 * value).toFixed(value < 0.01 ? 2 : 1).replace(/\.0+$/, '')}%`;
-  return `${unreadable.toLocaleString('en-US')} of ${records.toLocaleString('en-US')} records (${share(unreadable / records)}) could not be judged (${why}), more than --max-unreadable ${share(maxUnreadable)}: fix the export, or raise --max-unreadable`;
+  return `${unreadable.toLocaleString('en-US')} of ${records.toLocaleString('en-US')} records (${share(unreadable / records)}) could not be judged (${why}), more than --max-unreadable ${share(maxUnreadable)}: fix the export, or raise --max-unreadable${heap}`;
 }

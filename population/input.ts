@@ -47,6 +47,9 @@ export function detectedFormat(head: Uint8Array): InputFormat | undefined {
   return undefined;
 }
 
+const crOnly =
+  "its lines end in a carriage return alone (the line ends of classic Mac OS, or of Excel for Mac's \"CSV (Macintosh)\"), so it reads as one line; save it with LF or CRLF line ends (Excel: \"CSV UTF-8\"), or convert it: tr '\\r' '\\n' < export.csv > export-lf.csv";
+
 /** Batches in input order, then, if the input was cut short (truncated or corrupt gzip, JSON array never closed, CSV quote never closed, read error), the problem; throws only when the file cannot be opened. */
 export async function* readPopulation(source: string, options: ReadOptions = {}): AsyncGenerator<PopulationItem, void, undefined> {
   const name = source === '-' ? 'standard input' : source;
@@ -74,6 +77,7 @@ export async function* readPopulation(source: string, options: ReadOptions = {})
     };
     const format = options.format ?? detectedFormat(head) ?? 'jsonl';
     if (format === 'csv' && options.csv) throw new InputProblem(options.csv);
+    if (format !== 'json-array' && head.includes(0x0d) && !head.includes(0x0a)) throw new InputProblem(crOnly);
     yield* parsers[format](chunks, batcher, at, settings);
   } catch (error) {
     problem = `${name}: ${problemOf(error)}`;

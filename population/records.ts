@@ -75,20 +75,21 @@ export function openRecords(file: string, format: RecordsFormat): { fd: number; 
   const target = path.resolve(file);
   mkdirSync(path.dirname(target), { recursive: true });
   const partial = `${target}.partial-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const fd = openSync(partial, 'wx');
-  writeSync(fd, recordsHeader(format));
   const interrupted = (signal: NodeJS.Signals) => {
     rmSync(partial, { force: true });
     process.kill(process.pid, signal);
   };
+  // Listening before the file exists: a signal that comes once it is there always finds the handler.
+  process
+    .once('SIGINT', interrupted)
+    .once('SIGTERM', interrupted)
+    .once('exit', () => rmSync(partial, { force: true }));
+  const fd = openSync(partial, 'wx');
+  writeSync(fd, recordsHeader(format));
   const settle = (end: () => void) => () => {
     process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
     closeSync(fd);
     end();
   };
-  process
-    .once('SIGINT', interrupted)
-    .once('SIGTERM', interrupted)
-    .once('exit', () => rmSync(partial, { force: true }));
   return { fd, keep: settle(() => renameSync(partial, target)), drop: settle(() => rmSync(partial, { force: true })) };
 }

@@ -198,4 +198,28 @@ test("the sixth red team's breaks, replayed: the records file is put in place wh
     population([at('users.jsonl'), '--now', now, '--out', at('p'), '--profile', '/dev/zero']),
   ]);
   for (const run of [compared, columns, profile]) expect(first(run)).toEqual([2, expect.stringContaining('/dev/zero: larger than such a file is')]);
+  // Line ends of CR alone, an ambiguous column map, two columns of one path, and a worker's death blamed on the export.
+  writeFileSync(at('cr.csv'), 'user.id,user.firstName\ru1,Ann\ru2,Bob\r');
+  writeFileSync(at('cols.csv'), 'uid,fn\nu1,Ann\n');
+  writeFileSync(at('dup.csv'), 'user.id,user.lastName,user.lastName\nu1,Lee,Ray\n');
+  const keys = Array.from({ length: 80_000 }, (_, i) => `"k${i}":[0]`).join(',');
+  writeFileSync(at('heavy.jsonl'), [1, 2].map((i) => `{"user":{"id":"h${i}"},"x":{${keys}}}`).join('\n'));
+  const judge = (input: string, ...args: string[]) => population([at(input), '--now', now, '--out', at(`o-${input}`), ...args]);
+  const [cr, twice, both, lacking, dup, heavy] = await Promise.all([
+    judge('cr.csv'),
+    judge('cols.csv', '--column', 'uid=user.id', '--column', 'uid=user.firstName'),
+    judge('cols.csv', '--column', 'uid=user.id', '--column', 'fn=user.id'),
+    judge('cols.csv', '--column', 'uid=user.id', '--column', 'nothere=user.firstName'),
+    judge('dup.csv'),
+    populationRun([at('heavy.jsonl'), '--now', now, '--out', at('o-heavy')], undefined, { PARTNER_CERTIFY_WORKER_HEAP_MB: '24' }),
+  ]);
+  expect(first(cr)).toEqual([1, expect.stringContaining('its lines end in a carriage return alone')]);
+  expect(first(twice)).toEqual([2, '--column uid=user.firstName: uid is mapped twice, to user.id and to user.firstName; map each of your columns once']);
+  expect(first(both)).toEqual([2, '--column fn=user.id: uid and fn are both mapped to user.id; map one column to each spec path']);
+  expect(first(lacking)).toEqual([1, expect.stringContaining("the column map names nothere (for user.firstName), which the CSV's header does not")]);
+  expect(first(dup)).toEqual([1, expect.stringContaining('columns 2 and 3 are both user.lastName, and a record would keep only the last')]);
+  expect(first(heavy)).toEqual([
+    1,
+    expect.stringContaining('each of its 2 records ended a worker (worker-died, first at line 1): raise PARTNER_CERTIFY_WORKER_HEAP_MB'),
+  ]);
 });
