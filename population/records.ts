@@ -16,7 +16,8 @@ export const recordsFormatOf = (file: string): RecordsFormat | undefined =>
 export const recordsHeader = (format: RecordsFormat) => (format === 'csv' ? 'line,user.id,company.id,outcome,rules\n' : '');
 
 /**
- * An id as given: a string as it is, a number as written, absent as empty; an object or array by its type only (it is
+ * An id as given: a string as it is, a number as written (an integer past 2^53, which JSON parsing has already
+ * rounded, by that fact), absent as empty; an object or array by its type only (it is
  * no id, and may hold anything). A control, bidirectional or line-separator character is written as `\uXXXX`, never
  * raw: raw, it could make one id read as another.
  */
@@ -26,7 +27,9 @@ const idOf = (value: unknown): string | number | null =>
     : typeof value === 'string'
       ? value
       : typeof value === 'number'
-        ? value
+        ? Number.isSafeInteger(value) || !Number.isInteger(value)
+          ? value
+          : '(a number past 2^53, which JSON readers cannot keep exact)'
         : typeof value === 'boolean'
           ? String(value)
           : `(${Array.isArray(value) ? 'an array' : 'an object'})`;

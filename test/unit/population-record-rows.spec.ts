@@ -1,0 +1,20 @@
+import { expect, test } from '@playwright/test';
+import { recordRow } from '../../population/records';
+
+/** population/records.ts: a records row holds each id as given, or says what it is when it cannot be written as given. */
+
+const row = (userId: unknown, format: 'csv' | 'jsonl' = 'csv') => recordRow(format, 7, { user: { id: userId }, company: { id: 'c-1' } }, 'signs-in', []);
+
+test('ids as given: strings, safe numbers; a number JSON already rounded, an object and an array by what they are', () => {
+  expect(row('u-1')).toBe('7,u-1,c-1,signs-in,\n');
+  expect(row(42)).toBe('7,42,c-1,signs-in,\n');
+  expect(row(1.5)).toBe('7,1.5,c-1,signs-in,\n');
+  expect(row(JSON.parse('123456789012345678901234567890'))).toBe('7,"(a number past 2^53, which JSON readers cannot keep exact)",c-1,signs-in,\n');
+  expect(row(JSON.parse('123456789012345678901234567890'), 'jsonl')).toBe(
+    '{"line":7,"user.id":"(a number past 2^53, which JSON readers cannot keep exact)","company.id":"c-1","outcome":"signs-in","rules":[]}\n',
+  );
+  expect(row({ ssn: '987-65-4321' })).toBe('7,(an object),c-1,signs-in,\n');
+  expect(row(['x'])).toBe('7,(an array),c-1,signs-in,\n');
+  expect(row('=HYPERLINK(1)')).toBe("7,'=HYPERLINK(1),c-1,signs-in,\n");
+  expect(row('a\u202eb')).toBe('7,a\\u202Eb,c-1,signs-in,\n');
+});
