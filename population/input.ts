@@ -50,6 +50,17 @@ export function detectedFormat(head: Uint8Array): InputFormat | undefined {
 const crOnly =
   "its lines end in a carriage return alone (the line ends of classic Mac OS, or of Excel for Mac's \"CSV (Macintosh)\"), so it reads as one line; save it with LF or CRLF line ends (Excel: \"CSV UTF-8\"), or convert it: tr '\\r' '\\n' < export.csv > export-lf.csv";
 
+/**
+ * Whether the input's lines end in CR alone: its first 64 KiB hold no LF, and a CR with something after it. What
+ * was read is put back.
+ */
+async function crOnlyLines(chunks: Chunks): Promise<boolean> {
+  const start = await gather(chunks, (last, total) => last.includes(0x0a) || total > 64 * 1024);
+  chunks.unshift(start);
+  const cr = start.indexOf(0x0d);
+  return !start.includes(0x0a) && cr >= 0 && cr + 1 < start.length;
+}
+
 /** Batches in input order, then, if the input was cut short (truncated or corrupt gzip, JSON array never closed, CSV quote never closed, read error), the problem; throws only when the file cannot be opened. */
 export async function* readPopulation(source: string, options: ReadOptions = {}): AsyncGenerator<PopulationItem, void, undefined> {
   const name = source === '-' ? 'standard input' : source;
@@ -77,7 +88,7 @@ export async function* readPopulation(source: string, options: ReadOptions = {})
     };
     const format = options.format ?? detectedFormat(head) ?? 'jsonl';
     if (format === 'csv' && options.csv) throw new InputProblem(options.csv);
-    if (format !== 'json-array' && head.includes(0x0d) && !head.includes(0x0a)) throw new InputProblem(crOnly);
+    if (format !== 'json-array' && (await crOnlyLines(chunks))) throw new InputProblem(crOnly);
     yield* parsers[format](chunks, batcher, at, settings);
   } catch (error) {
     problem = `${name}: ${problemOf(error)}`;

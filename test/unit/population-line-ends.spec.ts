@@ -1,0 +1,31 @@
+import { Readable } from 'node:stream';
+import { expect, test } from '@playwright/test';
+import { readPopulation } from '../../population/input';
+
+/** population/input.ts: lines that end in CR alone are named, whatever the chunks; CRLF split between chunks is read. */
+
+const inChunks = (data: Buffer, size: number) =>
+  Readable.from(Array.from({ length: Math.ceil(data.length / size) }, (_, i) => data.subarray(i * size, (i + 1) * size)));
+
+async function read(data: Buffer, size: number) {
+  const texts: string[] = [];
+  const problems: string[] = [];
+  for await (const item of readPopulation('-', { stdin: inChunks(data, size) })) {
+    if ('batch' in item) texts.push(...new TextDecoder().decode(item.batch.bytes).split('\n'));
+    if ('problem' in item) problems.push(item.problem);
+  }
+  return { texts, problems };
+}
+
+test('lines that end in CR alone are a problem named as such, in chunks of any size; CRLF split between chunks is not', async () => {
+  for (const size of [1, 5, 1024]) {
+    expect(await read(Buffer.from('{"user":{"id":"a"}}\r{"user":{"id":"b"}}\r'), size)).toEqual({
+      texts: [],
+      problems: [expect.stringContaining('its lines end in a carriage return alone')],
+    });
+    expect(await read(Buffer.from('{"user":{"id":"a"}}\r\n{"user":{"id":"b"}}\r\n'), size)).toEqual({
+      texts: ['{"user":{"id":"a"}}', '{"user":{"id":"b"}}'],
+      problems: [],
+    });
+  }
+});
