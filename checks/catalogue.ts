@@ -18,6 +18,7 @@ import {
   noEchoedCredentials,
   unknownParamIgnored,
 } from './token-hardening';
+import { discoveryAgrees } from './token-discovery';
 import { unguessableCodes, unguessableTokens } from './token-entropy';
 import { configuredEncodingAccepted, negativeCasesEncoding, otherEncodingNoted } from './token-encoding';
 import { issuedTokenAccepted, successResponseRules, tokenFieldRules } from './token-response';
@@ -77,6 +78,7 @@ const tokenExchangeRules: readonly AnyRule[] = [
   unguessableTokens,
   unguessableCodes,
   codeExpires,
+  discoveryAgrees,
 ];
 
 export const catalogue = {

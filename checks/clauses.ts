@@ -19,6 +19,8 @@ export const clauses = {
   'RFC6749 §5.1': 'Successful token response: 200, application/json, access_token, token_type, expires_in, no-store',
   'RFC6749 §5.2':
     'Token error response: 400 with a JSON "error" code; invalid_client may be 401, and MUST be 401 with WWW-Authenticate when the client used the Authorization header',
+  'RFC8414 §2':
+    'Authorization server metadata: issuer (a client MUST NOT use a document whose issuer differs from the one it is read under, §3.3), token_endpoint, token_endpoint_auth_methods_supported (client_secret_basic when omitted), grant_types_supported',
   'RFC6585 §4': '429 Too Many Requests: the client sent too many requests; a Retry-After header may say how long to wait',
   'RFC9110 §15.4': 'Redirection 3xx: the platform never follows redirects from partner endpoints',
   'RFC8259 §4': 'Objects: the names within an object SHOULD be unique, or parsers disagree on which value counts',

@@ -28,6 +28,7 @@ import { answeredOf, encodingNote, judgeEcho, judgeTransport, perCall, refusalPr
 import { freshToken, profileHas } from './needs';
 import { noEchoedCredentials } from '../checks/token-hardening';
 import { tokenHardeningProbes } from './token-hardening';
+import { discoveryProbe } from './token-discovery';
 
 /** The exchange with a fresh code in the configured encoding: every rule of a successful token response. */
 const judgedByConfigured = [configuredEncodingAccepted, ...successResponseRules, ...tokenFieldRules, noEchoedCredentials, issuedTokenAccepted];
@@ -202,4 +203,5 @@ export const tokenExchangeProbes: readonly Probe[] = [
   missingGrantTypeProbe,
   otherGrantsProbe,
   ...tokenHardeningProbes,
+  discoveryProbe,
 ];

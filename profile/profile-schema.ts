@@ -32,6 +32,9 @@ export const profileSchema = z
     tokenExchangeUrl: httpUrl("the partner's token exchange URL (TokenExchangeUrl)"),
     accountInfoUrl: httpUrl("the partner's account information URL (AccountInfoUrl)"),
     fundingSourcesUrl: httpUrl("the partner's funding sources URL (FundingSourcesUrl), if the partner has one").optional(),
+    issuer: httpUrl(
+      "the partner's OAuth issuer, if it publishes a discovery document (RFC 8414 or OpenID Connect Discovery): the run reads the document and holds it against what the token endpoint does",
+    ).optional(),
     clientId: optionalText('the client_id the platform sends, if predefined'),
     clientSecret: optionalText('the client_secret the platform sends, if predefined'),
     scope: optionalText('the scope the platform sends, if predefined'),

@@ -37,7 +37,8 @@ const usages: Record<Command, Usage> = {
     about:
       'writes partners/<name>.json, .env lines for its client secret and for the credentials in its URLs (a password, an api key: the profile reads them with env:), .gitignore lines, a playwright.config.js and .github/workflows/certify-<name>.yml; asks for what the options leave out; keeps every file that exists',
     options: [
-      ['--token-url <url>', 'your token exchange endpoint (TokenExchangeUrl)'],
+      ['--issuer <url>', 'your OAuth issuer: its discovery document (RFC 8414 or OpenID) gives the token URL, and the run holds it against the endpoint'],
+      ['--token-url <url>', 'your token exchange endpoint (TokenExchangeUrl), unless --issuer gives it'],
       ['--account-url <url>', 'your account information endpoint (AccountInfoUrl)'],
       ['--funding-url <url>', 'your funding sources endpoint (FundingSourcesUrl), if you have one'],
       ['--mint-url <url>', 'a staging hook that mints a fresh code (POST, answers {"code": "…"})'],

@@ -15,6 +15,8 @@ export interface InitAnswers {
   secretVariable?: string;
   encoding: 'form' | 'json';
   collectMissing: boolean;
+  /** The issuer whose discovery document init read (--issuer): the run holds the document against the endpoint. */
+  issuer?: string;
 }
 
 /**
@@ -36,6 +38,7 @@ export function profileFor(answers: InitAnswers, $schema: string): Record<string
     tokenExchangeUrl: answers.tokenUrl,
     accountInfoUrl: answers.accountUrl,
     ...(answers.fundingUrl ? { fundingSourcesUrl: answers.fundingUrl } : {}),
+    ...(answers.issuer ? { issuer: answers.issuer } : {}),
     tokenExchangeEncoding: answers.encoding,
     ...(answers.clientId && answers.secretVariable ? { clientId: answers.clientId, clientSecret: `env:${answers.secretVariable}` } : {}),
     collectMissingAccountInfo: answers.collectMissing,

@@ -15,6 +15,7 @@ import { asksForHelp, invocation, optionsProblem, usageOf } from './commands';
 import { appendedLines, missingIgnores, playwrightConfig, profileFor, schemaReference, workflowFile, workflowFor } from './init-files';
 import { credentialsIn, referencedVariables, secretVariable, variableChooser, variablePrefix, withoutCredentials, type MovedCredential } from './init-secrets';
 import { wayProblem, writeAll, type PlannedWrite } from './safe-write';
+import { discover } from './init-discovery';
 
 function fail(message: string): never {
   console.error(message);
@@ -33,6 +34,7 @@ const optional = new Set(['funding-url', 'client-id']);
 const options = {
   ...Object.fromEntries(questions.map(([flag]): [string, { type: 'string' }] => [flag, { type: 'string' }])),
   encoding: { type: 'string' },
+  issuer: { type: 'string' },
   'collect-missing': { type: 'boolean' },
 } as const;
 
@@ -133,6 +135,10 @@ async function main() {
   if (existsSync(file)) fail(`init: ${file} exists already; edit it, or choose another name`);
 
   const answers = values as Record<string, string | boolean | undefined>;
+  const issuer = typeof answers.issuer === 'string' ? answers.issuer : undefined;
+  const discovered = issuer === undefined ? undefined : await discover(issuer);
+  if (discovered && 'problem' in discovered) fail(`init: --issuer ${issuer}: ${discovered.problem}`);
+  if (discovered && answers['token-url'] === undefined) answers['token-url'] = discovered.tokenEndpoint;
   await ask(answers);
   const absent = questions.filter(([flag]) => !optional.has(flag) && !answers[flag]).map(([flag]) => `--${flag}`);
   if (absent.length > 0)
@@ -171,6 +177,7 @@ async function main() {
       ...(secrets.client ? { secretVariable: secrets.client.variable } : {}),
       encoding,
       collectMissing: answers['collect-missing'] === true,
+      ...(issuer !== undefined ? { issuer } : {}),
     },
     schemaReference('partners'),
   );
@@ -193,7 +200,10 @@ async function main() {
   } catch (error) {
     fail(`init: wrote nothing, since ${error instanceof Error ? error.message : String(error)}; fix that, and run init again`);
   }
-  console.log([`wrote ${file}`, ...lines].join('\n'));
+  // What init took from the discovery document, or that --token-url was kept over it.
+  const [took = [], auth = []] = discovered ? [discovered.lines.slice(0, 1), discovered.lines.slice(1)] : [];
+  const tokenLine = discovered && text('token-url') !== discovered.tokenEndpoint ? [`kept --token-url; the document names ${discovered.tokenEndpoint}`] : took;
+  console.log([`wrote ${file}`, ...tokenLine, ...auth, ...lines].join('\n'));
   const variables = variablesOf(secrets);
   const secretStep = secrets.client ? `put the client secret after ${secrets.client.variable}= in .env, then ` : '';
   const ciStep = variables.length > 0 ? `; on GitHub, add the repository secret${variables.length > 1 ? 's' : ''} ${variables.join(', ')}` : '';

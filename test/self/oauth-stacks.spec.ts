@@ -71,6 +71,18 @@ test('eight OAuth libraries, as documented, misconfigured and fixed: named right
           .map((rule) => rule.id),
       );
       for (const id of new Set(fixedRules)) expect.soft(fixed.rules.find((rule) => rule.id === id)?.outcome, `${fixture} fixed: ${id}`).toBe('passed');
+      // A discovery document, where the library publishes one: agreeing as documented, and the hand-written one of
+      // the misconfigured oauthlib (Basic alone, while the endpoint takes the body too) named as contradicting it.
+      const discovery = (mode: StackMode) => cert(mode).rules.find((rule) => rule.id === 'token-exchange/discovery-agrees')?.outcome;
+      expect.soft(discovery('documented'), fixture).toBe(['oidc-provider', 'oauthlib'].includes(fixture) ? 'passed' : 'skipped');
+      if (fixture === 'oauthlib') {
+        expect.soft(discovery('misconfigured')).toBe('warning');
+        expect
+          .soft(cert('misconfigured').findings.find((finding) => finding.rule === 'token-exchange/discovery-agrees')?.message)
+          .toContain(
+            'advertises "token_endpoint_auth_methods_supported": ["client_secret_basic"], yet the endpoint took the platform\'s client credentials in the body',
+          );
+      }
       expect
         .soft(
           failed(fixed).map((rule) => rule.id),

@@ -16,17 +16,19 @@ export interface StackFixture {
   folder: string;
   command: readonly string[];
   tokenPath: string;
+  /** It publishes a discovery document for its origin as issuer (RFC 8414 or OpenID): its profile names the issuer. */
+  discovery?: true;
 }
 
 const python = ['/usr/bin/python3', 'server.py'];
 export const stackFixtures: Record<string, StackFixture> = {
-  'oidc-provider': { folder: 'oidc-provider', command: ['node', 'server.mjs'], tokenPath: '/oauth/token' },
+  'oidc-provider': { folder: 'oidc-provider', command: ['node', 'server.mjs'], tokenPath: '/oauth/token', discovery: true },
   '@node-oauth/oauth2-server': { folder: 'node-oauth2-server', command: ['node', 'server.js'], tokenPath: '/oauth/token' },
   'oauth2-server 3': { folder: 'oauth2-server-v3', command: ['node', 'server.js'], tokenPath: '/oauth/token' },
   oauth2orize: { folder: 'oauth2orize', command: ['node', 'server.js'], tokenPath: '/oauth/token' },
   '@jmondi/oauth2-server': { folder: 'jmondi', command: ['node', 'server.mjs'], tokenPath: '/oauth/token' },
   Authlib: { folder: 'authlib', command: python, tokenPath: '/oauth/token' },
-  oauthlib: { folder: 'oauthlib', command: python, tokenPath: '/oauth/token' },
+  oauthlib: { folder: 'oauthlib', command: python, tokenPath: '/oauth/token', discovery: true },
   'django-oauth-toolkit': { folder: 'django-oauth-toolkit', command: python, tokenPath: '/oauth/token' },
 };
 
@@ -72,6 +74,7 @@ export async function startStack(library: string, mode: StackMode, payloads: Rec
     clientSecret: `env:${secretEnv}`,
     tokenExchangeEncoding: 'form',
     codes: { mintUrl: `${origin}/test-hooks/code` },
+    ...(fixture.discovery ? { issuer: origin } : {}),
   };
   const close = () =>
     new Promise<void>((resolve) => {
