@@ -40,6 +40,12 @@ export class BatchMemory {
 }
 
 /** JSON texts gathered into batches of about `size` bytes, cut between texts, copied once when a batch is taken. */
+/**
+ * The most records a batch holds, whatever their size: a worker's answer for a batch (its records file rows too)
+ * grows with its records, and a megabyte of `{}` is 350,000 of them, which exhausted a worker's heap (at 24 MB, 16,384 still did).
+ */
+export const batchLinesMost = 4096;
+
 export class Batcher {
   private sources: Buffer[] = [];
   private starts: number[] = [];
@@ -58,7 +64,7 @@ export class Batcher {
   add(line: number, given: Buffer | ReaderNote, start = 0, end = given instanceof ReaderNote ? given.text.length : given.length): Batch | undefined {
     const text = given instanceof ReaderNote ? given.text : given;
     if (given instanceof ReaderNote) line = -line;
-    const full = this.lines.length > 0 && this.length + 1 + end - start > this.size ? this.take() : undefined;
+    const full = this.lines.length > 0 && (this.length + 1 + end - start > this.size || this.lines.length >= batchLinesMost) ? this.take() : undefined;
     const last = this.ends.length - 1;
     // Lines next to each other in one chunk are copied together.
     if (last >= 0 && this.sources[last] === text && this.ends[last] === start - 1 && text[start - 1] === 0x0a) this.ends[last] = end;

@@ -110,6 +110,20 @@ export function unreadColumns(names: readonly string[], paths: ReadonlySet<strin
   return `${unread.length} CSV column${unread.length === 1 ? ' names' : 's name'} no spec path, so no rule reads ${unread.length === 1 ? 'it' : 'them'}${named}; map a column of your own name with --column <name>=<spec path>`;
 }
 
+/** The object every answer of each endpoint holds: a record without it is no answer of that endpoint. */
+const answerKeys = { 'account-info': ['user', 'company'], 'funding-sources': ['fundingSources'] } as const;
+
+/**
+ * Why records that were JSON objects are no answers of the endpoint at all (a log, another export): none of them
+ * holds any of the objects every answer holds (spec §2.3, §2.4). Read from the presence rules' tallies.
+ */
+export function foreignRecords(payloads: number, rules: Readonly<Record<string, { failed: number }>>, endpoint: keyof typeof answerKeys): string | undefined {
+  const keys = answerKeys[endpoint];
+  if (payloads === 0 || !keys.every((key) => rules[`${endpoint}/${key}/present`]?.failed === payloads)) return undefined;
+  const what = endpoint === 'account-info' ? 'account-information' : 'funding-sources';
+  return `no record judged: none of its ${payloads.toLocaleString('en-US')} records holds ${keys.map((key) => `"${key}"`).join(' or ')}, which every ${what} answer does (spec ${endpoint === 'account-info' ? '§2.3' : '§2.4'}), so this is no export of them; export what your ${what} endpoint answers for each user`;
+}
+
 /**
  * Why a run's input was not what it claims, once read: no record judged, or more than `maxUnreadable` (a share) of its
  * records unreadable. Undefined when the run can stand.

@@ -49,6 +49,8 @@ export function outProblem(out: string, inputs: readonly (string | undefined)[])
   const cannot = unwritable('--out', out);
   if (cannot) return cannot;
   for (const name of ['population.json', 'population.html']) {
+    if (existsSync(path.join(out, name)) && statSync(path.join(out, name)).isDirectory())
+      return `--out ${out}: its ${name} is a folder, where the report would go; move it away, or give another folder`;
     const input = inputs.find((one) => one !== undefined && one !== '-' && sameFile(one, path.join(out, name)));
     if (input) return `--out ${out}: its ${name} would overwrite the input ${input}; give another folder`;
   }
@@ -115,12 +117,17 @@ export function profileSetting(file: string | undefined): boolean | string {
   const read = readSmallFile(file, 1024 * 1024);
   if ('problem' in read) return `--profile ${file}: ${read.problem}; give the partner's profile (partners/<name>.json), or --collect-missing-account-info`;
   const text = read.text;
-  let profile: { collectMissingAccountInfo?: unknown } | undefined;
+  let profile: { collectMissingAccountInfo?: unknown; tokenExchangeUrl?: unknown } | undefined;
   try {
     profile = parseJsonc(text) as typeof profile;
   } catch {
     return `--profile ${file}: not a partner's profile; give partners/<name>.json`;
   }
-  if (typeof profile !== 'object' || profile === null) return `--profile ${file}: not a JSON object; give the partner's profile (partners/<name>.json)`;
-  return profile.collectMissingAccountInfo === true;
+  if (typeof profile !== 'object' || profile === null || Array.isArray(profile))
+    return `--profile ${file}: not a JSON object; give the partner's profile (partners/<name>.json)`;
+  // A partner's profile names its token endpoint; a report or another JSON file read as one would set nothing.
+  if (!('tokenExchangeUrl' in profile)) return `--profile ${file}: not a partner's profile (it has no "tokenExchangeUrl"); give partners/<name>.json`;
+  const setting = profile.collectMissingAccountInfo ?? false;
+  if (typeof setting !== 'boolean') return `--profile ${file}: "collectMissingAccountInfo" is ${JSON.stringify(setting).slice(0, 40)}; write true or false`;
+  return setting;
 }

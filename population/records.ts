@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { partialOf, WriteProblem } from './whole-file';
 
 /**
  * `--records-out <file>`: the partner's own list of which users to fix, one row a record, written for the partner
@@ -69,30 +69,48 @@ export function recordRow(
   return `${line},${csvCell(idText(userId))},${csvCell(idText(companyId))},${outcome},${rules.join(' ')}\n`;
 }
 
+/** The signals that end a run: a terminal closed (SIGHUP) as much as an interrupt. */
+const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
+
 /**
  * The records file, written from the start (its header first) to a file of its own beside it, its folder made if need
  * be: `keep` puts it in place at once (a rename), so a run that is interrupted, refused or racing another leaves the
  * last complete file as it was; `drop` removes it. An interrupted run removes it on its way out.
  */
-export function openRecords(file: string, format: RecordsFormat): { fd: number; keep: () => void; drop: () => void } {
+export interface RecordsFile {
+  /** Appends rows; a write that fails (a full disk) stops the writing, and `failure` says why. */
+  write: (rows: string) => void;
+  failure: () => WriteProblem | undefined;
+  keep: () => void;
+  drop: () => void;
+}
+
+export function openRecords(file: string, format: RecordsFormat): RecordsFile {
   const target = path.resolve(file);
   mkdirSync(path.dirname(target), { recursive: true });
-  const partial = `${target}.partial-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const partial = partialOf(target);
   const interrupted = (signal: NodeJS.Signals) => {
     rmSync(partial, { force: true });
     process.kill(process.pid, signal);
   };
   // Listening before the file exists: a signal that comes once it is there always finds the handler.
-  process
-    .once('SIGINT', interrupted)
-    .once('SIGTERM', interrupted)
-    .once('exit', () => rmSync(partial, { force: true }));
+  for (const signal of signals) process.once(signal, interrupted);
+  process.once('exit', () => rmSync(partial, { force: true }));
   const fd = openSync(partial, 'wx');
-  writeSync(fd, recordsHeader(format));
+  let failed: WriteProblem | undefined;
+  const write = (rows: string) => {
+    if (failed) return;
+    try {
+      writeSync(fd, rows);
+    } catch (error) {
+      failed = new WriteProblem(file, error);
+    }
+  };
+  write(recordsHeader(format));
   const settle = (end: () => void) => () => {
-    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
+    for (const signal of signals) process.off(signal, interrupted);
     closeSync(fd);
     end();
   };
-  return { fd, keep: settle(() => renameSync(partial, target)), drop: settle(() => rmSync(partial, { force: true })) };
+  return { write, failure: () => failed, keep: settle(() => renameSync(partial, target)), drop: settle(() => rmSync(partial, { force: true })) };
 }

@@ -1,10 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { populationReport } from './report-model';
 import type { PopulationReport } from './report-schema';
 import { populationHtml } from './report-html';
 import { comparePopulations } from './compare';
 import type { PopulationSummary } from './summary-schema';
+import { writeWhole } from './whole-file';
 
 /** population.json and population.html in `out`: the summary seen through the privacy rule (shapes k users share). */
 export function writeReports(
@@ -15,7 +16,7 @@ export function writeReports(
   const model = before ? { ...judged, comparison: comparePopulations(before, judged) } : judged;
   mkdirSync(out, { recursive: true });
   const files = { json: path.join(out, 'population.json'), html: path.join(out, 'population.html') };
-  writeFileSync(files.json, `${JSON.stringify(model, null, 2)}\n`);
-  writeFileSync(files.html, populationHtml(model));
+  // Both whole, or both as they were (a full disk, an interrupt), and through no link already there.
+  writeWhole([files.json, `${JSON.stringify(model, null, 2)}\n`], [files.html, populationHtml(model)]);
   return { model, files };
 }

@@ -9,7 +9,9 @@ import path from 'node:path';
 import { loadProfiles } from '../partners/profile';
 import { commandExitCode, keptOutcome } from '../run/outcome';
 import { makeRunDir, runDirVariable } from '../run/run-dir';
-import { asksForHelp, commandsLine, helpText, invocation, usageOf } from './commands';
+import { asksForHelp, commandsLine, endQuietlyOnClosedPipe, helpText, invocation, usageOf } from './commands';
+
+endQuietlyOnClosedPipe();
 
 function fail(message: string): never {
   console.error(message);

@@ -121,3 +121,15 @@ export function optionsProblem(command: Command, error: unknown): string {
   const what = (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option ? `unknown option ${option}` : message.split('\n')[0];
   return `${command}: ${what}; its options: ${known}; ${commandsLine()}`;
 }
+
+/**
+ * A reader that stops early (`| head`) closes the pipe: the rest of the output is not wanted, and is no crash. The
+ * command ends as it would have (files it writes are written before what it prints about them).
+ */
+export function endQuietlyOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      process.exit(process.exitCode ?? 0);
+    });
+}

@@ -11,11 +11,13 @@ import { parse as parseDotenv } from 'dotenv';
 import { profileNameProblem, profileOf } from '../partners/profile';
 import { partWords } from '../partners/url-references';
 import { redact } from '../redaction/redact';
-import { asksForHelp, invocation, optionsProblem, usageOf } from './commands';
+import { asksForHelp, endQuietlyOnClosedPipe, invocation, optionsProblem, usageOf } from './commands';
 import { appendedLines, missingIgnores, playwrightConfig, profileFor, schemaReference, workflowFile, workflowFor } from './init-files';
 import { credentialsIn, referencedVariables, secretVariable, variableChooser, variablePrefix, withoutCredentials, type MovedCredential } from './init-secrets';
 import { wayProblem, writeAll, type PlannedWrite } from './safe-write';
 import { discover } from './init-discovery';
+
+endQuietlyOnClosedPipe();
 
 function fail(message: string): never {
   console.error(message);

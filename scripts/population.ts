@@ -1,7 +1,7 @@
 // `npx partner-certify population <input> [options]` (`npm run population -- …` in a clone): how a partner's users
 // will fare at sign-on (DESIGN §7); `population merge <summary.json…>` adds shards' summaries; `population generate`
 // writes a synthetic population. Exits 2 on a usage error, naming the option and the fix.
-import { mkdirSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defects } from '../population/generate';
@@ -12,6 +12,7 @@ import { openSummary, sealSummary, shardKeyProblem, shardKeyVariable, shardsProb
 import { populationConsole, recordsLine } from '../population/report-html';
 import { openRecords, recordsFormatOf } from '../population/records';
 import { writeReports } from '../population/write';
+import { WriteProblem, writeWhole } from '../population/whole-file';
 import { comparePopulations, readPopulationReport } from '../population/compare';
 import { comparisonLines } from '../population/report-compare';
 import { progressBar } from '../population/progress';
@@ -19,11 +20,13 @@ import { accountInfoPaths, judgePopulation } from '../population/run';
 import { readSmallFile } from '../population/small-file';
 import { columnMapOf } from '../population/column-map';
 import { dateProblem, outProblem, profileSetting, recordsOutProblem, shardOf, workersProblem } from '../population/option-checks';
-import { inputRefusal } from '../population/input-gate';
+import { foreignRecords, inputRefusal } from '../population/input-gate';
 import { crossed, parseFailIf, shareOf } from '../population/fail-if';
 import { emulatorSettings, type Settings } from '../population/summary-schema';
 import { invalidOptionalChoices, invalidRequiredChoices } from '../checks/sign-on-decision';
-import { optionsProblem, usageOf } from './commands';
+import { endQuietlyOnClosedPipe, optionsProblem, usageOf } from './commands';
+
+endQuietlyOnClosedPipe();
 
 const usage = usageOf('population');
 
@@ -188,9 +191,14 @@ async function main() {
       numberColumns: new Set(['company.industry.naicsCode']),
       ...(columnMap ? { columnMap } : {}),
       onProgress: progress,
-      ...(recordsFile === undefined ? {} : { records: { format: recordsFormat!, write: (rows: string) => void writeSync(recordsFile.fd, rows) } }),
+      ...(recordsFile === undefined ? {} : { records: { format: recordsFormat!, write: recordsFile.write } }),
     });
     if (recordsFile !== undefined) dropRecords = recordsFile.drop;
+    const recordsFailure = recordsFile?.failure();
+    if (recordsFailure) {
+      dropRecords();
+      throw recordsFailure;
+    }
     if (options.funding !== undefined) {
       const funding = await judgePopulation(options.funding, {
         settings,
@@ -213,7 +221,7 @@ async function main() {
     if (shard) {
       mkdirSync(out, { recursive: true });
       const file = path.join(out, `population-summary.${shard.index}-of-${shard.count}.json`);
-      writeFileSync(file, sealSummary({ ...summary, shard }, secret!));
+      writeWhole([file, sealSummary({ ...summary, shard }, secret!)]);
       console.log(`shard ${shard.index}/${shard.count}: ${stats}; summary: ${file}`);
       if (recordsOut !== undefined) console.log(recordsLine(recordsOut));
       for (const line of unreadableOver) console.error(`population: ${line}`);
@@ -227,7 +235,8 @@ async function main() {
 
 main().catch((error: unknown) => {
   console.error(`population: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
+  // A file that could not be written is no gate crossed: its own exit code.
+  process.exit(error instanceof WriteProblem ? 2 : 1);
 });
 
 function report(summary: ReturnType<typeof mergeSummaries>) {
@@ -240,15 +249,15 @@ function report(summary: ReturnType<typeof mergeSummaries>) {
 
 /** An input that held no record to judge stops here, nothing written; one with too many unreadable records is reported, then fails. */
 function refuseUnread(summary: ReturnType<typeof mergeSummaries>, shard: boolean) {
-  for (const [input, name] of [
-    [summary.input, ''],
-    [summary.funding?.input, '--funding: '],
+  for (const [input, name, foreign] of [
+    [summary.input, '', foreignRecords(summary.input.payloads, summary.rules, 'account-info')],
+    [summary.funding?.input, '--funding: ', summary.funding && foreignRecords(summary.funding.input.payloads, summary.funding.rules, 'funding-sources')],
   ] as const) {
     // A shard may hold no record of its own (fewer records than shards): only a problem with the input is refused there.
     if (!input || (shard && input.payloads === 0 && input.problems.length === 0 && Object.keys(input.unreadable).length === 0)) continue;
-    const refusal = inputRefusal(input, maxUnreadable);
+    const refusal = foreign ?? inputRefusal(input, maxUnreadable);
     if (refusal === undefined) continue;
-    if (input.payloads === 0) {
+    if (input.payloads === 0 || foreign) {
       // Nothing written: not even the records file's header, and an earlier run's file stays as it was.
       dropRecords();
       console.error(`population: ${name}${refusal}`);

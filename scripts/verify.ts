@@ -6,7 +6,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { trustedKeysOf } from '../reports/signing';
 import { trustedSignersFile, verifyCertification } from '../reports/verify';
-import { asksForHelp, optionsProblem, usageOf } from './commands';
+import { asksForHelp, endQuietlyOnClosedPipe, optionsProblem, usageOf } from './commands';
+
+endQuietlyOnClosedPipe();
 
 const usage = usageOf('verify');
 

@@ -1,0 +1,84 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, watch, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { generatePopulation } from '../../population/generate';
+import { populationRun } from '../support/population-cli';
+import { tempDir } from '../support/temp';
+
+/**
+ * The seventh outside red team's breaks of the population command (issue 52), replayed through the real command:
+ * tiny records by the hundred thousand, a terminal closed mid-run, report files already there as links or a folder,
+ * a log judged as users, and a profile that says nothing.
+ */
+
+const now = '2026-11-28';
+const first = (run: { status: number | null; stderr: string }) => [run.status, run.stderr.split('\n')[0]];
+const users = (count: number) =>
+  [...generatePopulation({ users: count, seed: 7, now: new Date(`${now}T00:00:00Z`) })].map((user) => JSON.stringify(user)).join('\n');
+
+test("the seventh red team's breaks, replayed: every file whole or as it was, through no link; junk and a hollow profile refused", async () => {
+  test.setTimeout(180_000);
+  const dir = tempDir('population-red-team-7-');
+  const at = (name: string) => path.join(dir, name);
+  writeFileSync(at('tiny.jsonl'), '{"user":{}}\n'.repeat(200_000));
+  writeFileSync(at('users.jsonl'), users(300));
+  writeFileSync(at('many.jsonl'), users(30_000));
+  writeFileSync(
+    at('log.jsonl'),
+    Array.from({ length: 1000 }, (_, i) => JSON.stringify({ ts: i, level: 'info', msg: 'GET /v1/users 200', reqId: `r${i}` })).join('\n'),
+  );
+  writeFileSync(at('victim.txt'), 'VICTIM');
+  mkdirSync(at('linked'));
+  symlinkSync(at('victim.txt'), at('linked/population.json'));
+  linkSync(at('victim.txt'), at('linked/population.html'));
+  mkdirSync(at('dangling'));
+  symlinkSync(at('nowhere/x'), at('dangling/population.json'));
+  mkdirSync(at('folder/population.html'), { recursive: true });
+  writeFileSync(at('hollow.json'), '{}');
+  writeFileSync(at('yes.json'), '{"tokenExchangeUrl": "https://x.example/token", "collectMissingAccountInfo": "yes"}');
+  const judge = (input: string, ...args: string[]) => populationRun([at(input), '--now', now, ...args], undefined, { PARTNER_CERTIFY_WORKER_HEAP_MB: '24' });
+  const [tiny, linked, dangling, folder, log, funding, hollow, yes] = await Promise.all([
+    judge('tiny.jsonl', '--out', at('tiny'), '--records-out', at('tiny.csv')),
+    judge('users.jsonl', '--out', at('linked')),
+    judge('users.jsonl', '--out', at('dangling')),
+    judge('users.jsonl', '--out', at('folder')),
+    judge('log.jsonl', '--out', at('log')),
+    judge('users.jsonl', '--out', at('funding'), '--funding', at('users.jsonl')),
+    judge('users.jsonl', '--out', at('hollow'), '--profile', at('hollow.json')),
+    judge('users.jsonl', '--out', at('yes'), '--profile', at('yes.json')),
+  ]);
+  // 200,000 records of a dozen bytes, on the smallest heap: batches of at most 16,384 records, and no worker lost.
+  expect(tiny.status, tiny.stderr).toBe(0);
+  expect(readFileSync(at('tiny.csv'), 'utf8').split('\n')).toHaveLength(200_002);
+  expect(JSON.stringify(JSON.parse(readFileSync(at('tiny/population.json'), 'utf8')))).not.toContain('were replaced');
+  // Links already where the report goes are replaced, never followed; a folder there is refused before reading.
+  for (const run of [linked, dangling]) expect(run.status, run.stderr).toBe(0);
+  expect(readFileSync(at('victim.txt'), 'utf8')).toBe('VICTIM');
+  expect(JSON.parse(readFileSync(at('linked/population.json'), 'utf8'))).toHaveProperty('outcomes');
+  expect(JSON.parse(readFileSync(at('dangling/population.json'), 'utf8'))).toHaveProperty('outcomes');
+  expect(first(folder)).toEqual([2, `--out ${at('folder')}: its population.html is a folder, where the report would go; move it away, or give another folder`]);
+  // Records that hold no object of an answer are no export of them.
+  expect(first(log)).toEqual([1, expect.stringContaining('none of its 1,000 records holds "user" or "company", which every account-information answer does')]);
+  expect(first(funding)).toEqual([1, expect.stringContaining('--funding: no record judged: none of its 300 records holds "fundingSources"')]);
+  expect(first(hollow)).toEqual([2, `--profile ${at('hollow.json')}: not a partner's profile (it has no "tokenExchangeUrl"); give partners/<name>.json`]);
+  expect(first(yes)).toEqual([2, `--profile ${at('yes.json')}: "collectMissingAccountInfo" is "yes"; write true or false`]);
+  // A terminal closed once the records file is open: its partial file goes, and an earlier file stays as it was.
+  writeFileSync(at('recs.csv'), 'earlier\n');
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/population.ts', at('many.jsonl'), '--now', now, '--out', at('hup'), '--records-out', at('recs.csv')],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const watcher = watch(dir);
+  await new Promise<void>((resolve) => watcher.on('change', (_, name) => String(name).startsWith('recs.csv.partial-') && resolve()));
+  watcher.close();
+  child.kill('SIGHUP');
+  const [, signal] = (await once(child, 'exit')) as [number | null, string | null];
+  expect(signal).toBe('SIGHUP');
+  expect(readdirSync(dir).filter((name) => name.includes('.partial-'))).toEqual([]);
+  expect(readFileSync(at('recs.csv'), 'utf8')).toBe('earlier\n');
+});
