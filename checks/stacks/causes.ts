@@ -4,6 +4,7 @@ export const cause = {
   basicOnly: 'requires HTTP Basic client authentication',
   codeRefused: 'the partner refused a code it had just issued',
   json: 'the partner does not accept application/json bodies',
+  pkce: 'the partner requires PKCE',
 } as const;
 
 /** The probe whose answers are the platform's own token request and the harness's retries of it. */

@@ -1,3 +1,4 @@
+import { cause, configured } from './causes';
 import type { StackEntry } from './stack-entry';
 
 /** Each refusal the token route turns into a 200 when it sends create_token_response's body without its status. */
@@ -32,8 +33,20 @@ export const oauthlib: StackEntry = {
         body: '{"error": "unsupported_grant_type"}',
       },
     ],
+    [
+      {
+        probe: configured,
+        said: 'the platform\'s request is refused {"error": "invalid_request", "error_description": "Code verifier required."}',
+        body: '{"error": "invalid_request", "error_description": "Code verifier required."}',
+      },
+    ],
   ],
   fixes: {
+    'token-exchange/encoding': {
+      when: cause.pkce,
+      fix: "under django-oauth-toolkit, OAUTH2_PROVIDER['PKCE_REQUIRED'] = False, or a callable of the client id that is False for the platform's confidential client (it is True by default from 2.0 on); with oauthlib alone, have RequestValidator.is_pkce_required(client_id, request) return False for it",
+      docs: 'https://django-oauth-toolkit.readthedocs.io/en/latest/settings.html#pkce-required',
+    },
     ...Object.fromEntries(refusals.map((rule) => [rule, statusDropped])),
     'token-exchange/concurrent-redemption': {
       fix: "oauthlib calls your RequestValidator's validate_code, and invalidate_authorization_code only after the token is issued: claim the code in validate_code itself, atomically (a dict.pop, or UPDATE … SET used = true WHERE code = ? AND NOT used and check the row count), so a second request at the same time finds it gone; under django-oauth-toolkit, subclass OAuth2Validator so that validate_code claims the code before calling super() (a unique row per used code; in one process, a lock and a set), and name it in OAUTH2_PROVIDER['OAUTH2_VALIDATOR_CLASS']",
