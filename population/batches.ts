@@ -7,7 +7,7 @@ export interface Batch {
    * The input's line number (1-based; for a JSON array, the element's 1-based index; for CSV, the row's first line) of
    * each JSON text of `bytes`, in order; negated for a reader's note (ReaderNote) in place of the record.
    */
-  lines: Int32Array;
+  lines: Float64Array;
 }
 
 /** A record the reader cannot pass on (too large, a CSV row of another length), said in its place: `kind: why`. */
@@ -86,7 +86,8 @@ export class Batcher {
       if (i > 0) bytes[at++] = 0x0a;
       at += this.sources[i]!.copy(bytes, at, this.starts[i], this.ends[i]);
     }
-    const lines = new Int32Array(new SharedArrayBuffer(4 * this.lines.length));
+    // Float64: a line number past 2^31 wrapped negative in 32 bits, and a negative one is a reader's note.
+    const lines = new Float64Array(new SharedArrayBuffer(8 * this.lines.length));
     lines.set(this.lines);
     const batch = { bytes, lines };
     [this.sources, this.starts, this.ends, this.lines, this.length] = [[], [], [], [], 0];

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdtempSync, realpathSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, fstatSync, lstatSync, mkdtempSync, realpathSync, rmdirSync, statSync } from 'node:fs';
 import { readSmallFile } from './small-file';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { availableParallelism } from 'node:os';
@@ -74,6 +74,8 @@ const real = (file: string): string => {
   const there = nearestThere(file);
   return path.join(realpathSync(there), path.relative(there, path.resolve(file)));
 };
+const sameInode = (a: { dev: number; ino: number }, b: { dev: number; ino: number }) => a.dev === b.dev && a.ino === b.ino;
+
 /** Two paths to one file: the same real path, or the same inode (a hard link). */
 const sameFile = (a: string, b: string) => {
   if (real(a) === real(b)) return true;
@@ -97,6 +99,8 @@ export function recordsOutProblem(file: string, { inputs, out }: { inputs: reado
   if (cannot) return cannot;
   const input = inputs.find((one) => one !== undefined && one !== '-' && sameFile(one, file));
   if (input) return `--records-out ${file}: that is the input ${input}, which it would overwrite; name another file`;
+  if (inputs.includes('-') && existsSync(file) && sameInode(fstatSync(0), statSync(file)))
+    return `--records-out ${file}: that is what standard input reads, which it would overwrite; name another file`;
   if (inside(file, out) || sameFile(file, out))
     return `--records-out ${file}: that is in the reports' folder ${out}, which is shared; the records file holds your users' ids: keep it elsewhere`;
   return undefined;

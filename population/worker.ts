@@ -50,7 +50,7 @@ const unreadable = (problem: string, line: number) => {
   if (records) rows += recordRow(records, line, undefined, 'unreadable', [problem]);
 };
 
-function countDied(lines: Int32Array): number {
+function countDied(lines: Float64Array): number {
   let judged = 0;
   for (const given of lines) {
     const line = Math.abs(given);
@@ -61,7 +61,7 @@ function countDied(lines: Int32Array): number {
   return judged;
 }
 
-function judgeBatch(bytes: Uint8Array, lines: Int32Array): number {
+function judgeBatch(bytes: Uint8Array, lines: Float64Array): number {
   const texts = decoder.decode(bytes).split('\n');
   let judged = 0;
   for (let i = 0; i < lines.length; i++) {

@@ -78,7 +78,7 @@ test('npm pack, installed into an empty folder: init writes a profile, and the p
     [['certfy'], `no partner "certfy"; partners: none yet (partners/*.json and $PARTNERS_DIR/*.json; npx partner-certify init <name> adds one); ${commands}`],
     [
       ['init', 'acme', '--tokenurl', 'x'],
-      `init: unknown option --tokenurl; its options: --token-url, --account-url, --funding-url, --mint-url, --client-id, --encoding, --collect-missing; ${commands}`,
+      `init: unknown option --tokenurl; its options: --issuer, --token-url, --account-url, --funding-url, --mint-url, --client-id, --encoding, --collect-missing; ${commands}`,
     ],
   ] as const) {
     const wrong = run('npx', ['partner-certify', ...args], folder);
@@ -127,7 +127,7 @@ test('npm pack, installed into an empty folder: init writes a profile, and the p
   expect(cert.verdict).toBe('CERTIFIED');
   // The package's own configuration, under the folder's playwright.config.js, for Playwright's own command.
   const listed = run('npx', ['playwright', 'test', '--project=refcopy', '--list'], folder);
-  expect(listed.stdout, listed.output).toMatch(/Total: 32 tests in 6 files/);
+  expect(listed.stdout, listed.output).toMatch(/Total: 33 tests in 6 files/);
 });
 
 test('installed, the population check: each capability of issue 52 through the command the package ships', () => {
