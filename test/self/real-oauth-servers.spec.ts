@@ -168,14 +168,16 @@ test('oidc-provider and @node-oauth/oauth2-server certify with form; redirect_ur
   // Everything that needed a token is not checked, blocked by that one failure; nothing is "not applicable" for it.
   const blocked = bound.rules.filter((rule) => rule.blockedBy === 'token-exchange/encoding');
   expect(blocked.length).toBeGreaterThan(150);
-  // Nothing of the partner's is "not applicable" for want of a token: only the opt-in code lifetime, and the
-  // sign-on by code and the partner's own app, which a profile without a "platform" block has no platform for.
+  // Nothing of the partner's is "not applicable" for want of a token: only the opt-in code lifetime, the discovery
+  // document of a profile without an issuer, and the sign-on by code and the partner's own app, which a profile
+  // without a "platform" block has no platform for.
   const notApplicable = bound.rules.filter((rule) => rule.owner === 'partner' && rule.outcome === 'skipped').map((rule) => rule.id);
   expect(notApplicable.sort()).toEqual([
     'sign-on/app/shown',
     'sign-on/message/navigated',
     ...partnerAppRules.map((rule) => rule.id).sort(),
     'token-exchange/code-expires',
+    'token-exchange/discovery-agrees',
   ]);
   expect(bound.summary).toContain(`(${blocked.length} blocked by token-exchange/encoding)`);
   expect(run.stdout).toContain(`oidc-bound: NOT CERTIFIED: 1 rule failed`);
