@@ -23,6 +23,8 @@ export type Parser = (
     columns?: ReadonlySet<string> | undefined;
     columnMap?: ReadonlyMap<string, string> | undefined;
     note?: (text: string) => void;
+    /** The format was given (--format), not detected: a refusal says so. */
+    formatGiven?: boolean;
   },
 ) => AsyncGenerator<{ batch: Batch }>;
 
@@ -34,15 +36,16 @@ const jsonLines: Parser = async function* (chunks, batcher, at, { max }) {
   let carried = 0;
   const line = (text: Buffer | undefined, start: number, end: number): Batch | undefined => {
     at.line++;
+    // A CRLF's CR is no part of the record: the bound is on what is left.
+    if (text && end > start && text[end - 1] === 0x0d) end--;
     if (!text || end - start > max) return batcher.add(at.line, tooLong('jsonl: the line', max));
-    if (end > start && text[end - 1] === 0x0d) end--;
     let first = start;
     while (first < end && isBlank(text[first]!)) first++;
     return first === end ? undefined : batcher.add(at.line, text, start, end);
   };
-  // A line over several chunks: undefined when too long.
+  // A line over several chunks: undefined when too long (its last byte may be a CR, judged without it by line()).
   const joined = (last: Buffer) => {
-    const text = carried + last.length > max ? undefined : Buffer.concat([...carry, last]);
+    const text = carried + last.length > max + 1 ? undefined : Buffer.concat([...carry, last]);
     [carry, carried] = [[], 0];
     return text;
   };
@@ -55,7 +58,7 @@ const jsonLines: Parser = async function* (chunks, batcher, at, { max }) {
     }
     if (start === chunk.length) continue;
     carried += chunk.length - start;
-    if (carried <= max) carry.push(chunk.subarray(start));
+    if (carried <= max + 1) carry.push(chunk.subarray(start));
   }
   if (carried === 0) return;
   const text = joined(Buffer.alloc(0));
@@ -159,7 +162,7 @@ function mappingProblem(
 const stops = (c: number) => c === 0x2c || c === 0x0a || c === 0x0d;
 
 /** RFC 4180 rows under a header row of spec paths (a name that is not a dotted path is one top-level key); lines of white space skipped. */
-const csv: Parser = async function* (chunks, batcher, at, { max, numberColumns, columns, columnMap, note }) {
+const csv: Parser = async function* (chunks, batcher, at, { max, numberColumns, columns, columnMap, note, formatGiven }) {
   const [start, unquoted, quoted, quote] = [0, 1, 2, 3];
   const decoder = new TextDecoder();
   let header: Column[] | undefined;
@@ -181,7 +184,7 @@ const csv: Parser = async function* (chunks, batcher, at, { max, numberColumns, 
     }
     const raw = cells.map((name) => name.trim());
     const names = raw.map((name) => columnMap?.get(name) ?? name);
-    const problem = mappingProblem(raw, names, columnMap, columns) ?? (columns && headerProblem(names, columns));
+    const problem = mappingProblem(raw, names, columnMap, columns) ?? (columns && headerProblem(names, columns, formatGiven));
     if (problem) {
       at.line = 0;
       throw new InputProblem(problem);

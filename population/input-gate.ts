@@ -84,7 +84,7 @@ function hintsFor(names: readonly string[], paths: ReadonlySet<string>, between 
 }
 
 /** Why a CSV with these column names cannot be read as account information (none of them a spec path), or undefined. */
-export function headerProblem(names: readonly string[], paths: ReadonlySet<string>): string | undefined {
+export function headerProblem(names: readonly string[], paths: ReadonlySet<string>, formatGiven = false): string | undefined {
   if (names.some((name) => paths.has(name))) return undefined;
   const first = names.join(',');
   const separated = first.includes('\t') ? 'tabs' : first.includes(';') ? 'semicolons' : undefined;
@@ -93,7 +93,12 @@ export function headerProblem(names: readonly string[], paths: ReadonlySet<strin
   // A column is named only as a spec path's near miss (first_name → user.firstName): a first line that is a
   // person's record (a CSV without a header) has names that resemble no field.
   const hints = hintsFor(names, paths);
-  const read = hints.length > 0 ? '' : ' (read as CSV, since it starts with neither "{", JSON Lines, nor "[", a JSON array; a CSV needs a header)';
+  const read =
+    hints.length > 0
+      ? ''
+      : formatGiven
+        ? ' (read as CSV, as --format says; a CSV needs a header)'
+        : ' (read as CSV, since it starts with neither "{", JSON Lines, nor "[", a JSON array; a CSV needs a header)';
   return `none of the CSV's ${names.length} column${names.length === 1 ? '' : 's'} is a spec path${read}; name each column by the field it holds (user.firstName, company.address.line1, …)${hints.length > 0 ? `; did you mean ${hints.slice(0, 6).join(', ')}` : ''}`;
 }
 

@@ -85,6 +85,7 @@ export async function* readPopulation(source: string, options: ReadOptions = {})
       columns: options.columns,
       columnMap: options.columnMap,
       note: (text: string) => notes.push(text),
+      formatGiven: options.format !== undefined,
     };
     const format = options.format ?? detectedFormat(head) ?? 'jsonl';
     if (format === 'csv' && options.csv) throw new InputProblem(options.csv);

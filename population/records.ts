@@ -34,8 +34,12 @@ const idOf = (value: unknown): string | number | null =>
           ? String(value)
           : `(${Array.isArray(value) ? 'an array' : 'an object'})`;
 const unseen = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
-// As UTF-16 units, as JSON writes a character past U+FFFF (a surrogate pair): \uDB40\uDC41.
-const escaped = (text: string) =>
+/**
+ * Text with its control, bidirectional and line-separator characters written as `\uXXXX`, as UTF-16 units, as JSON
+ * writes a character past U+FFFF (a surrogate pair): \uDB40\uDC41. Ids in the records file, and file names the
+ * command prints (the user's own, which may hold an escape sequence or a bidirectional mark).
+ */
+export const escaped = (text: string) =>
   text.replace(unseen, (char) =>
     Array.from({ length: char.length }, (_, i) => `\\u${char.charCodeAt(i).toString(16).toUpperCase().padStart(4, '0')}`).join(''),
   );

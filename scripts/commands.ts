@@ -2,6 +2,7 @@
 // init.ts, verify.ts and population.ts. Installed, the package runs compiled (`npx partner-certify …`); in a clone,
 // through tsx, where the same commands are npm scripts.
 import path from 'node:path';
+import { escaped } from '../population/records';
 import { shardKeyVariable } from '../population/shard-file';
 
 export type Command = 'certify' | 'init' | 'verify' | 'population';
@@ -132,4 +133,15 @@ export function endQuietlyOnClosedPipe(): void {
       if (error.code !== 'EPIPE') throw error;
       process.exit(process.exitCode ?? 0);
     });
+}
+
+/**
+ * What a command prints names the user's files, whose names may hold an escape sequence or a bidirectional mark: each
+ * line is written with those as \uXXXX (population/records.ts `escaped`), never raw.
+ */
+export function printVisibly(): void {
+  for (const stream of ['log', 'error'] as const) {
+    const write = console[stream].bind(console);
+    console[stream] = (...args: unknown[]) => write(...args.map((arg) => String(arg).split('\n').map(escaped).join('\n')));
+  }
 }

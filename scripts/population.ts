@@ -10,7 +10,7 @@ import { mergeSummaries } from '../population/merge';
 import { peopleKept } from '../population/kept';
 import { openSummary, sealSummary, shardKeyProblem, shardKeyVariable, shardsProblem } from '../population/shard-file';
 import { populationConsole, recordsLine } from '../population/report-html';
-import { openRecords, recordsFormatOf } from '../population/records';
+import { escaped, openRecords, recordsFormatOf } from '../population/records';
 import { writeReports } from '../population/write';
 import { WriteProblem, writeWhole } from '../population/whole-file';
 import { comparePopulations, readPopulationReport } from '../population/compare';
@@ -24,9 +24,10 @@ import { foreignRecords, inputRefusal } from '../population/input-gate';
 import { crossed, parseFailIf, shareOf } from '../population/fail-if';
 import { emulatorSettings, type Settings } from '../population/summary-schema';
 import { invalidOptionalChoices, invalidRequiredChoices } from '../checks/sign-on-decision';
-import { endQuietlyOnClosedPipe, optionsProblem, usageOf } from './commands';
+import { endQuietlyOnClosedPipe, optionsProblem, printVisibly, usageOf } from './commands';
 
 endQuietlyOnClosedPipe();
+printVisibly();
 
 const usage = usageOf('population');
 
@@ -240,7 +241,7 @@ main().catch((error: unknown) => {
 });
 
 function report(summary: ReturnType<typeof mergeSummaries>) {
-  const { model, files } = writeReports(summary, { k, out, records: recordsOut, before });
+  const { model, files } = writeReports(summary, { k, out, records: recordsOut === undefined ? undefined : escaped(recordsOut), before });
   console.log(populationConsole(model, files));
   const over = [...unreadableOver, ...crossed(gates, summary.outcomes)];
   for (const line of over) console.error(`population: ${line}`);

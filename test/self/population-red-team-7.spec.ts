@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, watch, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, watch, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { generatePopulation } from '../../population/generate';
@@ -81,4 +81,31 @@ test("the seventh red team's breaks, replayed: every file whole or as it was, th
   expect(signal).toBe('SIGHUP');
   expect(readdirSync(dir).filter((name) => name.includes('.partial-'))).toEqual([]);
   expect(readFileSync(at('recs.csv'), 'utf8')).toBe('earlier\n');
+});
+
+test("the eighth red team's breaks, replayed: a records file that is standard input's, file names with escape sequences, a format given", async () => {
+  const dir = tempDir('population-red-team-8-');
+  const at = (name: string) => path.join(dir, name);
+  writeFileSync(at('users.jsonl'), users(50));
+  const before = readFileSync(at('users.jsonl'));
+  const fromStdin = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/population.ts', '-', '--now', now, '--out', at('o1'), '--records-out', at('users.jsonl')],
+      {
+        stdio: [openSync(at('users.jsonl'), 'r'), 'ignore', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (status) => resolve({ status, stderr }));
+  });
+  expect(first(fromStdin)).toEqual([2, `--records-out ${at('users.jsonl')}: that is what standard input reads, which it would overwrite; name another file`]);
+  expect(readFileSync(at('users.jsonl')).equals(before)).toBe(true);
+  const [named, forced] = await Promise.all([
+    populationRun([at('miss\u001b]0;TITLE\u0007\u202e.jsonl'), '--now', now, '--out', at('o2')]),
+    populationRun([at('users.jsonl'), '--now', now, '--out', at('o3'), '--format', 'csv']),
+  ]);
+  expect(first(named)).toEqual([2, `population: no such file ${at('miss\\u001B]0;TITLE\\u0007\\u202E.jsonl')}`]);
+  expect(first(forced)).toEqual([1, expect.stringContaining('(read as CSV, as --format says; a CSV needs a header)')]);
 });

@@ -29,3 +29,16 @@ test('lines that end in CR alone are a problem named as such, in chunks of any s
     });
   }
 });
+
+test("the bound on a record is on the record: a CRLF's CR does not count, in any chunks", async () => {
+  const record = (length: number) => `{"a":"${'x'.repeat(length - 8)}"}`;
+  for (const size of [1, 7, 1024])
+    for (const ending of ['\n', '\r\n']) {
+      const texts: string[] = [];
+      const data = Buffer.from(`${record(64)}${ending}${record(65)}${ending}`);
+      const stdin = Readable.from(Array.from({ length: Math.ceil(data.length / size) }, (_, i) => data.subarray(i * size, (i + 1) * size)));
+      for await (const item of readPopulation('-', { stdin, maxTextBytes: 64 }))
+        if ('batch' in item) texts.push(...new TextDecoder().decode(item.batch.bytes).split('\n'));
+      expect(texts, `${JSON.stringify(ending)} in chunks of ${size}`).toEqual([record(64), 'too-large: jsonl: the line is longer than 64 bytes']);
+    }
+});
