@@ -124,9 +124,11 @@ const answerKeys = { 'account-info': ['user', 'company'], 'funding-sources': ['f
  */
 export function foreignRecords(payloads: number, rules: Readonly<Record<string, { failed: number }>>, endpoint: keyof typeof answerKeys): string | undefined {
   const keys = answerKeys[endpoint];
-  if (payloads === 0 || !keys.every((key) => rules[`${endpoint}/${key}/present`]?.failed === payloads)) return undefined;
+  // Absent or of another type (a log's "user": "alice"), a key is no answer's object.
+  const without = (key: string) => (rules[`${endpoint}/${key}/present`]?.failed ?? 0) + (rules[`${endpoint}/${key}/type`]?.failed ?? 0);
+  if (payloads === 0 || !keys.every((key) => without(key) === payloads)) return undefined;
   const what = endpoint === 'account-info' ? 'account-information' : 'funding-sources';
-  return `no record judged: none of its ${payloads.toLocaleString('en-US')} records holds ${keys.map((key) => `"${key}"`).join(' or ')}, which every ${what} answer does (spec ${endpoint === 'account-info' ? '§2.3' : '§2.4'}), so this is no export of them; export what your ${what} endpoint answers for each user`;
+  return `no record judged: none of its ${payloads.toLocaleString('en-US')} records holds ${keys.map((key) => `"${key}"`).join(' or ')} as ${endpoint === 'account-info' ? 'an object' : 'a list'}, which every ${what} answer does (spec ${endpoint === 'account-info' ? '§2.3' : '§2.4'}), so this is no export of them; export what your ${what} endpoint answers for each user`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Chunks, MiB, fileStream, gather, isGzipped } from './input-chunks';
 import { gunzipped } from './gunzip';
+import { escaped } from './records';
 import { Batcher, type Batch, type BatchMemory } from './batches';
 import { InputProblem, isBlank, parsers, type Position } from './input-formats';
 import { binaryKind, binaryProblem } from './input-gate';
@@ -63,7 +64,8 @@ async function crOnlyLines(chunks: Chunks): Promise<boolean> {
 
 /** Batches in input order, then, if the input was cut short (truncated or corrupt gzip, JSON array never closed, CSV quote never closed, read error), the problem; throws only when the file cannot be opened. */
 export async function* readPopulation(source: string, options: ReadOptions = {}): AsyncGenerator<PopulationItem, void, undefined> {
-  const name = source === '-' ? 'standard input' : source;
+  // The name goes into the report: its control and bidirectional characters as \uXXXX (population/records.ts).
+  const name = source === '-' ? 'standard input' : escaped(source);
   const input = source === '-' ? (options.stdin ?? process.stdin) : await fileStream(source);
   const batcher = new Batcher(options.batchBytes ?? MiB, options.memory);
   const at: Position = { line: 0 };

@@ -97,10 +97,7 @@ if (dateWrong) fail(dateWrong);
 const k = positive('k', options.k, 5);
 if (k > peopleKept) fail(`--k ${k}: at most ${peopleKept}, the people a shape remembers`);
 const out = options.out ?? 'population-report';
-const gates = (options['fail-if'] ?? []).map((text) => {
-  const gate = parseFailIf(text);
-  return typeof gate === 'string' ? fail(gate) : gate;
-});
+const gates = (options['fail-if'] ?? []).map((text) => orFail(parseFailIf(text)));
 const maxUnreadable = orFail(shareOf('max-unreadable', options['max-unreadable'] ?? '1%'));
 /** What the input's unreadable records crossed (refuseUnread): said after the report. */
 let unreadableOver: string[] = [];
@@ -116,11 +113,12 @@ const before = options.compare === undefined ? undefined : orFail(readPopulation
 const recordsOut = options['records-out'];
 const recordsFormat = recordsOut === undefined ? undefined : recordsFormatOf(recordsOut);
 if (recordsOut !== undefined && subcommand !== undefined) fail(`--records-out: only when judging an input, not with ${subcommand}`);
+if (options.shard !== undefined && (gates.length > 0 || before))
+  fail('--fail-if and --compare judge the whole input: give them to population merge, not to a --shard');
 const recordsWrong = recordsOut === undefined ? undefined : recordsOutProblem(recordsOut, { inputs, out });
 if (recordsWrong) fail(recordsWrong);
 const workers = positive('workers', options.workers, 0);
-const workersWrong = workersProblem(workers);
-if (workersWrong) fail(workersWrong);
+if (workersProblem(workers)) fail(workersProblem(workers)!);
 if (subcommand === undefined && positionals.length > 1) fail(`population: one input, not ${positionals.length}; give --funding for the funding answers`);
 
 async function main() {
@@ -218,17 +216,18 @@ async function main() {
     const peak = Math.round(process.resourceUsage().maxRSS / 1024);
     const stats = `judged ${records.toLocaleString('en-US')} records in ${seconds.toFixed(1)} s (${Math.round(records / seconds).toLocaleString('en-US')}/s), peak memory ${peak} MB`;
     refuseUnread(summary, shard !== undefined);
-    recordsFile?.keep();
+    // The records file is put in place once what the run writes beside it is: never beside a report that failed.
     if (shard) {
       mkdirSync(out, { recursive: true });
       const file = path.join(out, `population-summary.${shard.index}-of-${shard.count}.json`);
       writeWhole([file, sealSummary({ ...summary, shard }, secret!)]);
+      recordsFile?.keep();
       console.log(`shard ${shard.index}/${shard.count}: ${stats}; summary: ${file}`);
       if (recordsOut !== undefined) console.log(recordsLine(recordsOut));
       for (const line of unreadableOver) console.error(`population: ${line}`);
       if (unreadableOver.length > 0) process.exitCode = 1;
     } else {
-      report(summary);
+      report(summary, () => recordsFile?.keep());
       console.log(stats);
     }
   }
@@ -240,8 +239,9 @@ main().catch((error: unknown) => {
   process.exit(error instanceof WriteProblem ? 2 : 1);
 });
 
-function report(summary: ReturnType<typeof mergeSummaries>) {
+function report(summary: ReturnType<typeof mergeSummaries>, written = () => {}) {
   const { model, files } = writeReports(summary, { k, out, records: recordsOut === undefined ? undefined : escaped(recordsOut), before });
+  written();
   console.log(populationConsole(model, files));
   const over = [...unreadableOver, ...crossed(gates, summary.outcomes)];
   for (const line of over) console.error(`population: ${line}`);

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { linkSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, watch, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { generatePopulation } from '../../population/generate';
 import { populationRun } from '../support/population-cli';
@@ -60,8 +61,11 @@ test("the seventh red team's breaks, replayed: every file whole or as it was, th
   expect(JSON.parse(readFileSync(at('dangling/population.json'), 'utf8'))).toHaveProperty('outcomes');
   expect(first(folder)).toEqual([2, `--out ${at('folder')}: its population.html is a folder, where the report would go; move it away, or give another folder`]);
   // Records that hold no object of an answer are no export of them.
-  expect(first(log)).toEqual([1, expect.stringContaining('none of its 1,000 records holds "user" or "company", which every account-information answer does')]);
-  expect(first(funding)).toEqual([1, expect.stringContaining('--funding: no record judged: none of its 300 records holds "fundingSources"')]);
+  expect(first(log)).toEqual([
+    1,
+    expect.stringContaining('none of its 1,000 records holds "user" or "company" as an object, which every account-information answer does'),
+  ]);
+  expect(first(funding)).toEqual([1, expect.stringContaining('--funding: no record judged: none of its 300 records holds "fundingSources" as a list')]);
   expect(first(hollow)).toEqual([2, `--profile ${at('hollow.json')}: not a partner's profile (it has no "tokenExchangeUrl"); give partners/<name>.json`]);
   expect(first(yes)).toEqual([2, `--profile ${at('yes.json')}: "collectMissingAccountInfo" is "yes"; write true or false`]);
   // A terminal closed once the records file is open: its partial file goes, and an earlier file stays as it was.
@@ -83,7 +87,7 @@ test("the seventh red team's breaks, replayed: every file whole or as it was, th
   expect(readFileSync(at('recs.csv'), 'utf8')).toBe('earlier\n');
 });
 
-test("the eighth red team's breaks, replayed: a records file that is standard input's, file names with escape sequences, a format given", async () => {
+test("the eighth and ninth red teams' breaks, replayed: a records file that is standard input's, file names with escape sequences, a format given, a log of strings, gates on a shard", async () => {
   const dir = tempDir('population-red-team-8-');
   const at = (name: string) => path.join(dir, name);
   writeFileSync(at('users.jsonl'), users(50));
@@ -108,4 +112,21 @@ test("the eighth red team's breaks, replayed: a records file that is standard in
   ]);
   expect(first(named)).toEqual([2, `population: no such file ${at('miss\\u001B]0;TITLE\\u0007\\u202E.jsonl')}`]);
   expect(first(forced)).toEqual([1, expect.stringContaining('(read as CSV, as --format says; a CSV needs a header)')]);
+  // The ninth round's: a log whose "user" is a string, an input named with an escape sequence that the report names,
+  // and gates a shard would have dropped.
+  writeFileSync(at('log.jsonl'), '{"user":"alice"}\n{"user":"bob","company":[]}\n');
+  const cutName = at('cut\u001b]0;T\u0007\u202e.jsonl.gz');
+  const gzipped = gzipSync(users(50));
+  writeFileSync(cutName, gzipped.subarray(0, Math.floor(gzipped.length * 0.6)));
+  const [log, cut, gated] = await Promise.all([
+    populationRun([at('log.jsonl'), '--now', now, '--out', at('o4')]),
+    populationRun([cutName, '--now', now, '--out', at('o5')]),
+    populationRun([at('users.jsonl'), '--now', now, '--out', at('o6'), '--shard', '1/2', '--fail-if', 'error-screen>1%']),
+  ]);
+  expect(first(log)).toEqual([1, expect.stringContaining('none of its 2 records holds "user" or "company" as an object')]);
+  expect(cut.status).toBe(1);
+  const report = readFileSync(at('o5/population.json'), 'utf8') + readFileSync(at('o5/population.html'), 'utf8');
+  expect(report).toContain('cut\\u001B]0;T\\u0007\\u202E.jsonl.gz');
+  for (const raw of ['\u001b', '\u0007', '\u202e']) expect(report).not.toContain(raw);
+  expect(first(gated)).toEqual([2, '--fail-if and --compare judge the whole input: give them to population merge, not to a --shard']);
 });
