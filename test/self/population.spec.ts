@@ -70,7 +70,9 @@ test('no planted value, nor its digits, in any output; no shape fewer than k use
   expect(lastName.users).toBeGreaterThanOrEqual(200);
   expect(lastName.rareShapes).toBeGreaterThan(0);
   for (const file of [...filesUnder(path.join(out, 'report')), ...filesUnder(path.join(out, 'shards'))]) {
-    const text = readFileSync(file, 'utf8');
+    // A shard's "sealed" is AES-GCM ciphertext in base64url: a planted run of 5 digits turned up in it by chance
+    // (about one run in a hundred), so it is left out; what it holds is read only with the key.
+    const text = readFileSync(file, 'utf8').replace(/"sealed": "[A-Za-z0-9_-]*"/, '"sealed": ""');
     for (const value of planted) expect(text, `${value} in ${file}`).not.toContain(value);
     expect(text).not.toMatch(/zorblax/i);
   }
