@@ -1,5 +1,5 @@
 import { readSmallFile } from './small-file';
-import { outcomeKeys } from './summary-schema';
+import { alternativeSettings, outcomeKeys, type AlternativeSetting } from './summary-schema';
 import { populationReportSchema, type PopulationReport } from './report-schema';
 
 /**
@@ -11,6 +11,8 @@ export interface PopulationComparison {
   outcomes: { outcome: (typeof outcomeKeys)[number]; before: number; after: number; change: number; shareChange: number }[];
   /** Rules by users failed or warned, before and after; a rule of one run only has 0 in the other. */
   rules: { rule: string; before: number; after: number; change: number }[];
+  /** Settings judged with that differ (the date aside): part of what moved is theirs. */
+  settingsChanged: { setting: AlternativeSetting; before: string; after: string }[];
 }
 
 /** A population.json read back, or why it is none: a line naming the file, never quoting it. */
@@ -48,5 +50,8 @@ export function comparePopulations(before: PopulationReport, after: PopulationRe
       };
     }),
     rules,
+    settingsChanged: alternativeSettings
+      .filter((setting) => before.settings[setting] !== after.settings[setting])
+      .map((setting) => ({ setting, before: String(before.settings[setting]), after: String(after.settings[setting]) })),
   };
 }

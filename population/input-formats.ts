@@ -73,6 +73,8 @@ const jsonLines: Parser = async function* (chunks, batcher, at, { max }) {
 const jsonArray: Parser = async function* (chunks, batcher, at, { max }) {
   const [before, between, inside, after] = [0, 1, 2, 3];
   let [state, depth, inString, escaped, length, overlong, element] = [before, 0, false, false, 0, false, Buffer.allocUnsafe(64 * 1024)];
+  // An element's object or array is closed: only a comma or the array's end may follow it.
+  let closed = false;
   for (let chunk = await chunks.next(); chunk; chunk = await chunks.next()) {
     if (length + chunk.length > element.length) {
       const bigger = Buffer.allocUnsafe(Math.max(2 * element.length, length + chunk.length));
@@ -87,7 +89,9 @@ const jsonArray: Parser = async function* (chunks, batcher, at, { max }) {
           else if (byte === 0x5c) escaped = true;
           else if (byte === 0x22) inString = false;
           if (byte === 0x0a || byte === 0x0d) byte = 0x09;
-        } else if (byte === 0x22) inString = true;
+        } else if (closed && !isBlank(byte) && byte !== 0x2c && byte !== 0x5d)
+          throw new InputProblem(`a comma is missing after element ${at.line + 1} of the JSON array: another value follows it`);
+        else if (byte === 0x22) inString = true;
         else if (byte === 0x7b || byte === 0x5b) depth++;
         else if (depth === 0 && (byte === 0x2c || byte === 0x5d)) {
           while (length > 0 && isBlank(element[length - 1]!)) length--;
@@ -96,12 +100,12 @@ const jsonArray: Parser = async function* (chunks, batcher, at, { max }) {
           [state, length] = [byte === 0x2c ? between : after, 0];
           if (full) yield { batch: full };
           continue;
-        } else if ((byte === 0x7d || byte === 0x5d) && depth > 0) depth--;
+        } else if ((byte === 0x7d || byte === 0x5d) && depth > 0) closed = --depth === 0;
         else if (byte === 0x0a || byte === 0x0d) byte = 0x20;
         element[length++] = byte;
       } else if (isBlank(byte) || (state === between && byte === 0x2c)) continue;
       else if (state === between && byte === 0x5d) state = after;
-      else if (state === between) [state, depth, overlong, i] = [inside, 0, false, i - 1];
+      else if (state === between) [state, depth, overlong, closed, i] = [inside, 0, false, false, i - 1];
       else if (state === before && byte === 0x5b) state = between;
       else throw new InputProblem(state === before ? 'not a JSON array: it does not start with "["' : 'text after the end of the JSON array');
     }

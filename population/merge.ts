@@ -60,6 +60,8 @@ export function addSummary(into: PopulationSummary, from: PopulationSummary): vo
   into.sharedIds = addSharedIds(into.sharedIds, from.sharedIds);
   // The shards of one input each read all of it (population/shard-file.ts checks they did).
   into.seen = {
+    ...from.seen,
+    ...into.seen,
     bytes: Math.max(into.seen.bytes, from.seen.bytes),
     lines: Math.max(into.seen.lines, from.seen.lines),
     digest: into.seen.digest || from.seen.digest,

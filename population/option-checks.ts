@@ -42,6 +42,13 @@ function unwritable(option: string, file: string): string | undefined {
   return undefined;
 }
 
+/** What is at `file` when it is neither a file nor a folder: a report written there would replace it. */
+function special(file: string): string | undefined {
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (stat === undefined || stat.isFile() || stat.isDirectory()) return undefined;
+  return stat.isFIFO() ? 'a named pipe' : stat.isSocket() ? 'a socket' : stat.isCharacterDevice() || stat.isBlockDevice() ? 'a device' : 'no file';
+}
+
 /** The reports' folder: neither a file nor a folder whose population.json or population.html is an input. */
 export function outProblem(out: string, inputs: readonly (string | undefined)[]): string | undefined {
   if (out.trim() === '') return '--out is empty; give a folder for the reports';
@@ -51,6 +58,8 @@ export function outProblem(out: string, inputs: readonly (string | undefined)[])
   for (const name of ['population.json', 'population.html']) {
     if (existsSync(path.join(out, name)) && statSync(path.join(out, name)).isDirectory())
       return `--out ${out}: its ${name} is a folder, where the report would go; move it away, or give another folder`;
+    const kind = special(path.join(out, name));
+    if (kind) return `--out ${out}: its ${name} is ${kind}, where the report would go; move it away, or give another folder`;
     const input = inputs.find((one) => one !== undefined && one !== '-' && sameFile(one, path.join(out, name)));
     if (input) return `--out ${out}: its ${name} would overwrite the input ${input}; give another folder`;
   }
@@ -67,6 +76,24 @@ export function dateProblem(date: string): string | undefined {
 export function workersProblem(workers: number): string | undefined {
   const most = Math.max(4, 4 * availableParallelism());
   return workers > most ? `--workers ${workers}: at most ${most} (${availableParallelism()} cores here); leave it out for one a core` : undefined;
+}
+
+/** The input and the funding answers: both there before either is read (a missing one would stop the run halfway). */
+export function inputsProblem(input: string, funding: string | undefined): string | undefined {
+  for (const [file, name] of [
+    [input, 'population'],
+    [funding, '--funding'],
+  ] as const) {
+    if (file !== undefined && file !== '-' && !existsSync(file)) return `${name}: no such file ${file}`;
+  }
+  if (input === '-' && funding === '-') return '--funding -: only one input can be standard input; give the funding file by name';
+  return undefined;
+}
+
+/** PARTNER_CERTIFY_WORKER_HEAP_MB (population/worker-pool.ts): whole megabytes, at least the 24 a worker needs. */
+export function heapProblem(value: string | undefined): string | undefined {
+  if (value === undefined || (/^\d{1,6}$/.test(value) && Number(value) >= 24)) return undefined;
+  return `PARTNER_CERTIFY_WORKER_HEAP_MB=${JSON.stringify(value).slice(1, 41).replace(/"$/, '')}: give whole megabytes, 24 or more (64 unless set), or leave it unset`;
 }
 
 /** Where a path really is: the real path of the nearest of it and its folders that is there, with the rest after it. */
@@ -95,6 +122,8 @@ const inside = (file: string, folder: string) => {
 export function recordsOutProblem(file: string, { inputs, out }: { inputs: readonly (string | undefined)[]; out: string }): string | undefined {
   if (!recordsFormatOf(file)) return `--records-out ${file}: name a .csv or a .jsonl file`;
   if (existsSync(file) && statSync(file).isDirectory()) return `--records-out ${file}: that is a folder; name a .csv or a .jsonl file`;
+  const kind = special(file);
+  if (kind) return `--records-out ${file}: that is ${kind}, which the file would replace; name a .csv or a .jsonl file`;
   const cannot = unwritable('--records-out', file);
   if (cannot) return cannot;
   const input = inputs.find((one) => one !== undefined && one !== '-' && sameFile(one, file));

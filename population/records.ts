@@ -1,6 +1,6 @@
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { partialOf, WriteProblem } from './whole-file';
+import { folderFor, startPartial, WriteProblem } from './whole-file';
 
 /**
  * `--records-out <file>`: the partner's own list of which users to fix, one row a record, written for the partner
@@ -73,13 +73,11 @@ export function recordRow(
   return `${line},${csvCell(idText(userId))},${csvCell(idText(companyId))},${outcome},${rules.join(' ')}\n`;
 }
 
-/** The signals that end a run: a terminal closed (SIGHUP) as much as an interrupt. */
-const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
-
 /**
  * The records file, written from the start (its header first) to a file of its own beside it, its folder made if need
  * be: `keep` puts it in place at once (a rename), so a run that is interrupted, refused or racing another leaves the
- * last complete file as it was; `drop` removes it. An interrupted run removes it on its way out.
+ * last complete file as it was; `drop` removes it, and the folder made for it. An interrupted run removes it on its
+ * way out (population/whole-file.ts startPartial).
  */
 export interface RecordsFile {
   /** Appends rows; a write that fails (a full disk) stops the writing, and `failure` says why. */
@@ -91,15 +89,9 @@ export interface RecordsFile {
 
 export function openRecords(file: string, format: RecordsFormat): RecordsFile {
   const target = path.resolve(file);
-  mkdirSync(path.dirname(target), { recursive: true });
-  const partial = partialOf(target);
-  const interrupted = (signal: NodeJS.Signals) => {
-    rmSync(partial, { force: true });
-    process.kill(process.pid, signal);
-  };
-  // Listening before the file exists: a signal that comes once it is there always finds the handler.
-  for (const signal of signals) process.once(signal, interrupted);
-  process.once('exit', () => rmSync(partial, { force: true }));
+  const folder = folderFor(target);
+  // Pending before the file exists: a signal that comes once it is there always finds it.
+  const { partial, settled } = startPartial(target);
   const fd = openSync(partial, 'wx');
   let failed: WriteProblem | undefined;
   const write = (rows: string) => {
@@ -111,10 +103,17 @@ export function openRecords(file: string, format: RecordsFormat): RecordsFile {
     }
   };
   write(recordsHeader(format));
+  let settledOnce = false;
   const settle = (end: () => void) => () => {
-    for (const signal of signals) process.off(signal, interrupted);
+    if (settledOnce) return;
+    settledOnce = true;
     closeSync(fd);
     end();
+    settled();
   };
-  return { write, failure: () => failed, keep: settle(() => renameSync(partial, target)), drop: settle(() => rmSync(partial, { force: true })) };
+  const drop = () => {
+    rmSync(partial, { force: true });
+    folder.undo();
+  };
+  return { write, failure: () => failed, keep: settle(() => renameSync(partial, target)), drop: settle(drop) };
 }

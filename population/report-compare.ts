@@ -13,6 +13,10 @@ const outcomeWords: Record<PopulationComparison['outcomes'][number]['outcome'], 
 };
 const points = (share: number) => `${share > 0 ? '+' : share < 0 ? '−' : '±'}${Math.abs(share * 100).toFixed(1)} points`;
 
+/** Settings that differ between the two reports: what moved is partly theirs. */
+const settingsWords = ({ settingsChanged }: PopulationComparison) =>
+  `judged with other settings (${settingsChanged.map((row) => `${row.setting} ${row.before}, now ${row.after}`).join('; ')}): part of what moved is the settings', not the export's`;
+
 export function comparisonLines(comparison: PopulationComparison): string[] {
   return [
     `Since the report of ${comparison.before.date} (${number(comparison.before.payloads)} payloads):`,
@@ -23,12 +27,14 @@ export function comparisonLines(comparison: PopulationComparison): string[] {
       ? ['  no rule moved']
       : comparison.rules.slice(0, 5).map((row) => `  ${row.rule}: ${number(row.before)} → ${number(row.after)} users (${signed(row.change)})`)),
     ...(comparison.rules.length > 5 ? [`  and ${comparison.rules.length - 5} rules more (the report)`] : []),
+    ...(comparison.settingsChanged.length > 0 ? [`  ${settingsWords(comparison)}`] : []),
   ];
 }
 
 export function comparisonHtml({ comparison }: PopulationReport): Html | string {
   if (!comparison) return '';
   return html`<section id="comparison"><h2>Since the report of ${comparison.before.date}</h2>
+${comparison.settingsChanged.length > 0 ? html`<p>${settingsWords(comparison)}</p>` : ''}
 <table><tr><th>Outcome</th><th class="n">Then</th><th class="n">Now</th><th class="n">Change</th></tr>${comparison.outcomes.map(
     (row) =>
       html`<tr><td>${outcomeWords[row.outcome]}</td><td class="n">${number(row.before)}</td><td class="n">${number(row.after)}</td><td class="n">${signed(row.change)} (${points(row.shareChange)})</td></tr>`,

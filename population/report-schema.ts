@@ -98,6 +98,9 @@ export const populationReportSchema = z
         before: z.object({ payloads: count, date: z.string() }),
         outcomes: z.array(z.object({ outcome: z.enum(outcomeKeys), before: count, after: count, change: z.number().int(), shareChange: z.number() })),
         rules: z.array(z.object({ rule: ruleId, before: count, after: count, change: z.number().int() })),
+        settingsChanged: z
+          .array(z.object({ setting: z.enum(alternativeSettings), before: z.string(), after: z.string() }))
+          .describe("settings the two reports were judged with that differ: part of what moved is theirs, not the export's"),
       })
       .optional()
       .describe('this export against an earlier report (--compare): each outcome and each rule that moved'),

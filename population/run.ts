@@ -114,6 +114,11 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
     judged.notes.push(...notes);
     summary.sharedIds = idCounter.summary();
     summary.seen = { bytes: bytesRead, lines: lastLine, digest: digest?.digest('base64url') ?? '' };
+    // Shards read with other column maps count other things: a merge names that, not "other inputs".
+    if (run.shard && run.columnMap)
+      summary.seen.columns = createHash('sha256')
+        .update(JSON.stringify([...run.columnMap].sort()))
+        .digest('base64url');
     return run.shard ? { ...summary, shard: run.shard, parts: 1 } : { ...summary, parts: 1 };
   } finally {
     await pool.terminate();

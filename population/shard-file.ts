@@ -111,6 +111,10 @@ export function shardsProblem(parts: readonly { name: string; summary: Populatio
     if (summary.shard.count !== split) return `${first!.name} is a shard of ${split} and ${name} of ${summary.shard.count}: merge the shards of one split`;
     // Every shard reads the whole input: the same bytes and lines, or another input.
     const [a, b] = [first!.summary.seen, summary.seen];
+    if (a.columns !== b.columns)
+      return `${first!.name} and ${name} were judged with different --column or --columns maps (or one with none): judge every shard with the same map`;
+    if (a.funding !== b.funding)
+      return `${first!.name} and ${name} ${a.funding === undefined || b.funding === undefined ? 'were not both given --funding' : 'read different --funding answers'}: judge every shard with the same --funding file`;
     if (a.bytes !== b.bytes || a.lines !== b.lines || a.digest !== b.digest)
       return `${first!.name} and ${name} are shards of different inputs (${a.lines.toLocaleString('en-US')} and ${b.lines.toLocaleString('en-US')} records read): judge every shard of one export`;
   }

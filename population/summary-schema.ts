@@ -109,9 +109,16 @@ export const summarySchema = z.object({
   causesUncounted: z.number().int().nonnegative(),
   /**
    * What the reader read of the whole input, every shard alike: its JSON texts' bytes, its last line, and, written by
-   * a shard only (no merge compares a whole run's), a SHA-256 of those texts.
+   * a shard only (no merge compares a whole run's), a SHA-256 of those texts, of the funding answers', and of the
+   * column map a CSV was read with.
    */
-  seen: z.object({ bytes: z.number().int().nonnegative(), lines: z.number().int().nonnegative(), digest: z.string() }),
+  seen: z.object({
+    bytes: z.number().int().nonnegative(),
+    lines: z.number().int().nonnegative(),
+    digest: z.string(),
+    funding: z.string().optional(),
+    columns: z.string().optional(),
+  }),
   /** Records whose user.id another record has (population/shared-ids.ts). */
   sharedIds: sharedIdsSchema,
   funding: fundingSummarySchema.optional(),

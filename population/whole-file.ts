@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { lstatSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 
 /** A file of the population command that could not be written, named with what stopped it and the fix. */
 export class WriteProblem extends Error {
@@ -10,43 +11,103 @@ export class WriteProblem extends Error {
         ? 'no space is left on its device: free some'
         : code === 'EISDIR'
           ? 'a folder is there: move it away'
-          : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
-            ? 'it may not be written there'
-            : `${code ?? message}`;
+          : code === 'ENOTDIR' || code === 'EEXIST'
+            ? 'a file is where a folder on its way goes: move it away'
+            : code === 'ENOTFILE'
+              ? 'a pipe, a socket or a device is there, which it would replace: move it away'
+              : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+                ? 'it may not be written there'
+                : `${code ?? message}`;
     super(
       `${file} could not be written (${why}), so it is as it was; fix that, or give another ${file.endsWith('.csv') || file.endsWith('.jsonl') ? '--records-out' : '--out'}`,
     );
   }
 }
 
-/** The partial file `file` is written to first, beside it: the same folder, so that the rename is one step. */
-export const partialOf = (file: string) => `${file}.partial-${process.pid}-${randomBytes(4).toString('hex')}`;
+/** The signals that end a run: a terminal closed (SIGHUP) as much as an interrupt. */
+const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
+/** Partial files this process is writing: an interrupt or an exit removes them, so none is ever left behind. */
+const pending = new Set<string>();
+const removePending = () => {
+  for (const partial of pending) rmSync(partial, { force: true });
+  pending.clear();
+};
+const interrupted = (signal: NodeJS.Signals) => {
+  for (const one of signals) process.off(one, interrupted);
+  removePending();
+  process.kill(process.pid, signal);
+};
+process.once('exit', removePending);
+
+/**
+ * A partial file for `file`, beside it (the same folder, so that the rename is one step), removed if the run ends
+ * before `settled` says it was renamed or removed. While one is pending, a signal waits for the synchronous write in
+ * hand to end, then removes it.
+ */
+export function startPartial(file: string): { partial: string; settled: () => void } {
+  const partial = `${file}.partial-${process.pid}-${randomBytes(4).toString('hex')}`;
+  if (pending.size === 0) for (const signal of signals) process.on(signal, interrupted);
+  pending.add(partial);
+  const settled = () => {
+    pending.delete(partial);
+    if (pending.size === 0) for (const signal of signals) process.off(signal, interrupted);
+  };
+  return { partial, settled };
+}
+
+/**
+ * The folder `file` goes in, made if need be; `undo` removes the folders it made that are still empty (a run that
+ * wrote nothing leaves no folder behind).
+ */
+export function folderFor(file: string): { undo: () => void } {
+  const folder = path.dirname(path.resolve(file));
+  const first = mkdirSync(folder, { recursive: true });
+  const undo = () => {
+    if (first === undefined) return;
+    for (let at = folder; at.startsWith(first); at = path.dirname(at)) {
+      try {
+        rmdirSync(at);
+      } catch {
+        return;
+      }
+    }
+  };
+  return { undo };
+}
 
 /**
  * Each file written whole, or none of them: each to a file of its own beside it, then, once all are written, each
- * renamed over its file. A full disk or an interrupt leaves the files as they were; a link already at a file is
- * replaced, never what it points to.
+ * renamed over its file. A full disk or an interrupt leaves the files as they were, and no folder made for them; a
+ * link already at a file is replaced, never what it points to.
  */
 export function writeWhole(...files: readonly (readonly [file: string, text: string])[]): void {
-  const partials: string[] = [];
+  const started: ReturnType<typeof startPartial>[] = [];
+  const folders: ReturnType<typeof folderFor>[] = [];
   let writing = '';
   try {
     for (const [file, text] of files) {
       writing = file;
-      partials.push(partialOf(file));
-      writeFileSync(partials.at(-1)!, text, { flag: 'wx' });
+      folders.push(folderFor(file));
+      started.push(startPartial(file));
+      writeFileSync(started.at(-1)!.partial, text, { flag: 'wx' });
     }
-    // A folder where a file goes would refuse its rename after others were done: refused before any is.
+    // A folder where a file goes would refuse its rename after others were done: refused before any is. A pipe, a
+    // socket or a device would be replaced: refused too.
     for (const [file] of files) {
       writing = file;
-      if (lstatSync(file, { throwIfNoEntry: false })?.isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
+      const there = lstatSync(file, { throwIfNoEntry: false });
+      if (there?.isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
+      if (there && !there.isFile() && !there.isSymbolicLink()) throw Object.assign(new Error('no file'), { code: 'ENOTFILE' });
     }
     files.forEach(([file], i) => {
       writing = file;
-      renameSync(partials[i]!, file);
+      renameSync(started[i]!.partial, file);
     });
   } catch (error) {
-    for (const partial of partials) rmSync(partial, { force: true });
+    for (const { partial } of started) rmSync(partial, { force: true });
+    for (const { undo } of folders.reverse()) undo();
     throw new WriteProblem(writing, error);
+  } finally {
+    for (const { settled } of started) settled();
   }
 }

@@ -20,7 +20,8 @@ type Kept = Sent | { checkpoint: true };
 export const checkpointEvery = 4;
 export const inFlightMost = 2;
 // Each worker's heap is kept small (its summary is bounded: population/tally.ts), so the run's memory stays low.
-// At least 24 MB: below it a worker dies on ordinary batches, and the records it dies on are no one's fault.
+// At least 24 MB (scripts/population.ts refuses less): below it a worker dies on ordinary batches, and the records it
+// dies on are no one's fault.
 const heapMb = Math.max(24, Number(process.env.PARTNER_CERTIFY_WORKER_HEAP_MB) || 64);
 const resourceLimits = { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.min(16, heapMb) };
 const deathsWithNothingToBlame = 3;

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { populationReport } from './report-model';
 import type { PopulationReport } from './report-schema';
@@ -14,9 +13,9 @@ export function writeReports(
 ): { model: PopulationReport; files: { html: string; json: string } } {
   const judged = populationReport(summary, { k, records });
   const model = before ? { ...judged, comparison: comparePopulations(before, judged) } : judged;
-  mkdirSync(out, { recursive: true });
   const files = { json: path.join(out, 'population.json'), html: path.join(out, 'population.html') };
-  // Both whole, or both as they were (a full disk, an interrupt), and through no link already there.
+  // Both whole, or both as they were (a full disk, an interrupt), and through no link already there; the folder made
+  // for them is taken away again when they cannot be written.
   writeWhole([files.json, `${JSON.stringify(model, null, 2)}\n`], [files.html, populationHtml(model)]);
   return { model, files };
 }

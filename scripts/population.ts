@@ -1,7 +1,6 @@
 // `npx partner-certify population <input> [options]` (`npm run population -- …` in a clone): how a partner's users
 // will fare at sign-on (DESIGN §7); `population merge <summary.json…>` adds shards' summaries; `population generate`
 // writes a synthetic population. Exits 2 on a usage error, naming the option and the fix.
-import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defects } from '../population/generate';
@@ -19,7 +18,7 @@ import { progressBar } from '../population/progress';
 import { accountInfoPaths, judgePopulation } from '../population/run';
 import { readSmallFile } from '../population/small-file';
 import { columnMapOf } from '../population/column-map';
-import { dateProblem, outProblem, profileSetting, recordsOutProblem, shardOf, workersProblem } from '../population/option-checks';
+import { dateProblem, heapProblem, inputsProblem, outProblem, profileSetting, recordsOutProblem, shardOf, workersProblem } from '../population/option-checks';
 import { foreignRecords, inputRefusal } from '../population/input-gate';
 import { crossed, parseFailIf, shareOf } from '../population/fail-if';
 import { emulatorSettings, type Settings } from '../population/summary-schema';
@@ -86,7 +85,7 @@ if (options.help) {
 
 const positive = (name: string, value: string | undefined, fallback: number, most = Number.MAX_SAFE_INTEGER) => {
   if (value === undefined) return fallback;
-  const n = Number(value);
+  const n = /^\d+$/.test(value) ? Number(value) : NaN;
   const range = most === Number.MAX_SAFE_INTEGER ? 'of 1 or more' : `from 1 to ${most.toLocaleString('en-US')}`;
   if (!Number.isInteger(n) || n < 1 || n > most) fail(`--${name} ${value}: give a whole number ${range}`);
   return n;
@@ -118,7 +117,8 @@ if (options.shard !== undefined && (gates.length > 0 || before))
 const recordsWrong = recordsOut === undefined ? undefined : recordsOutProblem(recordsOut, { inputs, out });
 if (recordsWrong) fail(recordsWrong);
 const workers = positive('workers', options.workers, 0);
-if (workersProblem(workers)) fail(workersProblem(workers)!);
+const workersWrong = workersProblem(workers) ?? (subcommand ? undefined : heapProblem(process.env.PARTNER_CERTIFY_WORKER_HEAP_MB));
+if (workersWrong) fail(workersWrong);
 if (subcommand === undefined && positionals.length > 1) fail(`population: one input, not ${positionals.length}; give --funding for the funding answers`);
 
 async function main() {
@@ -155,19 +155,8 @@ async function main() {
   } else {
     const [input] = positionals;
     if (input === undefined) fail('population: name the input file, or - for standard input');
-    // Both inputs are there before either is read: a missing funding file would otherwise stop the run after the first.
-    for (const [file, name] of [
-      [input, 'population'],
-      [options.funding, '--funding'],
-    ] as const) {
-      if (file === undefined || file === '-') continue;
-      try {
-        statSync(file);
-      } catch {
-        fail(`${name}: no such file ${file}`);
-      }
-    }
-    if (input === '-' && options.funding === '-') fail('--funding -: only one input can be standard input; give the funding file by name');
+    const inputWrong = inputsProblem(input, options.funding);
+    if (inputWrong) fail(inputWrong);
     const settings: Settings = {
       collectMissingAccountInfo: options['collect-missing-account-info'] ?? orFail(profileSetting(options.profile)),
       invalidRequired: choice('invalid-required', options['invalid-required'], invalidRequiredChoices, emulatorSettings.invalidRequired),
@@ -182,6 +171,7 @@ async function main() {
     const started = performance.now();
     const progress = progressBar(input);
     const recordsFile = recordsOut === undefined ? undefined : openRecords(recordsOut, recordsFormat!);
+    if (recordsFile !== undefined) dropRecords = recordsFile.drop;
     const summary = await judgePopulation(input, {
       settings,
       ...(shard ? { shard } : {}),
@@ -192,7 +182,6 @@ async function main() {
       onProgress: progress,
       ...(recordsFile === undefined ? {} : { records: { format: recordsFormat!, write: recordsFile.write } }),
     });
-    if (recordsFile !== undefined) dropRecords = recordsFile.drop;
     const recordsFailure = recordsFile?.failure();
     if (recordsFailure) {
       dropRecords();
@@ -207,7 +196,7 @@ async function main() {
       });
       summary.funding = funding.funding;
       // A merge compares what its shards read: the funding answers too (funding.seen.digest is set for a shard only).
-      summary.seen.digest += `+funding:${funding.seen.digest}`;
+      summary.seen.funding = funding.seen.digest;
     }
     progress(undefined);
     const seconds = (performance.now() - started) / 1000;
@@ -218,7 +207,6 @@ async function main() {
     refuseUnread(summary, shard !== undefined);
     // The records file is put in place once what the run writes beside it is: never beside a report that failed.
     if (shard) {
-      mkdirSync(out, { recursive: true });
       const file = path.join(out, `population-summary.${shard.index}-of-${shard.count}.json`);
       writeWhole([file, sealSummary({ ...summary, shard }, secret!)]);
       recordsFile?.keep();
@@ -234,6 +222,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
+  dropRecords();
   console.error(`population: ${error instanceof Error ? error.message : String(error)}`);
   // A file that could not be written is no gate crossed: its own exit code.
   process.exit(error instanceof WriteProblem ? 2 : 1);

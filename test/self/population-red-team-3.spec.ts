@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, watch, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { generatePopulation } from '../../population/generate';
-import { populationRun } from '../support/population-cli';
+import { interruptOnceRecordsOpen, populationRun } from '../support/population-cli';
 import { shardKey } from '../support/shard-key';
 import { tempDir } from '../support/temp';
 
@@ -72,10 +70,10 @@ test("the third red team's breaks, replayed: nothing of a record in any output, 
   expect(first(dangling)).toEqual([2, `--out ${at('dangling')}: ${at('dangling')} is a link to nothing; give a path that is there or can be made`]);
   expect(first(linked)).toEqual([2, expect.stringContaining(`--records-out ${at('repslink/a/b/x.csv')}: that is in the reports' folder`)]);
   expect(first(weak)).toEqual([2, expect.stringContaining('POPULATION_SHARD_KEY is a pattern, not random bytes')]);
-  // Shards of one export given other funding answers are shards of different inputs.
+  // Shards of one export given other funding answers are named as that.
   for (const run of [shardA, shardB]) expect(run.status, run.stderr).toBe(0);
   const merged = await population(['merge', at('parts/population-summary.1-of-2.json'), at('parts/population-summary.2-of-2.json')]);
-  expect(first(merged)).toEqual([1, expect.stringContaining('are shards of different inputs')]);
+  expect(first(merged)).toEqual([1, expect.stringContaining('read different --funding answers: judge every shard with the same --funding file')]);
 
   // A report given to compare is anyone's: control characters in a rule id make it no report of this tool's.
   const report = JSON.parse(readFileSync(at('bang/population.json'), 'utf8')) as { fixFirst: { rule: string }[] };
@@ -169,18 +167,7 @@ test("the sixth red team's breaks, replayed: the records file is put in place wh
   expect(first(refused)).toEqual([1, expect.stringContaining('no record judged')]);
   expect(readFileSync(at('recs.csv'), 'utf8')).toBe(complete);
   // Interrupted once its records file is open (the event: the file appears), it leaves the earlier one as it was.
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'scripts/population.ts', at('many.jsonl'), '--now', now, '--out', at('rep'), '--records-out', at('recs.csv')],
-    {
-      stdio: 'ignore',
-    },
-  );
-  const watcher = watch(dir);
-  await new Promise<void>((resolve) => watcher.on('change', (_, name) => String(name).startsWith('recs.csv.partial-') && resolve()));
-  watcher.close();
-  child.kill('SIGINT');
-  const [, signal] = (await once(child, 'exit')) as [number | null, string | null];
+  const signal = await interruptOnceRecordsOpen([at('many.jsonl'), '--now', now, '--out', at('rep'), '--records-out', at('recs.csv')], dir, 'SIGINT');
   expect(signal).toBe('SIGINT');
   expect(readdirSync(dir).filter((name) => name.includes('.partial-'))).toEqual([]);
   expect(readFileSync(at('recs.csv'), 'utf8')).toBe(complete);

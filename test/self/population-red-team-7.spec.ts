@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { linkSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, watch, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { generatePopulation } from '../../population/generate';
-import { populationRun } from '../support/population-cli';
+import { interruptOnceRecordsOpen, populationRun } from '../support/population-cli';
 import { tempDir } from '../support/temp';
 
 /**
@@ -70,18 +69,7 @@ test("the seventh red team's breaks, replayed: every file whole or as it was, th
   expect(first(yes)).toEqual([2, `--profile ${at('yes.json')}: "collectMissingAccountInfo" is "yes"; write true or false`]);
   // A terminal closed once the records file is open: its partial file goes, and an earlier file stays as it was.
   writeFileSync(at('recs.csv'), 'earlier\n');
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'scripts/population.ts', at('many.jsonl'), '--now', now, '--out', at('hup'), '--records-out', at('recs.csv')],
-    {
-      stdio: 'ignore',
-    },
-  );
-  const watcher = watch(dir);
-  await new Promise<void>((resolve) => watcher.on('change', (_, name) => String(name).startsWith('recs.csv.partial-') && resolve()));
-  watcher.close();
-  child.kill('SIGHUP');
-  const [, signal] = (await once(child, 'exit')) as [number | null, string | null];
+  const signal = await interruptOnceRecordsOpen([at('many.jsonl'), '--now', now, '--out', at('hup'), '--records-out', at('recs.csv')], dir, 'SIGHUP');
   expect(signal).toBe('SIGHUP');
   expect(readdirSync(dir).filter((name) => name.includes('.partial-'))).toEqual([]);
   expect(readFileSync(at('recs.csv'), 'utf8')).toBe('earlier\n');
@@ -129,4 +117,48 @@ test("the eighth and ninth red teams' breaks, replayed: a records file that is s
   expect(report).toContain('cut\\u001B]0;T\\u0007\\u202E.jsonl.gz');
   for (const raw of ['\u001b', '\u0007', '\u202e']) expect(report).not.toContain(raw);
   expect(first(gated)).toEqual([2, '--fail-if and --compare judge the whole input: give them to population merge, not to a --shard']);
+});
+
+test('what the ninth red team left, mended: pipes where files go, shards that differ in --funding, loose numbers, a missing comma, other settings compared', async () => {
+  const dir = tempDir('population-red-team-9-');
+  const at = (name: string) => path.join(dir, name);
+  writeFileSync(at('users.jsonl'), users(40));
+  writeFileSync(at('funding.jsonl'), '{"fundingSources":[]}\n');
+  writeFileSync(at('funding-2.jsonl'), '{"fundingSources":[]}\n{"fundingSources":[]}\n');
+  mkdirSync(at('piped'));
+  execFileSync('mkfifo', [at('pipe.csv'), at('piped/population.json')]);
+  writeFileSync(at('array.json'), `[\n${users(2).replace('\n', '\n  ')}\n]\n`);
+  const [pipe, pipedOut, heap, k, comma, one, two, strict] = await Promise.all([
+    populationRun([at('users.jsonl'), '--now', now, '--out', at('o1'), '--records-out', at('pipe.csv')]),
+    populationRun([at('users.jsonl'), '--now', now, '--out', at('piped')]),
+    populationRun([at('users.jsonl'), '--now', now, '--out', at('o2')], undefined, { PARTNER_CERTIFY_WORKER_HEAP_MB: 'abc' }),
+    populationRun([at('users.jsonl'), '--now', now, '--out', at('o3'), '--k', '0x5']),
+    populationRun([at('array.json'), '--now', now, '--out', at('o4')]),
+    populationRun([at('users.jsonl'), '--now', now, '--out', at('shards'), '--shard', '1/2', '--funding', at('funding.jsonl')]),
+    populationRun([at('users.jsonl'), '--now', now, '--out', at('shards'), '--shard', '2/2', '--funding', at('funding-2.jsonl')]),
+    populationRun([at('users.jsonl'), '--now', now, '--out', at('strict'), '--invalid-optional', 'dropped']),
+  ]);
+  expect(first(pipe)).toEqual([2, `--records-out ${at('pipe.csv')}: that is a named pipe, which the file would replace; name a .csv or a .jsonl file`]);
+  expect(first(pipedOut)).toEqual([
+    2,
+    `--out ${at('piped')}: its population.json is a named pipe, where the report would go; move it away, or give another folder`,
+  ]);
+  expect(first(heap)).toEqual([2, 'PARTNER_CERTIFY_WORKER_HEAP_MB=abc: give whole megabytes, 24 or more (64 unless set), or leave it unset']);
+  expect(first(k)).toEqual([2, '--k 0x5: give a whole number of 1 or more']);
+  expect(first(comma)).toEqual([
+    1,
+    `population: no record judged: ${at('array.json')}: a comma is missing after element 1 of the JSON array: another value follows it`,
+  ]);
+  expect([one.status, two.status]).toEqual([0, 0]);
+  const merged = await populationRun(['merge', at('shards/population-summary.1-of-2.json'), at('shards/population-summary.2-of-2.json'), '--out', at('m')]);
+  expect(first(merged)).toEqual([
+    1,
+    `population merge: ${at('shards/population-summary.1-of-2.json')} and ${at('shards/population-summary.2-of-2.json')} read different --funding answers: judge every shard with the same --funding file`,
+  ]);
+  expect(existsSync(at('m'))).toBe(false);
+  expect(strict.status).toBe(0);
+  const compared = await populationRun([at('users.jsonl'), '--now', now, '--out', at('o5'), '--compare', at('strict/population.json')]);
+  expect(compared.stdout).toContain(
+    "judged with other settings (invalidOptional dropped, now error-screen): part of what moved is the settings', not the export's",
+  );
 });

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { watch } from 'node:fs';
 import path from 'node:path';
 import { shardKey } from './shard-key';
 
@@ -16,3 +18,17 @@ export const populationRun = (args: string[], key = shardKey, env: Record<string
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
+
+/**
+ * `population` with `args` (its `--records-out` a file in `dir`), sent `signal` once its records file is open (the
+ * event: the partial file appears in `dir`); resolves to the signal it ended by.
+ */
+export async function interruptOnceRecordsOpen(args: string[], dir: string, signal: NodeJS.Signals): Promise<string | null> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...cli.slice(1), ...args], { stdio: 'ignore' });
+  const watcher = watch(dir);
+  await new Promise<void>((resolve) => watcher.on('change', (_, name) => String(name).includes('.partial-') && resolve()));
+  watcher.close();
+  child.kill(signal);
+  const [, ended] = (await once(child, 'exit')) as [number | null, string | null];
+  return ended;
+}
