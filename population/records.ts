@@ -27,9 +27,11 @@ const idOf = (value: unknown): string | number | null =>
     : typeof value === 'string'
       ? value
       : typeof value === 'number'
-        ? Number.isSafeInteger(value) || !Number.isInteger(value)
+        ? Number.isSafeInteger(value) || (Number.isFinite(value) && !Number.isInteger(value))
           ? value
-          : '(a number past 2^53, which JSON readers cannot keep exact)'
+          : Number.isFinite(value)
+            ? '(a number past 2^53, which JSON readers cannot keep exact)'
+            : '(a number too large for JSON readers to keep)'
         : typeof value === 'boolean'
           ? String(value)
           : `(${Array.isArray(value) ? 'an array' : 'an object'})`;

@@ -13,6 +13,7 @@ test('ids as given: strings, safe numbers; a number JSON already rounded, an obj
   expect(row(JSON.parse('123456789012345678901234567890'), 'jsonl')).toBe(
     '{"line":7,"user.id":"(a number past 2^53, which JSON readers cannot keep exact)","company.id":"c-1","outcome":"signs-in","rules":[]}\n',
   );
+  expect(row(JSON.parse('1e400'))).toBe('7,(a number too large for JSON readers to keep),c-1,signs-in,\n');
   expect(row({ ssn: '987-65-4321' })).toBe('7,(an object),c-1,signs-in,\n');
   expect(row(['x'])).toBe('7,(an array),c-1,signs-in,\n');
   expect(row('=HYPERLINK(1)')).toBe("7,'=HYPERLINK(1),c-1,signs-in,\n");
