@@ -6,10 +6,11 @@ import { readCertification, runPlaywright } from '../support/run-playwright';
 import { tempDir } from '../support/temp';
 
 /**
- * Issue 53, against real instances of eight OAuth server libraries (test/fixtures/oauth-stacks, each written from its
+ * Issue 53, against real instances of nine OAuth server libraries (test/fixtures/oauth-stacks, each written from its
  * library's documentation by someone who had not read the harness): as documented, with one common misconfiguration,
  * and with the catalogue's fixes applied. Each is named right or "not recognised", never as another library; every
- * rule a misconfigured instance fails carries that library's fix; and the instance with the fixes passes those rules.
+ * rule a misconfigured instance fails (or warns on, where the fixes make it pass) carries that library's fix; and the
+ * instance with the fixes passes those rules.
  */
 
 const nodeOauth = '@node-oauth/oauth2-server (or its predecessor oauth2-server 3.x)';
@@ -24,6 +25,7 @@ const all: [fixture: string, named: string, modes: StackMode[]][] = [
   ['Authlib', 'Authlib', ['documented', 'misconfigured', 'fixed']],
   ['oauthlib', oauthlib, ['documented', 'misconfigured', 'fixed']],
   ['django-oauth-toolkit', oauthlib, ['documented', 'misconfigured', 'fixed']],
+  ['Doorkeeper', 'Doorkeeper', ['documented', 'misconfigured', 'fixed']],
 ];
 const libraries = process.env.ONLY ? all.filter(([fixture]) => fixture === process.env.ONLY) : all;
 const projectOf = (fixture: string, mode: StackMode) =>
@@ -33,7 +35,7 @@ const projectOf = (fixture: string, mode: StackMode) =>
     .toLowerCase()}-${mode}`;
 const failed = (cert: Certification) => cert.rules.filter((rule) => rule.owner === 'partner' && rule.outcome === 'failed');
 
-test('eight OAuth libraries, as documented, misconfigured and fixed: named right or not at all, each failure with its fix, and the fix turns it green', async () => {
+test('nine OAuth libraries, as documented, misconfigured and fixed: named right or not at all, each failure with its fix, and the fix turns it green', async () => {
   test.setTimeout(480_000);
   const payloads = writePayloads(tempDir('stack-payloads-'));
   const started: StartedStack[] = [];
@@ -57,10 +59,20 @@ test('eight OAuth libraries, as documented, misconfigured and fixed: named right
         expect.soft(stack, `${fixture} ${mode}: ${summary}`).toMatchObject({ library: named });
       }
       const misconfigured = cert('misconfigured');
-      expect.soft(failed(misconfigured).length, fixture).toBeGreaterThan(0);
-      for (const rule of failed(misconfigured)) expect.soft(rule.stackFix, `${fixture} misconfigured: ${rule.id}`).toMatchObject({ library: named });
-      // The fixes, applied: every rule the documented or misconfigured instance failed with a fix of its library passes.
       const fixed = cert(modes.includes('fixed') ? 'fixed' : 'documented');
+      // What the misconfiguration did: the rules it fails, and those it warns on (a SHOULD, such as Doorkeeper's
+      // missing expires_in) that the instance with the fixes passes.
+      const passedFixed = new Set(fixed.rules.filter((rule) => rule.outcome === 'passed').map((rule) => rule.id));
+      const misconfiguration = [
+        ...failed(misconfigured),
+        // (A discovery document that contradicts the endpoint is the document's to fix, not the library's: below.)
+        ...misconfigured.rules.filter(
+          (rule) => rule.owner === 'partner' && rule.outcome === 'warning' && passedFixed.has(rule.id) && rule.id !== 'token-exchange/discovery-agrees',
+        ),
+      ];
+      expect.soft(misconfiguration.length, fixture).toBeGreaterThan(0);
+      for (const rule of misconfiguration) expect.soft(rule.stackFix, `${fixture} misconfigured: ${rule.id}`).toMatchObject({ library: named });
+      // The fixes, applied: every rule the documented or misconfigured instance failed with a fix of its library passes.
       const fixedRules = [cert('documented'), misconfigured].flatMap((each) =>
         failed(each)
           .filter((rule) => rule.stackFix)

@@ -30,6 +30,7 @@ export const stackFixtures: Record<string, StackFixture> = {
   Authlib: { folder: 'authlib', command: python, tokenPath: '/oauth/token' },
   oauthlib: { folder: 'oauthlib', command: python, tokenPath: '/oauth/token', discovery: true },
   'django-oauth-toolkit': { folder: 'django-oauth-toolkit', command: python, tokenPath: '/oauth/token' },
+  Doorkeeper: { folder: 'doorkeeper', command: ['/usr/bin/ruby', 'server.rb'], tokenPath: '/oauth/token' },
 };
 
 export const stackClient = { id: 'acme-client', secret: 'acme-secret-0123456789' };
