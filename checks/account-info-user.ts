@@ -1,4 +1,3 @@
-import { differenceInYears } from 'date-fns/differenceInYears';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Level } from './finding';
 import { type Field } from './payload';
@@ -96,12 +95,10 @@ export const phoneRules = (subject: Field<'string'>, level: Level) => ({
 const isoDate = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
 const calendarDate = { format: 'date' };
 const isCalendarDate = lazyValidator(calendarDate);
-/** The calendar date of `now` in UTC, as a local date, so date-fns compares calendar days. */
-const runDate = (now: Date) => new Date(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-
 /**
  * Age in whole years on the run date (UTC). Someone born on 29 February turns a year older on
- * 1 March in common years, as date-fns counts it.
+ * 1 March in common years. Counted on calendar days alone, never in the machine's time zone: where a clock skips
+ * midnight (São Paulo, on its day of summer time), a local date would make someone a year younger on their birthday.
  */
 export function ageOn(dateOfBirth: string, now: Date): number | undefined {
   // Remembered per run date, then per date of birth, boundedly: a population has far fewer birthdays than users.
@@ -114,9 +111,8 @@ function computedAge(dateOfBirth: string, now: Date): number | undefined {
   const match = isoDate.exec(dateOfBirth);
   if (!match) return undefined;
   const [, year, month, day] = match.map(Number) as [number, number, number, number];
-  const born = new Date(year, month - 1, day);
-  born.setFullYear(year); // years below 100 would otherwise map to 19xx
-  return differenceInYears(runDate(now), born);
+  const [thisMonth, today] = [now.getUTCMonth() + 1, now.getUTCDate()];
+  return now.getUTCFullYear() - year - (thisMonth < month || (thisMonth === month && today < day) ? 1 : 0);
 }
 
 export const dateOfBirth = {

@@ -119,16 +119,18 @@ export function unreadColumns(names: readonly string[], paths: ReadonlySet<strin
 const answerKeys = { 'account-info': ['user', 'company'], 'funding-sources': ['fundingSources'] } as const;
 
 /**
- * Why records that were JSON objects are no answers of the endpoint at all (a log, another export): none of them
- * holds any of the objects every answer holds (spec §2.3, §2.4). Read from the presence rules' tallies.
+ * Why records that were JSON objects are no answers of the endpoint at all (a log, another export): none of them holds
+ * every object each answer holds (spec §2.3, §2.4): a log in Elastic's common schema has a "user" object, and never a
+ * "company". Read from the presence rules' tallies.
  */
 export function foreignRecords(payloads: number, rules: Readonly<Record<string, { failed: number }>>, endpoint: keyof typeof answerKeys): string | undefined {
   const keys = answerKeys[endpoint];
   // Absent or of another type (a log's "user": "alice"), a key is no answer's object.
   const without = (key: string) => (rules[`${endpoint}/${key}/present`]?.failed ?? 0) + (rules[`${endpoint}/${key}/type`]?.failed ?? 0);
-  if (payloads === 0 || !keys.every((key) => without(key) === payloads)) return undefined;
+  const absent = keys.filter((key) => without(key) === payloads);
+  if (payloads === 0 || absent.length === 0) return undefined;
   const what = endpoint === 'account-info' ? 'account-information' : 'funding-sources';
-  return `no record judged: none of its ${payloads.toLocaleString('en-US')} records holds ${keys.map((key) => `"${key}"`).join(' or ')} as ${endpoint === 'account-info' ? 'an object' : 'a list'}, which every ${what} answer does (spec ${endpoint === 'account-info' ? '§2.3' : '§2.4'}), so this is no export of them; export what your ${what} endpoint answers for each user`;
+  return `no record judged: none of its ${payloads.toLocaleString('en-US')} records holds ${absent.map((key) => `"${key}"`).join(' or ')} as ${endpoint === 'account-info' ? 'an object' : 'a list'}, which every ${what} answer does (spec ${endpoint === 'account-info' ? '§2.3' : '§2.4'}), so this is no export of them; export what your ${what} endpoint answers for each user`;
 }
 
 /**

@@ -69,13 +69,31 @@ export function addSummary(into: PopulationSummary, from: PopulationSummary): vo
   if (from.funding) addFunding((into.funding ??= emptyFunding()), from.funding);
 }
 
-/** The summaries of an input's parts, added; they must have been judged with the same settings. */
+/**
+ * The summaries of an input's parts, added one at a time (a merge holds one part besides the sum, however many
+ * shards: a shard's summary may be megabytes); they must have been judged with the same settings.
+ */
+export class SummaryMerger {
+  private sum: PopulationSummary | undefined;
+  private settings = '';
+
+  add(part: PopulationSummary): void {
+    const settings = JSON.stringify(part.settings);
+    if (this.sum === undefined) [this.sum, this.settings] = [{ ...emptySummary(part.settings), parts: 0 }, settings];
+    else if (settings !== this.settings)
+      throw new Error(`the summaries were judged with different settings (${this.settings} and ${settings}); judge every shard alike`);
+    addSummary(this.sum, part);
+    this.sum.parts += part.parts;
+  }
+
+  merged(): PopulationSummary {
+    if (this.sum === undefined) throw new RangeError('no summary to merge');
+    return this.sum;
+  }
+}
+
 export function mergeSummaries(parts: readonly PopulationSummary[]): PopulationSummary {
-  const settings = JSON.stringify(parts[0]!.settings);
-  const other = parts.find((part) => JSON.stringify(part.settings) !== settings);
-  if (other) throw new Error(`the summaries were judged with different settings (${settings} and ${JSON.stringify(other.settings)}); judge every shard alike`);
-  const merged = emptySummary(parts[0]!.settings);
-  for (const part of parts) addSummary(merged, part);
-  merged.parts = parts.reduce((sum, part) => sum + part.parts, 0);
-  return merged;
+  const merger = new SummaryMerger();
+  for (const part of parts) merger.add(part);
+  return merger.merged();
 }

@@ -87,6 +87,9 @@ export function inputsProblem(input: string, funding: string | undefined): strin
     if (file !== undefined && file !== '-' && !existsSync(file)) return `${name}: no such file ${file}`;
   }
   if (input === '-' && funding === '-') return '--funding -: only one input can be standard input; give the funding file by name';
+  // `population - < folder`: reading it gives nothing, which would be told as an empty export.
+  if ((input === '-' || funding === '-') && fstatSync(0).isDirectory())
+    return 'population -: standard input is a folder; give the export by name, or pipe it in (population - < users.jsonl)';
   return undefined;
 }
 

@@ -16,8 +16,8 @@ export const recordsFormatOf = (file: string): RecordsFormat | undefined =>
 export const recordsHeader = (format: RecordsFormat) => (format === 'csv' ? 'line,user.id,company.id,outcome,rules\n' : '');
 
 /**
- * An id as given: a string as it is, a number as written (an integer past 2^53, which JSON parsing has already
- * rounded, by that fact), absent as empty; an object or array by its type only (it is
+ * An id as given: a string as it is, a whole number as JSON readers read it (one past 2^53, or with a fraction, which
+ * JSON parsing may have rounded, by that fact), absent as empty; an object or array by its type only (it is
  * no id, and may hold anything). A control, bidirectional or line-separator character is written as `\uXXXX`, never
  * raw: raw, it could make one id read as another.
  */
@@ -27,17 +27,20 @@ const idOf = (value: unknown): string | number | null =>
     : typeof value === 'string'
       ? value
       : typeof value === 'number'
-        ? Number.isSafeInteger(value) || (Number.isFinite(value) && !Number.isInteger(value))
+        ? Number.isSafeInteger(value)
           ? value
-          : Number.isFinite(value)
-            ? '(a number past 2^53, which JSON readers cannot keep exact)'
-            : '(a number too large for JSON readers to keep)'
+          : !Number.isFinite(value)
+            ? '(a number too large for JSON readers to keep)'
+            : Number.isInteger(value)
+              ? '(a number past 2^53, which JSON readers cannot keep exact)'
+              : '(a number with a fraction, which JSON readers may round)'
         : typeof value === 'boolean'
           ? String(value)
           : `(${Array.isArray(value) ? 'an array' : 'an object'})`;
-const unseen = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+// A lone surrogate too: written raw, a CSV's UTF-8 makes each of them U+FFFD, so that two ids read as one.
+const unseen = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
 /**
- * Text with its control, bidirectional and line-separator characters written as `\uXXXX`, as UTF-16 units, as JSON
+ * Text with its control, bidirectional, line-separator and lone surrogate characters written as `\uXXXX`, as UTF-16 units, as JSON
  * writes a character past U+FFFF (a surrogate pair): \uDB40\uDC41. Ids in the records file, and file names the
  * command prints (the user's own, which may hold an escape sequence or a bidirectional mark).
  */

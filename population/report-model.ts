@@ -31,10 +31,14 @@ function sharedIdsOf(ids: PopulationSummary['sharedIds']): PopulationReport['sha
 const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Non-zero counts, most first, ties by key: the same order on every run. */
-const ranked = (counts: Record<string, number>) =>
+/**
+ * Keys by count, most first. With `people` (a kept table's), a count is never below the people its key is known to
+ * stand for: a kept count may be short by up to `off` (population/kept.ts), while each of those people was counted.
+ */
+const ranked = (counts: Record<string, number>, people?: Kept['people']) =>
   Object.entries(counts)
     .filter(([, n]) => n > 0)
-    .map(([key, n]) => ({ key, count: n }))
+    .map(([key, n]) => ({ key, count: Math.max(n, people?.[key]?.length ?? 0) }))
     .sort((a, b) => b.count - a.count || byKey(a.key, b.key));
 
 const sum = (items: readonly { count: number }[]) => items.reduce((total, item) => total + item.count, 0);
@@ -96,7 +100,7 @@ function mostGivenAdvice(advice: RuleTally['advice'], k: number): RuleFix['advic
   return Object.entries(advice)
     .flatMap(([code, texts]) => {
       // At least k people were given it (population/kept.ts): a user exported twice is one.
-      const top = ranked(texts.counts).filter((text) => peopleOf(texts, text.key) >= k)[0];
+      const top = ranked(texts.counts, texts.people).filter((text) => peopleOf(texts, text.key) >= k)[0];
       return top ? [{ code, text: top.key, count: top.count }] : [];
     })
     .sort((a, b) => b.count - a.count || byKey(a.code, b.code));
@@ -106,7 +110,7 @@ function mostGivenAdvice(advice: RuleTally['advice'], k: number): RuleFix['advic
 const peopleOf = (kept: Kept, key: string) => kept.people[key]?.length ?? 0;
 
 function fixOf(rule: string, tally: RuleTally, payloads: number, k: number, alone: number): RuleFix {
-  const shapes = ranked(tally.shapes.counts);
+  const shapes = ranked(tally.shapes.counts, tally.shapes.people);
   const common = shapes.filter((shape) => peopleOf(tally.shapes, shape.key) >= k);
   const named = common.slice(0, maxShapes);
   const users = tally.failed + tally.warned;

@@ -103,7 +103,7 @@ export function openSummary(text: string, secret: string, name: string): Populat
 }
 
 /** Why shards cannot be merged as one input: the same shard twice, shards of different splits, or shards missing. */
-export function shardsProblem(parts: readonly { name: string; summary: PopulationSummary }[]): string | undefined {
+export function shardsProblem(parts: readonly { name: string; summary: Pick<PopulationSummary, 'shard' | 'seen'> }[]): string | undefined {
   const [first] = parts;
   const split = first?.summary.shard?.count;
   for (const { name, summary } of parts) {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 
 /**
@@ -23,12 +24,28 @@ export const sharedIdsSchema = z.object({
 });
 export type SharedIds = z.infer<typeof sharedIdsSchema>;
 
+/** MurmurHash3's finalizer: every bit of the hash depends on every bit of its input (ids that differ in one digit). */
+export function mixed(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
 /** The ids of one run, as the main thread receives them from its workers. */
 export class IdCounter {
   private table = new Float64Array(1 << 16);
   private seen = new Uint8Array(1 << 16);
   private held = 0;
   private readonly sketch = new Uint8Array(registers);
+  /**
+   * Where a hash goes in the table is keyed by this run's own random salt: the hash is public (a merge's shards must
+   * agree on it), so ids chosen to crowd one stretch of an unkeyed table would make counting them quadratic.
+   */
+  private readonly salt = randomBytes(8);
+  private readonly saltHigh = this.salt.readUInt32LE(0);
+  private readonly saltLow = this.salt.readUInt32LE(4);
+  /** Slots looked at, for the self-test that crafted ids cost what others do. */
+  probes = 0;
   records = 0;
   repeats = 0;
   sharedIds = 0;
@@ -49,7 +66,8 @@ export class IdCounter {
     // Open addressing; a hash is ≥ 1 (an empty slot is 0): hashes are shifted by one.
     const key = hash + 1;
     const mask = this.table.length - 1;
-    for (let slot = (high ^ (hash % 0x100000)) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = this.slotOf(hash) & mask; ; slot = (slot + 1) & mask) {
+      this.probes++;
       if (this.table[slot] === 0) {
         if (this.held >= idsCounted) {
           this.exact = false;
@@ -78,11 +96,15 @@ export class IdCounter {
       const key = table[i]!;
       if (key === 0) continue;
       const hash = key - 1;
-      let slot = (Math.floor(hash / 0x100000) ^ (hash % 0x100000)) & mask;
+      let slot = this.slotOf(hash) & mask;
       while (this.table[slot] !== 0) slot = (slot + 1) & mask;
       this.table[slot] = key;
       this.seen[slot] = seen[i]!;
     }
+  }
+
+  private slotOf(hash: number): number {
+    return mixed(Math.imul(Math.floor(hash / 0x100000) ^ this.saltHigh, 0x9e3779b1) ^ (hash % 0x100000) ^ this.saltLow) >>> 0;
   }
 
   summary(): SharedIds {

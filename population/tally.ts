@@ -8,7 +8,7 @@ import { decideSignOn, type SignOnDecision, type SignOnSettings } from '../check
 import { shapeOf } from './shape';
 import { addCauses } from './fix-gains';
 import { keep, noneKept } from './kept';
-import { noSharedIds } from './shared-ids';
+import { mixed, noSharedIds } from './shared-ids';
 import {
   alternativeSettings,
   fundingKeys,
@@ -139,13 +139,6 @@ export function personOf(payload: Payload, line: number): number {
     b ^= b >>> 15;
   }
   return (mixed(a) >>> 0) * 0x100000 + ((mixed(b) >>> 0) & 0xfffff);
-}
-
-/** MurmurHash3's finalizer: every bit of the hash depends on every bit of its input (ids that differ in one digit). */
-function mixed(h: number): number {
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return h ^ (h >>> 16);
 }
 
 /** The outcome a user meets: the decision's screen, and for one who gets in whether a no** field is asked for. */

@@ -5,9 +5,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defects } from '../population/generate';
 import { writeGenerated } from '../population/generate-file';
-import { mergeSummaries } from '../population/merge';
+import type { PopulationSummary } from '../population/summary-schema';
+import { mergeShardFiles } from '../population/merge-files';
 import { peopleKept } from '../population/kept';
-import { openSummary, sealSummary, shardKeyProblem, shardKeyVariable, shardsProblem } from '../population/shard-file';
+import { sealSummary, shardKeyProblem, shardKeyVariable } from '../population/shard-file';
 import { populationConsole, recordsLine } from '../population/report-html';
 import { escaped, openRecords, recordsFormatOf } from '../population/records';
 import { writeReports } from '../population/write';
@@ -16,7 +17,6 @@ import { comparePopulations, readPopulationReport } from '../population/compare'
 import { comparisonLines } from '../population/report-compare';
 import { progressBar } from '../population/progress';
 import { accountInfoPaths, judgePopulation } from '../population/run';
-import { readSmallFile } from '../population/small-file';
 import { columnMapOf } from '../population/column-map';
 import { dateProblem, heapProblem, inputsProblem, outProblem, profileSetting, recordsOutProblem, shardOf, workersProblem } from '../population/option-checks';
 import { foreignRecords, inputRefusal } from '../population/input-gate';
@@ -140,17 +140,11 @@ async function main() {
     const secret = process.env[shardKeyVariable];
     const keyProblem = shardKeyProblem(secret);
     if (keyProblem) fail(`population merge: ${keyProblem}`);
-    const parts = positionals.map((name) => {
-      const read = readSmallFile(name, 256 * 1024 * 1024);
-      if ('problem' in read) fail(`population merge: ${name}: ${read.problem}; give the summary files the shards wrote`);
-      const summary = openSummary(read.text, secret!, name);
-      if (typeof summary === 'string') refuse(summary);
-      return { name, summary };
-    });
-    const problem = shardsProblem(parts);
-    if (problem) refuse(problem);
-    const merged = mergeSummaries(parts.map((part) => part.summary));
-    refuseUnread(merged, false);
+    const merging = mergeShardFiles(positionals, secret!);
+    if ('usage' in merging) fail(merging.usage);
+    if ('refused' in merging) refuse(merging.refused);
+    const { merged } = merging;
+    refuseUnread(merged);
     report(merged);
   } else {
     const [input] = positionals;
@@ -204,7 +198,9 @@ async function main() {
     const records = inputs.reduce((sum, { payloads, unreadable }) => sum + payloads + Object.values(unreadable).reduce((a, n) => a + n, 0), 0);
     const peak = Math.round(process.resourceUsage().maxRSS / 1024);
     const stats = `judged ${records.toLocaleString('en-US')} records in ${seconds.toFixed(1)} s (${Math.round(records / seconds).toLocaleString('en-US')}/s), peak memory ${peak} MB`;
-    refuseUnread(summary, shard !== undefined);
+    // A shard judges its own records only: the gates on them (none an answer, too many unreadable) are the merge's,
+    // on the whole input, as one run would judge them; it refuses alone an input with no record at all.
+    if (!shard || summary.seen.lines === 0) refuseUnread(summary);
     // The records file is put in place once what the run writes beside it is: never beside a report that failed.
     if (shard) {
       const file = path.join(out, `population-summary.${shard.index}-of-${shard.count}.json`);
@@ -212,8 +208,6 @@ async function main() {
       recordsFile?.keep();
       console.log(`shard ${shard.index}/${shard.count}: ${stats}; summary: ${file}`);
       if (recordsOut !== undefined) console.log(recordsLine(recordsOut));
-      for (const line of unreadableOver) console.error(`population: ${line}`);
-      if (unreadableOver.length > 0) process.exitCode = 1;
     } else {
       report(summary, () => recordsFile?.keep());
       console.log(stats);
@@ -228,7 +222,7 @@ main().catch((error: unknown) => {
   process.exit(error instanceof WriteProblem ? 2 : 1);
 });
 
-function report(summary: ReturnType<typeof mergeSummaries>, written = () => {}) {
+function report(summary: PopulationSummary, written = () => {}) {
   const { model, files } = writeReports(summary, { k, out, records: recordsOut === undefined ? undefined : escaped(recordsOut), before });
   written();
   console.log(populationConsole(model, files));
@@ -238,13 +232,12 @@ function report(summary: ReturnType<typeof mergeSummaries>, written = () => {}) 
 }
 
 /** An input that held no record to judge stops here, nothing written; one with too many unreadable records is reported, then fails. */
-function refuseUnread(summary: ReturnType<typeof mergeSummaries>, shard: boolean) {
+function refuseUnread(summary: PopulationSummary) {
   for (const [input, name, foreign] of [
     [summary.input, '', foreignRecords(summary.input.payloads, summary.rules, 'account-info')],
     [summary.funding?.input, '--funding: ', summary.funding && foreignRecords(summary.funding.input.payloads, summary.funding.rules, 'funding-sources')],
   ] as const) {
-    // A shard may hold no record of its own (fewer records than shards): only a problem with the input is refused there.
-    if (!input || (shard && input.payloads === 0 && input.problems.length === 0 && Object.keys(input.unreadable).length === 0)) continue;
+    if (!input) continue;
     const refusal = foreign ?? inputRefusal(input, maxUnreadable);
     if (refusal === undefined) continue;
     if (input.payloads === 0 || foreign) {

@@ -145,9 +145,12 @@ test('one record never ends the run: one too large, one too deep and a funding a
 
 test('a stray CSV quote that folds the rows after it into one cell is the input cut short, not one record too large: exit 1, the rows before it judged', async () => {
   const dir = tempDir('population-gate-');
-  const rows = Array.from({ length: 80_000 }, (_, i) => `u-${i + 12},${secret}`);
+  const rows = Array.from({ length: 80_000 }, (_, i) => `c-1,u-${i + 12},${secret}`);
   const input = path.join(dir, 'stray.csv');
-  writeFileSync(input, ['user.id,user.firstName', ...Array.from({ length: 10 }, (_, i) => `u-${i + 1},Ann`), `u-11,"${secret}`, ...rows].join('\n'));
+  writeFileSync(
+    input,
+    ['company.id,user.id,user.firstName', ...Array.from({ length: 10 }, (_, i) => `c-1,u-${i + 1},Ann`), `c-1,u-11,"${secret}`, ...rows].join('\n'),
+  );
   const run = await population([input, '--out', path.join(dir, 'out')]);
   expect([run.status, run.stderr.trim()]).toEqual([
     1,

@@ -87,7 +87,7 @@ test("the third red team's breaks, replayed: nothing of a record in any output, 
 test("the fourth red team's breaks, replayed: a column of many dots is one key no rule reads, and a typed phrase in any encoding is no key", async () => {
   const dir = tempDir('population-red-team-4-');
   const at = (name: string) => path.join(dir, name);
-  writeFileSync(at('dots.csv'), `a${'.a'.repeat(5000)},user.id,user.firstName\nx,u-1,Ann\n`);
+  writeFileSync(at('dots.csv'), `a${'.a'.repeat(5000)},user.id,user.firstName,company.id\nx,u-1,Ann,c-1\n`);
   writeFileSync(at('users.jsonl'), users(20).join('\n'));
   const phrase = 'correct horse battery staple xyzzy!';
   const keys = [
@@ -190,7 +190,7 @@ test("the sixth red team's breaks, replayed: the records file is put in place wh
   writeFileSync(at('cols.csv'), 'uid,fn\nu1,Ann\n');
   writeFileSync(at('dup.csv'), 'user.id,user.lastName,user.lastName\nu1,Lee,Ray\n');
   const keys = Array.from({ length: 80_000 }, (_, i) => `"k${i}":[0]`).join(',');
-  writeFileSync(at('heavy.jsonl'), [1, 2].map((i) => `{"user":{"id":"h${i}"},"x":{${keys}}}`).join('\n'));
+  writeFileSync(at('heavy.jsonl'), [1, 2].map((i) => `{"user":{"id":"h${i}"},"company":{},"x":{${keys}}}`).join('\n'));
   const judge = (input: string, ...args: string[]) => population([at(input), '--now', now, '--out', at(`o-${input}`), ...args]);
   const [cr, twice, both, lacking, dup, heavy] = await Promise.all([
     judge('cr.csv'),

@@ -22,7 +22,7 @@ test("the seventh red team's breaks, replayed: every file whole or as it was, th
   test.setTimeout(180_000);
   const dir = tempDir('population-red-team-7-');
   const at = (name: string) => path.join(dir, name);
-  writeFileSync(at('tiny.jsonl'), '{"user":{}}\n'.repeat(200_000));
+  writeFileSync(at('tiny.jsonl'), '{"user":{},"company":{}}\n'.repeat(200_000));
   writeFileSync(at('users.jsonl'), users(300));
   writeFileSync(at('many.jsonl'), users(30_000));
   writeFileSync(

@@ -145,6 +145,19 @@ test.describe('age on the run date (UTC)', () => {
     expect(ageOn('2008-11-21', lateEvening)).toBe(18);
     expect(ageOn('2008-11-22', new Date('2026-11-21T00:00:00Z'))).toBe(17);
   });
+  test("the machine's time zone plays no part: a birthday on a day whose midnight the clock skips", () => {
+    // São Paulo began summer time at midnight on 21 October 2008 and 8 October 2018 (the round-10 red team's case).
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/Sao_Paulo';
+    try {
+      expect(ageOn('1990-10-21', new Date('2008-10-21T00:00:00Z'))).toBe(18);
+      expect(ageOn('2000-10-08', new Date('2018-10-08T00:00:00Z'))).toBe(18);
+      expect(ageOn('2000-10-09', new Date('2018-10-08T00:00:00Z'))).toBe(17);
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
   test('a 29 February birthday is reached on 1 March in common years, on 29 February in leap years', () => {
     expect(ageOn('2008-02-29', new Date('2026-02-28T12:00:00Z'))).toBe(17);
     expect(ageOn('2008-02-29', new Date('2026-03-01T12:00:00Z'))).toBe(18);

@@ -8,12 +8,19 @@ const row = (userId: unknown, format: 'csv' | 'jsonl' = 'csv') => recordRow(form
 test('ids as given: strings, safe numbers; a number JSON already rounded, an object and an array by what they are', () => {
   expect(row('u-1')).toBe('7,u-1,c-1,signs-in,\n');
   expect(row(42)).toBe('7,42,c-1,signs-in,\n');
-  expect(row(1.5)).toBe('7,1.5,c-1,signs-in,\n');
+  expect(row(1.5)).toBe('7,"(a number with a fraction, which JSON readers may round)",c-1,signs-in,\n');
   expect(row(JSON.parse('123456789012345678901234567890'))).toBe('7,"(a number past 2^53, which JSON readers cannot keep exact)",c-1,signs-in,\n');
   expect(row(JSON.parse('123456789012345678901234567890'), 'jsonl')).toBe(
     '{"line":7,"user.id":"(a number past 2^53, which JSON readers cannot keep exact)","company.id":"c-1","outcome":"signs-in","rules":[]}\n',
   );
   expect(row(JSON.parse('1e400'))).toBe('7,(a number too large for JSON readers to keep),c-1,signs-in,\n');
+  expect(row(JSON.parse('0.12345678901234567891'))).toBe('7,"(a number with a fraction, which JSON readers may round)",c-1,signs-in,\n');
+  // Lone surrogates are escaped: raw, UTF-8 makes each of them U+FFFD, and three ids read as one.
+  expect(['\ud800x', '\udc00x', '\ufffdx'].map((id) => row(id))).toEqual([
+    '7,\\uD800x,c-1,signs-in,\n',
+    '7,\\uDC00x,c-1,signs-in,\n',
+    '7,\ufffdx,c-1,signs-in,\n',
+  ]);
   expect(row({ ssn: '987-65-4321' })).toBe('7,(an object),c-1,signs-in,\n');
   expect(row(['x'])).toBe('7,(an array),c-1,signs-in,\n');
   expect(row('=HYPERLINK(1)')).toBe("7,'=HYPERLINK(1),c-1,signs-in,\n");
