@@ -27,6 +27,10 @@ export const authlib: StackEntry = {
     ],
   ],
   fixes: {
+    'token-exchange/code-reuse-revokes-token': {
+      fix: "keep each used code with the access token issued for it (override your AuthorizationCodeGrant's save_token: self.request.credential is the code's record), and in query_authorization_code, for a code already used, set access_token_revoked_at on that token before returning None",
+      docs: 'https://docs.authlib.org/en/latest/flask/2/grants.html',
+    },
     'token-exchange/encoding': [
       {
         when: cause.basicOnly,

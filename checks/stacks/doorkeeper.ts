@@ -28,6 +28,10 @@ export const doorkeeper: StackEntry = {
     ],
   ],
   fixes: {
+    'token-exchange/code-reuse-revokes-token': {
+      fix: "Doorkeeper revokes a used grant, not the tokens issued for it: in your token controller (use_doorkeeper { controllers tokens: 'tokens' }), when Doorkeeper::AccessGrant.by_token(params[:code]) is revoked?, revoke the access tokens of its application_id and resource_owner_id created since the grant (find_each(&:revoke)) before calling super",
+      docs: 'https://github.com/doorkeeper-gem/doorkeeper/wiki/Customizing-routes',
+    },
     'token-exchange/encoding': [
       {
         when: cause.redirectUri,

@@ -9,8 +9,8 @@ export const oauth2orize: StackEntry = {
     [
       {
         probe: 'token-exchange/unknown-code',
-        said: 'an unknown code is answered 403 "Invalid authorization code"',
-        status: 403,
+        // No status: the fix below makes it 400, and the words stay the library's.
+        said: 'an unknown code is answered "Invalid authorization code"',
         description: 'Invalid authorization code',
       },
       {
@@ -43,8 +43,16 @@ export const oauth2orize: StackEntry = {
       },
     ],
     'token-exchange/unknown-code-invalid-grant': {
-      fix: "oauth2orize answers invalid_grant with 403: give server.errorHandler() a TokenError status of 400 (new TokenError(message, 'invalid_grant', null, 400)) in the exchange",
+      fix: "oauth2orize answers done(null, false) with invalid_grant and status 403: in your exchange.code callback, refuse a code with done(new oauth2orize.TokenError('Invalid authorization code', 'invalid_grant', null, 400))",
       docs: 'https://github.com/jaredhanson/oauth2orize/blob/master/lib/errors/tokenerror.js',
+    },
+    'token-exchange/code-reuse-revokes-token': {
+      fix: 'keep each used code with the access token your exchange.code callback issued for it, and when a code comes back that was already used, delete that token before refusing the code',
+      docs: 'https://github.com/jaredhanson/oauth2orize#register-exchanges',
+    },
+    'token-exchange/expires-in-present': {
+      fix: 'oauth2orize sends expires_in only when you give it: done(null, accessToken, refreshToken, { expires_in: 3600 }) in your exchange.code callback (refreshToken may be null)',
+      docs: 'https://github.com/jaredhanson/oauth2orize#register-exchanges',
     },
   },
 };

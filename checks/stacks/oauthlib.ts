@@ -52,6 +52,10 @@ export const oauthlib: StackEntry = {
       fix: "oauthlib calls your RequestValidator's validate_code, and invalidate_authorization_code only after the token is issued: claim the code in validate_code itself, atomically (a dict.pop, or UPDATE … SET used = true WHERE code = ? AND NOT used and check the row count), so a second request at the same time finds it gone; under django-oauth-toolkit, subclass OAuth2Validator so that validate_code claims the code before calling super() (a unique row per used code; in one process, a lock and a set), and name it in OAUTH2_PROVIDER['OAUTH2_VALIDATOR_CLASS']",
       docs: 'https://oauthlib.readthedocs.io/en/latest/oauth2/validator.html',
     },
+    'token-exchange/code-reuse-revokes-token': {
+      fix: 'keep each used code with the access tokens issued for it (save_bearer_token sees request.code), and in validate_code, when a code comes back that was already used, revoke those tokens before returning False; under django-oauth-toolkit, do the same in your OAuth2Validator subclass (a row of your own per used code, its tokens revoked with AccessToken.revoke())',
+      docs: 'https://oauthlib.readthedocs.io/en/latest/oauth2/validator.html',
+    },
     'token-exchange/redirect': {
       fix: "under django-oauth-toolkit, route the path without its slash to the token view, path('oauth/token', oauth2_views.TokenView.as_view()), or configure the platform with the URL that ends in /oauth/token/ (Django's APPEND_SLASH answers 301)",
       docs: 'https://django-oauth-toolkit.readthedocs.io/en/latest/views/views.html',
