@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { ReaderNote, type Batch, type Batcher } from './batches';
 import type { Chunks } from './input-chunks';
 import { headerProblem, unreadColumns } from './input-gate';
@@ -172,21 +173,32 @@ const csv: Parser = async function* (chunks, batcher, at, { max, numberColumns, 
   let header: Column[] | undefined;
   let row: string[] = [];
   let [field, state, line, rowLine, rowChars, overlong] = ['', start, 1, 1, 0, false];
+  // Whether the chunk in hand, and any the row in hand was read from, are not UTF-8 (decoded, a bad byte is U+FFFD).
+  let [brokenChunk, brokenRow] = [false, false];
+  // The header row again (exports joined with their headers, `cat a.csv b.csv`): no user's, skipped and counted.
+  let [rawHeader, repeatedHeaders, firstRepeat] = [[] as string[], 0, 0];
   const endRow = (): Buffer | ReaderNote | undefined => {
     row.push(field);
-    const [cells, wasLong] = [row, overlong || rowChars + field.length > max];
-    [row, field, state, rowChars, overlong, at.line] = [[], '', start, 0, false, line];
+    const [cells, wasLong, wasBroken] = [row, overlong || rowChars + field.length > max, brokenRow];
+    [row, field, state, rowChars, overlong, at.line, brokenRow] = [[], '', start, 0, false, line, brokenChunk];
     if (wasLong && !header) {
       at.line = 0;
       throw new InputProblem(`the CSV header row is longer than ${max} bytes; the first row names the columns`);
     }
     if (wasLong) return tooLong('csv: the row', max);
     if (cells.length === 1 && cells[0]!.trim() === '') return undefined;
+    if (header && cells.length === rawHeader.length && cells.every((cell, i) => cell.trim() === rawHeader[i])) {
+      firstRepeat ||= rowLine;
+      repeatedHeaders++;
+      return undefined;
+    }
+    if (header && wasBroken && cells.some((cell) => cell.includes('\uFFFD')))
+      return new ReaderNote('not-utf8', 'the row is not UTF-8 (each bad byte read as U+FFFD)');
     if (header) {
       const text = rowText(header, cells);
       return typeof text === 'string' ? Buffer.from(text) : text;
     }
-    const raw = cells.map((name) => name.trim());
+    const raw = (rawHeader = cells.map((name) => name.trim()));
     const names = raw.map((name) => columnMap?.get(name) ?? name);
     const problem = mappingProblem(raw, names, columnMap, columns) ?? (columns && headerProblem(names, columns, formatGiven));
     if (problem) {
@@ -205,6 +217,9 @@ const csv: Parser = async function* (chunks, batcher, at, { max, numberColumns, 
     const chunk = await chunks.next();
     done = !chunk;
     const text = chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+    // A chunk cut inside a character reads as not UTF-8 too: a row it flags is named only if it holds U+FFFD.
+    brokenChunk = chunk !== undefined && !isUtf8(chunk);
+    brokenRow ||= brokenChunk;
     for (let i = 0; i < text.length;) {
       if (state === quoted) {
         const close = text.indexOf('"', i);
@@ -245,6 +260,10 @@ const csv: Parser = async function* (chunks, batcher, at, { max, numberColumns, 
   const text = row.length > 0 || field !== '' || state !== start || overlong ? endRow() : undefined;
   const full = text && batcher.add(rowLine, text);
   if (full) yield { batch: full };
+  if (repeatedHeaders > 0)
+    note?.(
+      `${repeatedHeaders === 1 ? '1 row repeats' : `${repeatedHeaders.toLocaleString('en-US')} rows repeat`} the header row (first at line ${firstRepeat}), as where exports are joined with their headers: not judged, as no user's`,
+    );
 };
 
 export const parsers = { jsonl: jsonLines, 'json-array': jsonArray, csv };

@@ -150,6 +150,8 @@ export function inputRefusal(input: PopulationSummary['input'], maxUnreadable: n
   if (input.payloads === 0) {
     if (input.problems.length > 0) return `no record judged: ${input.problems[0]}`;
     if (records === 0) return 'no record judged: the input is empty; export one account-information object a user';
+    if (worst?.[0] === 'not-utf8' && worst[1] === records)
+      return `no record judged: none of its ${records.toLocaleString('en-US')} records is UTF-8 (${why}); export the file as UTF-8 (from Windows-1252 or Latin-1: iconv -f windows-1252 -t utf-8)`;
     if (died === records) return `no record judged: each of its ${records.toLocaleString('en-US')} records ended a worker (${why}): ${heapFix}`;
     return `no record judged: none of its ${records.toLocaleString('en-US')} records is a JSON object (${why}); export one account-information object a user${heap}`;
   }
@@ -157,5 +159,6 @@ export function inputRefusal(input: PopulationSummary['input'], maxUnreadable: n
   if (input.problems.length > 0) return `the input was cut short, so only the records before it were judged: ${input.problems[0]}`;
   if (unreadable / records <= maxUnreadable) return undefined;
   const share = (value: number) => `${(100 * value).toFixed(value < 0.01 ? 2 : 1).replace(/\.0+$/, '')}%`;
-  return `${unreadable.toLocaleString('en-US')} of ${records.toLocaleString('en-US')} records (${share(unreadable / records)}) could not be judged (${why}), more than --max-unreadable ${share(maxUnreadable)}: fix the export, or raise --max-unreadable${heap}`;
+  const encoding = worst?.[0] === 'not-utf8' ? ' (export it as UTF-8: iconv -f windows-1252 -t utf-8)' : '';
+  return `${unreadable.toLocaleString('en-US')} of ${records.toLocaleString('en-US')} records (${share(unreadable / records)}) could not be judged (${why}), more than --max-unreadable ${share(maxUnreadable)}: fix the export${encoding}, or raise --max-unreadable${heap}`;
 }

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { parentPort, workerData } from 'node:worker_threads';
 import { accountInfoFieldRules } from '../checks/account-info';
 import { isObject } from '../checks/evidence';
@@ -61,8 +62,25 @@ function countDied(lines: Float64Array): number {
   return judged;
 }
 
+/**
+ * The records of a batch that are not UTF-8 (an export in Windows-1252 or Latin-1): decoded, each bad byte would be
+ * U+FFFD, and ids that differ there would read as one. Looked for only in a batch that is not UTF-8 as a whole.
+ */
+function notUtf8(bytes: Uint8Array, count: number): Set<number> | undefined {
+  if (isUtf8(bytes)) return undefined;
+  const bad = new Set<number>();
+  for (let i = 0, start = 0; i < count; i++) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline < 0 ? bytes.length : newline;
+    if (!isUtf8(bytes.subarray(start, end))) bad.add(i);
+    start = end + 1;
+  }
+  return bad;
+}
+
 function judgeBatch(bytes: Uint8Array, lines: Float64Array): number {
   const texts = decoder.decode(bytes).split('\n');
+  const badBytes = notUtf8(bytes, lines.length);
   let judged = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = Math.abs(lines[i]!);
@@ -71,6 +89,10 @@ function judgeBatch(bytes: Uint8Array, lines: Float64Array): number {
     // A reader's note in place of the record (population/batches.ts ReaderNote), under its line negated: its kind.
     if (lines[i]! < 0) {
       unreadable(texts[i]!.slice(0, texts[i]!.indexOf(':')), line);
+      continue;
+    }
+    if (badBytes?.has(i)) {
+      unreadable('not-utf8', line);
       continue;
     }
     let payload: unknown;

@@ -87,3 +87,46 @@ test("the tenth red team's breaks, replayed: shapes of k people shown as fewer, 
   expect(first(fromFolder)[0]).toBe(2);
   expect(fromFolder.stderr).toContain('population -: standard input is a folder; give the export by name, or pipe it in');
 });
+
+test("the eleventh red team's breaks, replayed: a name in private-use characters, an export in Latin-1, joined CSVs' headers, ids a merge cannot rule out", async () => {
+  const dir = tempDir('population-red-team-11-');
+  const at = (name: string) => path.join(dir, name);
+  const header = 'user.id,user.firstName,user.lastName,company.id,company.name\n';
+  writeFileSync(at('pua.csv'), header + Array.from({ length: 5 }, (_, i) => `u${i},Ann,W\uE8C5ng,c${i},Acme Inc\n`).join(''));
+  writeFileSync(
+    at('latin1.csv'),
+    Buffer.from(header + ['Müller', 'Möller', 'Mäller'].map((name, i) => `usr_${name},Ann,Lee,c${i},Acme Inc\n`).join(''), 'latin1'),
+  );
+  const part = (from: number) => Array.from({ length: 2 }, (_, i) => `u${from + i},Ann,Lee,c1,Acme Inc\n`).join('');
+  writeFileSync(at('joined.csv'), header + part(1) + header + part(3));
+  const [twice, ...rest] = users(20);
+  writeFileSync(at('twice.jsonl'), [twice, twice, ...rest].join('\n'));
+  const [pua, latin1, joined, shard1, shard2] = await Promise.all([
+    populationRun([at('pua.csv'), '--now', now, '--out', at('pua')]),
+    populationRun([at('latin1.csv'), '--now', now, '--out', at('latin1'), '--records-out', at('latin1-records.csv')]),
+    populationRun([at('joined.csv'), '--now', now, '--out', at('joined')]),
+    populationRun([at('twice.jsonl'), '--now', now, '--out', at('shards'), '--shard', '1/2']),
+    populationRun([at('twice.jsonl'), '--now', now, '--out', at('shards'), '--shard', '2/2']),
+  ]);
+  expect(pua.status, pua.stderr).toBe(0);
+  const puaReport = readFileSync(at('pua/population.json'), 'utf8') + readFileSync(at('pua/population.html'), 'utf8') + pua.stdout;
+  expect(puaReport).not.toMatch(/U\+E8C5|\uE8C5/);
+  expect(puaReport).toContain('A□aa');
+  expect(first(latin1)).toEqual([
+    1,
+    'population: no record judged: none of its 3 records is UTF-8 (not-utf8, first at line 2); export the file as UTF-8 (from Windows-1252 or Latin-1: iconv -f windows-1252 -t utf-8)',
+  ]);
+  expect(joined.stdout).toContain('4 account-information payloads judged');
+  const notes = (JSON.parse(readFileSync(at('joined/population.json'), 'utf8')) as { input: { notes: string[] } }).input.notes;
+  expect(notes).toContain("1 row repeats the header row (first at line 4), as where exports are joined with their headers: not judged, as no user's");
+  expect([shard1.status, shard2.status]).toEqual([0, 0]);
+  const merged = await populationRun([
+    'merge',
+    at('shards/population-summary.1-of-2.json'),
+    at('shards/population-summary.2-of-2.json'),
+    '--out',
+    at('merged'),
+  ]);
+  expect(merged.status, merged.stderr).toBe(0);
+  expect(merged.stdout).toContain('account-info/user.id/unique not checked exactly: no record shares its user.id with another of its shard');
+});

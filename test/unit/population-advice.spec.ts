@@ -94,6 +94,10 @@ test('a control or bidirectional character is named in a shape, never written; l
   expect(shapeOf('Жанна Ωmega')).toBe('Äääää Äaaaa');
   expect(shapeOf('４١५')).toBe('###');
   expect(shapeOf('😀')).toBe('·');
+  // Private-use and unassigned characters (letters of names in Hong Kong's legacy encodings) are letters' shapes, cut as
+  // letters are: named, they would spell the name (the round-11 red team's W\uE8C5ng).
+  expect(shapeOf('W\uE8C5ng')).toBe('A□aa');
+  expect(shapeOf('\uE000\uE001\uE002\uE003\uE004\uE005\u{F0000}\u0378')).toBe('□□□□');
   expect(shapeOf('\u{E0041}')).toBe('U+E0041');
 });
 
