@@ -3,7 +3,7 @@ import { openSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { generatePopulation } from '../../population/generate';
-import { populationRun } from '../support/population-cli';
+import { populationRun, twoShardsMerged } from '../support/population-cli';
 import { tempDir } from '../support/temp';
 
 /**
@@ -45,14 +45,13 @@ test("the tenth red team's breaks, replayed: shapes of k people shown as fewer, 
       .flatMap((user) => ['{"note":"x"}', user])
       .join('\n'),
   );
-  const [cut, utc, saoPaulo, log, whole, shard1, shard2] = await Promise.all([
+  const [cut, utc, saoPaulo, log, whole, { shards, merged }] = await Promise.all([
     populationRun([at('cut.jsonl'), '--now', now, '--out', at('cut'), '--workers', '1']),
     populationRun([at('birthday.jsonl'), '--now', '2008-10-21', '--out', at('utc')], undefined, { TZ: 'UTC' }),
     populationRun([at('birthday.jsonl'), '--now', '2008-10-21', '--out', at('sao-paulo')], undefined, { TZ: 'America/Sao_Paulo' }),
     populationRun([at('ecs.jsonl'), '--now', now, '--out', at('ecs')]),
     populationRun([at('alternate.jsonl'), '--now', now, '--out', at('whole'), '--max-unreadable', '60%']),
-    populationRun([at('alternate.jsonl'), '--now', now, '--out', at('shards'), '--shard', '1/2']),
-    populationRun([at('alternate.jsonl'), '--now', now, '--out', at('shards'), '--shard', '2/2']),
+    twoShardsMerged(at('alternate.jsonl'), dir, ['--now', now], ['--max-unreadable', '60%']),
   ]);
   expect(cut.status, cut.stderr).toBe(0);
   const report = JSON.parse(readFileSync(at('cut/population.json'), 'utf8')) as { fixFirst: { rule: string; shapes: { shape: string; count: number }[] }[] };
@@ -63,16 +62,7 @@ test("the tenth red team's breaks, replayed: shapes of k people shown as fewer, 
   expect(compared.status, compared.stderr).toBe(0);
   for (const run of [utc, saoPaulo]) expect(run.stdout, run.stderr).toMatch(/Sign in, nothing asked +1 +100\.0%/);
   expect(first(log)).toEqual([1, expect.stringContaining('population: no record judged: none of its 6 records holds "company" as an object')]);
-  expect([whole.status, shard1.status, shard2.status]).toEqual([0, 0, 0]);
-  const merged = await populationRun([
-    'merge',
-    at('shards/population-summary.1-of-2.json'),
-    at('shards/population-summary.2-of-2.json'),
-    '--out',
-    at('merged'),
-    '--max-unreadable',
-    '60%',
-  ]);
+  expect([whole.status, ...shards.map((shard) => shard.status)]).toEqual([0, 0, 0]);
   expect(merged.status, merged.stderr).toBe(0);
   const outcomes = (folder: string) => (JSON.parse(readFileSync(at(`${folder}/population.json`), 'utf8')) as { outcomes: unknown }).outcomes;
   expect(outcomes('merged')).toEqual(outcomes('whole'));
@@ -101,12 +91,11 @@ test("the eleventh red team's breaks, replayed: a name in private-use characters
   writeFileSync(at('joined.csv'), header + part(1) + header + part(3));
   const [twice, ...rest] = users(20);
   writeFileSync(at('twice.jsonl'), [twice, twice, ...rest].join('\n'));
-  const [pua, latin1, joined, shard1, shard2] = await Promise.all([
+  const [pua, latin1, joined, { shards, merged }] = await Promise.all([
     populationRun([at('pua.csv'), '--now', now, '--out', at('pua')]),
     populationRun([at('latin1.csv'), '--now', now, '--out', at('latin1'), '--records-out', at('latin1-records.csv')]),
     populationRun([at('joined.csv'), '--now', now, '--out', at('joined')]),
-    populationRun([at('twice.jsonl'), '--now', now, '--out', at('shards'), '--shard', '1/2']),
-    populationRun([at('twice.jsonl'), '--now', now, '--out', at('shards'), '--shard', '2/2']),
+    twoShardsMerged(at('twice.jsonl'), dir, ['--now', now]),
   ]);
   expect(pua.status, pua.stderr).toBe(0);
   const puaReport = readFileSync(at('pua/population.json'), 'utf8') + readFileSync(at('pua/population.html'), 'utf8') + pua.stdout;
@@ -119,14 +108,7 @@ test("the eleventh red team's breaks, replayed: a name in private-use characters
   expect(joined.stdout).toContain('4 account-information payloads judged');
   const notes = (JSON.parse(readFileSync(at('joined/population.json'), 'utf8')) as { input: { notes: string[] } }).input.notes;
   expect(notes).toContain("1 row repeats the header row (first at line 4), as where exports are joined with their headers: not judged, as no user's");
-  expect([shard1.status, shard2.status]).toEqual([0, 0]);
-  const merged = await populationRun([
-    'merge',
-    at('shards/population-summary.1-of-2.json'),
-    at('shards/population-summary.2-of-2.json'),
-    '--out',
-    at('merged'),
-  ]);
+  expect(shards.map((shard) => shard.status)).toEqual([0, 0]);
   expect(merged.status, merged.stderr).toBe(0);
   expect(merged.stdout).toContain('account-info/user.id/unique not checked exactly: no record shares its user.id with another of its shard');
 });

@@ -32,3 +32,14 @@ export async function interruptOnceRecordsOpen(args: string[], dir: string, sign
   const [, ended] = (await once(child, 'exit')) as [number | null, string | null];
   return ended;
 }
+
+/**
+ * `input` judged as two shards (with `args`) into `dir`/shards, both at once, then merged into `dir`/merged with
+ * `mergeArgs`: the shards' runs and the merge's.
+ */
+export async function twoShardsMerged(input: string, dir: string, args: string[], mergeArgs: string[] = []) {
+  const shards = await Promise.all(['1/2', '2/2'].map((shard) => populationRun([input, ...args, '--out', path.join(dir, 'shards'), '--shard', shard])));
+  const summaries = ['1-of-2', '2-of-2'].map((part) => path.join(dir, 'shards', `population-summary.${part}.json`));
+  const merged = await populationRun(['merge', ...summaries, '--out', path.join(dir, 'merged'), ...mergeArgs]);
+  return { shards, merged };
+}
