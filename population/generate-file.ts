@@ -1,30 +1,45 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
+import path from 'node:path';
 import { generatePopulation } from './generate';
+import { folderFor, startPartial, WriteProblem } from './whole-file';
 
 /**
- * `population generate`: N users as JSON Lines into `file` (or standard output), a MiB at a time; resolves once every
- * byte is written, and rejects, saying why, when the file cannot be written.
+ * `population generate`: N users as JSON Lines into `file` (or standard output), a MiB at a time. A file is written
+ * beside its name and renamed into place once every byte is written, as the command's other files are
+ * (population/whole-file.ts): interrupted or refused (a full disk: WriteProblem), it is as it was, and a link already
+ * there is replaced, never followed.
  */
 export async function writeGenerated({ users, seed, now, file }: { users: number; seed: number; now: Date; file: string | undefined }): Promise<void> {
-  const stream = file ? createWriteStream(file) : process.stdout;
-  const failed = new Promise<never>((_, reject) =>
-    stream.once('error', (error: NodeJS.ErrnoException) => reject(new Error(`${file}: cannot be written (${error.code ?? error.message})`))),
-  );
-  const write = async () => {
-    let text = '';
-    for (const payload of generatePopulation({ users, seed, now })) {
-      text += `${JSON.stringify(payload)}\n`;
-      if (text.length <= 1 << 20) continue;
-      const flushed = stream.write(text);
-      text = '';
-      if (!flushed) await once(stream, 'drain');
-    }
-    if (stream === process.stdout) stream.write(text);
-    else await new Promise<void>((resolve) => stream.end(text, resolve));
-  };
-  await Promise.race([write(), failed]);
-  // A write the file system refused (a full disk) may end the stream all the same: the stream knows.
-  if (stream !== process.stdout && stream.errored)
-    throw new Error(`${file}: cannot be written (${(stream.errored as NodeJS.ErrnoException).code ?? stream.errored.message})`);
+  if (!file) return writeUsers(process.stdout, users, seed, now);
+  const target = path.resolve(file);
+  const folder = folderFor(target);
+  const { partial, settled } = startPartial(target);
+  try {
+    const stream = createWriteStream(partial, { flags: 'wx' });
+    const failed = new Promise<never>((_, reject) => stream.once('error', reject));
+    await Promise.race([writeUsers(stream, users, seed, now), failed]);
+    // A write the file system refused (a full disk) may end the stream all the same: the stream knows.
+    if (stream.errored) throw stream.errored;
+    renameSync(partial, target);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    folder.undo();
+    throw new WriteProblem(file, error);
+  } finally {
+    settled();
+  }
+}
+
+async function writeUsers(stream: NodeJS.WritableStream, users: number, seed: number, now: Date): Promise<void> {
+  let text = '';
+  for (const payload of generatePopulation({ users, seed, now })) {
+    text += `${JSON.stringify(payload)}\n`;
+    if (text.length <= 1 << 20) continue;
+    const flushed = stream.write(text);
+    text = '';
+    if (!flushed) await once(stream, 'drain');
+  }
+  if (stream === process.stdout) stream.write(text);
+  else await new Promise<void>((resolve) => stream.end(text, resolve));
 }

@@ -3,8 +3,12 @@ import { Chunks, MiB, fileStream, gather, isGzipped } from './input-chunks';
 import { gunzipped } from './gunzip';
 import { escaped } from './records';
 import { Batcher, type Batch, type BatchMemory } from './batches';
-import { InputProblem, isBlank, parsers, type Position } from './input-formats';
+import { InputProblem, isBlank, jsonArray, jsonLines, type Position } from './input-formats';
+import { csv } from './input-csv';
 import { binaryKind, binaryProblem } from './input-gate';
+
+/** Each format's reader. */
+const parsers = { jsonl: jsonLines, 'json-array': jsonArray, csv };
 
 /**
  * The input of `partner-certify population <input>`: one account-information payload per user, as JSON Lines, a JSON

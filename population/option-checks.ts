@@ -66,6 +66,35 @@ export function outProblem(out: string, inputs: readonly (string | undefined)[])
   return undefined;
 }
 
+/** The options each command reads: any other given to it would be dropped unsaid. */
+const readBy = {
+  merge: ['help', 'out', 'k', 'fail-if', 'max-unreadable', 'compare'],
+  compare: ['help'],
+  generate: ['help', 'users', 'seed', 'now', 'out'],
+} as const;
+const whyNot = {
+  merge: "a merge adds what its shards judged, with the shards' settings: give it to each shard",
+  compare: 'compare reads two population.json files, and nothing else',
+  generate: 'generate writes synthetic users as JSON Lines, and nothing else',
+  judge: 'it is an option of population generate',
+};
+
+/** An option given to a command that does not read it (`population merge --now …`), or undefined. */
+export function unreadOptions(command: keyof typeof readBy | undefined, given: readonly string[]): string | undefined {
+  const read: readonly string[] = command ? readBy[command] : ['users', 'seed'];
+  const unread = given.find((option) => (command ? !read.includes(option) : read.includes(option)));
+  return unread === undefined ? undefined : `--${unread}: population${command ? ` ${command}` : ''} does not read it; ${whyNot[command ?? 'judge']}`;
+}
+
+/** `population generate --out`: a file, never a folder, a pipe, a socket or a device (which it would replace). */
+export function generateOutProblem(file: string): string | undefined {
+  if (file.trim() === '') return '--out is empty; give a file for the users, or leave it out for standard output';
+  if (existsSync(file) && statSync(file).isDirectory()) return `--out ${file}: that is a folder; name a file for the users`;
+  const kind = special(file);
+  if (kind) return `--out ${file}: that is ${kind}, which the file would replace; name a file, or leave --out out for standard output`;
+  return unwritable('--out', file);
+}
+
 /** The run date: a real calendar day (2025-02-30 is none). */
 export function dateProblem(date: string): string | undefined {
   const valid = /^\d{4}-\d{2}-\d{2}$/.test(date) && !Number.isNaN(Date.parse(date)) && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date);

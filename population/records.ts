@@ -104,7 +104,7 @@ export function openRecords(file: string, format: RecordsFormat): RecordsFile {
     try {
       writeSync(fd, rows);
     } catch (error) {
-      failed = new WriteProblem(file, error);
+      failed = new WriteProblem(file, error, '--records-out');
     }
   };
   write(recordsHeader(format));

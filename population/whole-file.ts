@@ -4,7 +4,7 @@ import path from 'node:path';
 
 /** A file of the population command that could not be written, named with what stopped it and the fix. */
 export class WriteProblem extends Error {
-  constructor(file: string, error: unknown) {
+  constructor(file: string, error: unknown, option = '--out') {
     const { code, message } = error as NodeJS.ErrnoException;
     const why =
       code === 'ENOSPC'
@@ -18,9 +18,7 @@ export class WriteProblem extends Error {
               : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
                 ? 'it may not be written there'
                 : `${code ?? message}`;
-    super(
-      `${file} could not be written (${why}), so it is as it was; fix that, or give another ${file.endsWith('.csv') || file.endsWith('.jsonl') ? '--records-out' : '--out'}`,
-    );
+    super(`${file} could not be written (${why}), so it is as it was; fix that, or give another ${option}`);
   }
 }
 

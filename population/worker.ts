@@ -97,7 +97,8 @@ function judgeBatch(bytes: Uint8Array, lines: Float64Array): number {
     }
     let payload: unknown;
     try {
-      payload = JSON.parse(texts[i]!);
+      // A byte-order mark where files were joined (`cat a.jsonl b.jsonl`, each written with one) begins no record.
+      payload = JSON.parse(texts[i]!.charCodeAt(0) === 0xfeff ? texts[i]!.slice(1) : texts[i]!);
     } catch {
       unreadable('not-json', line);
       continue;

@@ -18,7 +18,18 @@ import { comparisonLines } from '../population/report-compare';
 import { progressBar } from '../population/progress';
 import { accountInfoPaths, judgePopulation } from '../population/run';
 import { columnMapOf } from '../population/column-map';
-import { dateProblem, heapProblem, inputsProblem, outProblem, profileSetting, recordsOutProblem, shardOf, workersProblem } from '../population/option-checks';
+import {
+  dateProblem,
+  generateOutProblem,
+  heapProblem,
+  inputsProblem,
+  outProblem,
+  profileSetting,
+  recordsOutProblem,
+  shardOf,
+  unreadOptions,
+  workersProblem,
+} from '../population/option-checks';
 import { foreignRecords, inputRefusal } from '../population/input-gate';
 import { crossed, parseFailIf, shareOf } from '../population/fail-if';
 import { emulatorSettings, type Settings } from '../population/summary-schema';
@@ -44,7 +55,7 @@ function fail(message: string): never {
 }
 
 const argv = process.argv.slice(process.argv[2] === 'population' ? 3 : 2);
-const subcommand = argv[0] === 'merge' || argv[0] === 'generate' || argv[0] === 'compare' ? argv.shift() : undefined;
+const subcommand = argv[0] === 'merge' || argv[0] === 'generate' || argv[0] === 'compare' ? (argv.shift() as 'merge' | 'generate' | 'compare') : undefined;
 let parsed;
 try {
   parsed = parseArgs({
@@ -82,6 +93,9 @@ if (options.help) {
   console.log(usage);
   process.exit(0);
 }
+
+const unread = unreadOptions(subcommand, Object.keys(options));
+if (unread) fail(unread);
 
 const positive = (name: string, value: string | undefined, fallback: number, most = Number.MAX_SAFE_INTEGER) => {
   if (value === undefined) return fallback;
@@ -126,6 +140,8 @@ async function main() {
     // About 600 bytes a user: 100 million is 60 GB, more than a test population needs.
     const users = positive('users', options.users, 0, 100_000_000);
     if (options.users === undefined) fail('population generate: give --users <n>');
+    const outWrong = options.out === undefined ? undefined : generateOutProblem(options.out);
+    if (outWrong) fail(outWrong);
     await writeGenerated({ users, seed: positive('seed', options.seed, 1), now: new Date(`${date}T00:00:00Z`), file: options.out });
     if (options.out)
       console.error(

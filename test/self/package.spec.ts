@@ -182,7 +182,7 @@ test('installed, the population check: each capability of issue 52 through the c
   expect([sqlite.status, sqlite.stderr]).toEqual([1, expect.stringContaining('this is a SQLite database')]);
   const gated = population(['data/users.jsonl', '--now', now, '--out', 'data/gated', '--fail-if', 'error-screen>5%']);
   expect([gated.status, gated.stderr]).toEqual([1, expect.stringContaining('error-screen')]);
-  writeFileSync(at('own.csv'), 'first_name,user.lastName\nAnn,Lee\nBo,Ng\n');
+  writeFileSync(at('own.csv'), 'first_name,user.lastName,company.id\nAnn,Lee,c1\nBo,Ng,c2\n');
   const columns = population(['data/own.csv', '--column', 'first_name=user.firstName', '--now', now, '--out', 'data/own', '--max-unreadable', '100%']);
   expect(columns.status, columns.output).toBe(0);
   expect(report('own').input.payloads).toBe(2);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { openSync, readFileSync, writeFileSync } from 'node:fs';
+import { openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { generatePopulation } from '../../population/generate';
@@ -107,8 +107,59 @@ test("the eleventh red team's breaks, replayed: a name in private-use characters
   ]);
   expect(joined.stdout).toContain('4 account-information payloads judged');
   const notes = (JSON.parse(readFileSync(at('joined/population.json'), 'utf8')) as { input: { notes: string[] } }).input.notes;
-  expect(notes).toContain("1 row repeats the header row (first at line 4), as where exports are joined with their headers: not judged, as no user's");
+  expect(notes).toContain(
+    "1 row repeats the header row, its columns in this or another order (first at line 4), as where exports are joined with their headers: not judged, as no user's; the rows after each are read by it",
+  );
   expect(shards.map((shard) => shard.status)).toEqual([0, 0]);
   expect(merged.status, merged.stderr).toBe(0);
   expect(merged.stdout).toContain('account-info/user.id/unique not checked exactly: no record shares its user.id with another of its shard');
+});
+
+test("the twelfth red team's breaks, replayed: UTF-8 cut between reads, columns named company, headers reordered, empty rows, generate's file, options a command does not read", async () => {
+  const dir = tempDir('population-red-team-12-');
+  const at = (name: string) => path.join(dir, name);
+  const header = 'user.id,user.email,company.id,company.name';
+  // Valid UTF-8 with a real U+FFFD in every row, read in chunks of 1 MiB: the first ends inside a character (日, 3 bytes).
+  const rows = Array.from({ length: 30_000 }, (_, i) => `u${i},ann${i}@example.org,c${i},Café \uFFFD Ltd`);
+  const head = Buffer.from(`${header}\n${rows.join('\n')}\n`).subarray(0, 1024 * 1024 - 4096);
+  const start = `${head.toString().slice(0, head.toString().lastIndexOf('\n') + 1)}u-cut,cut@example.org,c-cut,`;
+  const padded = `${start}${'x'.repeat(1024 * 1024 - 1 - Buffer.byteLength(start))}日 \uFFFD Ltd\n`;
+  expect(
+    Buffer.from(padded)
+      .subarray(1024 * 1024 - 1, 1024 * 1024 + 2)
+      .toString(),
+  ).toBe('日');
+  writeFileSync(at('valid.csv'), padded + rows.join('\n'));
+  writeFileSync(at('company.csv'), `${header},company\nu1,ann@example.org,c1,Acme Inc,Acme\n`);
+  writeFileSync(at('plain.csv'), `${header}\nu1,ann@example.org,c1,Acme Inc\nu2,bob@example.org,c2,Beta LLC\n`);
+  writeFileSync(
+    at('reordered.csv'),
+    `${header}\nu1,ann@example.org,c1,Acme Inc\nuser.email,user.id,company.name,company.id\nbob@example.org,u2,Beta LLC,c2\n,,,\n , ,,\n`,
+  );
+  writeFileSync(at('victim.txt'), 'victim');
+  symlinkSync('victim.txt', at('link.jsonl'));
+  const [valid, company, plain, reordered, generated, merge] = await Promise.all([
+    populationRun([at('valid.csv'), '--now', now, '--out', at('valid')]),
+    populationRun([at('company.csv'), '--now', now, '--out', at('company')]),
+    populationRun([at('plain.csv'), '--now', now, '--out', at('plain'), '--records-out', at('plain.jsonl')]),
+    populationRun([at('reordered.csv'), '--now', now, '--out', at('reordered'), '--records-out', at('reordered.jsonl')]),
+    populationRun(['generate', '--users', '2', '--out', at('link.jsonl')]),
+    populationRun(['merge', at('x.json'), '--collect-missing-account-info']),
+  ]);
+  expect(valid.status, valid.stderr).toBe(0);
+  expect(valid.stdout).toMatch(/[\d,]+ account-information payloads judged/);
+  expect((JSON.parse(readFileSync(at('valid/population.json'), 'utf8')) as { input: { unreadable: unknown[] } }).input.unreadable).toEqual([]);
+  expect(company.status, company.stderr).toBe(0);
+  // The column "company" is read by no rule: the record's company is its company.* columns.
+  const outcomesOf = (folder: string) => (JSON.parse(readFileSync(at(`${folder}/population.json`), 'utf8')) as { fixFirst: { rule: string }[] }).fixFirst;
+  expect(outcomesOf('company').map((fix) => fix.rule)).not.toContain('account-info/company/type');
+  // After a header in another order, rows are read by it; rows of nothing are no one.
+  expect(reordered.stdout).toContain('2 account-information payloads judged');
+  expect(readFileSync(at('reordered.jsonl'), 'utf8').replace(/"line":\d+/g, '')).toBe(readFileSync(at('plain.jsonl'), 'utf8').replace(/"line":\d+/g, ''));
+  expect(plain.status).toBe(0);
+  expect(generated.status, generated.stderr).toBe(0);
+  expect(readFileSync(at('victim.txt'), 'utf8')).toBe('victim');
+  expect(readFileSync(at('link.jsonl'), 'utf8').split('\n')).toHaveLength(3);
+  expect(first(merge)[0]).toBe(2);
+  expect(merge.stderr).toContain('--collect-missing-account-info: population merge does not read it');
 });
