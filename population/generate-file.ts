@@ -1,7 +1,7 @@
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
-import { generatePopulation } from './generate';
+import { defects, generatePopulation } from './generate';
 import { folderFor, startPartial, WriteProblem } from './whole-file';
 
 /**
@@ -22,6 +22,9 @@ export async function writeGenerated({ users, seed, now, file }: { users: number
     // A write the file system refused (a full disk) may end the stream all the same: the stream knows.
     if (stream.errored) throw stream.errored;
     renameSync(partial, target);
+    console.error(
+      `wrote ${users.toLocaleString('en-US')} users to ${file} (${defects.length} kinds of defect: ${path.relative(process.cwd(), path.join(__dirname, `generate${path.extname(__filename)}`))})`,
+    );
   } catch (error) {
     rmSync(partial, { force: true });
     folder.undo();

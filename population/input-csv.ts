@@ -67,10 +67,12 @@ export const csv: Parser = async function* (chunks, batcher, at, { max, numberCo
   const utf8 = new Utf8Lines();
   // The header row again (exports joined with their headers, `cat a.csv b.csv`), its columns in any order: no user's,
   // counted; the rows after it are read by it.
-  let [rawHeader, repeatedHeaders, firstRepeat] = [new Set<string>(), 0, 0];
-  const isHeader = (raw: string[]) => raw.length === rawHeader.size && new Set(raw).size === raw.length && raw.every((name) => rawHeader.has(name));
+  let [rawHeader, sortedHeader, repeatedHeaders, firstRepeat] = [new Set<string>(), [] as string[], 0, 0];
+  // The same names, each as often (a header may name a column twice, or leave two unnamed).
+  const isHeader = (raw: string[]) => raw.length === sortedHeader.length && [...raw].sort().every((name, i) => name === sortedHeader[i]);
   const columnsOf = (raw: string[]): Column[] => {
     rawHeader = new Set(raw);
+    sortedHeader = [...raw].sort();
     // Only a spec path is read, and nested: a column of another name is kept out of the record (a column "company"
     // would have put a string where the company's object is; one of 5,000 dots, nested, overflowed the stack).
     return raw

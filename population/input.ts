@@ -95,6 +95,11 @@ export async function* readPopulation(source: string, options: ReadOptions = {})
     };
     const format = options.format ?? detectedFormat(head) ?? 'jsonl';
     if (format === 'csv' && options.csv) throw new InputProblem(options.csv);
+    // A map of CSV columns would be dropped unsaid: a JSON record's keys are its own.
+    if (format !== 'csv' && options.columnMap)
+      throw new InputProblem(
+        `--column and --columns map a CSV's columns, and this input is ${format === 'jsonl' ? 'JSON Lines' : 'a JSON array'}, whose keys no map renames: export them under their spec paths (user.firstName), or export CSV`,
+      );
     if (format !== 'json-array' && (await crOnlyLines(chunks))) throw new InputProblem(crOnly);
     yield* parsers[format](chunks, batcher, at, settings);
   } catch (error) {

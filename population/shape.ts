@@ -2,8 +2,9 @@
  * A value as an example that carries no one's data (DESIGN §7): a capital letter becomes `A`, a small one `a`
  * (letters of every other script `Ä` and `ä`, since a diacritic is what fails a name), a digit of any script `#`; spaces
  * and ASCII punctuation stay, as they are what a rule refuses; a control or bidirectional character is named
- * (`U+202E`); a private-use or unassigned one becomes `□`, like a letter (Hong Kong's legacy encodings put letters of
- * names there: named, they would spell the name); other characters become `·`. A run of one kind of letter is
+ * (`U+202E`); a private-use or unassigned one, or a tag character, becomes `□`, like a letter (Hong Kong's legacy
+ * encodings put letters of names there, and tags spell hidden ASCII: named, they would spell the text); other
+ * characters become `·`. A run of one kind of letter is
  * cut at 4, so lengths of names split no one out, and the whole at `longest` characters. `O'Brien` → `A'Aaaaa`,
  * `PO Box 12` → `AA Aaa ##`, `(212) 555 0142` → `(###) ### ####`.
  */
@@ -34,8 +35,8 @@ function markOf(char: string): string {
   if (/\p{L}/u.test(char)) return 'ä';
   if (/\p{N}/u.test(char)) return '#';
   // Controls, bidirectional marks and the like are named, never written: written, they could reorder a report's text.
+  if ((code >= 0xe0000 && code <= 0xe007f) || /[\p{Co}\p{Cn}]/u.test(char)) return '□';
   if (/[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u.test(char)) return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
-  if (/[\p{Co}\p{Cn}]/u.test(char)) return '□';
   if (/\s/.test(char)) return '_';
   return '·';
 }

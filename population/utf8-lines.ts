@@ -15,6 +15,14 @@ export class Utf8Lines {
   /** Reads `chunk`, whose first byte is on line `line` (lines counted by their '\n'). */
   read(chunk: Buffer, line: number): void {
     const head = continuations(chunk);
+    // A chunk that only goes on with the character in hand, and does not end it (a character in three pieces or more).
+    if (head === chunk.length && this.carry.length > 0) {
+      const joint = Buffer.concat([this.carry, chunk]);
+      if (joint.length <= 4 && unfinished(joint) === joint.length) {
+        this.carry = joint;
+        return;
+      }
+    }
     const tail = unfinished(chunk);
     const body = chunk.subarray(head, chunk.length - tail);
     const joint = this.carry.length + head > 0 ? Buffer.concat([this.carry, chunk.subarray(0, head)]) : undefined;
@@ -31,7 +39,9 @@ export class Utf8Lines {
   /** Whether a line from `first` to `last` had a byte that is not UTF-8; the lines before `first` are forgotten. */
   within(first: number, last: number): boolean {
     while (this.passed < this.bad.length && this.bad[this.passed]! < first) this.passed++;
-    if (this.passed === this.bad.length) [this.bad, this.passed] = [[], 0];
+    // Lines passed are dropped once they are half the list: a row still open keeps the rest (every line bad, in a
+    // file of millions, held them all).
+    if (this.passed > 0 && this.passed * 2 >= this.bad.length) [this.bad, this.passed] = [this.bad.slice(this.passed), 0];
     return this.passed < this.bad.length && this.bad[this.passed]! <= last;
   }
 

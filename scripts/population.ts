@@ -3,7 +3,6 @@
 // writes a synthetic population. Exits 2 on a usage error, naming the option and the fix.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { defects } from '../population/generate';
 import { writeGenerated } from '../population/generate-file';
 import type { PopulationSummary } from '../population/summary-schema';
 import { mergeShardFiles } from '../population/merge-files';
@@ -125,7 +124,6 @@ const columnMap =
 const before = options.compare === undefined ? undefined : orFail(readPopulationReport(options.compare));
 const recordsOut = options['records-out'];
 const recordsFormat = recordsOut === undefined ? undefined : recordsFormatOf(recordsOut);
-if (recordsOut !== undefined && subcommand !== undefined) fail(`--records-out: only when judging an input, not with ${subcommand}`);
 if (options.shard !== undefined && (gates.length > 0 || before))
   fail('--fail-if and --compare judge the whole input: give them to population merge, not to a --shard');
 const recordsWrong = recordsOut === undefined ? undefined : recordsOutProblem(recordsOut, { inputs, out });
@@ -140,13 +138,14 @@ async function main() {
     // About 600 bytes a user: 100 million is 60 GB, more than a test population needs.
     const users = positive('users', options.users, 0, 100_000_000);
     if (options.users === undefined) fail('population generate: give --users <n>');
-    const outWrong = options.out === undefined ? undefined : generateOutProblem(options.out);
+    const outWrong = options.out === undefined || options.out === '-' ? undefined : generateOutProblem(options.out);
     if (outWrong) fail(outWrong);
-    await writeGenerated({ users, seed: positive('seed', options.seed, 1), now: new Date(`${date}T00:00:00Z`), file: options.out });
-    if (options.out)
-      console.error(
-        `wrote ${users.toLocaleString('en-US')} users to ${options.out} (${defects.length} kinds of defect: ${path.relative(process.cwd(), path.join(__dirname, '..', 'population', `generate${path.extname(__filename)}`))})`,
-      );
+    await writeGenerated({
+      users,
+      seed: positive('seed', options.seed, 1),
+      now: new Date(`${date}T00:00:00Z`),
+      file: options.out === '-' ? undefined : options.out,
+    });
   } else if (subcommand === 'compare') {
     if (positionals.length !== 2) fail('population compare: give the earlier population.json, then the later one');
     const [before, after] = positionals.map((file) => orFail(readPopulationReport(file)));

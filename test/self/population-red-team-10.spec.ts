@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { generatePopulation } from '../../population/generate';
 import { populationRun, twoShardsMerged } from '../support/population-cli';
@@ -162,4 +163,33 @@ test("the twelfth red team's breaks, replayed: UTF-8 cut between reads, columns 
   expect(readFileSync(at('link.jsonl'), 'utf8').split('\n')).toHaveLength(3);
   expect(first(merge)[0]).toBe(2);
   expect(merge.stderr).toContain('--collect-missing-account-info: population merge does not read it');
+});
+
+test("the thirteenth red team's breaks, replayed: a Latin-1 file of every line bad, a character in three pieces, a header with unnamed columns again, a column map on JSON", async () => {
+  const dir = tempDir('population-red-team-13-');
+  const at = (name: string) => path.join(dir, name);
+  writeFileSync(at('latin1.csv.gz'), gzipSync(Buffer.concat([Buffer.from('company.name\n'), Buffer.from('\xe9\n'.repeat(3_000_000), 'latin1')])));
+  const euro = Buffer.from('user.id,user.firstName,company.id,company.name\nu1,Renée€,c1,Acme\nu2,Bob,c2,Beta\n');
+  const cut = euro.indexOf(Buffer.from('€'));
+  writeFileSync(
+    at('pieces.csv.gz'),
+    Buffer.concat([euro.subarray(0, cut), euro.subarray(cut, cut + 1), euro.subarray(cut + 1, cut + 2), euro.subarray(cut + 2)].map((part) => gzipSync(part))),
+  );
+  const part = 'user.id,company.id,company.name,,\nu1,c1,Acme,,\nu2,c2,Beta,,\n';
+  writeFileSync(at('unnamed.csv'), part + part);
+  writeFileSync(at('own.jsonl'), '{"user":{"id":"u1","first_name":"Ann"},"company":{"id":"c1"}}\n');
+  const [latin1, pieces, unnamed, mapped] = await Promise.all([
+    populationRun([at('latin1.csv.gz'), '--now', now, '--out', at('latin1'), '--workers', '1']),
+    populationRun([at('pieces.csv.gz'), '--now', now, '--out', at('pieces')]),
+    populationRun([at('unnamed.csv'), '--now', now, '--out', at('unnamed')]),
+    populationRun([at('own.jsonl'), '--now', now, '--out', at('own'), '--column', 'first_name=user.firstName']),
+  ]);
+  expect(first(latin1)).toEqual([
+    1,
+    expect.stringContaining('population: no record judged: none of its 3,000,000 records is UTF-8 (not-utf8, first at line 2)'),
+  ]);
+  expect(pieces.status, pieces.stderr).toBe(0);
+  expect(pieces.stdout).toContain('2 account-information payloads judged');
+  expect(unnamed.stdout).toContain('4 account-information payloads judged');
+  expect(first(mapped)).toEqual([1, expect.stringContaining("--column and --columns map a CSV's columns, and this input is JSON Lines")]);
 });

@@ -98,7 +98,9 @@ test('a control or bidirectional character is named in a shape, never written; l
   // letters are: named, they would spell the name (the round-11 red team's W\uE8C5ng).
   expect(shapeOf('W\uE8C5ng')).toBe('A□aa');
   expect(shapeOf('\uE000\uE001\uE002\uE003\uE004\uE005\u{F0000}\u0378')).toBe('□□□□');
-  expect(shapeOf('\u{E0041}')).toBe('U+E0041');
+  // Tag characters spell hidden ASCII (U+E0053 is a tagged S): a letter's shape too (the round-13 red team's Jo + SMITH).
+  expect(shapeOf(`Jo${[...'SMITH'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('')}`)).toBe('Aa□□□□');
+  expect(shapeOf('\u{E0041}')).toBe('□');
 });
 
 test('the advice of a field missing, of the wrong type and of a funding source holds the harness words only', () => {

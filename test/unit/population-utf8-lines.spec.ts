@@ -28,7 +28,33 @@ test('valid UTF-8 cut inside any of its characters is no bad line; a Latin-1 byt
   // A continuation byte with nothing before it, at the start of a chunk and of the text.
   expect(badLines(Buffer.from([0x80, 0x0a, 0x61]), [])).toEqual([1]);
   expect(badLines(Buffer.from([0x61, 0x0a, 0x80, 0x0a]), [2])).toEqual([2]);
+  // A character in three or four pieces (gzip members, or a slow pipe, of a byte each).
+  const euro = Buffer.from('id\nRen€\n');
+  for (const cuts of [
+    [6, 7],
+    [5, 6, 7],
+    [6, 7, 8],
+  ])
+    expect(badLines(euro, cuts), `cuts ${cuts.join(',')}`).toEqual([]);
+  const face = Buffer.from('id\n😀\n');
+  expect(badLines(face, [4, 5])).toEqual([]);
+  expect(badLines(face, [3, 4, 5, 6])).toEqual([]);
   // A character cut short at the very end of the text, within a chunk or across two.
   expect(badLines(Buffer.from([0x61, 0x0a, 0xe6, 0x97]), [3])).toEqual([2]);
   expect(badLines(Buffer.from([0x61, 0x0a, 0xe6, 0x97]), [])).toEqual([2]);
+});
+
+test("every line bad, as the rows are read: what is held stays at most a chunk's lines", () => {
+  const lines = new Utf8Lines();
+  const chunk = Buffer.from('\xe9\n'.repeat(100_000), 'latin1');
+  let line = 1;
+  for (let i = 0; i < 50; i++) {
+    lines.read(chunk, line);
+    // The rows of the chunk are read, the last one still open into the next chunk.
+    let bad = 0;
+    for (let row = line; row < line + 100_000 - 1; row++) if (lines.within(row, row)) bad++;
+    expect(bad).toBe(100_000 - 1);
+    line += 100_000;
+    expect((lines as unknown as { bad: number[] }).bad.length).toBeLessThanOrEqual(200_000);
+  }
 });
