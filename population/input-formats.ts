@@ -75,6 +75,8 @@ export const jsonArray: Parser = async function* (chunks, batcher, at, { max }) 
   let [state, depth, inString, escaped, length, overlong, element] = [before, 0, false, false, 0, false, Buffer.allocUnsafe(64 * 1024)];
   // An element's object or array is closed: only a comma or the array's end may follow it.
   let closed = false;
+  // Between elements, whether a comma was the last thing read (else the array has just begun).
+  let afterComma = false;
   for (let chunk = await chunks.next(); chunk; chunk = await chunks.next()) {
     if (length + chunk.length > element.length) {
       const bigger = Buffer.allocUnsafe(Math.max(2 * element.length, length + chunk.length));
@@ -97,13 +99,18 @@ export const jsonArray: Parser = async function* (chunks, batcher, at, { max }) 
           while (length > 0 && isBlank(element[length - 1]!)) length--;
           at.line++;
           const full = batcher.add(at.line, overlong || length > max ? tooLong('json: the element', max) : Buffer.from(element.subarray(0, length)));
-          [state, length] = [byte === 0x2c ? between : after, 0];
+          [state, length, afterComma] = [byte === 0x2c ? between : after, 0, byte === 0x2c];
           if (full) yield { batch: full };
           continue;
         } else if ((byte === 0x7d || byte === 0x5d) && depth > 0) closed = --depth === 0;
         else if (byte === 0x0a || byte === 0x0d) byte = 0x20;
         element[length++] = byte;
-      } else if (isBlank(byte) || (state === between && byte === 0x2c)) continue;
+      } else if (isBlank(byte)) continue;
+      // JSON has no empty place: two commas, a comma first or last would misnumber every element after it.
+      else if (state === between && (byte === 0x2c || (byte === 0x5d && afterComma)))
+        throw new InputProblem(
+          `the JSON array has ${byte === 0x5d ? 'a comma before its end' : 'an empty place (a comma with no element before it)'} after element ${at.line}`,
+        );
       else if (state === between && byte === 0x5d) state = after;
       else if (state === between) [state, depth, overlong, closed, i] = [inside, 0, false, false, i - 1];
       else if (state === before && byte === 0x5b) state = between;

@@ -1,6 +1,7 @@
 // The commands and their options, as `--help` and the usage errors name them: one source for cli.ts, certify.ts,
 // init.ts, verify.ts and population.ts. Installed, the package runs compiled (`npx partner-certify …`); in a clone,
 // through tsx, where the same commands are npm scripts.
+import { writeSync } from 'node:fs';
 import path from 'node:path';
 import { escaped } from '../population/records';
 import { shardKeyVariable } from '../population/shard-file';
@@ -124,14 +125,25 @@ export function optionsProblem(command: Command, error: unknown): string {
 }
 
 /**
- * A reader that stops early (`| head`) closes the pipe: the rest of the output is not wanted, and is no crash. The
+ * A reader that stops early (`| head`) closes the pipe: the rest of the output is not wanted, and is no crash; a full
+ * disk under a redirected output is one line and exit 2. The
  * command ends as it would have (files it writes are written before what it prints about them).
  */
 export function endQuietlyOnClosedPipe(): void {
   for (const stream of [process.stdout, process.stderr])
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
-      process.exit(process.exitCode ?? 0);
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      // Any other (a full disk): one line on the other stream, written at once, and exit 2, as for a file not written.
+      const other = stream === process.stdout ? 2 : 1;
+      try {
+        writeSync(
+          other,
+          `${stream === process.stdout ? 'standard output' : 'standard error'} could not be written (${error.code ?? error.message}), so what it holds is cut short; free the space, or write to a file\n`,
+        );
+      } catch {
+        // Both are gone: the exit code says it.
+      }
+      process.exit(2);
     });
 }
 

@@ -193,3 +193,29 @@ test("the thirteenth red team's breaks, replayed: a Latin-1 file of every line b
   expect(unnamed.stdout).toContain('4 account-information payloads judged');
   expect(first(mapped)).toEqual([1, expect.stringContaining("--column and --columns map a CSV's columns, and this input is JSON Lines")]);
 });
+
+test("the fourteenth red team's breaks, replayed: standard output on a full disk, and a JSON array's empty places", async () => {
+  const dir = tempDir('population-red-team-14-');
+  const at = (name: string) => path.join(dir, name);
+  const toFull = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/population.ts', 'generate', '--users', '5'], {
+      stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (status) => resolve({ status, stderr }));
+  });
+  expect([toFull.status, toFull.stderr]).toEqual([
+    2,
+    'standard output could not be written (ENOSPC), so what it holds is cut short; free the space, or write to a file\n',
+  ]);
+  const user = (id: string) => JSON.stringify({ user: { id }, company: { id: 'c' } });
+  writeFileSync(at('holes.json'), `[${user('a')},,${user('b')}]`);
+  writeFileSync(at('trailing.json'), `[${user('a')},${user('b')},]`);
+  const [holes, trailing] = await Promise.all([
+    populationRun([at('holes.json'), '--now', now, '--out', at('holes')]),
+    populationRun([at('trailing.json'), '--now', now, '--out', at('trailing')]),
+  ]);
+  expect(first(holes)).toEqual([1, expect.stringContaining('the JSON array has an empty place (a comma with no element before it) after element 1')]);
+  expect(first(trailing)).toEqual([1, expect.stringContaining('the JSON array has a comma before its end after element 2')]);
+});
