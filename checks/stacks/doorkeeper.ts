@@ -29,7 +29,7 @@ export const doorkeeper: StackEntry = {
   ],
   fixes: {
     'token-exchange/code-reuse-revokes-token': {
-      fix: "Doorkeeper revokes a used grant, not the tokens issued for it: in your token controller (use_doorkeeper { controllers tokens: 'tokens' }), when Doorkeeper::AccessGrant.by_token(params[:code]) is revoked?, revoke the access tokens of its application_id and resource_owner_id created since the grant (find_each(&:revoke)) before calling super",
+      fix: "Doorkeeper revokes a used grant, not the token issued for it, which it does not link: in your token controller (use_doorkeeper { controllers tokens: 'tokens' }), keep the access token each code got (after super, from response.body, in a table of your own), and when Doorkeeper::AccessGrant.by_token(params[:code]) comes back revoked?, revoke that token (Doorkeeper::AccessToken.by_token(…).revoke) before calling super",
       docs: 'https://github.com/doorkeeper-gem/doorkeeper/wiki/Customizing-routes',
     },
     'token-exchange/encoding': [
