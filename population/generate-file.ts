@@ -1,8 +1,8 @@
-import { createWriteStream, renameSync, rmSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
 import { defects, generatePopulation } from './generate';
-import { folderFor, startPartial, WriteProblem } from './whole-file';
+import { besideItsName, WriteProblem } from './whole-file';
 
 /**
  * `population generate`: N users as JSON Lines into `file` (or standard output), a MiB at a time. A file is written
@@ -12,26 +12,21 @@ import { folderFor, startPartial, WriteProblem } from './whole-file';
  */
 export async function writeGenerated({ users, seed, now, file }: { users: number; seed: number; now: Date; file: string | undefined }): Promise<void> {
   if (!file) return writeUsers(process.stdout, users, seed, now);
-  const target = path.resolve(file);
-  const folder = folderFor(target);
-  const { partial, settled } = startPartial(target);
+  const beside = besideItsName(path.resolve(file));
   try {
-    const stream = createWriteStream(partial, { flags: 'wx' });
+    const stream = createWriteStream(beside.partial, { flags: 'wx' });
     const failed = new Promise<never>((_, reject) => stream.once('error', reject));
     await Promise.race([writeUsers(stream, users, seed, now), failed]);
     // A write the file system refused (a full disk) may end the stream all the same: the stream knows.
     if (stream.errored) throw stream.errored;
-    renameSync(partial, target);
-    console.error(
-      `wrote ${users.toLocaleString('en-US')} users to ${file} (${defects.length} kinds of defect: ${path.relative(process.cwd(), path.join(__dirname, `generate${path.extname(__filename)}`))})`,
-    );
+    beside.keep();
   } catch (error) {
-    rmSync(partial, { force: true });
-    folder.undo();
+    beside.drop();
     throw new WriteProblem(file, error);
-  } finally {
-    settled();
   }
+  console.error(
+    `wrote ${users.toLocaleString('en-US')} users to ${file} (${defects.length} kinds of defect: ${path.relative(process.cwd(), path.join(__dirname, `generate${path.extname(__filename)}`))})`,
+  );
 }
 
 async function writeUsers(stream: NodeJS.WritableStream, users: number, seed: number, now: Date): Promise<void> {

@@ -1,6 +1,6 @@
-import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { folderFor, startPartial, WriteProblem } from './whole-file';
+import { besideItsName, WriteProblem } from './whole-file';
 
 /**
  * `--records-out <file>`: the partner's own list of which users to fix, one row a record, written for the partner
@@ -82,7 +82,7 @@ export function recordRow(
  * The records file, written from the start (its header first) to a file of its own beside it, its folder made if need
  * be: `keep` puts it in place at once (a rename), so a run that is interrupted, refused or racing another leaves the
  * last complete file as it was; `drop` removes it, and the folder made for it. An interrupted run removes it on its
- * way out (population/whole-file.ts startPartial).
+ * way out (population/whole-file.ts besideItsName).
  */
 export interface RecordsFile {
   /** Appends rows; a write that fails (a full disk) stops the writing, and `failure` says why. */
@@ -93,11 +93,9 @@ export interface RecordsFile {
 }
 
 export function openRecords(file: string, format: RecordsFormat): RecordsFile {
-  const target = path.resolve(file);
-  const folder = folderFor(target);
   // Pending before the file exists: a signal that comes once it is there always finds it.
-  const { partial, settled } = startPartial(target);
-  const fd = openSync(partial, 'wx');
+  const beside = besideItsName(path.resolve(file));
+  const fd = openSync(beside.partial, 'wx');
   let failed: WriteProblem | undefined;
   const write = (rows: string) => {
     if (failed) return;
@@ -108,17 +106,11 @@ export function openRecords(file: string, format: RecordsFormat): RecordsFile {
     }
   };
   write(recordsHeader(format));
-  let settledOnce = false;
-  const settle = (end: () => void) => () => {
-    if (settledOnce) return;
-    settledOnce = true;
-    closeSync(fd);
+  let closed = false;
+  const closing = (end: () => void) => () => {
+    if (!closed) closeSync(fd);
+    closed = true;
     end();
-    settled();
   };
-  const drop = () => {
-    rmSync(partial, { force: true });
-    folder.undo();
-  };
-  return { write, failure: () => failed, keep: settle(() => renameSync(partial, target)), drop: settle(drop) };
+  return { write, failure: () => failed, keep: closing(beside.keep), drop: closing(beside.drop) };
 }

@@ -39,10 +39,9 @@ process.once('exit', removePending);
 
 /**
  * A partial file for `file`, beside it (the same folder, so that the rename is one step), removed if the run ends
- * before `settled` says it was renamed or removed. While one is pending, a signal waits for the synchronous write in
- * hand to end, then removes it.
+ * before it is settled. While one is pending, a signal waits for the synchronous write in hand to end, then removes it.
  */
-export function startPartial(file: string): { partial: string; settled: () => void } {
+function startPartial(file: string): { partial: string; settled: () => void } {
   const partial = `${file}.partial-${process.pid}-${randomBytes(4).toString('hex')}`;
   if (pending.size === 0) for (const signal of signals) process.on(signal, interrupted);
   pending.add(partial);
@@ -57,7 +56,7 @@ export function startPartial(file: string): { partial: string; settled: () => vo
  * The folder `file` goes in, made if need be; `undo` removes the folders it made that are still empty (a run that
  * wrote nothing leaves no folder behind).
  */
-export function folderFor(file: string): { undo: () => void } {
+function folderFor(file: string): { undo: () => void } {
   const folder = path.dirname(path.resolve(file));
   const first = mkdirSync(folder, { recursive: true });
   const undo = () => {
@@ -73,21 +72,54 @@ export function folderFor(file: string): { undo: () => void } {
   return { undo };
 }
 
+/** A file written beside its name (`partial`), then either kept (renamed over `file`) or dropped; the first wins. */
+export interface Beside {
+  partial: string;
+  keep: () => void;
+  /** Removes the partial file, and the folders made for it that are still empty. */
+  drop: () => void;
+}
+
+/**
+ * Where every file of the command is written: its folder made if need be, a partial file beside it that an interrupt
+ * or an exit removes, and a rename into place, so that the file is whole or as it was, and a link already there is
+ * replaced, never what it points to.
+ */
+export function besideItsName(file: string): Beside {
+  const folder = folderFor(file);
+  const { partial, settled } = startPartial(file);
+  let done = false;
+  return {
+    partial,
+    keep: () => {
+      if (done) return;
+      renameSync(partial, file);
+      done = true;
+      settled();
+    },
+    drop: () => {
+      if (done) return;
+      rmSync(partial, { force: true });
+      folder.undo();
+      done = true;
+      settled();
+    },
+  };
+}
+
 /**
  * Each file written whole, or none of them: each to a file of its own beside it, then, once all are written, each
  * renamed over its file. A full disk or an interrupt leaves the files as they were, and no folder made for them; a
  * link already at a file is replaced, never what it points to.
  */
 export function writeWhole(...files: readonly (readonly [file: string, text: string])[]): void {
-  const started: ReturnType<typeof startPartial>[] = [];
-  const folders: ReturnType<typeof folderFor>[] = [];
+  const written: Beside[] = [];
   let writing = '';
   try {
     for (const [file, text] of files) {
       writing = file;
-      folders.push(folderFor(file));
-      started.push(startPartial(file));
-      writeFileSync(started.at(-1)!.partial, text, { flag: 'wx' });
+      written.push(besideItsName(file));
+      writeFileSync(written.at(-1)!.partial, text, { flag: 'wx' });
     }
     // A folder where a file goes would refuse its rename after others were done: refused before any is. A pipe, a
     // socket or a device would be replaced: refused too.
@@ -99,13 +131,10 @@ export function writeWhole(...files: readonly (readonly [file: string, text: str
     }
     files.forEach(([file], i) => {
       writing = file;
-      renameSync(started[i]!.partial, file);
+      written[i]!.keep();
     });
   } catch (error) {
-    for (const { partial } of started) rmSync(partial, { force: true });
-    for (const { undo } of folders.reverse()) undo();
+    for (const one of written.reverse()) one.drop();
     throw new WriteProblem(writing, error);
-  } finally {
-    for (const { settled } of started) settled();
   }
 }
