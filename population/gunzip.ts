@@ -19,11 +19,16 @@ export function headerLength(bytes: Buffer): number | undefined {
   const flags = bytes[3]!;
   if (flags & 0xe0) throw zlibError('Z_DATA_ERROR', 'unknown header flags set');
   let at = 10;
-  if (flags & 4) at = bytes.length < 12 ? Infinity : 12 + bytes.readUInt16LE(10);
+  if (flags & 4) {
+    if (bytes.length < 12) return undefined;
+    at = 12 + bytes.readUInt16LE(10);
+  }
+  // A name or a comment that begins past the bytes read (the field before it ended at their edge) is still to come.
   for (const flag of [8, 16])
-    if (flags & flag && at < bytes.length) {
-      const zero = bytes.indexOf(0, at);
-      at = zero < 0 ? Infinity : zero + 1;
+    if (flags & flag) {
+      const zero = at < bytes.length ? bytes.indexOf(0, at) : -1;
+      if (zero < 0) return undefined;
+      at = zero + 1;
     }
   if (flags & 2) at += 2;
   return at <= bytes.length ? at : undefined;
@@ -54,15 +59,30 @@ async function skipHeader(raw: Chunks): Promise<void> {
   }
 }
 
-/** Whether another member follows: zero bytes of padding are skipped, as gzip does, and other bytes are counted and said. */
+/**
+ * Whether another member follows: zero bytes of padding are skipped (trailing ones, as every gzip reader does), and
+ * other bytes are counted and said. A member after padding is read, as Python's gzip reads it, and said: GNU gzip
+ * stops at the padding, so `zcat` would give fewer records than this run judged.
+ */
 async function anotherMember(raw: Chunks, note: (text: string) => void): Promise<boolean> {
+  let padding = 0;
   for (let chunk = await raw.next(); chunk; chunk = await raw.next()) {
     const start = chunk.findIndex((byte) => byte !== 0);
-    if (start < 0) continue;
+    if (start < 0) {
+      padding += chunk.length;
+      continue;
+    }
+    padding += start;
     raw.unshift(chunk.subarray(start));
     const magic = await take(raw, 2);
     raw.unshift(magic);
-    if (magic[0] === 0x1f && magic[1] === 0x8b) return true;
+    if (magic[0] === 0x1f && magic[1] === 0x8b) {
+      if (padding > 0)
+        note(
+          `${padding} zero bytes between gzip members were skipped and the members after them read, as Python's gzip does; GNU gzip (zcat) stops at them, and would give fewer records`,
+        );
+      return true;
+    }
     let extra = 0;
     for (let rest = await raw.next(); rest; rest = await raw.next()) extra += rest.length;
     note(`the gzip data ends before the file does: the ${extra} bytes after it are not gzip and were not read, as gzip itself leaves them`);
@@ -96,13 +116,16 @@ export function gunzipped(raw: Chunks, note: (text: string) => void): Chunks {
         .on('close', () => reject(new Error('closed'))),
     );
     void ended.catch(() => {});
+    const failed = new Promise<never>((_, reject) => current.on('error', reject));
+    void failed.catch(() => {});
     let rest: Buffer | undefined;
     for (let chunk = await raw.next(); chunk && !rest; chunk = rest ? undefined : await raw.next())
       for (let at = 0; at < chunk.length && !rest; at += piece) {
         const part = chunk.subarray(at, at + piece);
         await out.room();
         const before = current.bytesWritten;
-        await new Promise<void>((resolve, reject) => current.write(part, (error) => (error ? reject(error) : resolve())));
+        // A write into data that is no deflate never calls back: the inflate's error ends the wait instead.
+        await Promise.race([new Promise<void>((resolve, reject) => current.write(part, (error) => (error ? reject(error) : resolve()))), failed]);
         const used = current.bytesWritten - before;
         if (used < part.length) rest = chunk.subarray(at + used);
       }

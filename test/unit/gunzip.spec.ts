@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { gzipSync } from 'node:zlib';
+import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { gunzipped, headerLength } from '../../population/gunzip';
@@ -89,4 +89,59 @@ test('header lengths: each optional field, and undefined while a field is incomp
   expect(headerLength(Buffer.from([...base, 8, 0, 0, 0, 0, 0, 3, 0x61]))).toBeUndefined();
   expect(() => headerLength(Buffer.from([0x1f, 0x8b, 7, 0, 0, 0, 0, 0, 0, 3]))).toThrow('unknown compression method');
   expect(() => headerLength(Buffer.from([...base, 0x20, 0, 0, 0, 0, 0, 3]))).toThrow('unknown header flags set');
+});
+
+type Fields = { extra?: number; name?: number; comment?: number };
+/** A gzip member of `data` with the optional header fields given (RFC 1952 §2.3.1), each of that many bytes; `deflated` as its data. */
+function member(data: Buffer, fields: Fields, deflated = deflateRawSync(data)): Buffer {
+  const flags = (fields.extra !== undefined ? 4 : 0) | (fields.name !== undefined ? 8 : 0) | (fields.comment !== undefined ? 16 : 0);
+  const parts = [Buffer.from([0x1f, 0x8b, 8, flags, 0, 0, 0, 0, 0, 0xff])];
+  if (fields.extra !== undefined) parts.push(Buffer.from([fields.extra & 0xff, fields.extra >> 8]), Buffer.alloc(fields.extra, 'x'));
+  for (const length of [fields.name, fields.comment]) if (length !== undefined) parts.push(Buffer.alloc(length, 'n'), Buffer.from([0]));
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc32(data), 0);
+  trailer.writeUInt32LE(data.length, 4);
+  return Buffer.concat([...parts, deflated, trailer]);
+}
+
+test('a name, comment or extra field that ends where a read of the header ends is read whole, alone and after another member (the fifteenth red team)', async () => {
+  // The header is read 64 bytes first, then 128, 256, …: a name ending at byte 64 with a comment after it was taken as
+  // the header's end, the comment went to the inflate, and the run waited for ever.
+  const text = records(30, 3);
+  const layouts: ((end: number) => Fields)[] = [
+    (end) => ({ name: end - 11, comment: 3 }),
+    (end) => ({ extra: end - 12, name: 4 }),
+    (end) => ({ extra: end - 12, comment: 4 }),
+    (end) => ({ extra: 20, name: end - 33, comment: 0 }),
+  ];
+  for (const layout of layouts)
+    for (const end of [63, 64, 65, 127, 128, 129, 255, 256, 257]) {
+      const fields = layout(end);
+      const inputs: [Buffer, Buffer][] = [
+        [member(text, fields), text],
+        [Buffer.concat([gzipSync(text), member(text, fields)]), Buffer.concat([text, text])],
+      ];
+      for (const [bytes, expected] of inputs)
+        for (const cut of [5, 64, 4096]) {
+          const read = await inflated(inChunks(bytes, [cut]));
+          expect({ fields, cut, same: read.bytes.equals(expected), error: read.error }).toEqual({ fields, cut, same: true, error: undefined });
+        }
+    }
+  expect(headerLength(member(text, { name: 53, comment: 9 }).subarray(0, 64))).toBeUndefined();
+  expect(headerLength(member(text, { name: 53, comment: 9 }).subarray(0, 73))).toBeUndefined();
+  expect(headerLength(member(text, { name: 53, comment: 9 }).subarray(0, 74))).toBe(74);
+  expect(headerLength(member(text, { extra: 52, name: 3 }).subarray(0, 64))).toBeUndefined();
+});
+
+test('data that is not deflate is refused, never waited on; members after zero padding are read, and said', async () => {
+  const text = records(30, 4);
+  const bad = member(text, {}, Buffer.concat([Buffer.from('a comment\0'), deflateRawSync(text)]));
+  expect(await inflated([bad])).toEqual({ bytes: Buffer.alloc(0), error: 'invalid stored block lengths' });
+  const padded = await inflated(inChunks(Buffer.concat([gzipSync(text), Buffer.alloc(1000), gzipSync(text)]), [300]));
+  expect(padded).toEqual({
+    bytes: Buffer.concat([text, text]),
+    notes: [
+      "1000 zero bytes between gzip members were skipped and the members after them read, as Python's gzip does; GNU gzip (zcat) stops at them, and would give fewer records",
+    ],
+  });
 });
