@@ -28,14 +28,17 @@ export class ReaderNote {
  * by an eighth.
  */
 export class BatchMemory {
-  private spare: SharedArrayBuffer[] = [];
+  // A set: the halves of a batch (a worker died on it) share its memory and are each given back; kept twice, it was
+  // handed out twice, and one batch was written over another that a worker was reading.
+  private readonly spare = new Set<SharedArrayBuffer>();
   constructor(private readonly size: number) {}
   take(length: number): Buffer {
-    const spare = length <= this.size ? this.spare.pop() : undefined;
+    const spare = length <= this.size ? this.spare.values().next().value : undefined;
+    if (spare) this.spare.delete(spare);
     return Buffer.from(spare ?? new SharedArrayBuffer(Math.max(length, this.size)), 0, length);
   }
   giveBack(bytes: Uint8Array): void {
-    if (bytes.buffer instanceof SharedArrayBuffer && bytes.buffer.byteLength === this.size) this.spare.push(bytes.buffer);
+    if (bytes.buffer instanceof SharedArrayBuffer && bytes.buffer.byteLength === this.size) this.spare.add(bytes.buffer);
   }
 }
 

@@ -59,3 +59,20 @@ test('a record that kills its worker is found by halves and counted; every other
   renumbered.splice(0, 0, '1,,,unreadable,worker-died');
   expect(rows('planted')).toEqual(renumbered);
 });
+
+test('records that kill workers batch after batch: every other record is judged as itself, at its line (the fifteenth red team)', async () => {
+  // A record that kills its worker in every batch: each batch is halved, and the halves of one batch were given back
+  // to be used again twice, so two later batches were written into one memory while a worker read it.
+  const dir = tempDir('population-worker-deaths-');
+  const users = [...generatePopulation({ users: 12, seed: 9, now: new Date(`${now}T00:00:00Z`) })].map((user, i) =>
+    JSON.stringify({ ...user, user: { ...(user.user as object), id: `u${i + 1}` } }),
+  );
+  const lines = users.flatMap((user, i) => [heapEater.replace('"eater"', `"eater${i + 1}"`), user]);
+  writeFileSync(path.join(dir, 'eaters.jsonl'), lines.join('\n'));
+  const args = ['--now', now, '--workers', '1', '--max-unreadable', '100%', '--records-out', path.join(dir, 'eaters.csv'), '--out', path.join(dir, 'report')];
+  const run = await populationRun([path.join(dir, 'eaters.jsonl'), ...args], shardKey, { PARTNER_CERTIFY_WORKER_HEAP_MB: '24' });
+  expect(run.status, run.stderr).toBe(0);
+  const rows = readFileSync(path.join(dir, 'eaters.csv'), 'utf8').trim().split('\n').slice(1);
+  const expected = users.flatMap((_, i) => [`${2 * i + 1},,,unreadable,worker-died`, `${2 * i + 2},u${i + 1},`]);
+  expect(rows.map((row, i) => (i % 2 ? row.slice(0, expected[i]!.length) : row))).toEqual(expected);
+});
