@@ -6,8 +6,8 @@ import { outcomeKeys, type OutcomeCounts, type OutcomeKey } from './summary-sche
  */
 export interface FailIf {
   outcome: OutcomeKey;
-  /** A share of the users judged (0.05), or a number of users. */
-  bound: { share: number } | { users: number };
+  /** A share of the users judged, or a number of users. */
+  bound: { share: Share } | { users: number };
   text: string;
 }
 
@@ -21,7 +21,7 @@ export function parseFailIf(text: string): FailIf | string {
   const value = Number(number);
   if (percent && value > 100) return `--fail-if ${text}: a share is at most 100%`;
   if (!percent && !Number.isInteger(value)) return `--fail-if ${text}: a number of users is whole; for a share, add %`;
-  return { outcome: outcome as OutcomeKey, bound: percent ? { share: value / 100 } : { users: value }, text: text.trim() };
+  return { outcome: outcome as OutcomeKey, bound: percent ? { share: new Share(number) } : { users: value }, text: text.trim() };
 }
 
 /** Each gate the outcomes cross, as a line: how many users met it, against the bound. */
@@ -29,15 +29,35 @@ export function crossed(gates: readonly FailIf[], outcomes: OutcomeCounts): stri
   const users = outcomeKeys.reduce((sum, key) => sum + outcomes[key], 0);
   return gates.flatMap((gate) => {
     const met = outcomes[gate.outcome];
-    const over = 'share' in gate.bound ? users > 0 && met / users > gate.bound.share : met > gate.bound.users;
+    const over = 'share' in gate.bound ? gate.bound.share.exceededBy(met, users) : met > gate.bound.users;
     const share = users > 0 ? ` (${((100 * met) / users).toFixed(1)}%)` : '';
     return over ? [`--fail-if ${gate.text}: ${met.toLocaleString('en-US')} of ${users.toLocaleString('en-US')} users${share} meet ${gate.outcome}`] : [];
   });
 }
 
+/**
+ * A share as a percentage is written (`0.7%`), compared exactly: 7 of 1,000 users is not more than 0.7%, though 7 / 1000
+ * is more than 0.7 / 100 in floating point, which crossed a gate set exactly at a run's share.
+ */
+export class Share {
+  private readonly numerator: bigint;
+  private readonly denominator: bigint;
+  /** `percent`: digits, with a fraction or not (`0.7`). */
+  constructor(readonly percent: string) {
+    const [whole, fraction = ''] = percent.split('.');
+    this.numerator = BigInt(`${whole}${fraction}`);
+    this.denominator = 100n * 10n ** BigInt(fraction.length);
+  }
+
+  /** Whether `part` of `whole` is more than this share (never, of none). */
+  exceededBy(part: number, whole: number): boolean {
+    return whole > 0 && BigInt(part) * this.denominator > this.numerator * BigInt(whole);
+  }
+}
+
 /** A share written as a percentage (`1%`), or why it is none. */
-export function shareOf(name: string, value: string): number | string {
+export function shareOf(name: string, value: string): Share | string {
   const match = /^(\d+(?:\.\d+)?)%$/.exec(value);
   if (!match || Number(match[1]) > 100) return `--${name} ${value}: give a share, e.g. 1%`;
-  return Number(match[1]) / 100;
+  return new Share(match[1]!);
 }

@@ -11,7 +11,14 @@ import { besideItsName, WriteProblem } from './whole-file';
  * there is replaced, never followed.
  */
 export async function writeGenerated({ users, seed, now, file }: { users: number; seed: number; now: Date; file: string | undefined }): Promise<void> {
-  if (!file) return writeUsers(process.stdout, users, seed, now);
+  if (!file) {
+    // Until the last user is written, a reader that stops early (`| head`) cuts them short: the command then ends with
+    // 141, as one a SIGPIPE ends does (`yes | head`), so that a pipeline with pipefail is told (scripts/commands.ts).
+    process.exitCode = 141;
+    await writeUsers(process.stdout, users, seed, now);
+    process.exitCode = 0;
+    return;
+  }
   const beside = besideItsName(path.resolve(file));
   try {
     const stream = createWriteStream(beside.partial, { flags: 'wx' });
@@ -38,6 +45,7 @@ async function writeUsers(stream: NodeJS.WritableStream, users: number, seed: nu
     text = '';
     if (!flushed) await once(stream, 'drain');
   }
-  if (stream === process.stdout) stream.write(text);
+  // Standard output is not ended (the command may print after it); a write that fails never resolves: its error ends the command.
+  if (stream === process.stdout) await new Promise<void>((resolve) => stream.write(text, (error) => error || resolve()));
   else await new Promise<void>((resolve) => stream.end(text, resolve));
 }

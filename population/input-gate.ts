@@ -1,3 +1,4 @@
+import type { Share } from './fail-if';
 import type { PopulationSummary } from './summary-schema';
 
 /**
@@ -137,7 +138,7 @@ export function foreignRecords(payloads: number, rules: Readonly<Record<string, 
  * Why a run's input was not what it claims, once read: no record judged, or more than `maxUnreadable` (a share) of its
  * records unreadable. Undefined when the run can stand.
  */
-export function inputRefusal(input: PopulationSummary['input'], maxUnreadable: number): string | undefined {
+export function inputRefusal(input: PopulationSummary['input'], maxUnreadable: Share): string | undefined {
   const unreadable = Object.values(input.unreadable).reduce((sum, n) => sum + n, 0);
   const records = input.payloads + unreadable;
   const [worst] = Object.entries(input.unreadable).sort((a, b) => b[1] - a[1]);
@@ -157,8 +158,8 @@ export function inputRefusal(input: PopulationSummary['input'], maxUnreadable: n
   }
   // Cut short (a truncated gzip, an unclosed quote): the records after it were never judged, however few the unreadable.
   if (input.problems.length > 0) return `the input was cut short, so only the records before it were judged: ${input.problems[0]}`;
-  if (unreadable / records <= maxUnreadable) return undefined;
+  if (!maxUnreadable.exceededBy(unreadable, records)) return undefined;
   const share = (value: number) => `${(100 * value).toFixed(value < 0.01 ? 2 : 1).replace(/\.0+$/, '')}%`;
   const encoding = worst?.[0] === 'not-utf8' ? ' (export it as UTF-8: iconv -f windows-1252 -t utf-8)' : '';
-  return `${unreadable.toLocaleString('en-US')} of ${records.toLocaleString('en-US')} records (${share(unreadable / records)}) could not be judged (${why}), more than --max-unreadable ${share(maxUnreadable)}: fix the export${encoding}, or raise --max-unreadable${heap}`;
+  return `${unreadable.toLocaleString('en-US')} of ${records.toLocaleString('en-US')} records (${share(unreadable / records)}) could not be judged (${why}), more than --max-unreadable ${maxUnreadable.percent}%: fix the export${encoding}, or raise --max-unreadable${heap}`;
 }

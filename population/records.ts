@@ -48,14 +48,16 @@ export const escaped = (text: string) =>
   text.replace(unseen, (char) =>
     Array.from({ length: char.length }, (_, i) => `\\u${char.charCodeAt(i).toString(16).toUpperCase().padStart(4, '0')}`).join(''),
   );
-const idText = (value: unknown): string => escaped(String(idOf(value) ?? ''));
+// A backslash of the id written twice, so that a `\uXXXX` in the file is always an escape, never an id's own text.
+const idText = (value: unknown): string => escaped(String(idOf(value) ?? '').replace(/\\/g, '\\\\'));
 
 /**
  * A CSV cell (RFC 4180): quoted when it holds a comma, a quote or a line break; one that a spreadsheet would run as a
- * formula (`=`, `+`, `-`, `@` first) is kept from running by a leading `'`, as OWASP advises.
+ * formula (`=`, `+`, `-`, `@` first) is kept from running by a leading `'`, as OWASP advises, and so is one that
+ * begins with `'`, so that one `'` taken from any cell that begins with it gives the id: `'=1` and `=1` stay two ids.
  */
 function csvCell(text: string): string {
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  const safe = /^[=+\-@\t\r']/.test(text) ? `'${text}` : text;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

@@ -87,7 +87,7 @@ const usages: Record<Command, Usage> = {
       ['--max-unreadable <share>', 'exit 1 when more records than this could not be judged: not JSON objects, too large, too deep (default 1%)'],
     ],
     after:
-      'exit 0: the report is written; 1: no record could be judged (a database, an archive, a CSV of unknown columns: nothing written), more records unreadable than --max-unreadable, or a --fail-if crossed; 2: a usage error',
+      'exit 0: the report is written; 1: no record could be judged (a database, an archive, a CSV of unknown columns: nothing written), more records unreadable than --max-unreadable, or a --fail-if crossed; 2: a usage error; 141: generate cut short, its reader stopped early',
   },
 };
 
@@ -125,9 +125,10 @@ export function optionsProblem(command: Command, error: unknown): string {
 }
 
 /**
- * A reader that stops early (`| head`) closes the pipe: the rest of the output is not wanted, and is no crash; a full
- * disk under a redirected output is one line and exit 2. The
- * command ends as it would have (files it writes are written before what it prints about them).
+ * A reader that stops early (`| head`) closes the pipe: the rest of the output is not wanted, and is no crash; the
+ * command ends as it would have (files it writes are written before what it prints about them), or, where the output
+ * is the product (`population generate`), with the exit code it set before writing it. A full disk under a redirected
+ * output is one line and exit 2.
  */
 export function endQuietlyOnClosedPipe(): void {
   for (const stream of [process.stdout, process.stderr])

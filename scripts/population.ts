@@ -142,7 +142,8 @@ async function main() {
     if (outWrong) fail(outWrong);
     await writeGenerated({
       users,
-      seed: positive('seed', options.seed, 1),
+      // The generator's state is 32 bits: a seed past it would give another seed's users.
+      seed: positive('seed', options.seed, 1, 2 ** 32 - 1),
       now: new Date(`${date}T00:00:00Z`),
       file: options.out === '-' ? undefined : options.out,
     });

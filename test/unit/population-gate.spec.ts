@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { crossed, parseFailIf } from '../../population/fail-if';
+import { Share, crossed, parseFailIf, shareOf } from '../../population/fail-if';
 import { binaryKind, headerProblem, inputRefusal, nearestPath } from '../../population/input-gate';
 import { emptyInput, noOutcomes } from '../../population/tally';
 import { dateProblem } from '../../population/option-checks';
@@ -33,7 +33,7 @@ test('binary inputs are known by their first bytes; text is not', () => {
 
 test('--fail-if: a share or a number of users, crossed only above it', () => {
   const gate = parseFailIf('error-screen>5%');
-  expect(gate).toEqual({ outcome: 'error-screen', bound: { share: 0.05 }, text: 'error-screen>5%' });
+  expect(gate).toEqual({ outcome: 'error-screen', bound: { share: new Share('5') }, text: 'error-screen>5%' });
   expect(parseFailIf('error-screen>120%')).toBe('--fail-if error-screen>120%: a share is at most 100%');
   expect(parseFailIf('signs-in>2.5')).toBe('--fail-if signs-in>2.5: a number of users is whole; for a share, add %');
   const outcomes = { ...noOutcomes(), 'signs-in': 95, 'error-screen': 5 };
@@ -43,11 +43,26 @@ test('--fail-if: a share or a number of users, crossed only above it', () => {
   ]);
 });
 
+test('a share is compared exactly as written: a run exactly at its bound does not cross it (the fifteenth red team)', () => {
+  const outcomes = { ...noOutcomes(), 'signs-in': 993, 'error-screen': 7 };
+  const gate = (text: string) => parseFailIf(text) as Exclude<ReturnType<typeof parseFailIf>, string>;
+  expect(crossed([gate('error-screen>0.7%')], outcomes)).toEqual([]);
+  expect(crossed([gate('error-screen>0.69999%')], outcomes)).toEqual(['--fail-if error-screen>0.69999%: 7 of 1,000 users (0.7%) meet error-screen']);
+  // Every bound from 0.1% to 99.9%, each at a run of 1,000 users exactly at it: 7 / 1000 > 0.7 / 100 in floating point.
+  for (let tenths = 1; tenths < 1000; tenths++) {
+    const percent = (tenths / 10).toFixed(1);
+    const share = shareOf('max-unreadable', `${percent}%`) as Share;
+    expect({ percent, at: share.exceededBy(tenths, 1000), above: share.exceededBy(tenths + 1, 1000) }).toEqual({ percent, at: false, above: true });
+  }
+  expect(new Share('100').exceededBy(5, 5)).toBe(false);
+  expect(new Share('0').exceededBy(0, 0)).toBe(false);
+});
+
 test('an input is refused when it held no record to judge, or more unreadable than the bound', () => {
-  expect(inputRefusal(emptyInput(), 0.01)).toBe('no record judged: the input is empty; export one account-information object a user');
+  expect(inputRefusal(emptyInput(), new Share('1'))).toBe('no record judged: the input is empty; export one account-information object a user');
   const some = { ...emptyInput(), payloads: 99, unreadable: { 'not-json': 1 }, unreadableLines: { 'not-json': [7] } };
-  expect(inputRefusal(some, 0.01)).toBeUndefined();
-  expect(inputRefusal({ ...some, unreadable: { 'not-json': 2 } }, 0.01)).toBe(
+  expect(inputRefusal(some, new Share('1'))).toBeUndefined();
+  expect(inputRefusal({ ...some, unreadable: { 'not-json': 2 } }, new Share('1'))).toBe(
     '2 of 101 records (2%) could not be judged (not-json, first at line 7), more than --max-unreadable 1%: fix the export, or raise --max-unreadable',
   );
 });

@@ -25,4 +25,10 @@ test('ids as given: strings, safe numbers; a number JSON already rounded, an obj
   expect(row(['x'])).toBe('7,(an array),c-1,signs-in,\n');
   expect(row('=HYPERLINK(1)')).toBe("7,'=HYPERLINK(1),c-1,signs-in,\n");
   expect(row('a\u202eb')).toBe('7,a\\u202Eb,c-1,signs-in,\n');
+  // Ids that differ stay two in CSV (the fifteenth red team): a backslash of the id's own, and a ' of its own.
+  const ids = ['id\u202ex', 'id\\u202Ex', "'=1", '=1', "'", "''", 'a\\b', 'a\\\\b'];
+  const cells = ids.map((id) => row(id).split(',')[1]);
+  expect(cells).toEqual(['id\\u202Ex', 'id\\\\u202Ex', "''=1", "'=1", "''", "'''", 'a\\\\b', 'a\\\\\\\\b']);
+  expect(new Set(cells).size).toBe(ids.length);
+  expect(row('a\\b', 'jsonl')).toContain('"user.id":"a\\\\b"');
 });
