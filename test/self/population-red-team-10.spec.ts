@@ -225,15 +225,14 @@ test("the fifteenth red team's breaks, replayed: generate's users cut short by t
   // a share exactly at its bound, population-gate.spec.ts; ids told apart in CSV, population-record-rows.spec.ts; memory
   // of a batch halved handed out once, population-batches.spec.ts and population-worker-death.spec.ts.)
   const cutShort = await new Promise<number | null>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/population.ts', 'generate', '--users', '100000'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    child.stdout!.once('data', () => child.stdout!.destroy());
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/population.ts', 'generate', '--users', '100000'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    child.stdout.once('data', () => child.stdout.destroy());
     child.on('close', resolve);
   });
   expect(cutShort).toBe(141);
-  const [whole, seeds] = await Promise.all([
-    populationRun(['generate', '--users', '3']),
-    populationRun(['generate', '--users', '3', '--seed', '4294967297']),
-  ]);
+  const [whole, seeds] = await Promise.all([populationRun(['generate', '--users', '3']), populationRun(['generate', '--users', '3', '--seed', '4294967297'])]);
   expect([whole.status, whole.stdout.trim().split('\n')]).toEqual([0, [expect.any(String), expect.any(String), expect.any(String)]]);
   expect(first(seeds)).toEqual([2, '--seed 4294967297: give a whole number from 1 to 4,294,967,295']);
 });
