@@ -1,5 +1,6 @@
 import type { Share } from './fail-if';
 import type { PopulationSummary } from './summary-schema';
+import { heapFix } from './worker-pool';
 
 /**
  * What keeps an input from being judged as users: a file that is no export of account information (a database, a
@@ -146,7 +147,6 @@ export function inputRefusal(input: PopulationSummary['input'], maxUnreadable: S
   const why = worst ? `${worst[0]}${firstLine === undefined ? '' : `, first at line ${firstLine}`}` : '';
   // A record that ends a worker is ours to handle, not the export's to fix: its fix is a larger heap.
   const died = input.unreadable['worker-died'] ?? 0;
-  const heapFix = 'raise PARTNER_CERTIFY_WORKER_HEAP_MB (64 MB unless set), and report it to us if that does not help';
   const heap = died > 0 ? `; ${died.toLocaleString('en-US')} ended a worker, which no record should: ${heapFix}` : '';
   if (input.payloads === 0) {
     if (input.problems.length > 0) return `no record judged: ${input.problems[0]}`;

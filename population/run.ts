@@ -11,7 +11,7 @@ import { accountInfoFieldRules } from '../checks/account-info';
 import { mergeSummaries } from './merge';
 import type { PopulationSummary, Settings } from './summary-schema';
 import type { WorkerSetup } from './worker';
-import { WorkerPool } from './worker-pool';
+import { heapFix, WorkerPool } from './worker-pool';
 
 /**
  * The population check over one input: this thread reads it in batches (population/input.ts) and hands them to a
@@ -127,4 +127,4 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
 
 const workerDied = (deaths: readonly string[], died: number) =>
   `${deaths.length === 1 ? 'a worker' : `${deaths.length} workers`} stopped (${[...new Set(deaths)].join(', ')}) and ${deaths.length === 1 ? 'was' : 'were'} replaced; ` +
-  `${died === 1 ? '1 record' : `${died} records`} a worker died on again when judged alone ${died === 1 ? 'is' : 'are'} counted as worker-died, every other record judged; please report this harness bug`;
+  `${died === 1 ? '1 record' : `${died} records`} a worker died on again when judged alone ${died === 1 ? 'is' : 'are'} counted as worker-died, every other record judged: ${heapFix}`;

@@ -25,6 +25,8 @@ export const inFlightMost = 2;
 const heapMb = Math.max(24, Number(process.env.PARTNER_CERTIFY_WORKER_HEAP_MB) || 64);
 const resourceLimits = { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.min(16, heapMb) };
 const deathsWithNothingToBlame = 3;
+/** What to do about records that end a worker: a record no worker survives is ours to handle, not the export's to fix. */
+export const heapFix = 'raise PARTNER_CERTIFY_WORKER_HEAP_MB (64 MB unless set), and report it to us if that does not help';
 
 // The worker is this folder's worker.js once built. In a clone it is worker.ts with what it imports, bundled by
 // esbuild (tsx's own compiler) into one script: under tsx's loader, each imported function is read through a
