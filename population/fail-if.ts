@@ -20,7 +20,8 @@ export function parseFailIf(text: string): FailIf | string {
   if (!(outcomeKeys as readonly string[]).includes(outcome)) return usage;
   const value = Number(number);
   if (percent && value > 100) return `--fail-if ${text}: a share is at most 100%`;
-  if (!percent && !Number.isInteger(value)) return `--fail-if ${text}: a number of users is whole; for a share, add %`;
+  // A fraction JSON's numbers cannot hold (66.9999999999999999 reads as 67) is a fraction all the same.
+  if (!percent && (!Number.isInteger(value) || /\.\d*[1-9]/.test(number))) return `--fail-if ${text}: a number of users is whole; for a share, add %`;
   return { outcome: outcome as OutcomeKey, bound: percent ? { share: new Share(number) } : { users: value }, text: text.trim() };
 }
 

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Share } from './fail-if';
 import type { PopulationSummary } from './summary-schema';
 import { heapFix } from './worker-pool';
@@ -26,8 +27,27 @@ const magics: [string, number[]][] = [
 export function binaryKind(head: Uint8Array): string | undefined {
   const known = magics.find(([, bytes]) => bytes.every((byte, i) => head[i] === byte));
   if (known) return known[0];
-  // No text format of the three holds a NUL byte; UTF-16 text does, and is refused too.
-  return head.subarray(0, 4096).includes(0) ? 'binary data (or text in UTF-16)' : undefined;
+  // No text format of the three holds a NUL byte. Text in UTF-16 does, one byte in two or four; binary data does on most of
+  // its lines, and is not UTF-8. A NUL in a record or two of a text export is that record's problem, counted by its line.
+  const bytes = head.subarray(0, 4096);
+  const nuls = bytes.reduce((count, byte) => count + (byte === 0 ? 1 : 0), 0);
+  if (nuls === 0) return undefined;
+  return nuls * 10 > bytes.length || (!utf8Head(bytes) && mostLinesHoldNul(bytes)) ? 'binary data (or text in UTF-16)' : undefined;
+}
+
+/** Whether `bytes` are UTF-8, but for a character the end of the head cuts. */
+const utf8Head = (bytes: Uint8Array) => [0, 1, 2, 3].some((cut) => isUtf8(bytes.subarray(0, bytes.length - cut)));
+
+function mostLinesHoldNul(bytes: Uint8Array): boolean {
+  let [lines, withNul, nul] = [0, 0, false];
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] === 0) nul = true;
+    if (bytes[i] !== 0x0a && i < bytes.length - 1) continue;
+    lines++;
+    if (nul) withNul++;
+    nul = false;
+  }
+  return 2 * withNul > lines;
 }
 
 export const binaryProblem = (kind: string) =>

@@ -101,6 +101,13 @@ export function dateProblem(date: string): string | undefined {
   return valid ? undefined : `--now ${date}: give a real date as YYYY-MM-DD`;
 }
 
+/**
+ * `generate`'s users are born up to 120 years before `--now`, and a date before 1900 gave birth years JavaScript's
+ * dates read as 19xx (a year below 100) or that YYYY-MM-DD cannot write (one below 0).
+ */
+export const generateDateProblem = (date: string): string | undefined =>
+  date < '1900-01-01' ? `--now ${date}: generate needs a date from 1900-01-01 on (its users are born up to 120 years before it)` : undefined;
+
 /** Worker threads: each a heap of its own, so at most a few a core. */
 export function workersProblem(workers: number): string | undefined {
   const most = Math.max(4, 4 * availableParallelism());

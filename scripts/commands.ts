@@ -150,11 +150,21 @@ export function endQuietlyOnClosedPipe(): void {
 
 /**
  * What a command prints names the user's files, whose names may hold an escape sequence or a bidirectional mark: each
- * line is written with those as \uXXXX (population/records.ts `escaped`), never raw.
+ * line is written with those as \uXXXX (population/records.ts `escaped`), never raw. A line break is one too where it
+ * is the user's, in a file name or an option's value (`given`, each part of a path and the value of `--name=value`), so
+ * that an error stays one line and none of its lines is the user's to write.
  */
-export function printVisibly(): void {
+export function printVisibly(given: readonly string[] = process.argv.slice(2)): void {
+  const values = given.flatMap((arg) => [arg, ...(arg.startsWith('--') && arg.includes('=') ? [arg.slice(arg.indexOf('=') + 1)] : [])]);
+  const breaking = [...new Set(values.flatMap((value) => value.split(/[/\\]/)))].filter((part) => part.includes('\n')).sort((a, b) => b.length - a.length);
+  const visible = (text: string) =>
+    breaking
+      .reduce((within, part) => within.split(part).join(escaped(part)), text)
+      .split('\n')
+      .map(escaped)
+      .join('\n');
   for (const stream of ['log', 'error'] as const) {
     const write = console[stream].bind(console);
-    console[stream] = (...args: unknown[]) => write(...args.map((arg) => String(arg).split('\n').map(escaped).join('\n')));
+    console[stream] = (...args: unknown[]) => write(...args.map((arg) => visible(String(arg))));
   }
 }

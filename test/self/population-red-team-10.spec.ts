@@ -236,3 +236,26 @@ test("the fifteenth red team's breaks, replayed: generate's users cut short by t
   expect([whole.status, whole.stdout.trim().split('\n')]).toEqual([0, [expect.any(String), expect.any(String), expect.any(String)]]);
   expect(first(seeds)).toEqual([2, '--seed 4294967297: give a whole number from 1 to 4,294,967,295']);
 });
+
+test("the sixteenth red team's breaks, replayed: a NUL in an early record, generate before 1900, a line break in an option's value or a file's name", async () => {
+  const dir = tempDir('population-red-team-16-');
+  const at = (name: string) => path.join(dir, name);
+  const lines = users(200);
+  lines[2] = lines[2]!.replace('"firstName":"', '"firstName":"\0');
+  writeFileSync(at('nul.jsonl'), lines.join('\n'));
+  const forged = '5\npopulation: report written, exit 0';
+  const [nul, early, k, named] = await Promise.all([
+    populationRun([at('nul.jsonl'), '--now', now, '--out', at('nul')]),
+    populationRun(['generate', '--users', '3', '--now', '0099-06-15']),
+    populationRun([at('nul.jsonl'), '--now', now, '--out', at('k'), '--k', forged]),
+    populationRun([at('nl\nmissing.jsonl'), '--now', now, '--out', at('named')]),
+  ]);
+  expect(nul.status, nul.stderr).toBe(0);
+  expect(nul.stdout).toContain('199 account-information payloads judged');
+  expect(nul.stdout).toMatch(/Unreadable records: 1 \(/);
+  expect(first(early)).toEqual([2, '--now 0099-06-15: generate needs a date from 1900-01-01 on (its users are born up to 120 years before it)']);
+  expect(first(k)).toEqual([2, '--k 5\\u000Apopulation: report written, exit 0: give a whole number of 1 or more']);
+  expect(named.status).toBe(2);
+  expect(named.stderr.split('\n')[0]).toMatch(/^population: no such file .*nl\\u000Amissing\.jsonl$/);
+  expect(named.stderr).not.toMatch(/^missing\.jsonl/m);
+});

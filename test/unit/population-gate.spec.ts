@@ -29,6 +29,13 @@ test('binary inputs are known by their first bytes; text is not', () => {
   expect(binaryKind(Buffer.from('user.id,user.firstName\n'))).toBeUndefined();
   expect(binaryKind(Buffer.from('\ufeffuser.id'))).toBeUndefined();
   expect(binaryKind(Buffer.from('u\0s\0e\0r\0'))).toBe('binary data (or text in UTF-16)');
+  // One NUL in a record of a text export is that record's problem, not the file's (the sixteenth red team).
+  const records = Array.from({ length: 40 }, (_, i) => JSON.stringify({ user: { id: `u${i}`, firstName: i === 2 ? 'An\0n' : 'Zoë' } }));
+  expect(binaryKind(Buffer.from(records.join('\n')))).toBeUndefined();
+  expect(binaryKind(Buffer.from(`[${records.join(',')}]`))).toBeUndefined();
+  expect(binaryKind(Buffer.from(`user.id,user.firstName\nu1,An\0n\nu2,Bo\n`))).toBeUndefined();
+  expect(binaryKind(Buffer.from(records.join('\n'), 'utf16le'))).toBe('binary data (or text in UTF-16)');
+  expect(binaryKind(Buffer.from(Array.from({ length: 8192 }, (_, i) => (i * 7919 + 13) % 256)))).toBe('binary data (or text in UTF-16)');
 });
 
 test('--fail-if: a share or a number of users, crossed only above it', () => {
@@ -36,6 +43,9 @@ test('--fail-if: a share or a number of users, crossed only above it', () => {
   expect(gate).toEqual({ outcome: 'error-screen', bound: { share: new Share('5') }, text: 'error-screen>5%' });
   expect(parseFailIf('error-screen>120%')).toBe('--fail-if error-screen>120%: a share is at most 100%');
   expect(parseFailIf('signs-in>2.5')).toBe('--fail-if signs-in>2.5: a number of users is whole; for a share, add %');
+  // A fraction a double cannot hold is still one (the sixteenth red team): 66.9999999999999999 read as 67.
+  expect(parseFailIf('error-screen>66.9999999999999999')).toBe('--fail-if error-screen>66.9999999999999999: a number of users is whole; for a share, add %');
+  expect(parseFailIf('error-screen>67.00')).toMatchObject({ bound: { users: 67 } });
   const outcomes = { ...noOutcomes(), 'signs-in': 95, 'error-screen': 5 };
   expect(crossed([gate as Exclude<typeof gate, string>], outcomes)).toEqual([]);
   expect(crossed([parseFailIf('error-screen>4') as Exclude<typeof gate, string>], outcomes)).toEqual([
