@@ -23,8 +23,15 @@ const isLink = (at: string) => {
   }
 };
 
-/** Why nothing can be written at `file`, as `option` names it: a file where a folder must be, or a link to nothing. */
+/** Under /dev (but its shm), /proc or /sys, where nothing is the user's: /dev/stdout is a link a file would replace. */
+const systemPath = (file: string) => /^\/(dev|proc|sys)(\/|$)/.test(path.resolve(file)) && !/^\/dev\/shm(\/|$)/.test(path.resolve(file));
+
+/**
+ * Why nothing can be written at `file`, as `option` names it: the system's (/dev/stdout, a link the file would replace,
+ * and under /dev, /proc or /sys nothing is the user's), a file where a folder must be, or a link to nothing.
+ */
 function unwritable(option: string, file: string): string | undefined {
+  if (systemPath(file)) return `${option} ${file}: that is the system's, not a file of yours; name one of yours`;
   const there = nearestThere(file);
   for (let at = path.resolve(file); at !== there; at = path.dirname(at)) {
     if (isLink(at)) return `${option} ${file}: ${at} is a link to nothing; give a path that is there or can be made`;
@@ -60,8 +67,8 @@ export function outProblem(out: string, inputs: readonly (string | undefined)[])
       return `--out ${out}: its ${name} is a folder, where the report would go; move it away, or give another folder`;
     const kind = special(path.join(out, name));
     if (kind) return `--out ${out}: its ${name} is ${kind}, where the report would go; move it away, or give another folder`;
-    const input = inputs.find((one) => one !== undefined && one !== '-' && sameFile(one, path.join(out, name)));
-    if (input) return `--out ${out}: its ${name} would overwrite the input ${input}; give another folder`;
+    const input = inputOf(path.join(out, name), inputs);
+    if (input) return `--out ${out}: its ${name} would overwrite ${input}; give another folder`;
   }
   return undefined;
 }
@@ -92,6 +99,7 @@ export function generateOutProblem(file: string): string | undefined {
   if (existsSync(file) && statSync(file).isDirectory()) return `--out ${file}: that is a folder; name a file for the users`;
   const kind = special(file);
   if (kind) return `--out ${file}: that is ${kind}, which the file would replace; name a file, or leave --out out for standard output`;
+  if (systemPath(file)) return `--out ${file}: that is the system's, not a file of yours; leave --out out for standard output`;
   return unwritable('--out', file);
 }
 
@@ -149,6 +157,13 @@ const sameFile = (a: string, b: string) => {
   const [x, y] = [statSync(a), statSync(b)];
   return x.dev === y.dev && x.ino === y.ino;
 };
+/** The input `file` is, named (`the input x`, `what standard input reads`), when it is one of `inputs` (`-`: standard input). */
+function inputOf(file: string, inputs: readonly (string | undefined)[]): string | undefined {
+  const input = inputs.find((one) => one !== undefined && one !== '-' && sameFile(one, file));
+  if (input !== undefined) return `the input ${input}`;
+  if (inputs.includes('-') && existsSync(file) && sameInode(fstatSync(0), statSync(file))) return 'what standard input reads';
+  return undefined;
+}
 const inside = (file: string, folder: string) => {
   const relative = path.relative(real(folder), real(file));
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
@@ -165,10 +180,8 @@ export function recordsOutProblem(file: string, { inputs, out }: { inputs: reado
   if (kind) return `--records-out ${file}: that is ${kind}, which the file would replace; name a .csv or a .jsonl file`;
   const cannot = unwritable('--records-out', file);
   if (cannot) return cannot;
-  const input = inputs.find((one) => one !== undefined && one !== '-' && sameFile(one, file));
-  if (input) return `--records-out ${file}: that is the input ${input}, which it would overwrite; name another file`;
-  if (inputs.includes('-') && existsSync(file) && sameInode(fstatSync(0), statSync(file)))
-    return `--records-out ${file}: that is what standard input reads, which it would overwrite; name another file`;
+  const input = inputOf(file, inputs);
+  if (input) return `--records-out ${file}: that is ${input}, which it would overwrite; name another file`;
   if (inside(file, out) || sameFile(file, out))
     return `--records-out ${file}: that is in the reports' folder ${out}, which is shared; the records file holds your users' ids: keep it elsewhere`;
   return undefined;

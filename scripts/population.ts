@@ -117,7 +117,8 @@ let unreadableOver: string[] = [];
 /** Removes this run's records file before it is put in place (openRecords), when the run is refused. */
 let dropRecords = () => {};
 // Checked before anything is read: a folder, or nothing yet.
-const inputs = [...(subcommand === undefined ? [positionals[0]] : []), options.funding, options.columns, options.profile, options.compare];
+const read = subcommand === 'merge' ? positionals : subcommand === undefined ? positionals.slice(0, 1) : [];
+const inputs = [...read, options.funding, options.columns, options.profile, options.compare];
 const outWrong = subcommand === 'generate' ? undefined : outProblem(out, inputs);
 if (outWrong) fail(outWrong);
 const columnMap =
