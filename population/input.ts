@@ -44,13 +44,27 @@ export type PopulationItem = { batch: Batch } | { problem: string; afterLine: nu
 const bom = [0xef, 0xbb, 0xbf];
 
 /** The format of an input whose text, decompressed, begins with `head`: '[' a JSON array, '{' JSON Lines, anything else CSV; undefined while `head` holds only white space or part of a byte order mark. */
-export function detectedFormat(head: Uint8Array): InputFormat | undefined {
+export function detectedFormat(head: Uint8Array, source?: string): InputFormat | undefined {
   let i = 0;
   while (i < 3 && i < head.length && head[i] === bom[i]) i++;
   if (i > 0 && i < 3 && i === head.length) return undefined;
-  for (i = i === 3 ? 3 : 0; i < head.length; i++) if (!isBlank(head[i]!)) return head[i] === 0x5b ? 'json-array' : head[i] === 0x7b ? 'jsonl' : 'csv';
-  return undefined;
+  for (i = i === 3 ? 3 : 0; i < head.length; i++) if (!isBlank(head[i]!)) break;
+  if (i === head.length) return undefined;
+  if (head[i] === 0x5b || head[i] === 0x7b) return head[i] === 0x5b ? 'json-array' : 'jsonl';
+  // JSON Lines whose first record is no object (a null, a log line): one bad record, not a CSV of unknown columns.
+  if (source !== undefined && /\.(jsonl|ndjson|json)(\.gz)?$/i.test(source)) return 'jsonl';
+  const end = head.indexOf(0x0a, i);
+  return jsonScalar(Buffer.from(head.subarray(i, end < 0 ? head.length : end)).toString()) ? 'jsonl' : 'csv';
 }
+
+/** Whether `text` is a JSON null, number or boolean: a string is not told, as a CSV header of one quoted column is one. */
+const jsonScalar = (text: string) => {
+  try {
+    return typeof JSON.parse(text) !== 'string';
+  } catch {
+    return false;
+  }
+};
 
 const crOnly =
   "its lines end in a carriage return alone (the line ends of classic Mac OS, or of Excel for Mac's \"CSV (Macintosh)\"), so it reads as one line; save it with LF or CRLF line ends (Excel: \"CSV UTF-8\"), or convert it: tr '\\r' '\\n' < export.csv > export-lf.csv";
@@ -93,7 +107,7 @@ export async function* readPopulation(source: string, options: ReadOptions = {})
       note: (text: string) => notes.push(text),
       formatGiven: options.format !== undefined,
     };
-    const format = options.format ?? detectedFormat(head) ?? 'jsonl';
+    const format = options.format ?? detectedFormat(head, source === '-' ? undefined : source) ?? 'jsonl';
     if (format === 'csv' && options.csv) throw new InputProblem(options.csv);
     // A map of CSV columns would be dropped unsaid: a JSON record's keys are its own.
     if (format !== 'csv' && options.columnMap)

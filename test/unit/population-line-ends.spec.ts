@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { expect, test } from '@playwright/test';
-import { readPopulation } from '../../population/input';
+import { detectedFormat, readPopulation } from '../../population/input';
 
 /** population/input.ts: lines that end in CR alone are named, whatever the chunks; CRLF split between chunks is read. */
 
@@ -41,4 +41,13 @@ test("the bound on a record is on the record: a CRLF's CR does not count, in any
         if ('batch' in item) texts.push(...new TextDecoder().decode(item.batch.bytes).split('\n'));
       expect(texts, `${JSON.stringify(ending)} in chunks of ${size}`).toEqual([record(64), 'too-large: jsonl: the line is longer than 64 bytes']);
     }
+});
+
+test("JSON Lines whose first record is bad are JSON Lines, by the file's name or a first line of JSON (the seventeenth red team)", () => {
+  // JSON Lines whose first record is bad (the seventeenth red team): by the file's name, or a first line of JSON.
+  expect(detectedFormat(Buffer.from('null\n{"a":1}'), 'users.jsonl')).toBe('jsonl');
+  expect(detectedFormat(Buffer.from('2026-01-01 login ok\n{"a":1}'), 'dir/users.NDJSON.gz')).toBe('jsonl');
+  expect(detectedFormat(Buffer.from('42\n{"a":1}'))).toBe('jsonl');
+  expect(detectedFormat(Buffer.from('"user.id"\nu1'))).toBe('csv');
+  expect(detectedFormat(Buffer.from('user.id,user.firstName\n'), 'users.jsonl.csv')).toBe('csv');
 });
