@@ -50,7 +50,7 @@ test('property: members, zero padding and any chunking give exactly the bytes gz
 
 test('a complete gzip followed by bytes that are not gzip: every byte of it, and a note counting them (Node gunzip lost the last write)', async () => {
   const text = records(40_000, 1);
-  for (const tail of ['garbage', '\x1f', '\x1f\x00x', '\n'])
+  for (const tail of ['garbage', '\n', 'x\x1f\x8b'])
     for (const cut of [4096, 65_536, 1 << 20]) {
       const { bytes, error, notes } = await inflated(inChunks(Buffer.concat([gzipSync(text), Buffer.alloc(3), Buffer.from(tail, 'latin1')]), [cut]));
       expect([bytes.equals(text), error, notes]).toEqual([
@@ -58,6 +58,15 @@ test('a complete gzip followed by bytes that are not gzip: every byte of it, and
         undefined,
         [`the gzip data ends before the file does: the ${tail.length} bytes after it are not gzip and were not read, as gzip itself leaves them`],
       ]);
+    }
+});
+
+test('bytes after a member that begin as one does but go on otherwise are a damaged member: every byte before them, then an error (the seventeenth red team)', async () => {
+  const text = records(2000, 5);
+  for (const tail of ['\x1f', '\x1f\x00x', '\x1f\x8c\x08\x00'])
+    for (const cut of [7, 65_536]) {
+      const read = await inflated(inChunks(Buffer.concat([gzipSync(text), Buffer.from(tail, 'latin1'), gzipSync(text)]), [cut]));
+      expect([read.bytes.equals(text), read.error]).toEqual([true, 'a member after the first has a damaged header; its records were not read']);
     }
 });
 
