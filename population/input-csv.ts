@@ -116,12 +116,17 @@ export const csv: Parser = async function* (chunks, batcher, at, { max, numberCo
     header = columnsOf(raw);
     return undefined;
   };
+  // A CR ends a line only before a LF (CRLF); one alone is its cell's, as quoted (`a\rb` was read as `ab`). A CR that
+  // ends what was read is told by the next read's first character.
+  let crLast = false;
   for (let done = false; !done;) {
     const chunk = await chunks.next();
     done = !chunk;
     const text = chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
     if (chunk) utf8.read(chunk, line);
     else utf8.end(line);
+    if (crLast && text.length > 0 && text.charCodeAt(0) !== 0x0a) [field, state] = [field + '\r', unquoted];
+    crLast &&= text.length === 0 && !done;
     for (let i = 0; i < text.length;) {
       if (state === quoted) {
         const close = text.indexOf('"', i);
@@ -143,7 +148,10 @@ export const csv: Parser = async function* (chunks, batcher, at, { max, numberCo
         const full = text && batcher.add(rowLine, text);
         rowLine = ++line;
         if (full) yield { batch: full };
-      } else if (c !== 0x0d) {
+      } else if (c === 0x0d) {
+        if (i === text.length) crLast = true;
+        else if (text.charCodeAt(i) !== 0x0a) [field, state] = [field + '\r', unquoted];
+      } else {
         let j = i;
         while (j < text.length && !stops(text.charCodeAt(j))) j++;
         [field, state, i] = [field + text.slice(i - 1, j), unquoted, j];
