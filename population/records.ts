@@ -21,7 +21,7 @@ export const recordsHeader = (format: RecordsFormat) => (format === 'csv' ? 'lin
  * no id, and may hold anything). A control, bidirectional or line-separator character is written as `\uXXXX`, never
  * raw: raw, it could make one id read as another.
  */
-const idOf = (value: unknown): string | number | null =>
+const idOf = (value: unknown): string | number | boolean | null =>
   value === undefined || value === null
     ? null
     : typeof value === 'string'
@@ -35,7 +35,7 @@ const idOf = (value: unknown): string | number | null =>
               ? '(a number past 2^53, which JSON readers cannot keep exact)'
               : '(a number with a fraction, which JSON readers may round)'
         : typeof value === 'boolean'
-          ? String(value)
+          ? value
           : `(${Array.isArray(value) ? 'an array' : 'an object'})`;
 // A lone surrogate too: written raw, a CSV's UTF-8 makes each of them U+FFFD, so that two ids read as one.
 const unseen = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;

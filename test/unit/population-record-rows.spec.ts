@@ -31,4 +31,6 @@ test('ids as given: strings, safe numbers; a number JSON already rounded, an obj
   expect(cells).toEqual(['id\\u202Ex', 'id\\\\u202Ex', "''=1", "'=1", "''", "'''", 'a\\\\b', 'a\\\\\\\\b']);
   expect(new Set(cells).size).toBe(ids.length);
   expect(row('a\\b', 'jsonl')).toContain('"user.id":"a\\\\b"');
+  // A boolean id stays a boolean in JSON Lines (the seventeenth red team): "true" the string is another id.
+  expect([row(true, 'jsonl'), row('true', 'jsonl')].map((text) => (JSON.parse(text) as Record<string, unknown>)['user.id'])).toEqual([true, 'true']);
 });
