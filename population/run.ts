@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Endpoint } from '../checks/payload';
 import { readPopulation, type InputFormat } from './input';
 import { BatchMemory } from './batches';
@@ -53,6 +53,7 @@ export async function judgePopulation(source: string, run: PopulationRun): Promi
     ...(run.endpoint ? { endpoint: run.endpoint } : {}),
     ...(run.shard ? { shard: run.shard } : {}),
     ...(run.records ? { records: run.records.format } : {}),
+    idKey: randomBytes(4).readUInt32LE(0),
   };
   const idCounter = new IdCounter();
   // The records file's rows come back batch by batch from any worker: each batch is numbered as it is handed out, and

@@ -8,6 +8,7 @@ import type { Endpoint } from '../checks/payload';
 import { addFundingAnswer, addUnreadable, addUser, emptyFunding, emptySummary, personOf } from './tally';
 import { deeperThan, depthMost, sourcesMost } from './record-bounds';
 import { recordRow, type RecordsFormat } from './records';
+import { idCheck } from './shared-ids';
 import { decidingRules } from '../checks/sign-on-decision';
 import type { PopulationSummary, Settings } from './summary-schema';
 import type { Batch } from './batches';
@@ -27,6 +28,8 @@ export interface WorkerSetup {
   records?: RecordsFormat;
   /** The summary of a worker that died, as of its last checkpoint (population/worker-pool.ts): this one goes on from it. */
   from?: PopulationSummary;
+  /** The run's own key of each id's idCheck (population/shared-ids.ts). */
+  idKey: number;
 }
 /** A batch to judge; `replay`: judged before, by a worker that died since, so only its summary counts; `died`: a worker
  * died judging it, so its records are counted as such, not judged again. */
@@ -34,7 +37,7 @@ export type ToWorker = { batch: Batch; replay?: true; died?: true } | { checkpoi
 export type Ack = { judged: number; rows?: string; ids?: Float64Array };
 export type FromWorker = Ack | { replayed: true } | { summary: PopulationSummary; checkpoint?: true };
 
-const { settings, shard, endpoint = 'account-info', records, from } = workerData as WorkerSetup;
+const { settings, shard, endpoint = 'account-info', records, from, idKey } = workerData as WorkerSetup;
 const summary = from ?? emptySummary(settings);
 const funding = endpoint === 'funding-sources' ? (summary.funding ??= emptyFunding()) : undefined;
 const input = funding?.input ?? summary.input;
@@ -113,7 +116,7 @@ function judgeBatch(bytes: Uint8Array, lines: Float64Array): number {
       const outcome = addUser(summary, payload, problems, person);
       // Its id, counted for uniqueness by the thread that sees every batch (population/shared-ids.ts).
       const user = payload.user;
-      if (isObject(user) && typeof user.id === 'string' && user.id !== '') ids.push(person);
+      if (isObject(user) && typeof user.id === 'string' && user.id !== '') ids.push(person, idCheck(user.id, idKey));
       if (records) rows += recordRow(records, line, payload, outcome, decidingRules(problems, settings));
     }
   }

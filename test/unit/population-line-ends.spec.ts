@@ -52,7 +52,7 @@ test("JSON Lines whose first record is bad are JSON Lines, by the file's name or
   expect(detectedFormat(Buffer.from('user.id,user.firstName\n'), 'users.jsonl.csv')).toBe('csv');
 });
 
-test('a CR alone in a CSV cell is the cell\'s, quoted or not, wherever the chunks are cut; a CRLF ends the row (the seventeenth red team)', async () => {
+test("a CR alone in a CSV cell is the cell's, quoted or not, wherever the chunks are cut; a CRLF ends the row (the seventeenth red team)", async () => {
   const csv = Buffer.from('user.id,company.id\r\nab,c1\r\na\rb,c2\r\n"a\rb",c3\r\nz\r,c4\r\n\rz,c5\r\nlast,c6\r');
   for (const size of [1, 2, 3, 5, 1024]) {
     const { texts, problems } = await read(csv, size);
