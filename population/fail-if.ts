@@ -21,6 +21,7 @@ export function parseFailIf(text: string): FailIf | string {
   const value = Number(number);
   if (percent && value > 100) return `--fail-if ${text}: a share is at most 100%`;
   // A fraction JSON's numbers cannot hold (66.9999999999999999 reads as 67) is a fraction all the same.
+  if (!percent && value > Number.MAX_SAFE_INTEGER) return `--fail-if ${text}: a number of users is at most ${Number.MAX_SAFE_INTEGER.toLocaleString('en-US')}`;
   if (!percent && (!Number.isInteger(value) || /\.\d*[1-9]/.test(number))) return `--fail-if ${text}: a number of users is whole; for a share, add %`;
   return { outcome: outcome as OutcomeKey, bound: percent ? { share: new Share(number) } : { users: value }, text: text.trim() };
 }

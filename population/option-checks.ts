@@ -106,15 +106,11 @@ export function generateOutProblem(file: string): string | undefined {
 /** The run date: a real calendar day (2025-02-30 is none). */
 export function dateProblem(date: string): string | undefined {
   const valid = /^\d{4}-\d{2}-\d{2}$/.test(date) && !Number.isNaN(Date.parse(date)) && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date);
-  return valid ? undefined : `--now ${date}: give a real date as YYYY-MM-DD`;
+  if (!valid) return `--now ${date}: give a real date as YYYY-MM-DD`;
+  // No one's ages are judged on a day before 1900, and generate's users, born up to 120 years before it, would have
+  // years JavaScript's dates read as 19xx (below 100) or that YYYY-MM-DD cannot write (below 0).
+  return date < '1900-01-01' ? `--now ${date}: give a date from 1900-01-01 on` : undefined;
 }
-
-/**
- * `generate`'s users are born up to 120 years before `--now`, and a date before 1900 gave birth years JavaScript's
- * dates read as 19xx (a year below 100) or that YYYY-MM-DD cannot write (one below 0).
- */
-export const generateDateProblem = (date: string): string | undefined =>
-  date < '1900-01-01' ? `--now ${date}: generate needs a date from 1900-01-01 on (its users are born up to 120 years before it)` : undefined;
 
 /** Worker threads: each a heap of its own, so at most a few a core. */
 export function workersProblem(workers: number): string | undefined {

@@ -20,7 +20,6 @@ import { columnMapOf } from '../population/column-map';
 import {
   dateProblem,
   generateOutProblem,
-  generateDateProblem,
   heapProblem,
   inputsProblem,
   outProblem,
@@ -140,8 +139,8 @@ async function main() {
     // About 600 bytes a user: 100 million is 60 GB, more than a test population needs.
     const users = positive('users', options.users, 0, 100_000_000);
     if (options.users === undefined) fail('population generate: give --users <n>');
-    const wrong = generateDateProblem(date) ?? (options.out === undefined || options.out === '-' ? undefined : generateOutProblem(options.out));
-    if (wrong) fail(wrong);
+    const outWrong = options.out === undefined || options.out === '-' ? undefined : generateOutProblem(options.out);
+    if (outWrong) fail(outWrong);
     await writeGenerated({
       users,
       // The generator's state is 32 bits: a seed past it would give another seed's users.

@@ -58,7 +58,7 @@ test("the sixteenth red team's breaks, replayed: a NUL in an early record, gener
   expect(nul.status, nul.stderr).toBe(0);
   expect(nul.stdout).toContain('199 account-information payloads judged');
   expect(nul.stdout).toMatch(/Unreadable records: 1 \(/);
-  expect(first(early)).toEqual([2, '--now 0099-06-15: generate needs a date from 1900-01-01 on (its users are born up to 120 years before it)']);
+  expect(first(early)).toEqual([2, '--now 0099-06-15: give a date from 1900-01-01 on']);
   expect(first(k)).toEqual([2, '--k 5\\u000Apopulation: report written, exit 0: give a whole number of 1 or more']);
   expect(named.status).toBe(2);
   expect(named.stderr.split('\n')[0]).toMatch(/^population: no such file .*nl\\u000Amissing\.jsonl$/);

@@ -46,6 +46,7 @@ test('--fail-if: a share or a number of users, crossed only above it', () => {
   // A fraction a double cannot hold is still one (the sixteenth red team): 66.9999999999999999 read as 67.
   expect(parseFailIf('error-screen>66.9999999999999999')).toBe('--fail-if error-screen>66.9999999999999999: a number of users is whole; for a share, add %');
   expect(parseFailIf('error-screen>67.00')).toMatchObject({ bound: { users: 67 } });
+  expect(parseFailIf('error-screen>9007199254740993')).toBe('--fail-if error-screen>9007199254740993: a number of users is at most 9,007,199,254,740,991');
   const outcomes = { ...noOutcomes(), 'signs-in': 95, 'error-screen': 5 };
   expect(crossed([gate as Exclude<typeof gate, string>], outcomes)).toEqual([]);
   expect(crossed([parseFailIf('error-screen>4') as Exclude<typeof gate, string>], outcomes)).toEqual([
@@ -81,4 +82,7 @@ test('--now is a real calendar day', () => {
   expect(dateProblem('2024-02-29')).toBeUndefined();
   expect(dateProblem('2025-02-30')).toBe('--now 2025-02-30: give a real date as YYYY-MM-DD');
   expect(dateProblem('2025-2-3')).toBe('--now 2025-2-3: give a real date as YYYY-MM-DD');
+  // A date no one's ages are judged on (the eighteenth red team's --now 0000-01-01).
+  expect(dateProblem('0000-01-01')).toBe('--now 0000-01-01: give a date from 1900-01-01 on');
+  expect(dateProblem('1900-01-01')).toBeUndefined();
 });
