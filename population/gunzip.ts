@@ -76,10 +76,10 @@ async function anotherMember(raw: Chunks, note: (text: string) => void): Promise
     raw.unshift(chunk.subarray(start));
     const magic = await take(raw, 2);
     raw.unshift(magic);
-    // Bytes that begin as a member does (1f) but go on otherwise are a member whose header is damaged, whose records
-    // would be lost in silence: the input is cut there, as gzip itself fails it.
-    if (magic[0] === 0x1f && magic[1] !== 0x8b) throw zlibError('Z_DATA_ERROR', 'a member after the first has a damaged header; its records were not read');
-    if (magic[0] === 0x1f && magic[1] === 0x8b) {
+    if (magic[0] === 0x1f) {
+      // Bytes that begin as a member does but go on otherwise are a member whose header is damaged, whose records
+      // would be lost in silence: the input is cut there, as gzip itself fails it.
+      if (magic[1] !== 0x8b) throw zlibError('Z_DATA_ERROR', 'a member after the first has a damaged header; its records were not read');
       if (padding > 0)
         note(
           `${padding} zero bytes between gzip members were skipped and the members after them read, as Python's gzip does; GNU gzip (zcat) stops at them, and would give fewer records`,

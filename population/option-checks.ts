@@ -30,8 +30,8 @@ const systemPath = (file: string) => /^\/(dev|proc|sys)(\/|$)/.test(path.resolve
  * Why nothing can be written at `file`, as `option` names it: the system's (/dev/stdout, a link the file would replace,
  * and under /dev, /proc or /sys nothing is the user's), a file where a folder must be, or a link to nothing.
  */
-function unwritable(option: string, file: string): string | undefined {
-  if (systemPath(file)) return `${option} ${file}: that is the system's, not a file of yours; name one of yours`;
+function unwritable(option: string, file: string, systemFix = 'name one of yours'): string | undefined {
+  if (systemPath(file)) return `${option} ${file}: that is the system's, not a file of yours; ${systemFix}`;
   const there = nearestThere(file);
   for (let at = path.resolve(file); at !== there; at = path.dirname(at)) {
     if (isLink(at)) return `${option} ${file}: ${at} is a link to nothing; give a path that is there or can be made`;
@@ -99,8 +99,7 @@ export function generateOutProblem(file: string): string | undefined {
   if (existsSync(file) && statSync(file).isDirectory()) return `--out ${file}: that is a folder; name a file for the users`;
   const kind = special(file);
   if (kind) return `--out ${file}: that is ${kind}, which the file would replace; name a file, or leave --out out for standard output`;
-  if (systemPath(file)) return `--out ${file}: that is the system's, not a file of yours; leave --out out for standard output`;
-  return unwritable('--out', file);
+  return unwritable('--out', file, 'leave --out out for standard output');
 }
 
 /** The run date: a real calendar day (2025-02-30 is none). */

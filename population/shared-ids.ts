@@ -3,10 +3,10 @@ import { z } from 'zod';
 
 /**
  * `user.id` must identify one user (spec §2.3): the platform keys its account by it, so two records with one id sign
- * two people into one account. The ids of a run are counted by their 52-bit hash (population/tally.ts personOf),
- * (and a keyed 32-bit one, idCheck), exactly while at most `idsCounted` distinct ones are held (12 bytes an id); past that, and across the
- * shards of a merge, the distinct ids are estimated by a HyperLogLog of 2^14 registers (a relative error of about
- * 0.8%, 1.04/√2^14), which the report states.
+ * two people into one account. The ids of a run are counted by their 52-bit hash (population/tally.ts personOf) and
+ * a keyed 32-bit one (idCheck), exactly while at most `idsCounted` distinct ones are held (12 bytes an id); past that,
+ * and across the shards of a merge, the distinct ids are estimated by a HyperLogLog of 2^14 registers (a relative
+ * error of about 0.8%, 1.04/√2^14), which the report states.
  */
 export const idsCounted = 4_000_000;
 const registerBits = 14;
